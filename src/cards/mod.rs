@@ -1,0 +1,1 @@
+//! Card decks and game rules.

@@ -1,0 +1,189 @@
+//! Source spans and diagnostics: one way to show every error of every phase.
+//!
+//! Each phase (syntax, checking, moves, expectations) has its own error type
+//! that turns into a [`Diagnostic`]; the front ends render diagnostics with
+//! [`Diagnostic::render`]: the file, line and column, the source line with a
+//! caret under the span, a label, and a hint.
+
+use std::fmt::Write as _;
+
+use colored::Colorize;
+
+/// A byte range in the source text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+}
+
+impl Span {
+    /// A span from `start` to `end`.
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+
+    /// The smallest span covering both.
+    pub fn to(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+}
+
+/// How serious a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    /// The scenario cannot go on.
+    Error,
+    /// An `expect` that does not hold; the run goes on and fails at the end.
+    Failure,
+}
+
+/// A located message for the user.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// How serious it is.
+    pub severity: Severity,
+    /// A stable kebab-case code (`unknown-card`, `illegal-move`, `expect-failed`).
+    pub code: &'static str,
+    /// The headline: what went wrong.
+    pub message: String,
+    /// Where.
+    pub span: Span,
+    /// A short label printed under the caret (what was expected, or why).
+    pub label: String,
+    /// A hint: how to fix it, or "did you mean".
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    /// An error.
+    pub fn error(code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            code,
+            message: message.into(),
+            span,
+            label: String::new(),
+            help: None,
+        }
+    }
+
+    /// The same diagnostic with a label under the caret.
+    pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
+        self.label = label.into();
+        self
+    }
+
+    /// The same diagnostic with a hint.
+    pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Renders the diagnostic against the source it points into, e.g.
+    ///
+    /// ```text
+    /// error[unknown-card]: no card `7S` in this deck
+    ///   --> game.deal:3:9
+    ///    |
+    ///  3 | deal 1: 7S
+    ///    |         ^^ not a card of the deck
+    ///    = help: the deck has 2S .. 6C
+    /// ```
+    pub fn render(&self, file: &str, src: &str, color: bool) -> String {
+        let (line, col) = line_col(src, self.span.start);
+        let text = src.lines().nth(line - 1).unwrap_or("");
+        let head = match self.severity {
+            Severity::Error => "error",
+            Severity::Failure => "failed",
+        };
+        let paint = |s: String| if color { s.red().bold().to_string() } else { s };
+        let blue = |s: &str| if color { s.blue().bold().to_string() } else { s.to_string() };
+        let gutter = " ".repeat(line.to_string().len());
+        let mut out = String::new();
+        let _ = writeln!(out, "{}: {}", paint(format!("{head}[{}]", self.code)), self.message);
+        let _ = writeln!(out, "{gutter}{} {file}:{line}:{col}", blue("-->"));
+        let _ = writeln!(out, "{gutter} {}", blue("|"));
+        let _ = writeln!(out, "{} {} {text}", blue(&line.to_string()), blue("|"));
+        let width = caret_width(text, col, self.span);
+        let pad: String = text
+            .chars()
+            .take(col - 1)
+            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .collect();
+        let carets = paint("^".repeat(width));
+        let label = if self.label.is_empty() { String::new() } else { format!(" {}", self.label) };
+        let _ = writeln!(out, "{gutter} {} {pad}{carets}{label}", blue("|"));
+        if let Some(help) = &self.help {
+            let _ = writeln!(out, "{gutter} {} help: {help}", blue("="));
+        }
+        out
+    }
+
+    /// `file:line:col` of the diagnostic.
+    pub fn location(&self, file: &str, src: &str) -> String {
+        let (line, col) = line_col(src, self.span.start);
+        format!("{file}:{line}:{col}")
+    }
+}
+
+/// The 1-based line and column (in characters) of a byte offset.
+pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
+    let offset = floor_char_boundary(src, offset.min(src.len()));
+    let before = &src[..offset];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let col = src[line_start..offset].chars().count() + 1;
+    (line, col)
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// How many carets: the span's characters on its first line, at least one.
+fn caret_width(line_text: &str, col: usize, span: Span) -> usize {
+    let rest: String = line_text.chars().skip(col - 1).collect();
+    let span_len = span.end.saturating_sub(span.start);
+    let mut width = 0;
+    let mut bytes = 0;
+    for c in rest.chars() {
+        if bytes >= span_len {
+            break;
+        }
+        bytes += c.len_utf8();
+        width += 1;
+    }
+    width.max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_characters() {
+        let src = "ab\n¬cd\n";
+        assert_eq!(line_col(src, 0), (1, 1));
+        assert_eq!(line_col(src, 3), (2, 1));
+        assert_eq!(line_col(src, 5), (2, 2));
+    }
+
+    #[test]
+    fn render_points_at_the_span() {
+        let src = "players 1 2\ndeal 1: 7S\n";
+        let d = Diagnostic::error("unknown-card", "no card `7S` in this deck", Span::new(20, 22))
+            .with_label("not a card of the deck")
+            .with_help("the deck has 2S .. 6C");
+        let out = d.render("game.deal", src, false);
+        assert_eq!(
+            out,
+            "error[unknown-card]: no card `7S` in this deck\n \
+             --> game.deal:2:9\n  |\n2 | deal 1: 7S\n  |         ^^ not a card of the deck\n  = help: the deck has 2S .. 6C\n"
+        );
+    }
+}

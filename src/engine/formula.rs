@@ -1,0 +1,161 @@
+//! The formulas the engine evaluates: the language of dynamic epistemic logic
+//! over card allocations.
+//!
+//! ```text
+//! φ ::= ⊤ | ⊥ | a                         atoms: a card count or a proposition
+//!     | ¬φ | φ ∧ φ | φ ∨ φ | φ → φ | φ ↔ φ
+//!     | K_i φ | M_i φ | Kw_i φ            knowledge, possibility, knowing whether
+//!     | E_G φ | C_G φ | D_G φ             everybody, common, distributed knowledge
+//!     | [!φ]φ | ⟨!φ⟩φ                     public announcement (box and diamond)
+//!     | [E]φ | ⟨E⟩φ                       after every / some event of an event model sequence
+//! a ::= #ℓ(k₁…kₙ) ⋈ n                     the number of cards of kinds k₁…kₙ at location ℓ
+//!     | p                                 a declared proposition
+//! ```
+//!
+//! Agents, locations, card kinds and propositions are plain indices: names are
+//! resolved by the interpreter, so the engine never sees text. Belief `B_i φ`
+//! is the same operator as `K_i φ`: on models where private events made
+//! non-S5 relations, `K_i` reads the relation as belief.
+
+use std::rc::Rc;
+
+use super::event::EventModel;
+
+/// An agent (a player), numbered from 0 in the order of declaration.
+pub type Agent = usize;
+/// A location of cards (a hand, a pile, a slot), numbered from 0.
+pub type Loc = usize;
+/// A card kind (a distinct card face; a deck may hold several copies), numbered from 0.
+pub type Kind = usize;
+/// A declared proposition, numbered from 0.
+pub type Prop = usize;
+
+/// A comparison between a count and a number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cmp {
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `=`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `>=`
+    Ge,
+    /// `>`
+    Gt,
+}
+
+impl Cmp {
+    /// Whether `left ⋈ right` holds.
+    pub fn holds(self, left: u32, right: u32) -> bool {
+        match self {
+            Cmp::Lt => left < right,
+            Cmp::Le => left <= right,
+            Cmp::Eq => left == right,
+            Cmp::Ne => left != right,
+            Cmp::Ge => left >= right,
+            Cmp::Gt => left > right,
+        }
+    }
+}
+
+/// An atomic formula.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Atom {
+    /// The number of cards whose kind is in `kinds` lying at `loc`, compared with `n`.
+    /// `hand3(6S)` is `Count { loc: 3, kinds: [6S], cmp: Ge, n: 1 }`.
+    Count {
+        /// Where to count.
+        loc: Loc,
+        /// Which kinds count (sorted, no duplicates). Every kind for a whole-location count.
+        kinds: Vec<Kind>,
+        /// The comparison.
+        cmp: Cmp,
+        /// The number compared with.
+        n: u32,
+    },
+    /// A declared proposition.
+    Prop(Prop),
+}
+
+/// A formula of dynamic epistemic logic. See the module documentation for the grammar.
+#[derive(Clone, Debug)]
+pub enum Formula {
+    /// ⊤, true everywhere.
+    Top,
+    /// ⊥, false everywhere.
+    Bottom,
+    /// An atomic formula.
+    Atom(Atom),
+    /// ¬φ
+    Not(Box<Formula>),
+    /// φ₁ ∧ … ∧ φₙ (⊤ when empty).
+    And(Vec<Formula>),
+    /// φ₁ ∨ … ∨ φₙ (⊥ when empty).
+    Or(Vec<Formula>),
+    /// φ → ψ
+    Implies(Box<Formula>, Box<Formula>),
+    /// φ ↔ ψ
+    Iff(Box<Formula>, Box<Formula>),
+    /// K_i φ: φ holds in every world agent i considers possible (belief on non-S5 models).
+    K(Agent, Box<Formula>),
+    /// M_i φ = ¬K_i¬φ: agent i considers a φ-world possible.
+    M(Agent, Box<Formula>),
+    /// Kw_i φ = K_i φ ∨ K_i ¬φ: agent i knows whether φ.
+    Kw(Agent, Box<Formula>),
+    /// E_G φ: every agent of G knows φ.
+    E(Vec<Agent>, Box<Formula>),
+    /// C_G φ: φ is common knowledge in G (φ holds at the end of every G-path of length ≥ 1).
+    C(Vec<Agent>, Box<Formula>),
+    /// D_G φ: φ is distributed knowledge in G (K over the intersection of G's relations).
+    D(Vec<Agent>, Box<Formula>),
+    /// \[!ψ\]φ: if ψ is true, then φ holds after ψ is publicly announced.
+    Announce(Box<Formula>, Box<Formula>),
+    /// ⟨!ψ⟩φ: ψ is true and φ holds after ψ is publicly announced.
+    AnnounceDiamond(Box<Formula>, Box<Formula>),
+    /// \[E₁;…;Eₙ\]φ: after every way the event models can happen in sequence, φ.
+    /// Only each model's designated events count (all events when none are designated).
+    Update(Rc<Vec<EventModel>>, Box<Formula>),
+    /// ⟨E₁;…;Eₙ⟩φ: the events can happen in some way after which φ.
+    UpdateDiamond(Rc<Vec<EventModel>>, Box<Formula>),
+}
+
+impl Formula {
+    /// `hand(loc) holds at least one card of kind k`.
+    pub fn holds(loc: Loc, kind: Kind) -> Formula {
+        Formula::Atom(Atom::Count {
+            loc,
+            kinds: vec![kind],
+            cmp: Cmp::Ge,
+            n: 1,
+        })
+    }
+
+    /// The number of cards of `kinds` at `loc` compared with `n`.
+    pub fn count(loc: Loc, kinds: Vec<Kind>, cmp: Cmp, n: u32) -> Formula {
+        Formula::Atom(Atom::Count { loc, kinds, cmp, n })
+    }
+
+    /// ¬self
+    #[allow(clippy::should_implement_trait)]
+    pub fn not(self) -> Formula {
+        Formula::Not(Box::new(self))
+    }
+
+    /// self ∧ other
+    pub fn and(self, other: Formula) -> Formula {
+        Formula::And(vec![self, other])
+    }
+
+    /// self → other
+    pub fn implies(self, other: Formula) -> Formula {
+        Formula::Implies(Box::new(self), Box::new(other))
+    }
+
+    /// K_agent self
+    pub fn known_by(self, agent: Agent) -> Formula {
+        Formula::K(agent, Box::new(self))
+    }
+}

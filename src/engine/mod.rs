@@ -1,0 +1,152 @@
+//! The DEL engine: Kripke models whose worlds are card allocations (plus a
+//! valuation of declared propositions), model checking by sets of worlds,
+//! event models with pre- and postconditions, product update and bisimulation
+//! contraction.
+//!
+//! The engine knows nothing of text, of the scenario language or of any
+//! game's rules: agents, locations, card kinds and propositions are indices.
+//! The interpreter talks to it only through [`Backend`], so that another
+//! representation (a symbolic one) can be put behind the same interface.
+
+pub mod deal;
+pub mod event;
+pub mod formula;
+pub mod model;
+
+mod bisim;
+mod eval;
+mod update;
+
+use std::fmt;
+use std::rc::Rc;
+
+pub use event::{Event, EventId, EventModel, Post, Relation};
+pub use formula::{Agent, Atom, Cmp, Formula, Kind, Loc, Prop};
+pub use model::ExplicitModel;
+
+/// A world's identifier in one model (worlds are renumbered by every update).
+pub type WorldId = usize;
+
+/// Where the cards lie: `counts[loc][kind]` is the number of cards of `kind` at `loc`.
+pub type Allocation = Vec<Vec<u32>>;
+
+/// One world, as the interpreter shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorldView {
+    /// The world's identifier in its model.
+    pub id: WorldId,
+    /// Where the cards lie in this world.
+    pub cards: Allocation,
+    /// The value of each declared proposition.
+    pub props: Vec<bool>,
+}
+
+/// What can go wrong inside the engine. The interpreter turns these into
+/// located diagnostics.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    /// The model would have more worlds than the budget allows; nothing was built.
+    TooManyWorlds {
+        /// The exact number of worlds (saturating at `u128::MAX`).
+        count: u128,
+        /// The budget.
+        budget: u128,
+    },
+    /// The event said to happen cannot happen: its precondition is false in the actual world.
+    EventImpossible {
+        /// The event model's name.
+        model: String,
+        /// The event's name.
+        event: String,
+    },
+    /// No event of the model can happen in the actual world.
+    NoEventPossible {
+        /// The event model's name.
+        model: String,
+    },
+    /// More than one event can happen in the actual world and none was chosen.
+    AmbiguousEvent {
+        /// The event model's name.
+        model: String,
+    },
+    /// A postcondition moves cards that are not there (the precondition did not guard it).
+    MissingCards {
+        /// The event model's name.
+        model: String,
+        /// The event's name.
+        event: String,
+    },
+    /// The input does not describe a model (sizes that do not add up, a world out of range...).
+    Malformed(String),
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::TooManyWorlds { count, budget } => write!(
+                f,
+                "the model would have {count} worlds, more than the budget of {budget}"
+            ),
+            EngineError::EventImpossible { model, event } => write!(
+                f,
+                "`{model}`: event `{event}` cannot happen in the actual world (its precondition is false)"
+            ),
+            EngineError::NoEventPossible { model } => {
+                write!(f, "`{model}`: no event can happen in the actual world")
+            }
+            EngineError::AmbiguousEvent { model } => write!(
+                f,
+                "`{model}`: more than one event can happen in the actual world; say which"
+            ),
+            EngineError::MissingCards { model, event } => write!(
+                f,
+                "`{model}`: event `{event}` moves cards that are not there"
+            ),
+            EngineError::Malformed(why) => write!(f, "malformed model: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+/// The interface between the interpreter and a model-checking backend.
+///
+/// A backend value is immutable: [`Backend::apply`] returns a new model and
+/// leaves `self` as it was, so that an illegal move or an undo costs nothing.
+pub trait Backend {
+    /// Whether `f` holds in the actual world.
+    fn eval_actual(&self, f: &Formula) -> Result<bool, EngineError>;
+    /// Whether `f` holds in every world of the model.
+    fn eval_valid(&self, f: &Formula) -> Result<bool, EngineError>;
+    /// Whether `f` holds in world `w`.
+    fn eval_at(&self, f: &Formula, w: WorldId) -> Result<bool, EngineError>;
+    /// The worlds where `f` holds, in increasing order.
+    fn satisfying(&self, f: &Formula) -> Result<Vec<WorldId>, EngineError>;
+    /// Product update with `model`, followed by restriction to the worlds
+    /// reachable from the actual world and bisimulation contraction.
+    /// `actual` names the event that happens; `None` means the unique event
+    /// whose precondition holds in the actual world.
+    fn apply(
+        &self,
+        model: &EventModel,
+        actual: Option<EventId>,
+    ) -> Result<Rc<dyn Backend>, EngineError>;
+    /// The events of `model` whose preconditions hold in the actual world.
+    fn possible_events(&self, model: &EventModel) -> Result<Vec<EventId>, EngineError>;
+    /// The number of worlds.
+    fn world_count(&self) -> u128;
+    /// The actual world.
+    fn actual(&self) -> WorldId;
+    /// The worlds agent `agent` considers possible in world `w`, in increasing order.
+    fn accessible(&self, agent: Agent, w: WorldId) -> Vec<WorldId>;
+    /// The number of worlds agent `agent` considers possible in the actual world.
+    fn considers(&self, agent: Agent) -> u128 {
+        self.accessible(agent, self.actual()).len() as u128
+    }
+    /// Whether every agent's relation is an equivalence relation (knowledge, not belief).
+    fn is_s5(&self) -> bool;
+    /// One world's cards and propositions.
+    fn world(&self, w: WorldId) -> WorldView;
+    /// The number of agents.
+    fn agents(&self) -> usize;
+}

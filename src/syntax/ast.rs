@@ -1,0 +1,409 @@
+//! The abstract syntax of `.deal` scenarios.
+//!
+//! The AST records what was written, with spans, and resolves nothing: player,
+//! card and pile names stay text until the interpreter's checking pass. It
+//! knows nothing of Kripke models.
+
+use std::fmt;
+
+pub use crate::diag::Span;
+
+/// A piece of text with its place in the source.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Name {
+    /// The text as written.
+    pub text: String,
+    /// Where it was written.
+    pub span: Span,
+}
+
+impl fmt::Display for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+/// A whole scenario: its statements in order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    /// The statements.
+    pub statements: Vec<Statement>,
+}
+
+/// One statement with its span.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Statement {
+    /// What the statement says.
+    pub kind: StatementKind,
+    /// The whole statement.
+    pub span: Span,
+}
+
+/// The statements of the language (LANGUAGE.md §1, §3, §4, §5).
+#[derive(Clone, Debug, PartialEq)]
+pub enum StatementKind {
+    /// `game gofish`
+    Game(Name),
+    /// `players 1 2 3` or `players Bruno Jakob`
+    Players(Vec<Name>),
+    /// `deck ...`
+    Deck(DeckSpec),
+    /// `pile table public`
+    Pile {
+        /// The pile's name.
+        name: Name,
+        /// Who sees its contents.
+        visibility: Visibility,
+    },
+    /// `deal 1: Q | 2: Q | table: 6H`
+    Deal(Vec<DealPart>),
+    /// `stock A A Q`: the actual order of the stock, top first.
+    Stock(Vec<Name>),
+    /// `seed 42`: the seed for shuffling the stock when its order is not given.
+    Seed(u64, Span),
+    /// `turn 2`: who plays first (default: the first player).
+    Turn(Name),
+    /// `prop p q`: declare propositions (false in every world until an event sets them).
+    Prop(Vec<Name>),
+    /// `let Name = φ`
+    Let(Name, Formula),
+    /// A move (LANGUAGE.md §3).
+    Move(Move),
+    /// `? φ`: evaluate in the actual world.
+    Query(Formula),
+    /// `?? φ`: valid in the current model?
+    Valid(Formula),
+    /// `expect ...`
+    Expect(Expectation),
+    /// `why φ`
+    Why(Formula),
+    /// `worlds` or `worlds 3`
+    Worlds(Option<Name>),
+    /// `stats`
+    Stats,
+    /// `checkpoint "turn 1"`
+    Checkpoint(Name),
+    /// `model { ... }`
+    Model(ModelDef),
+    /// `event name { ... }`
+    Event(EventDef),
+}
+
+/// A deck declaration.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DeckSpec {
+    /// `deck Q*4 A*4 7S`: card kinds with copies (1 when `*n` is absent).
+    /// Also `deck 0..12*4`: a value range, each value with the copies.
+    Kinds(Vec<DeckItem>),
+    /// `deck ranks 2..6 suits S H D C`: one card per rank and suit.
+    RanksSuits {
+        /// The ranks, in order (a range like `2..6` is expanded by the parser;
+        /// `J Q K A` are written out).
+        ranks: Vec<Name>,
+        /// The suits.
+        suits: Vec<Name>,
+    },
+    /// `deck sets 1..13 of 4`: sets 1..13 with members 1..4, cards `<t,v>`.
+    Sets {
+        /// The first set number.
+        first: u32,
+        /// The last set number.
+        last: u32,
+        /// Members per set.
+        members: u32,
+        /// Where it was written.
+        span: Span,
+    },
+}
+
+/// One entry of `deck Q*4`: a card kind (or a value range `0..12`) with copies.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeckItem {
+    /// The card, as written (`Q`, `6S`, `0..12`).
+    pub card: Name,
+    /// Copies of each (1 when not written).
+    pub copies: u32,
+}
+
+/// Who sees a pile's contents.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Visibility {
+    /// Everyone.
+    Public,
+    /// No one.
+    Hidden,
+    /// The listed players.
+    SeenBy(Vec<Name>),
+}
+
+/// `1: 2H 5H` in a deal.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DealPart {
+    /// A player, a pile or a slot (`1`, `Bruno`, `table`, `1.2`).
+    pub location: Name,
+    /// The cards dealt there.
+    pub cards: Vec<Name>,
+}
+
+/// A move (LANGUAGE.md §3). Cards and players are names, resolved later.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Move {
+    /// What kind of move.
+    pub kind: MoveKind,
+    /// The whole move.
+    pub span: Span,
+}
+
+/// The moves.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MoveKind {
+    /// `announce φ`
+    Announce(Formula),
+    /// `move 6H table -> 2`
+    Transfer {
+        /// The card.
+        card: Name,
+        /// From where.
+        from: Name,
+        /// To where.
+        to: Name,
+    },
+    /// `draw 2` or `draw 2: A`
+    Draw {
+        /// Who draws.
+        player: Name,
+        /// Which card, when the scenario says.
+        card: Option<Name>,
+    },
+    /// `show 1 -> 2 QH`
+    Show {
+        /// Who shows.
+        from: Name,
+        /// To whom.
+        to: Name,
+        /// The card.
+        card: Name,
+    },
+    /// `reveal 2 QH`
+    Reveal {
+        /// Who reveals.
+        player: Name,
+        /// The card.
+        card: Name,
+    },
+    /// `peek 1 1.3`
+    Peek {
+        /// Who looks.
+        player: Name,
+        /// The slot.
+        slot: Name,
+    },
+    /// `ask 1 2 Q` (Go Fish: a rank; Kwartet: a card)
+    Ask {
+        /// Who asks.
+        asker: Name,
+        /// Who is asked.
+        asked: Name,
+        /// For what.
+        card: Name,
+    },
+    /// `apply name`: apply a declared event model.
+    Apply(Name),
+}
+
+/// `expect ...`
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expectation {
+    /// `expect φ`: φ holds in the actual world.
+    Holds(Formula),
+    /// `expect considers 3 = 4`: the number of worlds a player considers possible.
+    Considers {
+        /// The player.
+        player: Name,
+        /// The comparison.
+        cmp: CmpOp,
+        /// The number.
+        n: u64,
+    },
+    /// `expect worlds = 15`: the number of worlds of the model.
+    Worlds {
+        /// The comparison.
+        cmp: CmpOp,
+        /// The number.
+        n: u64,
+    },
+}
+
+/// A comparison operator as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CmpOp {
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `=`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `>=`
+    Ge,
+    /// `>`
+    Gt,
+}
+
+impl fmt::Display for CmpOp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Eq => "=",
+            CmpOp::Ne => "!=",
+            CmpOp::Ge => ">=",
+            CmpOp::Gt => ">",
+        })
+    }
+}
+
+/// A formula as written, with spans.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Formula {
+    /// The formula's shape.
+    pub kind: FormulaKind,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// A group of agents: all of them, or the ones listed in braces.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Group {
+    /// No braces: every player.
+    All,
+    /// `{1,2}`
+    Listed(Vec<Name>),
+}
+
+/// The shapes of formulas (LANGUAGE.md §2).
+#[derive(Clone, Debug, PartialEq)]
+pub enum FormulaKind {
+    /// `true`, `⊤`
+    True,
+    /// `false`, `⊥`
+    False,
+    /// A name with an optional card and an optional count comparison:
+    /// `p`, `AllOwn1`, `hand3(6S)`, `H3(6S)`, `hand_3(6S)`, `table(6S)`,
+    /// `1.2(0..6)`, `hand1(Q) >= 2`, `hand2 = 3`, `#hand2 = 3`.
+    /// The interpreter decides whether `name` is a location, a proposition or a `let` name.
+    Named {
+        /// The name before the parenthesis (`hand3`, `H3`, `table`, `1.2`, `p`).
+        name: Name,
+        /// The card or pattern in parentheses (or after `H4` in `H4<8,4>`).
+        card: Option<Name>,
+        /// A count comparison that follows.
+        count: Option<(CmpOp, u32)>,
+    },
+    /// `1_QQ`, `2_QAAA`: player holds at least these cards (Go Fish report notation).
+    /// `cards` is the text after the underscore (`QQ`, `QAAA`), split by the interpreter.
+    HoldsSeq {
+        /// The player (as written before `_`).
+        player: Name,
+        /// The cards after `_`, as written.
+        cards: Name,
+    },
+    /// `!φ`, `~φ`, `¬φ`, `not φ`
+    Not(Box<Formula>),
+    /// `φ & ψ`
+    And(Box<Formula>, Box<Formula>),
+    /// `φ | ψ`
+    Or(Box<Formula>, Box<Formula>),
+    /// `φ -> ψ`
+    Implies(Box<Formula>, Box<Formula>),
+    /// `φ <-> ψ`
+    Iff(Box<Formula>, Box<Formula>),
+    /// `K1 φ`
+    K(Name, Box<Formula>),
+    /// `B1 φ` (read as K on the current relations)
+    B(Name, Box<Formula>),
+    /// `M1 φ`
+    M(Name, Box<Formula>),
+    /// `Kw1 φ`
+    Kw(Name, Box<Formula>),
+    /// `Kv1 1.2`: the player knows which card lies at the location.
+    Kv(Name, Name),
+    /// `E φ`, `E{1,2} φ`
+    E(Group, Box<Formula>),
+    /// `C φ`, `C{1,2} φ`
+    C(Group, Box<Formula>),
+    /// `D{1,2} φ` (`D φ`: all players)
+    D(Group, Box<Formula>),
+    /// `[!ψ] φ`
+    Announce(Box<Formula>, Box<Formula>),
+    /// `<!ψ> φ`
+    AnnounceDiamond(Box<Formula>, Box<Formula>),
+    /// `[ask 1 2 Q] φ`: after the move (any outcome), φ.
+    After(Box<Move>, Box<Formula>),
+    /// `<ask 1 2 Q> φ`: the move can happen with some outcome after which φ.
+    AfterDiamond(Box<Move>, Box<Formula>),
+}
+
+/// `model { ... }` (LANGUAGE.md §5).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelDef {
+    /// `agents a b`
+    pub agents: Vec<Name>,
+    /// `props p q`
+    pub props: Vec<Name>,
+    /// `world w1: p q`
+    pub worlds: Vec<WorldDef>,
+    /// `a: {w1 w2} {w3}` or `a: w1->w2, w2->w2`
+    pub relations: Vec<RelationDef>,
+    /// `actual w1`
+    pub actual: Name,
+    /// The whole block.
+    pub span: Span,
+}
+
+/// `world w1: p q`
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorldDef {
+    /// The world's name.
+    pub name: Name,
+    /// The propositions true there.
+    pub true_props: Vec<Name>,
+}
+
+/// An agent's relation in a model or event block.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RelationDef {
+    /// The agent.
+    pub agent: Name,
+    /// The relation.
+    pub relation: RelationSpec,
+}
+
+/// How a relation is written.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RelationSpec {
+    /// `{w1 w2} {w3}`: an S5 partition.
+    Partition(Vec<Vec<Name>>),
+    /// `w1->w2, w2->w2`: arrows.
+    Arrows(Vec<(Name, Name)>),
+}
+
+/// `event name { ... }` (LANGUAGE.md §5).
+#[derive(Clone, Debug, PartialEq)]
+pub struct EventDef {
+    /// The event model's name.
+    pub name: Name,
+    /// `events e1 e2`
+    pub events: Vec<Name>,
+    /// `pre e1: φ`
+    pub pre: Vec<(Name, Formula)>,
+    /// `post e1: q := true, p := p & q`
+    pub post: Vec<(Name, Vec<(Name, Formula)>)>,
+    /// `a: {e1} {e2}`
+    pub relations: Vec<RelationDef>,
+    /// `actual e1`
+    pub actual: Name,
+    /// The whole block.
+    pub span: Span,
+}
