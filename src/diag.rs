@@ -99,10 +99,21 @@ impl Diagnostic {
             Severity::Failure => "failed",
         };
         let paint = |s: String| if color { s.red().bold().to_string() } else { s };
-        let blue = |s: &str| if color { s.blue().bold().to_string() } else { s.to_string() };
+        let blue = |s: &str| {
+            if color {
+                s.blue().bold().to_string()
+            } else {
+                s.to_string()
+            }
+        };
         let gutter = " ".repeat(line.to_string().len());
         let mut out = String::new();
-        let _ = writeln!(out, "{}: {}", paint(format!("{head}[{}]", self.code)), self.message);
+        let _ = writeln!(
+            out,
+            "{}: {}",
+            paint(format!("{head}[{}]", self.code)),
+            self.message
+        );
         let _ = writeln!(out, "{gutter}{} {file}:{line}:{col}", blue("-->"));
         let _ = writeln!(out, "{gutter} {}", blue("|"));
         let _ = writeln!(out, "{} {} {text}", blue(&line.to_string()), blue("|"));
@@ -113,7 +124,11 @@ impl Diagnostic {
             .map(|c| if c == '\t' { '\t' } else { ' ' })
             .collect();
         let carets = paint("^".repeat(width));
-        let label = if self.label.is_empty() { String::new() } else { format!(" {}", self.label) };
+        let label = if self.label.is_empty() {
+            String::new()
+        } else {
+            format!(" {}", self.label)
+        };
         let _ = writeln!(out, "{gutter} {} {pad}{carets}{label}", blue("|"));
         if let Some(help) = &self.help {
             let _ = writeln!(out, "{gutter} {} help: {help}", blue("="));
@@ -161,6 +176,35 @@ fn caret_width(line_text: &str, col: usize, span: Span) -> usize {
     width.max(1)
 }
 
+/// The candidate closest to `word` by edit distance (ignoring case), if it is
+/// close enough to be a likely typo: for "did you mean".
+pub fn suggest<S: AsRef<str>>(word: &str, candidates: &[S]) -> Option<String> {
+    let word = word.to_lowercase();
+    let limit = (word.chars().count() / 3).max(1);
+    candidates
+        .iter()
+        .map(|c| (edit_distance(&word, &c.as_ref().to_lowercase()), c.as_ref()))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c.to_string())
+}
+
+/// Levenshtein distance in characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,11 +218,28 @@ mod tests {
     }
 
     #[test]
+    fn suggestions_are_close_names() {
+        assert_eq!(
+            suggest("expct", &["expect", "export"]),
+            Some("expect".into())
+        );
+        assert_eq!(
+            suggest("Brunno", &["Bruno", "Nadine"]),
+            Some("Bruno".into())
+        );
+        assert_eq!(suggest("zzz", &["Bruno", "Nadine"]), None);
+    }
+
+    #[test]
     fn render_points_at_the_span() {
         let src = "players 1 2\ndeal 1: 7S\n";
-        let d = Diagnostic::error("unknown-card", "no card `7S` in this deck", Span::new(20, 22))
-            .with_label("not a card of the deck")
-            .with_help("the deck has 2S .. 6C");
+        let d = Diagnostic::error(
+            "unknown-card",
+            "no card `7S` in this deck",
+            Span::new(20, 22),
+        )
+        .with_label("not a card of the deck")
+        .with_help("the deck has 2S .. 6C");
         let out = d.render("game.deal", src, false);
         assert_eq!(
             out,

@@ -1,1 +1,5 @@
-fn main() {}
+//! The `dealer` command.
+
+fn main() -> std::process::ExitCode {
+    dealer::cli::main()
+}

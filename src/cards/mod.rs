@@ -1,1 +1,17 @@
-//! Card decks and game rules.
+//! Cards and game rules: decks, the table of locations, the event models of
+//! the generic moves, and each game's rules.
+//!
+//! This layer turns moves into event models and decides which moves are
+//! legal. It depends on the engine (to build event models and to look at the
+//! actual world) and never on the interpreter or any front end. It never
+//! writes down what a player knows: that follows from product update.
+
+pub mod deck;
+pub mod events;
+pub mod gofish;
+pub mod rules;
+pub mod table;
+
+pub use deck::{CardKind, Deck};
+pub use rules::{Game, GameState, Move, Outcome, Refusal, Rules};
+pub use table::{LocKind, Location, Table};

@@ -1,1 +1,207 @@
-//! The command line.
+//! The command-line front end: `dealer run FILE` and `dealer check FILE`.
+//!
+//! Only the front ends print. Output is coloured on a terminal and plain when
+//! piped or when `NO_COLOR` is set. Exit codes: 0 when every expectation
+//! held, 1 when an `expect` failed, 2 on an error (bad input, illegal move).
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use colored::Colorize;
+
+use crate::diag::{line_col, Diagnostic, Severity};
+use crate::interp::{Options, Output, Session};
+use crate::syntax;
+
+/// dealer: dynamic epistemic logic with card games.
+#[derive(Parser, Debug)]
+#[command(name = "dealer", version, about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Replay a scenario, print every query's answer; exit 1 if an expect fails.
+    Run {
+        /// The scenario (`.deal` file).
+        file: PathBuf,
+        /// Refuse models with more worlds than this.
+        #[arg(long, default_value_t = 10_000_000)]
+        max_worlds: u128,
+    },
+    /// Parse a scenario and check its names, without playing it.
+    Check {
+        /// The scenario (`.deal` file).
+        file: PathBuf,
+        /// Refuse models with more worlds than this.
+        #[arg(long, default_value_t = 10_000_000)]
+        max_worlds: u128,
+    },
+}
+
+/// Parses the arguments and runs the command.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let color = std::io::stdout().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    colored::control::set_override(color);
+    let (file, options) = match cli.command {
+        Command::Run { file, max_worlds } => (
+            file,
+            Options {
+                max_worlds,
+                check_only: false,
+            },
+        ),
+        Command::Check { file, max_worlds } => (
+            file,
+            Options {
+                max_worlds,
+                check_only: true,
+            },
+        ),
+    };
+    let src = match std::fs::read_to_string(&file) {
+        Ok(src) => src,
+        Err(e) => {
+            eprintln!(
+                "{}: cannot read {}: {e}",
+                "error".red().bold(),
+                file.display()
+            );
+            return ExitCode::from(2);
+        }
+    };
+    let name = file.display().to_string();
+    let code = replay(&name, &src, options, color);
+    ExitCode::from(code)
+}
+
+/// Replays a scenario and prints the outcome; returns the exit code.
+pub fn replay(file: &str, src: &str, options: Options, color: bool) -> u8 {
+    let scenario = match syntax::parse(src) {
+        Ok(s) => s,
+        Err(errors) => {
+            for e in &errors {
+                eprint!("{}", e.to_diagnostic().render(file, src, color));
+            }
+            return 2;
+        }
+    };
+    let mut session = Session::new(options);
+    let mut failures = Vec::new();
+    let mut held = 0;
+    for stmt in &scenario.statements {
+        let line = line_col(src, stmt.span.start).0;
+        match session.execute(stmt, src) {
+            Ok(outputs) => {
+                for out in outputs {
+                    if let Output::Expect { held: ok, .. } = &out {
+                        if *ok {
+                            held += 1;
+                        } else {
+                            failures.push(failure(&out));
+                        }
+                    }
+                    if !options.check_only {
+                        print_output(line, &out);
+                    }
+                }
+            }
+            Err(d) => {
+                eprint!("{}", d.render(file, src, color));
+                return 2;
+            }
+        }
+    }
+    let end = scenario
+        .statements
+        .last()
+        .map_or(Default::default(), |s| s.span);
+    if let Err(d) = session.finish(end) {
+        eprint!("{}", d.render(file, src, color));
+        return 2;
+    }
+    for d in &failures {
+        eprint!("{}", d.render(file, src, color));
+    }
+    if options.check_only {
+        println!(
+            "{file}: {} statement(s) checked, no errors",
+            scenario.statements.len()
+        );
+        return 0;
+    }
+    let summary = format!("expectations: {held} held, {} failed", failures.len());
+    if failures.is_empty() {
+        println!("{}", summary.green());
+        0
+    } else {
+        println!("{}", summary.red().bold());
+        1
+    }
+}
+
+fn failure(out: &Output) -> Diagnostic {
+    let Output::Expect {
+        source,
+        span,
+        detail,
+        ..
+    } = out
+    else {
+        unreachable!("only expectations fail")
+    };
+    let mut d = Diagnostic::error(
+        "expect-failed",
+        format!("expectation does not hold: {source}"),
+        *span,
+    )
+    .with_label(detail.clone());
+    d.severity = Severity::Failure;
+    d
+}
+
+fn print_output(line: usize, out: &Output) {
+    let num = format!("{line:>4}").dimmed();
+    match out {
+        Output::Answer { source, value } | Output::Valid { source, value } => {
+            let v = if *value {
+                "true".green()
+            } else {
+                "false".red()
+            };
+            println!("{num}  {source}  {} {v}", "=>".dimmed());
+        }
+        Output::Expect {
+            source,
+            held,
+            detail,
+            ..
+        } => {
+            if *held {
+                println!("{num}  {source}  {}", "ok".green());
+            } else {
+                println!("{num}  {source}  {} {detail}", "FAILED:".red().bold());
+            }
+        }
+        Output::Moved { source, notes } => {
+            println!("{num}  {}", source.cyan());
+            for note in notes {
+                println!("        {}", note.dimmed());
+            }
+        }
+        Output::Checkpoint(name) => println!("{num}  {}", format!("-- {name} --").bold()),
+        Output::Lines(lines) => {
+            for l in lines {
+                println!("        {l}");
+            }
+        }
+    }
+}

@@ -15,6 +15,9 @@ pub mod model;
 
 mod bisim;
 mod eval;
+mod hash;
+#[cfg(test)]
+mod testkit;
 mod update;
 
 use std::fmt;

@@ -1,5 +1,861 @@
-//! Placeholder: replaced by the explicit model.
+//! The explicit Kripke model: worlds stored as flat rows of bytes, one
+//! relation per agent stored as a partition (S5) or as successor lists.
+//!
+//! A world's row holds, for each card kind, the locations of its copies in
+//! increasing order (so equal allocations have equal rows), then one 0/1
+//! column per proposition. Relations stay partitions as long as every
+//! update keeps them equivalences; successor lists appear only when an event
+//! model has a non-equivalence relation (beliefs).
 
-/// An explicit Kripke model.
+use std::cell::OnceCell;
+use std::ops::Range;
+use std::rc::Rc;
+
+use fixedbitset::FixedBitSet;
+
+use super::deal::{self, DealSpec};
+use super::event::{EventId, EventModel, Relation};
+use super::formula::{Agent, Formula};
+use super::hash::{intern, FxMap};
+use super::{bisim, eval, update, Backend, EngineError, WorldId, WorldView};
+
+/// The layout of a row: the card columns of each kind, then the propositions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Shape {
+    /// Copies of each kind.
+    pub copies: Vec<u32>,
+    /// `offsets[k]..offsets[k + 1]` are kind k's columns.
+    pub offsets: Vec<usize>,
+    /// The number of locations.
+    pub locations: usize,
+    /// The number of propositions.
+    pub props: usize,
+}
+
+impl Shape {
+    /// The layout for a deck of `copies` over `locations` with `props` propositions.
+    pub fn new(copies: Vec<u32>, locations: usize, props: usize) -> Shape {
+        let mut offsets = vec![0];
+        for &c in &copies {
+            offsets.push(offsets.last().copied().unwrap_or(0) + c as usize);
+        }
+        Shape {
+            copies,
+            offsets,
+            locations,
+            props,
+        }
+    }
+
+    /// The number of card columns.
+    pub fn cards(&self) -> usize {
+        self.offsets.last().copied().unwrap_or(0)
+    }
+
+    /// The row width.
+    pub fn width(&self) -> usize {
+        self.cards() + self.props
+    }
+
+    /// The number of kinds.
+    pub fn kinds(&self) -> usize {
+        self.copies.len()
+    }
+
+    /// Kind `k`'s columns.
+    pub fn columns(&self, k: usize) -> Range<usize> {
+        self.offsets[k]..self.offsets[k + 1]
+    }
+}
+
+/// Successor lists in compressed form: `items[start[x]..start[x + 1]]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Csr {
+    /// Where each element's list starts; one more entry than elements.
+    pub start: Vec<usize>,
+    /// The lists, each sorted.
+    pub items: Vec<u32>,
+}
+
+impl Csr {
+    /// An empty structure ready for [`Csr::push`].
+    pub fn new() -> Csr {
+        Csr {
+            start: vec![0],
+            items: Vec::new(),
+        }
+    }
+
+    /// The list of element `x`.
+    #[inline]
+    pub fn get(&self, x: usize) -> &[u32] {
+        &self.items[self.start[x]..self.start[x + 1]]
+    }
+
+    /// The number of elements.
+    pub fn len(&self) -> usize {
+        self.start.len() - 1
+    }
+
+    /// Closes the list of the next element (its items were pushed to `items`).
+    #[inline]
+    pub fn push(&mut self) {
+        self.start.push(self.items.len());
+    }
+
+    /// The elements of each group, `group[x] < groups`, in increasing order.
+    pub fn groups(group: &[u32], groups: usize) -> Csr {
+        let mut start = vec![0usize; groups + 1];
+        for &g in group {
+            start[g as usize + 1] += 1;
+        }
+        for g in 0..groups {
+            start[g + 1] += start[g];
+        }
+        let mut fill = start.clone();
+        let mut items = vec![0u32; group.len()];
+        for (x, &g) in group.iter().enumerate() {
+            items[fill[g as usize]] = x as u32;
+            fill[g as usize] += 1;
+        }
+        Csr { start, items }
+    }
+
+    /// The reverse relation.
+    pub fn reverse(&self) -> Csr {
+        let n = self.len();
+        let mut start = vec![0usize; n + 1];
+        for &y in &self.items {
+            start[y as usize + 1] += 1;
+        }
+        for y in 0..n {
+            start[y + 1] += start[y];
+        }
+        let mut fill = start.clone();
+        let mut items = vec![0u32; self.items.len()];
+        for x in 0..n {
+            for &y in self.get(x) {
+                items[fill[y as usize]] = x as u32;
+                fill[y as usize] += 1;
+            }
+        }
+        Csr { start, items }
+    }
+}
+
+/// An equivalence relation: a class number per element, numbered densely.
 #[derive(Clone, Debug)]
-pub struct ExplicitModel {}
+pub(crate) struct Partition {
+    /// The class of each element.
+    pub class: Vec<u32>,
+    /// The number of classes (every class number is below it).
+    pub count: usize,
+    members: OnceCell<Csr>,
+}
+
+impl Partition {
+    /// The partition with the given classes, all below `count`.
+    pub fn new(class: Vec<u32>, count: usize) -> Partition {
+        Partition {
+            class,
+            count,
+            members: OnceCell::new(),
+        }
+    }
+
+    /// The partition with arbitrary class labels, renumbered densely.
+    pub fn from_labels<T: std::hash::Hash + Eq>(labels: impl Iterator<Item = T>) -> Partition {
+        let mut ids: FxMap<T, u32> = FxMap::default();
+        let class: Vec<u32> = labels.map(|l| intern(&mut ids, l)).collect();
+        Partition::new(class, ids.len())
+    }
+
+    /// The members of every class (computed once).
+    pub fn members(&self) -> &Csr {
+        self.members
+            .get_or_init(|| Csr::groups(&self.class, self.count))
+    }
+}
+
+/// An agent's accessibility relation between worlds (or events).
+#[derive(Clone, Debug)]
+pub(crate) enum Rel {
+    /// An equivalence relation.
+    Partition(Partition),
+    /// Any relation, as sorted successor lists.
+    General(Csr),
+}
+
+impl Rel {
+    /// The elements related to `x`, in increasing order.
+    #[inline]
+    pub fn successors(&self, x: usize) -> &[u32] {
+        match self {
+            Rel::Partition(p) => p.members().get(p.class[x] as usize),
+            Rel::General(g) => g.get(x),
+        }
+    }
+
+    /// Whether `x` is related to `y`.
+    pub fn related(&self, x: usize, y: usize) -> bool {
+        match self {
+            Rel::Partition(p) => p.class[x] == p.class[y],
+            Rel::General(g) => g.get(x).binary_search(&(y as u32)).is_ok(),
+        }
+    }
+
+    /// The relation from a [`Relation`] over `n` elements, checked.
+    pub fn from_relation(rel: &Relation, n: usize) -> Result<Rel, String> {
+        match rel {
+            Relation::Partition(classes) => {
+                if classes.len() != n {
+                    return Err(format!(
+                        "a partition of {} elements, expected {n}",
+                        classes.len()
+                    ));
+                }
+                Ok(Rel::Partition(Partition::from_labels(
+                    classes.iter().copied(),
+                )))
+            }
+            Relation::General(succ) => {
+                if succ.len() != n {
+                    return Err(format!(
+                        "successor lists for {} elements, expected {n}",
+                        succ.len()
+                    ));
+                }
+                let mut csr = Csr::new();
+                for list in succ {
+                    if let Some(y) = list.iter().find(|&&y| y >= n) {
+                        return Err(format!(
+                            "successor {y} out of range (fewer than {n} elements)"
+                        ));
+                    }
+                    let mut sorted: Vec<u32> = list.iter().map(|&y| y as u32).collect();
+                    sorted.sort_unstable();
+                    sorted.dedup();
+                    csr.items.extend(sorted);
+                    csr.push();
+                }
+                Ok(Rel::General(csr).normalized())
+            }
+        }
+    }
+
+    /// The same relation, as a partition if it is an equivalence relation.
+    ///
+    /// With `c(x)` the least successor of `x`, the relation is an equivalence
+    /// iff every `x` is its own successor, every successor `y` of `x` has
+    /// `c(y) = c(x)`, and `x` has as many successors as there are elements
+    /// with its `c`.
+    pub fn normalized(self) -> Rel {
+        let Rel::General(g) = &self else { return self };
+        let n = g.len();
+        let mut class = Vec::with_capacity(n);
+        for x in 0..n {
+            match g.get(x).first() {
+                Some(&c) => class.push(c),
+                None => return self,
+            }
+        }
+        let mut size = vec![0usize; n];
+        for &c in &class {
+            size[c as usize] += 1;
+        }
+        for x in 0..n {
+            let succ = g.get(x);
+            if succ.binary_search(&(x as u32)).is_err()
+                || succ.len() != size[class[x] as usize]
+                || succ.iter().any(|&y| class[y as usize] != class[x])
+            {
+                return self;
+            }
+        }
+        Rel::Partition(Partition::from_labels(class.into_iter()))
+    }
+
+    /// The relation restricted to the kept elements, renumbered by `map`
+    /// (old → new, `u32::MAX` for dropped elements); `kept` lists the old
+    /// numbers of the new elements.
+    pub fn restrict(&self, kept: &[u32], map: &[u32]) -> Rel {
+        match self {
+            Rel::Partition(p) => {
+                let mut renumber = vec![u32::MAX; p.count];
+                let mut count = 0u32;
+                let class = kept
+                    .iter()
+                    .map(|&x| {
+                        let c = &mut renumber[p.class[x as usize] as usize];
+                        if *c == u32::MAX {
+                            *c = count;
+                            count += 1;
+                        }
+                        *c
+                    })
+                    .collect();
+                Rel::Partition(Partition::new(class, count as usize))
+            }
+            Rel::General(g) => {
+                let mut csr = Csr::new();
+                for &x in kept {
+                    csr.items.extend(
+                        g.get(x as usize)
+                            .iter()
+                            .map(|&y| map[y as usize])
+                            .filter(|&y| y != u32::MAX),
+                    );
+                    csr.push();
+                }
+                Rel::General(csr)
+            }
+        }
+    }
+}
+
+/// An explicit Kripke model whose worlds are card allocations plus a
+/// valuation of the declared propositions.
+#[derive(Clone, Debug)]
+pub struct ExplicitModel {
+    pub(crate) shape: Rc<Shape>,
+    pub(crate) rows: Vec<u8>,
+    pub(crate) n: usize,
+    pub(crate) rels: Vec<Rel>,
+    pub(crate) actual: usize,
+}
+
+impl ExplicitModel {
+    /// The initial model of a deal: every allocation of the deck with the
+    /// given sizes; agent a cannot tell apart two worlds that agree on the
+    /// contents of every location of `spec.observers[a]`; every proposition
+    /// is false. Restricted to the worlds reachable from the actual deal and
+    /// contracted.
+    ///
+    /// Refuses with [`EngineError::TooManyWorlds`], before allocating
+    /// anything, when the deal has more than `budget` worlds.
+    pub fn from_deal(spec: &DealSpec, budget: u128) -> Result<ExplicitModel, EngineError> {
+        let count = deal::count_worlds(&spec.copies, &spec.sizes);
+        if count > budget {
+            return Err(EngineError::TooManyWorlds { count, budget });
+        }
+        deal::validate(spec).map_err(EngineError::Malformed)?;
+        let shape = Shape::new(spec.copies.clone(), spec.sizes.len(), spec.props);
+        let width = shape.width();
+        let mut rows = Vec::with_capacity(count as usize * width);
+        deal::enumerate(&spec.copies, &spec.sizes, width, &mut rows);
+        let n = count as usize;
+        let mut target = deal::encode(&spec.actual, &spec.copies);
+        target.resize(width, 0);
+        let actual = (0..n)
+            .find(|&w| rows[w * width..(w + 1) * width] == target[..])
+            .ok_or_else(|| EngineError::Malformed("the actual deal is not a world".into()))?;
+        let rels = spec
+            .observers
+            .iter()
+            .map(|seen| Rel::Partition(observer_partition(&shape, &rows, n, seen)))
+            .collect();
+        let model = ExplicitModel {
+            shape: Rc::new(shape),
+            rows,
+            n,
+            rels,
+            actual,
+        };
+        Ok(model.generated().contracted())
+    }
+
+    /// A hand-written model without cards: `worlds[w][p]` is proposition p
+    /// in world w, `relations[a]` is agent a's relation between worlds.
+    /// Restricted to the worlds reachable from `actual` and contracted.
+    pub fn from_valuations(
+        agents: usize,
+        props: usize,
+        worlds: Vec<Vec<bool>>,
+        relations: Vec<Relation>,
+        actual: WorldId,
+    ) -> Result<ExplicitModel, EngineError> {
+        let n = worlds.len();
+        let bad = |why: String| EngineError::Malformed(why);
+        if relations.len() != agents {
+            return Err(bad(format!(
+                "{} relations for {agents} agents",
+                relations.len()
+            )));
+        }
+        if actual >= n {
+            return Err(bad(format!(
+                "actual world {actual} out of range ({n} worlds)"
+            )));
+        }
+        let mut rows = Vec::with_capacity(n * props);
+        for (w, vals) in worlds.iter().enumerate() {
+            if vals.len() != props {
+                return Err(bad(format!(
+                    "world {w} has {} values for {props} propositions",
+                    vals.len()
+                )));
+            }
+            rows.extend(vals.iter().map(|&v| u8::from(v)));
+        }
+        let rels = relations
+            .iter()
+            .map(|r| Rel::from_relation(r, n).map_err(bad))
+            .collect::<Result<Vec<_>, _>>()?;
+        let model = ExplicitModel {
+            shape: Rc::new(Shape::new(Vec::new(), 0, props)),
+            rows,
+            n,
+            rels,
+            actual,
+        };
+        Ok(model.generated().contracted())
+    }
+
+    /// Copies of each card kind.
+    pub fn copies(&self) -> &[u32] {
+        &self.shape.copies
+    }
+
+    /// The number of locations.
+    pub fn locations(&self) -> usize {
+        self.shape.locations
+    }
+
+    /// The number of declared propositions.
+    pub fn props(&self) -> usize {
+        self.shape.props
+    }
+
+    /// The number of worlds.
+    pub fn len(&self) -> usize {
+        self.n
+    }
+
+    /// Whether the model has no world (never the case for a built model).
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    /// The encoded row of world `w`: the sorted locations of each kind's
+    /// copies, then the propositions (0 or 1).
+    pub fn row(&self, w: WorldId) -> &[u8] {
+        let width = self.shape.width();
+        &self.rows[w * width..(w + 1) * width]
+    }
+
+    /// The worlds where `f` holds, as a bit set.
+    pub fn truth_set(&self, f: &Formula) -> Result<FixedBitSet, EngineError> {
+        eval::eval_set(self, f)
+    }
+
+    /// The submodel with the worlds of `keep` (relations restricted), and
+    /// the old number of each new world. The actual world is kept if it is
+    /// in `keep`, else world 0 stands in for it.
+    pub(crate) fn restrict(&self, keep: &FixedBitSet) -> (ExplicitModel, Vec<u32>) {
+        let kept: Vec<u32> = keep.ones().map(|x| x as u32).collect();
+        let mut map = vec![u32::MAX; self.n];
+        for (new, &old) in kept.iter().enumerate() {
+            map[old as usize] = new as u32;
+        }
+        let width = self.shape.width();
+        let mut rows = Vec::with_capacity(kept.len() * width);
+        for &x in &kept {
+            rows.extend_from_slice(self.row(x as usize));
+        }
+        let actual = map.get(self.actual).copied().filter(|&a| a != u32::MAX);
+        let model = ExplicitModel {
+            shape: Rc::clone(&self.shape),
+            rows,
+            n: kept.len(),
+            rels: self.rels.iter().map(|r| r.restrict(&kept, &map)).collect(),
+            actual: actual.unwrap_or(0) as usize,
+        };
+        (model, kept)
+    }
+
+    /// The worlds reachable from the actual world along any agents' relations.
+    pub(crate) fn reachable(&self) -> FixedBitSet {
+        let mut seen = FixedBitSet::with_capacity(self.n);
+        let mut classes: Vec<FixedBitSet> = self
+            .rels
+            .iter()
+            .map(|r| match r {
+                Rel::Partition(p) => FixedBitSet::with_capacity(p.count),
+                Rel::General(_) => FixedBitSet::new(),
+            })
+            .collect();
+        let mut stack = vec![self.actual];
+        seen.insert(self.actual);
+        while let Some(x) = stack.pop() {
+            for (rel, done) in self.rels.iter().zip(classes.iter_mut()) {
+                if let Rel::Partition(p) = rel {
+                    if done.put(p.class[x] as usize) {
+                        continue;
+                    }
+                }
+                for &y in rel.successors(x) {
+                    if !seen.put(y as usize) {
+                        stack.push(y as usize);
+                    }
+                }
+            }
+        }
+        seen
+    }
+
+    /// The submodel generated by the actual world.
+    pub(crate) fn generated(self) -> ExplicitModel {
+        if self.n == 0 {
+            return self;
+        }
+        let keep = self.reachable();
+        if keep.is_full() {
+            return self;
+        }
+        self.restrict(&keep).0
+    }
+
+    /// The bisimulation contraction, with equivalences stored as partitions.
+    pub(crate) fn contracted(self) -> ExplicitModel {
+        let mut model = bisim::contract(self);
+        model.rels = model.rels.into_iter().map(Rel::normalized).collect();
+        model
+    }
+
+    /// The world view of a row.
+    fn view(&self, w: WorldId) -> WorldView {
+        let shape = &self.shape;
+        let row = self.row(w);
+        let mut cards = vec![vec![0u32; shape.kinds()]; shape.locations];
+        for k in 0..shape.kinds() {
+            for &l in &row[shape.columns(k)] {
+                cards[l as usize][k] += 1;
+            }
+        }
+        let props = row[shape.cards()..].iter().map(|&v| v != 0).collect();
+        WorldView {
+            id: w,
+            cards,
+            props,
+        }
+    }
+}
+
+/// Agent classes of a deal: worlds agree on every observed location's contents.
+fn observer_partition(shape: &Shape, rows: &[u8], n: usize, seen: &[usize]) -> Partition {
+    let width = shape.width();
+    let mut observed = [false; 256];
+    for &l in seen {
+        observed[l] = true;
+    }
+    let mut key = Vec::with_capacity(shape.cards() + shape.kinds());
+    let mut ids: FxMap<Vec<u8>, u32> = FxMap::default();
+    let mut class = Vec::with_capacity(n);
+    for w in 0..n {
+        let row = &rows[w * width..(w + 1) * width];
+        key.clear();
+        for k in 0..shape.kinds() {
+            key.extend(
+                row[shape.columns(k)]
+                    .iter()
+                    .filter(|&&l| observed[l as usize]),
+            );
+            key.push(u8::MAX);
+        }
+        let next = ids.len() as u32;
+        let id = match ids.get(&key[..]) {
+            Some(&id) => id,
+            None => {
+                ids.insert(key.clone(), next);
+                next
+            }
+        };
+        class.push(id);
+    }
+    Partition::new(class, ids.len())
+}
+
+impl Backend for ExplicitModel {
+    fn eval_actual(&self, f: &Formula) -> Result<bool, EngineError> {
+        self.eval_at(f, self.actual)
+    }
+
+    fn eval_valid(&self, f: &Formula) -> Result<bool, EngineError> {
+        Ok(self.truth_set(f)?.is_full())
+    }
+
+    fn eval_at(&self, f: &Formula, w: WorldId) -> Result<bool, EngineError> {
+        if w >= self.n {
+            return Err(EngineError::Malformed(format!(
+                "world {w} out of range ({} worlds)",
+                self.n
+            )));
+        }
+        Ok(self.truth_set(f)?.contains(w))
+    }
+
+    fn satisfying(&self, f: &Formula) -> Result<Vec<WorldId>, EngineError> {
+        Ok(self.truth_set(f)?.ones().collect())
+    }
+
+    fn apply(
+        &self,
+        model: &EventModel,
+        actual: Option<EventId>,
+    ) -> Result<Rc<dyn Backend>, EngineError> {
+        Ok(Rc::new(update::apply(self, model, actual)?))
+    }
+
+    fn possible_events(&self, model: &EventModel) -> Result<Vec<EventId>, EngineError> {
+        update::possible_events(self, model)
+    }
+
+    fn world_count(&self) -> u128 {
+        self.n as u128
+    }
+
+    fn actual(&self) -> WorldId {
+        self.actual
+    }
+
+    fn accessible(&self, agent: Agent, w: WorldId) -> Vec<WorldId> {
+        match self.rels.get(agent) {
+            Some(rel) if w < self.n => rel.successors(w).iter().map(|&y| y as usize).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn is_s5(&self) -> bool {
+        self.rels.iter().all(|r| matches!(r, Rel::Partition(_)))
+    }
+
+    /// # Panics
+    /// If `w` is not a world of the model.
+    fn world(&self, w: WorldId) -> WorldView {
+        self.view(w)
+    }
+
+    fn agents(&self) -> usize {
+        self.rels.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::formula::Cmp;
+    use crate::engine::testkit::*;
+    use crate::engine::Event;
+
+    fn considers(m: &dyn Backend) -> Vec<u128> {
+        (0..m.agents()).map(|a| m.considers(a)).collect()
+    }
+
+    #[test]
+    fn card_example_initial_model() {
+        let m = qa_deal();
+        assert_eq!(m.world_count(), 8);
+        assert_eq!(considers(&m), vec![4, 4, 4]);
+        assert!(m.is_s5());
+        assert!(holds(&m, &Formula::holds(0, Q).known_by(0)));
+        assert!(!holds(&m, &Formula::holds(1, Q).known_by(0)));
+        let stock5 = Formula::count(STOCK, vec![Q, A], Cmp::Eq, 5);
+        assert!(holds(&m, &Formula::C(vec![0, 1, 2], Box::new(stock5))));
+        let view = m.world(m.actual());
+        assert_eq!(
+            view.cards,
+            vec![vec![1, 0], vec![1, 0], vec![0, 1], vec![2, 3]]
+        );
+        assert!(view.props.is_empty());
+        assert_eq!(m.accessible(0, m.actual()).len(), 4);
+        assert!(m.accessible(0, m.actual()).contains(&m.actual()));
+    }
+
+    #[test]
+    fn card_example_announcement_then_draw() {
+        let m = qa_deal();
+        let no_q = Formula::holds(2, Q).not();
+        let ann = EventModel::announcement("hand2 has no Q", 3, no_q.clone());
+        let m = m.apply(&ann, None).unwrap();
+        assert_eq!(m.world_count(), 4);
+        assert_eq!(considers(&*m), vec![2, 2, 4]);
+        assert!(m.eval_valid(&no_q).unwrap());
+        // Player 1 draws the A: (Q,Q)+A and (Q,A)+Q give the same hands and
+        // are bisimilar, so 8 pairs contract to 6 worlds.
+        let m = m.apply(&draw(1), Some(1)).unwrap();
+        assert_eq!(m.world_count(), 6);
+        assert_eq!(considers(&*m), vec![3, 2, 6]);
+        let has_a = Formula::count(1, vec![A], Cmp::Eq, 1);
+        assert!(holds(&*m, &has_a.clone().known_by(1)));
+        assert!(!holds(&*m, &has_a.clone().known_by(0)));
+        assert!(!holds(&*m, &has_a.known_by(2)));
+        let four = Formula::count(STOCK, vec![Q, A], Cmp::Eq, 4);
+        assert!(holds(&*m, &Formula::C(vec![0, 1, 2], Box::new(four))));
+    }
+
+    #[test]
+    fn draw_from_the_initial_deal() {
+        let m = qa_deal();
+        assert_eq!(m.possible_events(&draw(1)).unwrap(), vec![0, 1]);
+        let after = m.apply(&draw(1), Some(0)).unwrap();
+        let two_q = Formula::count(1, vec![Q], Cmp::Eq, 2);
+        assert!(holds(&*after, &two_q.clone().known_by(1)));
+        assert!(!holds(&*after, &Formula::Kw(0, Box::new(two_q))));
+        assert!(after.is_s5());
+    }
+
+    #[test]
+    fn budget_and_validation() {
+        let mut spec = DealSpec {
+            copies: vec![4, 4],
+            sizes: vec![1, 1, 1, 5],
+            observers: vec![vec![0], vec![1], vec![2]],
+            props: 1,
+            actual: vec![vec![1, 0], vec![1, 0], vec![0, 1], vec![2, 3]],
+        };
+        assert_eq!(
+            ExplicitModel::from_deal(&spec, 7).unwrap_err(),
+            EngineError::TooManyWorlds {
+                count: 8,
+                budget: 7
+            }
+        );
+        let m = ExplicitModel::from_deal(&spec, 8).unwrap();
+        assert_eq!(m.props(), 1);
+        assert_eq!(m.row(m.actual()), &[0, 1, 3, 3, 3, 0, 2, 3, 0]);
+        spec.actual[3] = vec![3, 2];
+        assert!(matches!(
+            ExplicitModel::from_deal(&spec, 8),
+            Err(EngineError::Malformed(_))
+        ));
+        spec.sizes[3] = 4;
+        assert!(matches!(
+            ExplicitModel::from_deal(&spec, 100),
+            Err(EngineError::Malformed(_))
+        ));
+    }
+
+    #[test]
+    fn event_errors() {
+        let m = qa_deal();
+        let ann = EventModel::announcement("hand1 has no Q", 3, Formula::holds(1, Q).not());
+        assert!(matches!(
+            m.apply(&ann, Some(0)),
+            Err(EngineError::EventImpossible { .. })
+        ));
+        assert!(matches!(
+            m.apply(&ann, None),
+            Err(EngineError::NoEventPossible { .. })
+        ));
+        assert!(matches!(
+            m.apply(&draw(0), None),
+            Err(EngineError::AmbiguousEvent { .. })
+        ));
+        let steal = Event {
+            name: "steal".into(),
+            pre: Formula::Top,
+            post: vec![crate::engine::Post::Move {
+                kind: Q,
+                from: 2,
+                to: 0,
+                n: 1,
+            }],
+        };
+        let steal = EventModel::public("steal", 3, vec![steal]);
+        assert!(matches!(
+            m.apply(&steal, None),
+            Err(EngineError::MissingCards { .. })
+        ));
+    }
+
+    #[test]
+    fn private_event_makes_beliefs() {
+        let m = ExplicitModel::from_valuations(
+            2,
+            1,
+            vec![vec![false]],
+            vec![Relation::Partition(vec![0]), Relation::Partition(vec![0])],
+            0,
+        )
+        .unwrap();
+        assert!(m.is_s5());
+        let set = Event {
+            name: "set".into(),
+            pre: Formula::Top,
+            post: vec![crate::engine::Post::Set(0, Formula::Top)],
+        };
+        let skip = Event {
+            name: "skip".into(),
+            pre: Formula::Top,
+            post: Vec::new(),
+        };
+        let em = EventModel {
+            name: "secret".into(),
+            events: vec![set, skip],
+            relations: vec![
+                Relation::Partition(vec![0, 1]),
+                Relation::General(vec![vec![1], vec![1]]),
+            ],
+            designated: Vec::new(),
+        };
+        let after = m.apply(&em, Some(0)).unwrap();
+        assert_eq!(after.world_count(), 2);
+        assert!(!after.is_s5());
+        assert!(holds(&*after, &p(0)));
+        assert!(holds(&*after, &p(0).known_by(0)));
+        assert!(holds(&*after, &p(0).not().known_by(1)));
+        assert!(!after
+            .eval_valid(&p(0).not().known_by(1).implies(p(0).not()))
+            .unwrap());
+        let b_succ = after.accessible(1, after.actual());
+        assert_eq!(b_succ.len(), 1);
+        assert_ne!(b_succ[0], after.actual());
+    }
+
+    #[test]
+    fn s5_validities() {
+        let m = qa_deal();
+        let phi = Formula::holds(1, Q);
+        for a in 0..3 {
+            let k = phi.clone().known_by(a);
+            assert!(m.eval_valid(&k.clone().implies(phi.clone())).unwrap());
+            assert!(m
+                .eval_valid(&k.clone().implies(k.clone().known_by(a)))
+                .unwrap());
+            let nk = k.not();
+            assert!(m.eval_valid(&nk.clone().implies(nk.known_by(a))).unwrap());
+        }
+    }
+
+    #[test]
+    fn from_valuations_validates() {
+        let bad = ExplicitModel::from_valuations(
+            1,
+            1,
+            vec![vec![true], vec![false]],
+            vec![Relation::General(vec![vec![0], vec![2]])],
+            0,
+        );
+        assert!(matches!(bad, Err(EngineError::Malformed(_))));
+        let bad = ExplicitModel::from_valuations(1, 1, vec![vec![true]], vec![], 0);
+        assert!(matches!(bad, Err(EngineError::Malformed(_))));
+        let bad = ExplicitModel::from_valuations(0, 2, vec![vec![true]], vec![], 0);
+        assert!(matches!(bad, Err(EngineError::Malformed(_))));
+        let bad = ExplicitModel::from_valuations(0, 0, vec![vec![]], vec![], 1);
+        assert!(matches!(bad, Err(EngineError::Malformed(_))));
+    }
+
+    #[test]
+    fn unreachable_worlds_are_dropped() {
+        let m = ExplicitModel::from_valuations(
+            1,
+            1,
+            vec![vec![true], vec![false], vec![false]],
+            vec![Relation::Partition(vec![0, 0, 1])],
+            2,
+        )
+        .unwrap();
+        assert_eq!(m.world_count(), 1);
+        assert_eq!(m.world(0).props, vec![false]);
+    }
+}

@@ -1,1 +1,13 @@
-//! The interpreter.
+//! The interpreter: checks a scenario's names against its declarations and
+//! replays its statements — setting the table, playing moves by the game's
+//! rules, answering queries — through the engine's [`Backend`](crate::engine::Backend).
+//!
+//! It never prints: it returns [`Output`]s and [`Diagnostic`](crate::diag::Diagnostic)s for a front end to show.
+
+pub mod explain;
+pub mod explicit;
+pub mod resolve;
+pub mod session;
+pub mod setup;
+
+pub use session::{Options, Output, Playing, Session};

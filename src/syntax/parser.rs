@@ -1,18 +1,166 @@
-//! Placeholder: replaced by the pest-based parser.
-use super::ast::{Formula, Scenario, Statement};
+//! The pest parser (`grammar/dealer.pest`) and the public entry points.
+//!
+//! The source is first cut into statements by [`super::split`]; each
+//! statement is parsed on its own, so one bad statement gives one error and
+//! parsing goes on with the next. Grammar offsets are shifted by the
+//! statement's start, so every span points into the original source.
+
+mod build;
+mod errors;
+mod formula;
+
+use pest::iterators::Pair;
+use pest::Parser as _;
+use pest_derive::Parser;
+
+use super::ast::{Formula, Name, Scenario, Span, Statement};
+use super::split::{self, Piece};
 use super::SyntaxError;
 
-/// Parses a whole scenario.
-pub fn parse(_src: &str) -> Result<Scenario, Vec<SyntaxError>> {
-    unimplemented!()
+/// The generated pest parser.
+#[derive(Parser)]
+#[grammar = "grammar/dealer.pest"]
+pub(crate) struct DealerParser;
+
+/// How deeply formulas may nest before the parser gives up (no stack overflow).
+const MAX_DEPTH: usize = 200;
+
+/// Parses a whole scenario; on failure, one error per bad statement.
+pub fn parse(src: &str) -> Result<Scenario, Vec<SyntaxError>> {
+    let mut statements = Vec::new();
+    let mut errors = Vec::new();
+    for piece in split::split(src) {
+        match parse_piece(src, &piece) {
+            Ok(statement) => statements.push(statement),
+            Err(error) => errors.push(error),
+        }
+    }
+    if errors.is_empty() {
+        Ok(Scenario { statements })
+    } else {
+        Err(errors)
+    }
 }
 
-/// Parses one formula.
-pub fn parse_formula(_src: &str) -> Result<Formula, SyntaxError> {
-    unimplemented!()
+/// Parses the statements of one REPL input (`;` may join several).
+pub fn parse_statement(src: &str) -> Result<Vec<Statement>, Vec<SyntaxError>> {
+    parse(src).map(|scenario| scenario.statements)
 }
 
-/// Parses the statements of one REPL input.
-pub fn parse_statement(_src: &str) -> Result<Vec<Statement>, Vec<SyntaxError>> {
-    unimplemented!()
+/// Parses exactly one formula (an error if anything follows it).
+pub fn parse_formula(src: &str) -> Result<Formula, SyntaxError> {
+    let piece = split::whole(src);
+    let ctx = Ctx::new(src, &piece, true);
+    ctx.check_depth()?;
+    let mut pairs = DealerParser::parse(Rule::formula_entry, &piece.text)
+        .map_err(|e| errors::from_pest(&ctx, e))?;
+    let entry = ctx.first(pairs.next(), "a formula")?;
+    let formula = ctx.first(entry.into_inner().next(), "a formula")?;
+    formula::formula(&ctx, formula)
+}
+
+/// Parses one statement of the source.
+fn parse_piece(src: &str, piece: &Piece) -> Result<Statement, SyntaxError> {
+    let ctx = Ctx::new(src, piece, false);
+    ctx.check_depth()?;
+    let mut pairs = DealerParser::parse(Rule::statement, &piece.text)
+        .map_err(|e| errors::from_pest(&ctx, e))?;
+    let entry = ctx.first(pairs.next(), "a statement")?;
+    let body = ctx.first(entry.into_inner().next(), "a statement")?;
+    build::statement(&ctx, body)
+}
+
+/// What the builders need to know about the statement being parsed.
+pub(crate) struct Ctx<'a> {
+    /// The original source.
+    pub src: &'a str,
+    /// The statement.
+    pub piece: &'a Piece,
+    /// Parsing a lone formula rather than a statement.
+    pub lone_formula: bool,
+}
+
+impl<'a> Ctx<'a> {
+    /// The context of one piece.
+    fn new(src: &'a str, piece: &'a Piece, lone_formula: bool) -> Ctx<'a> {
+        Ctx {
+            src,
+            piece,
+            lone_formula,
+        }
+    }
+
+    /// A grammar span as a span of the original source, without the
+    /// blanks the grammar skipped after it.
+    pub fn span(&self, span: pest::Span<'_>) -> Span {
+        let len = span.as_str().trim_end_matches([' ', '\t', '\n']).len();
+        self.at(span.start(), span.start() + len)
+    }
+
+    /// Offsets into the piece's text as a span of the original source.
+    pub fn at(&self, start: usize, end: usize) -> Span {
+        Span::new(self.piece.start + start, self.piece.start + end)
+    }
+
+    /// The text and place of a pair.
+    pub fn name(&self, pair: &Pair<'_, Rule>) -> Name {
+        Name {
+            text: pair.as_str().to_string(),
+            span: self.span(pair.as_span()),
+        }
+    }
+
+    /// An error at `span`.
+    pub fn error(&self, span: Span, message: String, expected: &str) -> SyntaxError {
+        SyntaxError {
+            span,
+            message,
+            expected: expected.to_string(),
+            help: None,
+        }
+    }
+
+    /// The pair, or an error if the grammar did not produce it.
+    pub fn first<'i>(
+        &self,
+        pair: Option<Pair<'i, Rule>>,
+        what: &str,
+    ) -> Result<Pair<'i, Rule>, SyntaxError> {
+        pair.ok_or_else(|| self.missing(what))
+    }
+
+    /// The error for a part the grammar should have produced but did not.
+    pub fn missing(&self, what: &str) -> SyntaxError {
+        let span = self.at(0, self.piece.text.len());
+        self.error(
+            span,
+            format!("could not read {what}"),
+            &format!("expected {what}"),
+        )
+    }
+
+    /// Refuses statements nested more deeply than [`MAX_DEPTH`].
+    fn check_depth(&self) -> Result<(), SyntaxError> {
+        let (mut depth, mut prefix) = (0usize, 0usize);
+        for (i, c) in self.piece.text.char_indices() {
+            match c {
+                '(' | '[' | '{' | '<' => depth += 1,
+                ')' | ']' | '}' | '>' => depth = depth.saturating_sub(1),
+                '!' | '~' | '¬' => prefix += 1,
+                ' ' | '\t' => {}
+                _ => prefix = 0,
+            }
+            if depth + prefix > MAX_DEPTH {
+                let span = self.at(i, i + c.len_utf8());
+                let mut e = self.error(
+                    span,
+                    "this formula is nested too deeply".to_string(),
+                    "expected fewer nested brackets or operators",
+                );
+                e.help = Some(format!("at most {MAX_DEPTH} levels are allowed"));
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
 }

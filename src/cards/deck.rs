@@ -1,0 +1,409 @@
+//! Decks: card kinds, their attributes (rank, suit, set, value), and how
+//! written card names and patterns resolve to kinds.
+//!
+//! A *kind* is one card face; a deck may hold several copies of a kind
+//! (`deck Q*4 A*4` has two kinds with four copies each). Names are
+//! case-insensitive and suit symbols are read as letters (`6♠` is `6S`).
+
+use crate::diag::{suggest, Diagnostic};
+use crate::engine::Kind;
+use crate::syntax::ast::{DeckItem, DeckSpec, Name};
+
+/// One card kind of a deck.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CardKind {
+    /// The canonical name (`QH`, `Q`, `<8,4>`, `7`).
+    pub name: String,
+    /// The rank (`Q`, `10`, `7`), when the card has one; a set card's rank is its set.
+    pub rank: Option<String>,
+    /// The suit letter (`S`, `H`, `D`, `C`), when the card has one.
+    pub suit: Option<char>,
+    /// Set and member of a set card `<t,v>`.
+    pub set: Option<(u32, u32)>,
+    /// The numeric value of a value card (`0`..`12`) or a numeric rank.
+    pub value: Option<u32>,
+    /// How many copies the deck holds.
+    pub copies: u32,
+}
+
+/// A deck: its card kinds in declaration order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Deck {
+    /// The kinds; a [`Kind`] is an index into this list.
+    pub kinds: Vec<CardKind>,
+}
+
+/// Canonical form of a written card: upper case, suit symbols as letters, no spaces.
+pub fn normalise(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_whitespace())
+        .map(|c| match c {
+            '♠' | '♤' => 'S',
+            '♥' | '♡' => 'H',
+            '♦' | '♢' => 'D',
+            '♣' | '♧' => 'C',
+            c => c.to_ascii_uppercase(),
+        })
+        .collect()
+}
+
+/// Splits `10H` into rank `10` and suit `H` when it has that shape.
+fn rank_suit(name: &str) -> Option<(String, char)> {
+    let suit = name.chars().last()?;
+    let rank = &name[..name.len() - 1];
+    let is_rank = matches!(rank, "A" | "J" | "Q" | "K") || rank.parse::<u32>().is_ok();
+    (matches!(suit, 'S' | 'H' | 'D' | 'C') && is_rank).then(|| (rank.to_string(), suit))
+}
+
+/// Reads `<8,4>` as set 8, member 4.
+fn set_card(name: &str) -> Option<(u32, u32)> {
+    let inner = name.strip_prefix('<')?.strip_suffix('>')?;
+    let (t, v) = inner.split_once(',')?;
+    Some((t.parse().ok()?, v.parse().ok()?))
+}
+
+/// Reads `0..12` as a value range.
+fn value_range(name: &str) -> Option<(u32, u32)> {
+    let (a, b) = name.split_once("..")?;
+    Some((a.parse().ok()?, b.parse().ok()?))
+}
+
+impl CardKind {
+    /// A kind from its canonical name, with its attributes read off the name.
+    pub fn named(name: String, copies: u32) -> CardKind {
+        let mut kind = CardKind {
+            rank: Some(name.clone()),
+            suit: None,
+            set: None,
+            value: name.parse().ok(),
+            copies,
+            name,
+        };
+        if let Some((rank, suit)) = rank_suit(&kind.name) {
+            kind.value = rank.parse().ok();
+            kind.rank = Some(rank);
+            kind.suit = Some(suit);
+        } else if let Some((t, v)) = set_card(&kind.name) {
+            kind.name = format!("<{t},{v}>");
+            kind.rank = Some(t.to_string());
+            kind.set = Some((t, v));
+            kind.value = None;
+        }
+        kind
+    }
+}
+
+impl Deck {
+    /// Builds a deck from its declaration.
+    pub fn from_spec(spec: &DeckSpec) -> Result<Deck, Diagnostic> {
+        let mut deck = Deck::default();
+        match spec {
+            DeckSpec::Kinds(items) => {
+                for item in items {
+                    deck.add_item(item)?;
+                }
+            }
+            DeckSpec::RanksSuits { ranks, suits } => {
+                for rank in ranks {
+                    for suit in suits {
+                        let name = normalise(&format!("{}{}", rank.text, suit.text));
+                        deck.add(CardKind::named(name, 1), &rank.span.to(suit.span))?;
+                    }
+                }
+            }
+            DeckSpec::Sets {
+                first,
+                last,
+                members,
+                span,
+            } => {
+                if first > last || *members == 0 {
+                    return Err(
+                        Diagnostic::error("bad-deck", "this deck has no cards", *span)
+                            .with_help("write the sets as `sets 1..13 of 4`"),
+                    );
+                }
+                for t in *first..=*last {
+                    for v in 1..=*members {
+                        deck.add(CardKind::named(format!("<{t},{v}>"), 1), span)?;
+                    }
+                }
+            }
+        }
+        Ok(deck)
+    }
+
+    fn add_item(&mut self, item: &DeckItem) -> Result<(), Diagnostic> {
+        let text = normalise(&item.card.text);
+        if item.copies == 0 {
+            return Err(Diagnostic::error(
+                "bad-deck",
+                "a card kind needs at least one copy",
+                item.card.span,
+            )
+            .with_label("zero copies"));
+        }
+        if let Some((a, b)) = value_range(&text) {
+            if a > b {
+                return Err(Diagnostic::error(
+                    "bad-deck",
+                    "an empty range of values",
+                    item.card.span,
+                )
+                .with_help(format!("write the smaller value first: {b}..{a}")));
+            }
+            for v in a..=b {
+                self.add(CardKind::named(v.to_string(), item.copies), &item.card.span)?;
+            }
+            return Ok(());
+        }
+        if text.contains('*') {
+            return Err(Diagnostic::error(
+                "bad-deck",
+                format!("`{}` is a pattern, not a card", item.card.text),
+                item.card.span,
+            )
+            .with_help("a deck lists cards with their copies, like `Q*4 A*4`"));
+        }
+        self.add(CardKind::named(text, item.copies), &item.card.span)
+    }
+
+    fn add(&mut self, kind: CardKind, span: &crate::diag::Span) -> Result<(), Diagnostic> {
+        if self.kinds.iter().any(|k| k.name == kind.name) {
+            return Err(Diagnostic::error(
+                "bad-deck",
+                format!("card `{}` is declared twice", kind.name),
+                *span,
+            )
+            .with_help("give the copies once, like `Q*4`"));
+        }
+        if self.total() + kind.copies > 250 {
+            return Err(Diagnostic::error(
+                "bad-deck",
+                "a deck holds at most 250 cards",
+                *span,
+            ));
+        }
+        self.kinds.push(kind);
+        Ok(())
+    }
+
+    /// The total number of cards (copies counted).
+    pub fn total(&self) -> u32 {
+        self.kinds.iter().map(|k| k.copies).sum()
+    }
+
+    /// The kinds' copies, indexed by kind.
+    pub fn copies(&self) -> Vec<u32> {
+        self.kinds.iter().map(|k| k.copies).collect()
+    }
+
+    /// A short description for hints: `Q A`, or `2S .. 6C (20 cards)`.
+    pub fn describe(&self) -> String {
+        let names: Vec<&str> = self.kinds.iter().map(|k| k.name.as_str()).collect();
+        match names.len() {
+            0 => "no cards".into(),
+            1..=12 => names.join(" "),
+            n => format!("{} .. {} ({n} kinds)", names[0], names[n - 1]),
+        }
+    }
+
+    /// The kind named exactly by `name` (a single card, not a pattern).
+    pub fn card(&self, name: &Name) -> Result<Kind, Diagnostic> {
+        let text = normalise(&name.text);
+        if let Some(k) = self.kinds.iter().position(|k| k.name == text) {
+            return Ok(k);
+        }
+        let matches = self.pattern_kinds(&text);
+        if !matches.is_empty() {
+            let listed: Vec<&str> = matches
+                .iter()
+                .map(|&k| self.kinds[k].name.as_str())
+                .collect();
+            return Err(Diagnostic::error(
+                "ambiguous-card",
+                format!("`{}` names {} cards, not one", name.text, matches.len()),
+                name.span,
+            )
+            .with_label("say which card")
+            .with_help(format!("one of {}", listed.join(" "))));
+        }
+        Err(self.unknown(name))
+    }
+
+    /// The kinds a card name or pattern stands for: `6S`, `Q` (every Q of a
+    /// suited deck), `6*`, `*S`, `<8,*>`, `0..6`, `*`.
+    pub fn pattern(&self, name: &Name) -> Result<Vec<Kind>, Diagnostic> {
+        let text = normalise(&name.text);
+        if let Some(k) = self.kinds.iter().position(|k| k.name == text) {
+            return Ok(vec![k]);
+        }
+        let matches = self.pattern_kinds(&text);
+        if matches.is_empty() {
+            return Err(self.unknown(name));
+        }
+        Ok(matches)
+    }
+
+    fn pattern_kinds(&self, text: &str) -> Vec<Kind> {
+        let test: Box<dyn Fn(&CardKind) -> bool> = if text == "*" {
+            Box::new(|_| true)
+        } else if let Some((a, b)) = value_range(text) {
+            Box::new(move |k| k.value.is_some_and(|v| a <= v && v <= b))
+        } else if let Some(rank) = text.strip_suffix('*') {
+            let rank = rank.to_string();
+            Box::new(move |k| k.rank.as_deref() == Some(rank.as_str()))
+        } else if let Some(suit) = text.strip_prefix('*') {
+            let suit = suit.chars().next();
+            Box::new(move |k| k.suit.is_some() && k.suit == suit)
+        } else if let Some(set) = text.strip_prefix('<').and_then(|t| t.strip_suffix(",*>")) {
+            let set: Option<u32> = set.parse().ok();
+            Box::new(move |k| set.is_some() && k.set.map(|s| s.0) == set)
+        } else {
+            let rank = text.to_string();
+            Box::new(move |k| k.suit.is_some() && k.rank.as_deref() == Some(rank.as_str()))
+        };
+        (0..self.kinds.len())
+            .filter(|&k| test(&self.kinds[k]))
+            .collect()
+    }
+
+    fn unknown(&self, name: &Name) -> Diagnostic {
+        let names: Vec<String> = self.kinds.iter().map(|k| k.name.clone()).collect();
+        let mut d = Diagnostic::error(
+            "unknown-card",
+            format!("no card `{}` in this deck", name.text),
+            name.span,
+        )
+        .with_label("not a card of the deck");
+        let hint = match suggest(&normalise(&name.text), &names) {
+            Some(s) => format!("did you mean `{s}`? The deck has {}", self.describe()),
+            None => format!("the deck has {}", self.describe()),
+        };
+        d.help = Some(hint);
+        d
+    }
+
+    /// The ranks of the deck in order of first appearance, each with its kinds
+    /// (Go Fish books: all cards of one rank).
+    pub fn ranks(&self) -> Vec<(String, Vec<Kind>)> {
+        let mut ranks: Vec<(String, Vec<Kind>)> = Vec::new();
+        for (k, kind) in self.kinds.iter().enumerate() {
+            let rank = kind.rank.clone().unwrap_or_else(|| kind.name.clone());
+            match ranks.iter_mut().find(|(r, _)| *r == rank) {
+                Some((_, kinds)) => kinds.push(k),
+                None => ranks.push((rank, vec![k])),
+            }
+        }
+        ranks
+    }
+
+    /// Whether every kind's name is one character, so hands print as `QQA`.
+    pub fn short_names(&self) -> bool {
+        self.kinds.iter().all(|k| k.name.chars().count() == 1)
+    }
+
+    /// Writes a multiset of cards (`counts[kind]`): `QQA` for one-letter
+    /// names, `2H 5H 4H` otherwise, `-` when empty.
+    pub fn show_cards(&self, counts: &[u32]) -> String {
+        let mut parts = Vec::new();
+        for (k, &n) in counts.iter().enumerate() {
+            for _ in 0..n {
+                parts.push(self.kinds[k].name.as_str());
+            }
+        }
+        if parts.is_empty() {
+            "-".into()
+        } else if self.short_names() {
+            parts.concat()
+        } else {
+            parts.join(" ")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Span;
+
+    fn name(text: &str) -> Name {
+        Name {
+            text: text.into(),
+            span: Span::new(0, text.len()),
+        }
+    }
+
+    fn kinds(items: &[(&str, u32)]) -> Deck {
+        let items = items
+            .iter()
+            .map(|(c, n)| DeckItem {
+                card: name(c),
+                copies: *n,
+            })
+            .collect();
+        Deck::from_spec(&DeckSpec::Kinds(items)).unwrap()
+    }
+
+    #[test]
+    fn ranks_and_suits() {
+        let spec = DeckSpec::RanksSuits {
+            ranks: ["2", "10", "Q"].iter().map(|r| name(r)).collect(),
+            suits: ["S", "H"].iter().map(|s| name(s)).collect(),
+        };
+        let deck = Deck::from_spec(&spec).unwrap();
+        assert_eq!(deck.total(), 6);
+        assert_eq!(deck.card(&name("10h")).unwrap(), 3);
+        assert_eq!(deck.card(&name("Q♠")).unwrap(), 4);
+        assert_eq!(deck.pattern(&name("Q")).unwrap(), vec![4, 5]);
+        assert_eq!(deck.pattern(&name("*H")).unwrap(), vec![1, 3, 5]);
+        assert_eq!(deck.pattern(&name("10*")).unwrap(), vec![2, 3]);
+        let err = deck.card(&name("Q")).unwrap_err();
+        assert_eq!(err.code, "ambiguous-card");
+        assert_eq!(err.help.as_deref(), Some("one of QS QH"));
+    }
+
+    #[test]
+    fn copies_values_and_sets() {
+        let deck = kinds(&[("Q", 4), ("A", 4)]);
+        assert_eq!(deck.copies(), vec![4, 4]);
+        assert_eq!(deck.card(&name("a")).unwrap(), 1);
+        assert_eq!(
+            deck.ranks(),
+            vec![("Q".into(), vec![0]), ("A".into(), vec![1])]
+        );
+        assert_eq!(deck.show_cards(&[2, 1]), "QQA");
+        let values = kinds(&[("0..3", 2)]);
+        assert_eq!(values.total(), 8);
+        assert_eq!(values.pattern(&name("1..2")).unwrap(), vec![1, 2]);
+        let sets = Deck::from_spec(&DeckSpec::Sets {
+            first: 7,
+            last: 8,
+            members: 4,
+            span: Span::default(),
+        })
+        .unwrap();
+        assert_eq!(sets.card(&name("<8, 4>")).unwrap(), 7);
+        assert_eq!(sets.pattern(&name("<8,*>")).unwrap(), vec![4, 5, 6, 7]);
+    }
+
+    #[test]
+    fn unknown_cards_get_a_suggestion() {
+        let deck = kinds(&[("Q", 4), ("A", 4)]);
+        let err = deck.card(&name("K")).unwrap_err();
+        assert_eq!(err.code, "unknown-card");
+        assert_eq!(err.message, "no card `K` in this deck");
+        assert!(err.help.unwrap().contains("the deck has Q A"));
+        let dup = Deck::from_spec(&DeckSpec::Kinds(vec![
+            DeckItem {
+                card: name("Q"),
+                copies: 1,
+            },
+            DeckItem {
+                card: name("q"),
+                copies: 1,
+            },
+        ]));
+        assert_eq!(dup.unwrap_err().message, "card `Q` is declared twice");
+    }
+}

@@ -1,0 +1,356 @@
+//! Go Fish (`game gofish`), after the Go Fish report §1.1.
+//!
+//! - `ask p q R`: it must be p's turn, p must hold a card of rank R (the ask's
+//!   precondition, so it becomes common knowledge), and q ≠ p. The ask is a
+//!   public event model with one event per possible answer: q hands over all
+//!   its cards of rank R, and everyone sees which ones (or none: "Go Fish!").
+//! - After "Go Fish!" the asker must `draw` and the turn passes clockwise; a
+//!   successful ask keeps the turn.
+//! - A player whose hand is empty while the stock is not must `draw`.
+//! - A book (every card of a rank) is laid down in public after any move that
+//!   completes one; after a move that could have completed one, "no book" is
+//!   public too, so a draw that completes nothing tells everyone something.
+//! - While a draw is due, only that draw (and announcements) may happen.
+
+use std::rc::Rc;
+
+use crate::engine::{Agent, Backend, Cmp, Event, EventModel, Formula, Kind, Post};
+
+use super::events;
+use super::rules::{
+    actual_cards, describe_player, generic, generic_event_models, GameState, Move, Outcome, Refusal,
+};
+use super::table::Table;
+
+/// Plays a move by the rules of Go Fish.
+pub fn play(
+    table: &Table,
+    model: &Rc<dyn Backend>,
+    state: &GameState,
+    mv: &Move,
+    label: &str,
+) -> Result<Outcome, Refusal> {
+    match mv {
+        Move::Announce(_) => {
+            let (model, state) = generic(table, model, state, mv, label)?;
+            Ok(Outcome {
+                model,
+                state,
+                notes: Vec::new(),
+            })
+        }
+        Move::Draw { player, .. } => {
+            check_draw_due(table, state, *player)?;
+            let mut state = state.clone();
+            state.pending.retain(|p| p != player);
+            let (model, state) = generic(table, model, &state, mv, label)?;
+            settle(
+                table,
+                Outcome {
+                    model,
+                    state,
+                    notes: Vec::new(),
+                },
+                &[*player],
+                None,
+            )
+        }
+        Move::Ask {
+            asker,
+            asked,
+            kinds,
+        } => ask(table, model, state, *asker, *asked, kinds, label),
+        _ => {
+            no_draw_pending(table, state)?;
+            let (model, state) = generic(table, model, state, mv, label)?;
+            let everyone: Vec<Agent> = (0..table.players.len()).collect();
+            settle(
+                table,
+                Outcome {
+                    model,
+                    state,
+                    notes: Vec::new(),
+                },
+                &everyone,
+                None,
+            )
+        }
+    }
+}
+
+fn no_draw_pending(table: &Table, state: &GameState) -> Result<(), Refusal> {
+    match state.pending.first() {
+        Some(&p) => Err(Refusal::new(
+            "draw-pending",
+            format!("Go Fish: {} must draw first", describe_player(table, p)),
+        )
+        .help(format!("write `draw {}`", table.players[p]))),
+        None => Ok(()),
+    }
+}
+
+fn check_draw_due(table: &Table, state: &GameState, player: Agent) -> Result<(), Refusal> {
+    if state.pending.contains(&player) {
+        return Ok(());
+    }
+    let rule =
+        "Go Fish: a player draws only after \u{201c}Go Fish!\u{201d} or when their hand is empty";
+    match state.pending.first() {
+        Some(&p) => Err(Refusal::new(
+            "draw-not-allowed",
+            format!("{rule}; now {} must draw", describe_player(table, p)),
+        )),
+        None => Err(Refusal::new(
+            "draw-not-allowed",
+            format!("{rule}; no draw is due now"),
+        )),
+    }
+}
+
+/// Checks an ask against the rules and the actual world.
+fn check_ask(
+    table: &Table,
+    model: &dyn Backend,
+    state: &GameState,
+    asker: Agent,
+    asked: Agent,
+    kinds: &[Kind],
+) -> Result<(), Refusal> {
+    no_draw_pending(table, state)?;
+    if game_over(table, model) {
+        return Err(Refusal::new(
+            "game-over",
+            "Go Fish: the game is over, every book is down",
+        ));
+    }
+    if asker != state.turn {
+        return Err(Refusal::new(
+            "out-of-turn",
+            format!(
+                "Go Fish: it is {}'s turn, not {}'s",
+                describe_player(table, state.turn),
+                describe_player(table, asker)
+            ),
+        ));
+    }
+    if asker == asked {
+        return Err(Refusal::new(
+            "ask-self",
+            "Go Fish: a player asks another player, not themself",
+        ));
+    }
+    let hand = actual_cards(model, table.hand(asker));
+    if kinds.iter().all(|&k| hand[k] == 0) {
+        let rank = rank_name(table, kinds);
+        return Err(Refusal::new(
+            "rank-not-held",
+            format!(
+                "{} holds no {rank}, so may not ask for it",
+                describe_player(table, asker)
+            ),
+        )
+        .help("Go Fish: a player asks only for a rank they hold"));
+    }
+    Ok(())
+}
+
+fn rank_name(table: &Table, kinds: &[Kind]) -> String {
+    let kind = &table.deck.kinds[kinds[0]];
+    kind.rank.clone().unwrap_or_else(|| kind.name.clone())
+}
+
+/// `ask p q R`.
+fn ask(
+    table: &Table,
+    model: &Rc<dyn Backend>,
+    state: &GameState,
+    asker: Agent,
+    asked: Agent,
+    kinds: &[Kind],
+    label: &str,
+) -> Result<Outcome, Refusal> {
+    check_ask(table, model.as_ref(), state, asker, asked, kinds)?;
+    let passed: u32 = kinds
+        .iter()
+        .map(|&k| actual_cards(model.as_ref(), table.hand(asked))[k])
+        .sum();
+    let em = ask_events(table, asker, asked, kinds, label);
+    let model = model.apply(&em, None)?;
+    let mut state = state.clone();
+    let mut notes = Vec::new();
+    if passed == 0 {
+        notes.push(format!(
+            "{} says \u{201c}Go Fish!\u{201d}",
+            describe_player(table, asked)
+        ));
+        state.pass_after = true;
+        if actual_cards(model.as_ref(), table.stock())
+            .iter()
+            .any(|&n| n > 0)
+        {
+            state.pending.push(asker);
+        }
+    }
+    settle(
+        table,
+        Outcome {
+            model,
+            state,
+            notes,
+        },
+        &[asker],
+        Some(kinds),
+    )
+}
+
+/// The ask's event model: one public event per answer — the vector of how
+/// many cards of each kind of the rank pass from `asked` to `asker`.
+pub fn ask_events(
+    table: &Table,
+    asker: Agent,
+    asked: Agent,
+    kinds: &[Kind],
+    label: &str,
+) -> EventModel {
+    let (from, to) = (table.hand(asked), table.hand(asker));
+    let asker_holds = Formula::count(to, kinds.to_vec(), Cmp::Ge, 1);
+    let mut answers: Vec<Vec<u32>> = vec![Vec::new()];
+    for &k in kinds {
+        let copies = table.deck.kinds[k].copies;
+        answers = answers
+            .into_iter()
+            .flat_map(|a| (0..=copies).map(move |n| [a.clone(), vec![n]].concat()))
+            .collect();
+    }
+    let events = answers
+        .into_iter()
+        .map(|answer| {
+            let mut pre = vec![asker_holds.clone()];
+            let mut post = Vec::new();
+            for (&kind, &n) in kinds.iter().zip(&answer) {
+                pre.push(Formula::count(from, vec![kind], Cmp::Eq, n));
+                if n > 0 {
+                    post.push(Post::Move { kind, from, to, n });
+                }
+            }
+            let total: u32 = answer.iter().sum();
+            Event {
+                name: format!("passes {total}"),
+                pre: Formula::And(pre),
+                post,
+            }
+        })
+        .collect();
+    EventModel::public(label, table.players.len(), events)
+}
+
+/// The event models of a move in `[move]φ`: the move, then the books it may complete.
+pub fn event_models(table: &Table, mv: &Move, label: &str) -> Result<Vec<EventModel>, Refusal> {
+    let (first, player, kinds) = match mv {
+        Move::Ask {
+            asker,
+            asked,
+            kinds,
+        } => (
+            ask_events(table, *asker, *asked, kinds, label),
+            Some(*asker),
+            Some(kinds.as_slice()),
+        ),
+        Move::Draw { player, .. } => (generic_event_models(table, mv, label)?, Some(*player), None),
+        _ => (generic_event_models(table, mv, label)?, None, None),
+    };
+    let mut models = vec![first];
+    let players: Vec<Agent> = match player {
+        Some(p) => vec![p],
+        None => (0..table.players.len()).collect(),
+    };
+    for p in players {
+        for ranked in book_ranks(table, kinds) {
+            if let Some(books) = table.books(p) {
+                models.push(events::lay_down(table, p, &ranked, books, "books"));
+            }
+        }
+    }
+    Ok(models)
+}
+
+/// The ranks whose books a move may complete: the asked rank, or every rank.
+fn book_ranks(table: &Table, asked: Option<&[Kind]>) -> Vec<Vec<Kind>> {
+    table
+        .deck
+        .ranks()
+        .into_iter()
+        .map(|(_, kinds)| kinds)
+        .filter(|kinds| asked.is_none_or(|a| a == kinds.as_slice()))
+        .collect()
+}
+
+/// After a move: lay down the books `players` may have completed, require
+/// draws from empty hands, and pass the turn when the rules say so.
+pub fn settle(
+    table: &Table,
+    mut out: Outcome,
+    players: &[Agent],
+    asked: Option<&[Kind]>,
+) -> Result<Outcome, Refusal> {
+    for &p in players {
+        let Some(books) = table.books(p) else {
+            continue;
+        };
+        for kinds in book_ranks(table, asked) {
+            let before = actual_cards(out.model.as_ref(), books);
+            let em = events::lay_down(table, p, &kinds, books, "books");
+            out.model = out.model.apply(&em, None)?;
+            if actual_cards(out.model.as_ref(), books) != before {
+                out.notes.push(format!(
+                    "{} lays down the book of {}",
+                    describe_player(table, p),
+                    rank_name(table, &kinds)
+                ));
+            }
+        }
+    }
+    require_draws(table, &mut out);
+    pass_turn(table, &mut out);
+    Ok(out)
+}
+
+fn hand_size(table: &Table, model: &dyn Backend, p: Agent) -> u32 {
+    actual_cards(model, table.hand(p)).iter().sum()
+}
+
+fn require_draws(table: &Table, out: &mut Outcome) {
+    let stock: u32 = actual_cards(out.model.as_ref(), table.stock()).iter().sum();
+    for p in 0..table.players.len() {
+        let due = out.state.pending.len() as u32;
+        if stock > due
+            && hand_size(table, out.model.as_ref(), p) == 0
+            && !out.state.pending.contains(&p)
+        {
+            out.state.pending.push(p);
+        }
+    }
+}
+
+fn pass_turn(table: &Table, out: &mut Outcome) {
+    if !out.state.pending.is_empty() || game_over(table, out.model.as_ref()) {
+        return;
+    }
+    let start = out.state.turn;
+    if out.state.pass_after {
+        out.state.pass_after = false;
+        out.state.turn = table.next_player(out.state.turn);
+    }
+    while hand_size(table, out.model.as_ref(), out.state.turn) == 0 {
+        out.state.turn = table.next_player(out.state.turn);
+    }
+    if out.state.turn != start {
+        out.notes
+            .push(format!("{}'s turn", describe_player(table, out.state.turn)));
+    }
+}
+
+/// The game is over when no hand holds a card (every book is down).
+pub fn game_over(table: &Table, model: &dyn Backend) -> bool {
+    (0..table.players.len()).all(|p| hand_size(table, model, p) == 0)
+}

@@ -1,0 +1,393 @@
+//! Moves and the rules that decide which event models they become.
+//!
+//! A rule set decides which events happen, in what order, and which moves are
+//! illegal; it never says what anyone knows. Knowledge changes only when the
+//! resulting event models are applied to the model by product update.
+
+use std::rc::Rc;
+
+use crate::engine::{Agent, Backend, EngineError, EventId, EventModel, Formula, Kind, Loc};
+
+use super::events;
+use super::gofish;
+use super::table::Table;
+
+/// The games with rules (`game NAME`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Game {
+    /// No rules beyond the generic moves.
+    Free,
+    /// Go Fish: asks for ranks, books of four, draws after "Go Fish!".
+    GoFish,
+}
+
+impl Game {
+    /// The game a name stands for.
+    pub fn from_name(name: &str) -> Option<Game> {
+        match name {
+            "free" => Some(Game::Free),
+            "gofish" => Some(Game::GoFish),
+            _ => None,
+        }
+    }
+
+    /// The names `game` accepts.
+    pub const NAMES: &'static [&'static str] = &["free", "gofish"];
+}
+
+/// A move with its names resolved.
+#[derive(Clone, Debug)]
+pub enum Move {
+    /// `announce φ`
+    Announce(Formula),
+    /// `move C from -> to`
+    Transfer {
+        /// The card.
+        kind: Kind,
+        /// From where.
+        from: Loc,
+        /// To where.
+        to: Loc,
+    },
+    /// `draw p` or `draw p: C`
+    Draw {
+        /// Who draws.
+        player: Agent,
+        /// The card, when the scenario says.
+        kind: Option<Kind>,
+    },
+    /// `show p -> q C`
+    Show {
+        /// Who shows.
+        from: Agent,
+        /// To whom.
+        to: Agent,
+        /// The card.
+        kind: Kind,
+    },
+    /// `reveal p C`
+    Reveal {
+        /// Who.
+        player: Agent,
+        /// The card.
+        kind: Kind,
+    },
+    /// `peek p s`
+    Peek {
+        /// Who.
+        player: Agent,
+        /// The slot.
+        slot: Loc,
+    },
+    /// `ask p q R`
+    Ask {
+        /// Who asks.
+        asker: Agent,
+        /// Who is asked.
+        asked: Agent,
+        /// The kinds asked for (every card of the rank).
+        kinds: Vec<Kind>,
+    },
+    /// `apply E`: a declared event model with its actual event.
+    Apply(EventModel, EventId),
+}
+
+/// Why a move is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// A stable kebab-case code.
+    pub code: &'static str,
+    /// What is wrong, quoting the rule.
+    pub message: String,
+    /// How to go on.
+    pub help: Option<String>,
+}
+
+impl Refusal {
+    /// A refusal with a code and message.
+    pub fn new(code: &'static str, message: impl Into<String>) -> Refusal {
+        Refusal {
+            code,
+            message: message.into(),
+            help: None,
+        }
+    }
+
+    /// With a hint.
+    pub fn help(mut self, help: impl Into<String>) -> Refusal {
+        self.help = Some(help.into());
+        self
+    }
+}
+
+impl From<EngineError> for Refusal {
+    fn from(e: EngineError) -> Refusal {
+        let code = match e {
+            EngineError::TooManyWorlds { .. } => "too-many-worlds",
+            _ => "impossible-move",
+        };
+        Refusal::new(code, e.to_string())
+    }
+}
+
+/// The game's state beyond the Kripke model: whose turn it is, which draws
+/// the rules require, and the actual order of the stock.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameState {
+    /// Whose turn it is.
+    pub turn: Agent,
+    /// Players who must draw before anything else happens, in order.
+    pub pending: Vec<Agent>,
+    /// Whether the turn passes once the pending draws are done ("Go Fish!").
+    pub pass_after: bool,
+    /// The actual order of the stock, top first (known to the scenario, not to the players).
+    pub stock_order: Vec<Kind>,
+    /// How many cards at the top of that order the scenario fixed with
+    /// `stock ...`; the rest is a seeded shuffle.
+    pub fixed: usize,
+}
+
+/// A model and game state after a move, with what the rules did on their own.
+pub struct Outcome {
+    /// The model after the move.
+    pub model: Rc<dyn Backend>,
+    /// The game state after the move.
+    pub state: GameState,
+    /// What happened automatically (books laid down, turn passed).
+    pub notes: Vec<String>,
+}
+
+/// The rules as a whole: the table, the game and its state.
+pub struct Rules<'a> {
+    /// The table.
+    pub table: &'a Table,
+    /// The game.
+    pub game: Game,
+}
+
+impl Rules<'_> {
+    /// What the rules do right after the deal (lay down complete books...).
+    pub fn start(&self, model: Rc<dyn Backend>, state: GameState) -> Result<Outcome, Refusal> {
+        let out = Outcome {
+            model,
+            state,
+            notes: Vec::new(),
+        };
+        match self.game {
+            Game::Free => Ok(out),
+            Game::GoFish => {
+                let all: Vec<Agent> = (0..self.table.players.len()).collect();
+                gofish::settle(self.table, out, &all, None)
+            }
+        }
+    }
+
+    /// Plays a move in the actual world. On refusal nothing changes.
+    pub fn play(
+        &self,
+        model: &Rc<dyn Backend>,
+        state: &GameState,
+        mv: &Move,
+        label: &str,
+    ) -> Result<Outcome, Refusal> {
+        if self.game == Game::GoFish {
+            return gofish::play(self.table, model, state, mv, label);
+        }
+        let (model, state) = generic(self.table, model, state, mv, label)?;
+        Ok(Outcome {
+            model,
+            state,
+            notes: Vec::new(),
+        })
+    }
+
+    /// The event models a move stands for in `[move]φ` (every outcome).
+    pub fn event_models(&self, mv: &Move, label: &str) -> Result<Vec<EventModel>, Refusal> {
+        match self.game {
+            Game::GoFish => gofish::event_models(self.table, mv, label),
+            Game::Free => generic_events(self.table, mv, label).map(|(em, _)| vec![em]),
+        }
+    }
+}
+
+/// The cards at `loc` in the actual world, per kind.
+pub fn actual_cards(model: &dyn Backend, loc: Loc) -> Vec<u32> {
+    model.world(model.actual()).cards[loc].clone()
+}
+
+/// A generic move's event model and the event that actually happens
+/// (`None`: the one whose precondition holds).
+fn generic_events(
+    table: &Table,
+    mv: &Move,
+    label: &str,
+) -> Result<(EventModel, Option<EventId>), Refusal> {
+    Ok(match mv {
+        Move::Announce(phi) => (events::announce(table, phi.clone(), label), None),
+        Move::Transfer { kind, from, to } => {
+            (events::transfer(table, *kind, *from, *to, label), None)
+        }
+        Move::Draw { player, kind } => (events::draw(table, *player, table.stock(), label), *kind),
+        Move::Show { from, to, kind } => (events::show(table, *from, *to, label), Some(*kind)),
+        Move::Reveal { player, kind } => (events::reveal(table, *player, *kind, label), None),
+        Move::Peek { player, slot } => (events::peek(table, *player, *slot, label), None),
+        Move::Apply(em, actual) => (em.clone(), Some(*actual)),
+        Move::Ask { .. } => {
+            return Err(Refusal::new(
+                "not-a-move-of-the-game",
+                "`ask` is a move of Go Fish; this scenario has no game rules",
+            )
+            .help("declare the game first: `game gofish`"))
+        }
+    })
+}
+
+fn holds(table: &Table, model: &dyn Backend, loc: Loc, kind: Kind) -> Result<(), Refusal> {
+    if actual_cards(model, loc)[kind] > 0 {
+        return Ok(());
+    }
+    Err(Refusal::new(
+        "card-not-there",
+        format!(
+            "{} does not hold {}",
+            describe_location(table, loc),
+            table.deck.kinds[kind].name
+        ),
+    ))
+}
+
+/// `player 2`, `Bruno`, `the table`.
+pub fn describe_location(table: &Table, loc: Loc) -> String {
+    if loc < table.players.len() {
+        describe_player(table, loc)
+    } else {
+        format!("the {}", table.locations[loc].name)
+    }
+}
+
+/// `player 2` for numbered players, the name otherwise.
+pub fn describe_player(table: &Table, p: Agent) -> String {
+    let name = &table.players[p];
+    if name.chars().all(|c| c.is_ascii_digit()) {
+        format!("player {name}")
+    } else {
+        name.clone()
+    }
+}
+
+/// Checks a generic move against the actual world and picks the card drawn.
+fn precheck(
+    table: &Table,
+    model: &dyn Backend,
+    state: &mut GameState,
+    mv: &Move,
+) -> Result<Option<EventId>, Refusal> {
+    match mv {
+        Move::Announce(phi) => {
+            if !model.eval_actual(phi)? {
+                return Err(Refusal::new(
+                    "false-announcement",
+                    "the announced formula is false in the actual world",
+                )
+                .help("only true formulas can be announced truthfully; check it with `?` first"));
+            }
+            Ok(None)
+        }
+        Move::Transfer { kind, from, .. } => holds(table, model, *from, *kind).map(|_| None),
+        Move::Show { from, kind, .. } | Move::Reveal { player: from, kind } => {
+            holds(table, model, table.hand(*from), *kind).map(|_| Some(*kind))
+        }
+        Move::Draw { kind, .. } => draw_card(table, model, state, *kind).map(Some),
+        Move::Peek { slot, .. } => {
+            let cards = actual_cards(model, *slot);
+            Ok(Some(
+                cards.iter().position(|&n| n > 0).unwrap_or(cards.len()),
+            ))
+        }
+        Move::Apply(..) | Move::Ask { .. } => Ok(None),
+    }
+}
+
+/// The card a draw takes from the stock: the named one, or the top of the
+/// stock's actual order. Keeps the order in step.
+fn draw_card(
+    table: &Table,
+    model: &dyn Backend,
+    state: &mut GameState,
+    kind: Option<Kind>,
+) -> Result<Kind, Refusal> {
+    let stock = actual_cards(model, table.stock());
+    if stock.iter().all(|&n| n == 0) {
+        return Err(Refusal::new(
+            "empty-stock",
+            "the stock is empty: there is nothing to draw",
+        ));
+    }
+    let top = state.stock_order.first().copied();
+    let kind = match (kind, top) {
+        (Some(k), Some(t)) if state.fixed > 0 && k != t => {
+            return Err(Refusal::new(
+                "not-the-top-card",
+                format!(
+                    "the top card of the stock is {}, not {}",
+                    table.deck.kinds[t].name, table.deck.kinds[k].name
+                ),
+            )
+            .help("the `stock` statement fixed the order; write `draw` without a card"))
+        }
+        (Some(k), _) => k,
+        (None, Some(t)) => t,
+        (None, None) => return Err(Refusal::new("empty-stock", "the stock is empty")),
+    };
+    if stock[kind] == 0 {
+        return Err(Refusal::new(
+            "card-not-there",
+            format!("the stock holds no {}", table.deck.kinds[kind].name),
+        ));
+    }
+    take_from_order(state, kind);
+    Ok(kind)
+}
+
+/// Plays a generic move: checks it, applies its event model.
+pub fn generic(
+    table: &Table,
+    model: &Rc<dyn Backend>,
+    state: &GameState,
+    mv: &Move,
+    label: &str,
+) -> Result<(Rc<dyn Backend>, GameState), Refusal> {
+    let mut state = state.clone();
+    let chosen = precheck(table, model.as_ref(), &mut state, mv)?;
+    let (em, given) = generic_events(table, mv, label)?;
+    let model = model.apply(&em, given.or(chosen))?;
+    if let Move::Transfer { kind, from, to } = mv {
+        track_stock(table, &mut state, *kind, *from, *to);
+    }
+    Ok((model, state))
+}
+
+/// Keeps the stock's actual order in step with a transfer into or out of it.
+fn track_stock(table: &Table, state: &mut GameState, kind: Kind, from: Loc, to: Loc) {
+    if from == table.stock() {
+        take_from_order(state, kind);
+    }
+    if to == table.stock() {
+        state.stock_order.push(kind);
+    }
+}
+
+/// Removes one card of `kind` from the stock's actual order.
+fn take_from_order(state: &mut GameState, kind: Kind) {
+    if let Some(i) = state.stock_order.iter().position(|&k| k == kind) {
+        state.stock_order.remove(i);
+        if i < state.fixed {
+            state.fixed -= 1;
+        }
+    }
+}
+
+/// The event models of a generic move, for `[move]φ`.
+pub fn generic_event_models(table: &Table, mv: &Move, label: &str) -> Result<EventModel, Refusal> {
+    generic_events(table, mv, label).map(|(em, _)| em)
+}

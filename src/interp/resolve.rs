@@ -1,0 +1,327 @@
+//! The checking pass: resolves the names of an AST formula or move against
+//! the declared players, deck, piles, propositions, `let` names and event
+//! models, and builds the engine's formula or the rules' move. Unknown names
+//! get located errors with "did you mean".
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::cards::deck::normalise;
+use crate::cards::{Game, LocKind, Move, Rules, Table};
+use crate::diag::{suggest, Diagnostic};
+use crate::engine::{Agent, Cmp, EventId, EventModel, Formula, Kind, Loc};
+use crate::syntax::ast::{self, CmpOp, FormulaKind, Group, MoveKind, Name};
+
+/// Everything names can refer to.
+pub struct Scope<'a> {
+    /// Players, deck, locations.
+    pub table: &'a Table,
+    /// The game (for moves inside formulas).
+    pub game: Game,
+    /// Declared propositions, by index.
+    pub props: &'a [String],
+    /// `let` names.
+    pub lets: &'a HashMap<String, Formula>,
+    /// Declared event models with their actual event.
+    pub events: &'a HashMap<String, (EventModel, EventId)>,
+}
+
+/// The engine's comparison for a written one.
+pub fn cmp(op: CmpOp) -> Cmp {
+    match op {
+        CmpOp::Lt => Cmp::Lt,
+        CmpOp::Le => Cmp::Le,
+        CmpOp::Eq => Cmp::Eq,
+        CmpOp::Ne => Cmp::Ne,
+        CmpOp::Ge => Cmp::Ge,
+        CmpOp::Gt => Cmp::Gt,
+    }
+}
+
+fn boxed(f: Formula) -> Box<Formula> {
+    Box::new(f)
+}
+
+impl Scope<'_> {
+    /// Resolves a formula.
+    pub fn formula(&self, f: &ast::Formula) -> Result<Formula, Diagnostic> {
+        Ok(match &f.kind {
+            FormulaKind::True => Formula::Top,
+            FormulaKind::False => Formula::Bottom,
+            FormulaKind::Named { name, card, count } => self.named(name, card.as_ref(), *count)?,
+            FormulaKind::HoldsSeq { player, cards } => self.holds_seq(player, cards)?,
+            FormulaKind::Not(a) => Formula::Not(boxed(self.formula(a)?)),
+            FormulaKind::And(a, b) => Formula::And(vec![self.formula(a)?, self.formula(b)?]),
+            FormulaKind::Or(a, b) => Formula::Or(vec![self.formula(a)?, self.formula(b)?]),
+            FormulaKind::Implies(a, b) => {
+                Formula::Implies(boxed(self.formula(a)?), boxed(self.formula(b)?))
+            }
+            FormulaKind::Iff(a, b) => {
+                Formula::Iff(boxed(self.formula(a)?), boxed(self.formula(b)?))
+            }
+            FormulaKind::K(p, a) | FormulaKind::B(p, a) => {
+                Formula::K(self.agent(p)?, boxed(self.formula(a)?))
+            }
+            FormulaKind::M(p, a) => Formula::M(self.agent(p)?, boxed(self.formula(a)?)),
+            FormulaKind::Kw(p, a) => Formula::Kw(self.agent(p)?, boxed(self.formula(a)?)),
+            FormulaKind::Kv(p, loc) => self.knows_value(p, loc)?,
+            FormulaKind::E(g, a) => Formula::E(self.group(g)?, boxed(self.formula(a)?)),
+            FormulaKind::C(g, a) => Formula::C(self.group(g)?, boxed(self.formula(a)?)),
+            FormulaKind::D(g, a) => Formula::D(self.group(g)?, boxed(self.formula(a)?)),
+            FormulaKind::Announce(a, b) => {
+                Formula::Announce(boxed(self.formula(a)?), boxed(self.formula(b)?))
+            }
+            FormulaKind::AnnounceDiamond(a, b) => {
+                Formula::AnnounceDiamond(boxed(self.formula(a)?), boxed(self.formula(b)?))
+            }
+            FormulaKind::After(m, a) => {
+                Formula::Update(self.move_events(m)?, boxed(self.formula(a)?))
+            }
+            FormulaKind::AfterDiamond(m, a) => {
+                Formula::UpdateDiamond(self.move_events(m)?, boxed(self.formula(a)?))
+            }
+        })
+    }
+
+    /// A player.
+    pub fn agent(&self, name: &Name) -> Result<Agent, Diagnostic> {
+        self.table.player(name)
+    }
+
+    fn group(&self, g: &Group) -> Result<Vec<Agent>, Diagnostic> {
+        match g {
+            Group::All => Ok((0..self.table.players.len()).collect()),
+            Group::Listed(names) => names.iter().map(|n| self.agent(n)).collect(),
+        }
+    }
+
+    /// A location (hand, pile, slot, stock).
+    pub fn location(&self, name: &Name) -> Result<Loc, Diagnostic> {
+        self.table.location(name)
+    }
+
+    /// `p`, `AllOwn1`, `hand3(6S)`, `hand2 = 3`, `1.2(0..6)`.
+    fn named(
+        &self,
+        name: &Name,
+        card: Option<&Name>,
+        count: Option<(CmpOp, u32)>,
+    ) -> Result<Formula, Diagnostic> {
+        let (op, n) = count.map_or((Cmp::Ge, 1), |(op, n)| (cmp(op), n));
+        if let Some(card) = card {
+            let loc = self.location(name)?;
+            let kinds = self.table.deck.pattern(card)?;
+            return Ok(Formula::count(loc, kinds, op, n));
+        }
+        if count.is_some() {
+            let loc = self.location(name)?;
+            return Ok(Formula::count(
+                loc,
+                (0..self.table.deck.kinds.len()).collect(),
+                op,
+                n,
+            ));
+        }
+        if let Some(p) = self.props.iter().position(|p| *p == name.text) {
+            return Ok(Formula::Atom(crate::engine::Atom::Prop(p)));
+        }
+        if let Some(f) = self.lets.get(&name.text) {
+            return Ok(f.clone());
+        }
+        if self.table.find_location(&name.text).is_some() {
+            return Err(Diagnostic::error(
+                "missing-card",
+                format!("`{}` is a location: say which card or how many", name.text),
+                name.span,
+            )
+            .with_label("a location, not a formula")
+            .with_help(format!("write `{0}(Q)` or `{0} = 2`", name.text)));
+        }
+        Err(self.unknown_name(name))
+    }
+
+    fn unknown_name(&self, name: &Name) -> Diagnostic {
+        let mut known: Vec<String> = self.props.to_vec();
+        known.extend(self.lets.keys().cloned());
+        let d = Diagnostic::error(
+            "unknown-name",
+            format!("no proposition or `let` name `{}`", name.text),
+            name.span,
+        )
+        .with_label("not declared");
+        match suggest(&name.text, &known) {
+            Some(s) => d.with_help(format!("did you mean `{s}`?")),
+            None => d.with_help("declare it with `prop NAME` or `let NAME = formula`; a card atom needs its location, like `hand1(Q)`"),
+        }
+    }
+
+    /// `1_QQA`: player 1 holds at least two Qs and an A.
+    fn holds_seq(&self, player: &Name, cards: &Name) -> Result<Formula, Diagnostic> {
+        let p = self.agent(player)?;
+        let mut counts: Vec<(Vec<Kind>, u32)> = Vec::new();
+        for token in self.split_cards(cards)? {
+            let name = Name {
+                text: token,
+                span: cards.span,
+            };
+            let kinds = self.table.deck.pattern(&name)?;
+            match counts.iter_mut().find(|(k, _)| *k == kinds) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((kinds, 1)),
+            }
+        }
+        let hand = self.table.hand(p);
+        Ok(Formula::And(
+            counts
+                .into_iter()
+                .map(|(kinds, n)| Formula::count(hand, kinds, Cmp::Ge, n))
+                .collect(),
+        ))
+    }
+
+    /// Splits `QAAA` or `10QA` into card names, longest match first.
+    fn split_cards(&self, cards: &Name) -> Result<Vec<String>, Diagnostic> {
+        let mut names: Vec<String> = self
+            .table
+            .deck
+            .kinds
+            .iter()
+            .map(|k| k.name.clone())
+            .collect();
+        names.extend(self.table.deck.ranks().into_iter().map(|(r, _)| r));
+        names.sort_by_key(|n| std::cmp::Reverse(n.len()));
+        let text = normalise(&cards.text);
+        let mut rest = text.as_str();
+        let mut out = Vec::new();
+        while !rest.is_empty() {
+            let Some(name) = names.iter().find(|n| rest.starts_with(n.as_str())) else {
+                return Err(Diagnostic::error(
+                    "unknown-card",
+                    format!("`{}` is not a sequence of cards of this deck", cards.text),
+                    cards.span,
+                )
+                .with_help(format!("the deck has {}", self.table.deck.describe())));
+            };
+            out.push(name.clone());
+            rest = &rest[name.len()..];
+        }
+        Ok(out)
+    }
+
+    /// `Kv1 1.2`: for every kind, player 1 knows whether it lies at 1.2.
+    fn knows_value(&self, player: &Name, loc: &Name) -> Result<Formula, Diagnostic> {
+        let p = self.agent(player)?;
+        let l = self.location(loc)?;
+        let all =
+            (0..self.table.deck.kinds.len()).map(|k| Formula::Kw(p, boxed(Formula::holds(l, k))));
+        Ok(Formula::And(all.collect()))
+    }
+
+    /// A move's event models for `[move]φ`; a named card or event is the only
+    /// designated event.
+    fn move_events(&self, m: &ast::Move) -> Result<Rc<Vec<EventModel>>, Diagnostic> {
+        let mv = self.move_(m)?;
+        let rules = Rules {
+            table: self.table,
+            game: self.game,
+        };
+        let label = "move";
+        let mut models = rules.event_models(&mv, label).map_err(|r| {
+            Diagnostic::error(r.code, r.message, m.span).with_help(r.help.unwrap_or_default())
+        })?;
+        let designated = match &mv {
+            Move::Draw { kind: Some(k), .. } | Move::Show { kind: k, .. } => Some(*k),
+            Move::Apply(_, e) => Some(*e),
+            _ => None,
+        };
+        if let (Some(e), Some(first)) = (designated, models.first_mut()) {
+            first.designated = vec![e];
+        }
+        Ok(Rc::new(models))
+    }
+
+    /// Resolves a move.
+    pub fn move_(&self, m: &ast::Move) -> Result<Move, Diagnostic> {
+        let deck = &self.table.deck;
+        Ok(match &m.kind {
+            MoveKind::Announce(f) => Move::Announce(self.formula(f)?),
+            MoveKind::Transfer { card, from, to } => Move::Transfer {
+                kind: deck.card(card)?,
+                from: self.location(from)?,
+                to: self.location(to)?,
+            },
+            MoveKind::Draw { player, card } => Move::Draw {
+                player: self.agent(player)?,
+                kind: card.as_ref().map(|c| deck.card(c)).transpose()?,
+            },
+            MoveKind::Show { from, to, card } => Move::Show {
+                from: self.agent(from)?,
+                to: self.agent(to)?,
+                kind: deck.card(card)?,
+            },
+            MoveKind::Reveal { player, card } => Move::Reveal {
+                player: self.agent(player)?,
+                kind: deck.card(card)?,
+            },
+            MoveKind::Peek { player, slot } => Move::Peek {
+                player: self.agent(player)?,
+                slot: self.slot(slot)?,
+            },
+            MoveKind::Ask { asker, asked, card } => Move::Ask {
+                asker: self.agent(asker)?,
+                asked: self.agent(asked)?,
+                kinds: self.asked_rank(card)?,
+            },
+            MoveKind::Apply(name) => {
+                let Some((em, e)) = self.events.get(&name.text) else {
+                    let names: Vec<&String> = self.events.keys().collect();
+                    let d = Diagnostic::error(
+                        "unknown-event",
+                        format!("no event model `{}`", name.text),
+                        name.span,
+                    )
+                    .with_label("not declared");
+                    return Err(match suggest(&name.text, &names) {
+                        Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                        None => d.with_help("declare it first with `event NAME { ... }`"),
+                    });
+                };
+                Move::Apply(em.clone(), *e)
+            }
+        })
+    }
+
+    fn slot(&self, name: &Name) -> Result<Loc, Diagnostic> {
+        let loc = self.location(name)?;
+        match self.table.locations[loc].kind {
+            LocKind::Slot(..) => Ok(loc),
+            _ => Err(Diagnostic::error(
+                "not-a-slot",
+                format!("`{}` is not a face-down slot", name.text),
+                name.span,
+            )
+            .with_help("`peek` looks at a slot such as 1.2, dealt with `deal 1.2: C`")),
+        }
+    }
+
+    /// Go Fish asks for a rank: every kind of that rank.
+    fn asked_rank(&self, card: &Name) -> Result<Vec<Kind>, Diagnostic> {
+        let deck = &self.table.deck;
+        if self.game == Game::GoFish {
+            let text = normalise(&card.text);
+            if let Some((_, kinds)) = deck.ranks().into_iter().find(|(r, _)| *r == text) {
+                return Ok(kinds);
+            }
+            if let Ok(k) = deck.card(card) {
+                let rank = deck.kinds[k].rank.clone().unwrap_or_default();
+                return Err(Diagnostic::error(
+                    "not-a-rank",
+                    format!("Go Fish asks for a rank, not the card {}", card.text),
+                    card.span,
+                )
+                .with_help(format!("write `{rank}`")));
+            }
+        }
+        deck.pattern(card)
+    }
+}

@@ -1,0 +1,258 @@
+//! Setting the table (LANGUAGE.md §1): the declarations before the first
+//! move or query, checked and turned into the table, the initial Kripke
+//! model and the game state.
+//!
+//! The initial model is every allocation of the deck to the locations that
+//! keeps each location's number of cards; a player cannot tell apart two
+//! allocations that agree on everything it sees (its hand and the piles it
+//! sees). The actual world is the deal.
+
+use std::rc::Rc;
+
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::cards::table::books_name;
+use crate::cards::{Deck, Game, GameState, LocKind, Table};
+use crate::diag::{Diagnostic, Span};
+use crate::engine::deal::DealSpec;
+use crate::engine::{Backend, EngineError, ExplicitModel, Kind, Loc};
+use crate::syntax::ast::{DealPart, DeckSpec, Name, Visibility};
+
+/// The declarations collected so far.
+#[derive(Clone, Debug, Default)]
+pub struct Setup {
+    /// `game NAME`
+    pub game: Option<(Game, Span)>,
+    /// `players ...`
+    pub players: Option<(Vec<Name>, Span)>,
+    /// `deck ...`
+    pub deck: Option<(Deck, Span)>,
+    /// `pile NAME VIS`
+    pub piles: Vec<(Name, Visibility)>,
+    /// `deal ...` (all deal statements, in order)
+    pub deal: Vec<DealPart>,
+    /// `stock ...`
+    pub stock: Option<Vec<Name>>,
+    /// `seed N`
+    pub seed: u64,
+    /// `turn P`
+    pub turn: Option<Name>,
+    /// `prop ...`
+    pub props: Vec<Name>,
+}
+
+/// What setting the table yields.
+pub struct Started {
+    /// The table.
+    pub table: Table,
+    /// The game.
+    pub game: Game,
+    /// The initial model.
+    pub model: Rc<dyn Backend>,
+    /// The initial game state.
+    pub state: GameState,
+    /// Proposition names.
+    pub props: Vec<String>,
+}
+
+impl Setup {
+    /// Declares the deck.
+    pub fn deck(&mut self, spec: &DeckSpec, span: Span) -> Result<(), Diagnostic> {
+        if self.deck.is_some() {
+            return Err(Diagnostic::error(
+                "duplicate-declaration",
+                "the deck is declared twice",
+                span,
+            )
+            .with_help("declare the whole deck in one `deck` statement"));
+        }
+        self.deck = Some((Deck::from_spec(spec)?, span));
+        Ok(())
+    }
+
+    /// Builds the table: hands, stock, piles, slots named in the deal, and
+    /// (Go Fish) a books pile per player.
+    pub fn table(&self, at: Span) -> Result<(Table, Game), Diagnostic> {
+        let Some((players, _)) = &self.players else {
+            return Err(
+                Diagnostic::error("no-players", "no players are declared", at)
+                    .with_help("declare them before this line: `players 1 2 3`"),
+            );
+        };
+        let deck = match &self.deck {
+            Some((deck, _)) => deck.clone(),
+            None => {
+                return Err(Diagnostic::error("no-deck", "no deck is declared", at)
+                    .with_help("declare it before this line, e.g. `deck Q*4 A*4`"))
+            }
+        };
+        let names = players.iter().map(|p| p.text.clone()).collect();
+        let mut table = Table::new(names, deck);
+        for (name, vis) in &self.piles {
+            add_pile(&mut table, name, vis)?;
+        }
+        for part in &self.deal {
+            add_slot(&mut table, &part.location);
+        }
+        let game = self.game.map_or(Game::Free, |(g, _)| g);
+        if game == Game::GoFish {
+            for p in 0..table.players.len() {
+                let name = books_name(&table.players[p]);
+                let everyone = (0..table.players.len()).collect();
+                table.add_location(name, LocKind::Books(p), everyone);
+            }
+        }
+        Ok((table, game))
+    }
+
+    /// Checks the deal and builds the initial model and game state.
+    pub fn start(&self, at: Span, budget: u128) -> Result<Started, Diagnostic> {
+        let (table, game) = self.table(at)?;
+        let actual = self.allocation(&table)?;
+        let copies = table.deck.copies();
+        let sizes: Vec<u32> = actual.iter().map(|l| l.iter().sum()).collect();
+        let spec = DealSpec {
+            copies,
+            sizes,
+            observers: table.observers(),
+            props: self.props.len(),
+            actual,
+        };
+        let model = ExplicitModel::from_deal(&spec, budget).map_err(|e| match e {
+            EngineError::TooManyWorlds { count, budget } => too_many(count, budget, at),
+            e => Diagnostic::error("bad-deal", e.to_string(), at),
+        })?;
+        let state = self.game_state(&table, &spec.actual[table.stock()])?;
+        Ok(Started {
+            table,
+            game,
+            model: Rc::new(model),
+            state,
+            props: self.props.iter().map(|p| p.text.clone()).collect(),
+        })
+    }
+
+    /// The actual deal as an allocation; what is not dealt lies in the stock.
+    fn allocation(&self, table: &Table) -> Result<Vec<Vec<u32>>, Diagnostic> {
+        let kinds = table.deck.kinds.len();
+        let mut alloc = vec![vec![0u32; kinds]; table.locations.len()];
+        let mut left = table.deck.copies();
+        for part in &self.deal {
+            let loc = table.location(&part.location)?;
+            for card in &part.cards {
+                let kind = table.deck.card(card)?;
+                if left[kind] == 0 {
+                    return Err(over_dealt(table, kind, card));
+                }
+                left[kind] -= 1;
+                alloc[loc][kind] += 1;
+            }
+        }
+        let stock = table.stock();
+        for (k, n) in left.into_iter().enumerate() {
+            alloc[stock][k] += n;
+        }
+        Ok(alloc)
+    }
+
+    /// Whose turn it is and the stock's actual order.
+    fn game_state(&self, table: &Table, stock: &[u32]) -> Result<GameState, Diagnostic> {
+        let mut left = stock.to_vec();
+        let mut order = Vec::new();
+        for card in self.stock.iter().flatten() {
+            let kind = table.deck.card(card)?;
+            if left[kind] == 0 {
+                return Err(Diagnostic::error(
+                    "bad-stock",
+                    format!(
+                        "the stock holds no more {} than this",
+                        table.deck.kinds[kind].name
+                    ),
+                    card.span,
+                )
+                .with_label("not left in the stock")
+                .with_help("`stock` lists the cards the deal leaves in the stock, top first"));
+            }
+            left[kind] -= 1;
+            order.push(kind);
+        }
+        let fixed = order.len();
+        let mut rest: Vec<Kind> = (0..left.len())
+            .flat_map(|k| std::iter::repeat_n(k, left[k] as usize))
+            .collect();
+        rest.shuffle(&mut ChaCha8Rng::seed_from_u64(self.seed));
+        order.extend(rest);
+        let turn = match &self.turn {
+            Some(name) => table.player(name)?,
+            None => 0,
+        };
+        Ok(GameState {
+            turn,
+            pending: Vec::new(),
+            pass_after: false,
+            stock_order: order,
+            fixed,
+        })
+    }
+}
+
+fn too_many(count: u128, budget: u128, at: Span) -> Diagnostic {
+    Diagnostic::error(
+        "too-many-worlds",
+        format!("the deal has {count} possible worlds, more than the budget of {budget}"),
+        at,
+    )
+    .with_label("the initial model would be built here")
+    .with_help("use a smaller deck or fewer hidden cards, or raise the budget with --max-worlds")
+}
+
+fn over_dealt(table: &Table, kind: Kind, card: &Name) -> Diagnostic {
+    let copies = table.deck.kinds[kind].copies;
+    let name = &table.deck.kinds[kind].name;
+    let times = if copies == 1 {
+        "once".to_string()
+    } else {
+        format!("{copies} times")
+    };
+    Diagnostic::error(
+        "card-dealt-twice",
+        format!("more {name} dealt than the deck has"),
+        card.span,
+    )
+    .with_label(format!("the deck holds {name} {times}"))
+    .with_help("each card of the deck can be dealt only once")
+}
+
+fn add_pile(table: &mut Table, name: &Name, vis: &Visibility) -> Result<Loc, Diagnostic> {
+    if table.find_location(&name.text).is_some() {
+        return Err(Diagnostic::error(
+            "duplicate-declaration",
+            format!("`{}` is already a player or pile", name.text),
+            name.span,
+        ));
+    }
+    let seen_by = match vis {
+        Visibility::Public => (0..table.players.len()).collect(),
+        Visibility::Hidden => Vec::new(),
+        Visibility::SeenBy(players) => players
+            .iter()
+            .map(|p| table.player(p))
+            .collect::<Result<_, _>>()?,
+    };
+    Ok(table.add_location(name.text.clone(), LocKind::Pile, seen_by))
+}
+
+/// A deal to `1.2` creates player 1's face-down slot 2 (seen by no one).
+fn add_slot(table: &mut Table, location: &Name) {
+    let Some((player, n)) = location.text.split_once('.') else {
+        return;
+    };
+    let (Some(p), Ok(n)) = (table.find_player(player), n.parse::<u32>()) else {
+        return;
+    };
+    if table.find_location(&location.text).is_none() {
+        table.add_location(location.text.clone(), LocKind::Slot(p, n), Vec::new());
+    }
+}

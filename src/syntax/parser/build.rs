@@ -1,0 +1,468 @@
+//! Builds [`Statement`]s, [`Move`]s and the `model` / `event` blocks from
+//! pest pairs. Formulas are built by [`super::formula`].
+
+use std::str::FromStr;
+
+use pest::iterators::Pair;
+
+use super::formula::{cmp_op, formula};
+use super::{Ctx, Rule};
+use crate::syntax::ast::{
+    DealPart, DeckItem, DeckSpec, EventDef, Expectation, Formula, ModelDef, Move, MoveKind, Name,
+    RelationDef, RelationSpec, Span, Statement, StatementKind, Visibility, WorldDef,
+};
+use crate::syntax::SyntaxError;
+
+type Result<T> = std::result::Result<T, SyntaxError>;
+
+/// The most values a range in `deck ranks` may expand to.
+const MAX_RANGE: u64 = 1000;
+
+/// Builds a statement from a `stmt_body` pair.
+pub(crate) fn statement(ctx: &Ctx, body: Pair<'_, Rule>) -> Result<Statement> {
+    let span = ctx.span(body.as_span());
+    let pair = ctx.first(body.into_inner().next(), "a statement")?;
+    let rule = pair.as_rule();
+    let mut a = Args::new(ctx, pair);
+    let kind = match rule {
+        Rule::game_stmt => StatementKind::Game(a.name()?),
+        Rule::players_stmt => StatementKind::Players(a.names()),
+        Rule::deck_stmt => StatementKind::Deck(deck(ctx, a.pair()?)?),
+        Rule::pile_stmt => StatementKind::Pile {
+            name: a.name()?,
+            visibility: visibility(ctx, a.pair()?),
+        },
+        Rule::deal_stmt => StatementKind::Deal(a.rest().map(|p| deal_part(ctx, p)).collect()),
+        Rule::stock_stmt => StatementKind::Stock(a.names()),
+        Rule::seed_stmt => {
+            let n = a.pair()?;
+            StatementKind::Seed(number(ctx, &n)?, ctx.span(n.as_span()))
+        }
+        Rule::turn_stmt => StatementKind::Turn(a.name()?),
+        Rule::prop_stmt => StatementKind::Prop(a.names()),
+        Rule::let_stmt => StatementKind::Let(a.name()?, a.formula()?),
+        Rule::valid_stmt => StatementKind::Valid(a.formula()?),
+        Rule::query_stmt => StatementKind::Query(a.formula()?),
+        Rule::why_stmt => StatementKind::Why(a.formula()?),
+        Rule::expect_stmt => StatementKind::Expect(expectation(ctx, a.pair()?)?),
+        Rule::worlds_stmt => StatementKind::Worlds(a.rest().next().map(|p| ctx.name(&p))),
+        Rule::stats_stmt => StatementKind::Stats,
+        Rule::checkpoint_stmt => StatementKind::Checkpoint(string(ctx, a.pair()?)?),
+        Rule::model_stmt => StatementKind::Model(model(ctx, a)?),
+        Rule::event_stmt => StatementKind::Event(event(ctx, a)?),
+        _ => StatementKind::Move(move_(ctx, a.pair()?)?),
+    };
+    Ok(Statement { kind, span })
+}
+
+/// Builds a move from one of the `*_mv` pairs.
+pub(crate) fn move_(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<Move> {
+    let span = ctx.span(pair.as_span());
+    let rule = pair.as_rule();
+    let mut a = Args::new(ctx, pair);
+    let kind = match rule {
+        Rule::announce_mv => MoveKind::Announce(a.formula()?),
+        Rule::transfer_mv => MoveKind::Transfer {
+            card: a.name()?,
+            from: a.name()?,
+            to: a.name()?,
+        },
+        Rule::draw_mv => MoveKind::Draw {
+            player: a.name()?,
+            card: a.rest().next().map(|p| ctx.name(&p)),
+        },
+        Rule::show_mv => MoveKind::Show {
+            from: a.name()?,
+            to: a.name()?,
+            card: a.name()?,
+        },
+        Rule::reveal_mv => MoveKind::Reveal {
+            player: a.name()?,
+            card: a.name()?,
+        },
+        Rule::peek_mv => MoveKind::Peek {
+            player: a.name()?,
+            slot: a.name()?,
+        },
+        Rule::ask_mv => MoveKind::Ask {
+            asker: a.name()?,
+            asked: a.name()?,
+            card: a.name()?,
+        },
+        _ => MoveKind::Apply(a.name()?),
+    };
+    Ok(Move { kind, span })
+}
+
+/// Parses a number token.
+pub(crate) fn number<T: FromStr>(ctx: &Ctx, pair: &Pair<'_, Rule>) -> Result<T> {
+    pair.as_str().parse().map_err(|_| {
+        let mut e = ctx.error(
+            ctx.span(pair.as_span()),
+            format!("the number {} is too large", pair.as_str()),
+            "expected a smaller number",
+        );
+        e.help = Some("numbers here must fit in 32 bits (64 for seeds and counts)".into());
+        e
+    })
+}
+
+/// The meaningful children of a pair: keywords and punctuation are skipped.
+struct Args<'c, 'a, 'i> {
+    ctx: &'c Ctx<'a>,
+    span: Span,
+    items: std::vec::IntoIter<Pair<'i, Rule>>,
+}
+
+impl<'c, 'a, 'i> Args<'c, 'a, 'i> {
+    fn new(ctx: &'c Ctx<'a>, pair: Pair<'i, Rule>) -> Self {
+        let span = ctx.span(pair.as_span());
+        let items: Vec<_> = pair
+            .into_inner()
+            .filter(|p| !is_punct(p.as_rule()))
+            .collect();
+        Args {
+            ctx,
+            span,
+            items: items.into_iter(),
+        }
+    }
+
+    fn pair(&mut self) -> Result<Pair<'i, Rule>> {
+        let span = self.span;
+        self.items.next().ok_or_else(|| {
+            let mut e = self.ctx.missing("more");
+            e.span = span;
+            e
+        })
+    }
+
+    fn name(&mut self) -> Result<Name> {
+        Ok(self.ctx.name(&self.pair()?))
+    }
+
+    fn formula(&mut self) -> Result<Formula> {
+        let pair = self.pair()?;
+        formula(self.ctx, pair)
+    }
+
+    fn names(&mut self) -> Vec<Name> {
+        let ctx = self.ctx;
+        self.rest().map(|p| ctx.name(&p)).collect()
+    }
+
+    fn rest(&mut self) -> impl Iterator<Item = Pair<'i, Rule>> + '_ {
+        self.items.by_ref()
+    }
+}
+
+/// Keywords and punctuation carry no content.
+fn is_punct(rule: Rule) -> bool {
+    matches!(
+        rule,
+        Rule::colon
+            | Rule::arrow
+            | Rule::equals
+            | Rule::bar
+            | Rule::rparen
+            | Rule::rbrack
+            | Rule::rangle
+            | Rule::lbrace
+            | Rule::rbrace
+            | Rule::close_quote
+    ) || format!("{rule:?}").starts_with("kw_")
+}
+
+/// `deck ...`
+fn deck(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<DeckSpec> {
+    let span = ctx.span(pair.as_span());
+    let rule = pair.as_rule();
+    let mut a = Args::new(ctx, pair);
+    match rule {
+        Rule::deck_sets => {
+            let range = a.pair()?;
+            let (first, last) = range_bounds(ctx, &range)?;
+            let members = number(ctx, &a.pair()?)?;
+            Ok(DeckSpec::Sets {
+                first,
+                last,
+                members,
+                span,
+            })
+        }
+        Rule::deck_ranks => deck_ranks(ctx, a),
+        _ => a
+            .rest()
+            .map(|p| deck_item(ctx, p))
+            .collect::<Result<_>>()
+            .map(DeckSpec::Kinds),
+    }
+}
+
+/// `deck ranks 2..10 J Q K A suits S H D C`: ranges are expanded.
+fn deck_ranks(ctx: &Ctx, mut a: Args<'_, '_, '_>) -> Result<DeckSpec> {
+    let (mut ranks, mut suits) = (Vec::new(), Vec::new());
+    let mut in_suits = false;
+    // The keyword `suits` was filtered out: find the boundary from the source.
+    for pair in a.rest() {
+        let before = &ctx.piece.text[..pair.as_span().start()];
+        in_suits = in_suits || has_word(before, "suits");
+        if in_suits {
+            suits.push(ctx.name(&pair));
+        } else if pair.as_str().contains("..") {
+            let (first, last) = range_bounds::<u64>(ctx, &pair)?;
+            let span = ctx.span(pair.as_span());
+            ranks.extend((first..=last).map(|n| Name {
+                text: n.to_string(),
+                span,
+            }));
+        } else {
+            ranks.push(ctx.name(&pair));
+        }
+    }
+    Ok(DeckSpec::RanksSuits { ranks, suits })
+}
+
+/// Whether `text` holds `word` as a whole word.
+fn has_word(text: &str, word: &str) -> bool {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+        .any(|w| w == word)
+}
+
+/// The bounds of `a..b`; an error if empty or huge.
+fn range_bounds<T: FromStr + Into<u64> + Copy>(ctx: &Ctx, pair: &Pair<'_, Rule>) -> Result<(T, T)> {
+    let span = ctx.span(pair.as_span());
+    let text = pair.as_str();
+    let (a, b) = text.split_once("..").unwrap_or((text, text));
+    let parse = |s: &str| {
+        s.parse::<T>().map_err(|_| {
+            ctx.error(
+                span,
+                format!("the range {text} is too large"),
+                "expected a smaller range",
+            )
+        })
+    };
+    let (first, last) = (parse(a)?, parse(b)?);
+    let (lo, hi) = (first.into(), last.into());
+    if lo > hi || hi - lo >= MAX_RANGE {
+        let mut e = ctx.error(
+            span,
+            format!("the range {text} is empty or too long"),
+            "expected a range such as 2..10",
+        );
+        e.help = Some(format!(
+            "write the smaller number first; at most {MAX_RANGE} values"
+        ));
+        return Err(e);
+    }
+    Ok((first, last))
+}
+
+/// `Q*4` in a deck.
+fn deck_item(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<DeckItem> {
+    let mut parts = pair.into_inner();
+    let card = ctx.name(&ctx.first(parts.next(), "a card")?);
+    let copies = match parts.next() {
+        Some(n) => number(ctx, &n)?,
+        None => 1,
+    };
+    Ok(DeckItem { card, copies })
+}
+
+/// `public`, `hidden`, `seen-by 2 3`.
+fn visibility(ctx: &Ctx, pair: Pair<'_, Rule>) -> Visibility {
+    match pair.as_str() {
+        "public" => Visibility::Public,
+        "hidden" => Visibility::Hidden,
+        _ => {
+            let seen = pair.into_inner().next().map(|p| Args::new(ctx, p).names());
+            Visibility::SeenBy(seen.unwrap_or_default())
+        }
+    }
+}
+
+/// `1: 2H 5H` in a deal.
+fn deal_part(ctx: &Ctx, pair: Pair<'_, Rule>) -> DealPart {
+    let mut names = Args::new(ctx, pair).names().into_iter();
+    let location = names.next().unwrap_or_else(|| Name {
+        text: String::new(),
+        span: Span::default(),
+    });
+    DealPart {
+        location,
+        cards: names.collect(),
+    }
+}
+
+/// `expect ...` after the keyword.
+fn expectation(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<Expectation> {
+    let rule = pair.as_rule();
+    let mut a = Args::new(ctx, pair.clone());
+    match rule {
+        Rule::expect_considers => Ok(Expectation::Considers {
+            player: a.name()?,
+            cmp: cmp_op(a.pair()?.as_str()),
+            n: number(ctx, &a.pair()?)?,
+        }),
+        Rule::expect_worlds => Ok(Expectation::Worlds {
+            cmp: cmp_op(a.pair()?.as_str()),
+            n: number(ctx, &a.pair()?)?,
+        }),
+        _ => Ok(Expectation::Holds(formula(ctx, pair)?)),
+    }
+}
+
+/// `"turn 1"`: the text without the quotes, the span with them.
+fn string(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<Name> {
+    let span = ctx.span(pair.as_span());
+    let text = ctx
+        .first(pair.into_inner().next(), "a text")?
+        .as_str()
+        .to_string();
+    Ok(Name { text, span })
+}
+
+/// Relations and `actual` are shared by both kinds of block.
+#[derive(Default)]
+struct Common {
+    relations: Vec<RelationDef>,
+    actual: Option<Name>,
+}
+
+impl Common {
+    /// Takes a relation or `actual` item; false if it is neither.
+    fn take(&mut self, ctx: &Ctx, item: &Pair<'_, Rule>) -> Result<bool> {
+        match item.as_rule() {
+            Rule::relation_item => self.relations.push(relation(ctx, item.clone())?),
+            Rule::actual_item => {
+                let name = Args::new(ctx, item.clone()).pair()?;
+                if let Some(first) = &self.actual {
+                    let mut e = ctx.error(
+                        ctx.span(item.as_span()),
+                        "a second `actual` in this block".into(),
+                        "expected one `actual` line",
+                    );
+                    e.help = Some(format!("the actual one is already `{}`", first.text));
+                    return Err(e);
+                }
+                self.actual = Some(ctx.name(&name));
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// The actual world or event, or the error of a block without one.
+    fn actual(&mut self, ctx: &Ctx, keyword: Span, what: &str) -> Result<Name> {
+        self.actual.take().ok_or_else(|| {
+            let mut e = ctx.error(
+                keyword,
+                format!("this {what} block has no `actual` line"),
+                "expected a line `actual NAME` inside the block",
+            );
+            e.help = Some(format!(
+                "say which {} is the actual one, e.g. `actual {}`",
+                if what == "model" { "world" } else { "event" },
+                if what == "model" { "w1" } else { "e1" }
+            ));
+            e
+        })
+    }
+}
+
+/// `model { ... }`
+fn model(ctx: &Ctx, a: Args<'_, '_, '_>) -> Result<ModelDef> {
+    let span = a.span;
+    let keyword = Span::new(span.start, span.start + "model".len());
+    let (mut agents, mut props, mut worlds) = (Vec::new(), Vec::new(), Vec::new());
+    let mut common = Common::default();
+    for item in a.items {
+        if common.take(ctx, &item)? {
+            continue;
+        }
+        let rule = item.as_rule();
+        let mut b = Args::new(ctx, item);
+        match rule {
+            Rule::agents_item => agents.extend(b.names()),
+            Rule::props_item => props.extend(b.names()),
+            _ => worlds.push(WorldDef {
+                name: b.name()?,
+                true_props: b.names(),
+            }),
+        }
+    }
+    Ok(ModelDef {
+        agents,
+        props,
+        worlds,
+        actual: common.actual(ctx, keyword, "model")?,
+        relations: common.relations,
+        span,
+    })
+}
+
+/// `event name { ... }`
+fn event(ctx: &Ctx, mut a: Args<'_, '_, '_>) -> Result<EventDef> {
+    let span = a.span;
+    let keyword = Span::new(span.start, span.start + "event".len());
+    let name = a.name()?;
+    let (mut events, mut pre, mut post) = (Vec::new(), Vec::new(), Vec::new());
+    let mut common = Common::default();
+    for item in a.items {
+        if common.take(ctx, &item)? {
+            continue;
+        }
+        let rule = item.as_rule();
+        let mut b = Args::new(ctx, item);
+        match rule {
+            Rule::events_item => events.extend(b.names()),
+            Rule::pre_item => pre.push((b.name()?, b.formula()?)),
+            _ => {
+                let event = b.name()?;
+                let assigns = b
+                    .rest()
+                    .map(|p| assignment(ctx, p))
+                    .collect::<Result<_>>()?;
+                post.push((event, assigns));
+            }
+        }
+    }
+    Ok(EventDef {
+        name,
+        events,
+        pre,
+        post,
+        actual: common.actual(ctx, keyword, "event")?,
+        relations: common.relations,
+        span,
+    })
+}
+
+/// `q := φ` in a `post` line.
+fn assignment(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<(Name, Formula)> {
+    let mut a = Args::new(ctx, pair);
+    Ok((a.name()?, a.formula()?))
+}
+
+/// `a: {w1 w2} {w3}` or `a: w1->w2, w2->w2`.
+fn relation(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<RelationDef> {
+    let mut a = Args::new(ctx, pair);
+    let agent = a.name()?;
+    let spec = a.pair()?;
+    let relation = if spec.as_rule() == Rule::partition {
+        let cells = spec.into_inner().map(|cell| Args::new(ctx, cell).names());
+        RelationSpec::Partition(cells.collect())
+    } else {
+        let pairs = spec.into_inner().map(|arrow| {
+            let mut names = Args::new(ctx, arrow).names().into_iter();
+            let from = names.next();
+            (from, names.next())
+        });
+        let arrows = pairs
+            .map(|(f, t)| f.zip(t).ok_or_else(|| ctx.missing("an arrow")))
+            .collect::<Result<_>>()?;
+        RelationSpec::Arrows(arrows)
+    };
+    Ok(RelationDef { agent, relation })
+}

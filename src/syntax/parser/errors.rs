@@ -1,0 +1,418 @@
+//! Turns pest errors into [`SyntaxError`]s: every rule has a name in words,
+//! and common mistakes get a hint.
+
+use pest::error::{Error, ErrorVariant, InputLocation};
+
+use super::{Ctx, DealerParser, Rule};
+use crate::syntax::ast::Span;
+use crate::syntax::SyntaxError;
+
+/// What a statement may start with, in words.
+const A_STATEMENT: &str = "a statement (game, players, deck, deal, a move, ?, expect ...)";
+const AN_OPERATOR: &str = "an operator such as & or ->";
+
+/// The statement keywords, for "did you mean".
+const STATEMENTS: &[&str] = &[
+    "game",
+    "players",
+    "deck",
+    "pile",
+    "deal",
+    "stock",
+    "seed",
+    "turn",
+    "prop",
+    "let",
+    "expect",
+    "why",
+    "worlds",
+    "stats",
+    "checkpoint",
+    "model",
+    "event",
+    "announce",
+    "move",
+    "draw",
+    "show",
+    "reveal",
+    "peek",
+    "ask",
+    "apply",
+];
+
+/// Block items, for "did you mean".
+const BLOCK_ITEMS: &[&str] = &[
+    "agents", "props", "world", "actual", "events", "pre", "post",
+];
+
+/// Commands of LANGUAGE.md that the AST cannot represent yet.
+const UNSUPPORTED: &[&str] = &[
+    "pick", "discard", "newtable", "kemps", "call", "play", "export",
+];
+
+/// Converts a pest error on the current piece.
+pub(crate) fn from_pest(ctx: &Ctx, err: Error<Rule>) -> SyntaxError {
+    let pos = match err.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
+    };
+    let text = &ctx.piece.text;
+    let pos = pos.min(text.len());
+    let positives = match err.variant {
+        ErrorVariant::ParsingError { positives, .. } => positives,
+        ErrorVariant::CustomError { message } => {
+            let span = ctx.at(pos, pos);
+            return ctx.error(span, message, "expected a simpler statement");
+        }
+    };
+    let at_end = text[pos..].trim().is_empty();
+    if at_end {
+        if let Some(&(open, c)) = ctx.piece.unclosed.last() {
+            return unclosed(ctx, open, c);
+        }
+    }
+    if positives.contains(&Rule::stmt_body) {
+        return unknown_statement(ctx, pos);
+    }
+    let mut e = unexpected(ctx, pos, &positives);
+    e.help = help(ctx, pos, &positives);
+    e
+}
+
+/// An opening bracket that is never closed.
+fn unclosed(ctx: &Ctx, open: usize, c: char) -> SyntaxError {
+    let close = closer(c);
+    let mut e = ctx.error(
+        Span::new(open, open + 1),
+        format!("unclosed `{c}`"),
+        &format!("expected a matching `{close}`"),
+    );
+    e.help = Some(format!(
+        "this `{c}` is never closed: add `{close}` where it ends"
+    ));
+    e
+}
+
+fn closer(c: char) -> char {
+    match c {
+        '(' => ')',
+        '[' => ']',
+        _ => '}',
+    }
+}
+
+/// A statement that starts with no known keyword.
+fn unknown_statement(ctx: &Ctx, pos: usize) -> SyntaxError {
+    let text = &ctx.piece.text;
+    let word: String = text[pos..]
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '-')
+        .collect();
+    if word.is_empty() || word.chars().all(|c| c.is_ascii_digit()) {
+        let mut e = unexpected(ctx, pos, &[Rule::stmt_body]);
+        e.help = stray_closer(ctx, pos);
+        return e;
+    }
+    let span = ctx.at(pos, pos + word.len());
+    if UNSUPPORTED.contains(&word.as_str()) {
+        let mut e = ctx.error(
+            span,
+            format!("`{word}` is not supported yet"),
+            &format!("expected {A_STATEMENT}"),
+        );
+        e.help = Some(format!(
+            "the parser cannot represent `{word}` yet (see LANGUAGE.md §3-4)"
+        ));
+        return e;
+    }
+    let mut e = ctx.error(
+        span,
+        format!("unknown statement `{word}`"),
+        &format!("expected {A_STATEMENT}"),
+    );
+    e.help = match nearest(&word, STATEMENTS) {
+        Some(k) => Some(format!("did you mean `{k}`?")),
+        None if is_formula(text[pos..].trim()) => Some(format!(
+            "a formula is not a statement: write `? {}` to evaluate it",
+            text[pos..].trim()
+        )),
+        None => None,
+    };
+    e
+}
+
+fn is_formula(text: &str) -> bool {
+    use pest::Parser as _;
+    DealerParser::parse(Rule::formula_entry, text).is_ok()
+}
+
+/// "unexpected X", "expected Y".
+fn unexpected(ctx: &Ctx, pos: usize, positives: &[Rule]) -> SyntaxError {
+    let (found, len) = found(ctx, pos);
+    let start = if len == 0 {
+        content_end(&ctx.piece.text[..pos])
+    } else {
+        pos
+    };
+    let span = ctx.at(start, start + len);
+    let mut names: Vec<String> = Vec::new();
+    for rule in positives {
+        let name = describe(*rule, ctx.lone_formula);
+        if !name.is_empty() && !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    if names == ["a formula"] {
+        if let Some(op) = operator_before(&ctx.piece.text[..pos]) {
+            names[0] = format!("a formula after `{op}`");
+        }
+    }
+    let expected = match names.len() {
+        0 => "expected something else".to_string(),
+        1 => format!("expected {}", names[0]),
+        n => format!("expected {} or {}", names[..n - 1].join(", "), names[n - 1]),
+    };
+    ctx.error(span, format!("unexpected {found}"), &expected)
+}
+
+/// The end of the last non-blank character before `pos`.
+fn content_end(before: &str) -> usize {
+    before.trim_end().len()
+}
+
+/// What was found at `pos`, in words, and its length in bytes.
+fn found(ctx: &Ctx, pos: usize) -> (String, usize) {
+    let text = &ctx.piece.text;
+    let rest = &text[pos..];
+    if rest.trim().is_empty() {
+        let end = ctx.piece.end;
+        let what = if ctx.src.as_bytes().get(end) == Some(&b';') {
+            "`;`"
+        } else if end >= ctx.src.len() || ctx.lone_formula {
+            "end of input"
+        } else {
+            "end of line"
+        };
+        return (what.to_string(), 0);
+    }
+    let token = token(rest);
+    let shown = if token == "\n" {
+        "end of line".into()
+    } else {
+        format!("`{token}`")
+    };
+    (shown, token.len())
+}
+
+/// The token at the start of `rest`.
+fn token(rest: &str) -> &str {
+    let is_word = |c: char| c.is_alphanumeric() || "_.*♠♥♦♣♤♡♢♧".contains(c);
+    for op in ["<->", "->", "<=", ">=", "!=", ":=", "??"] {
+        if rest.starts_with(op) {
+            return &rest[..op.len()];
+        }
+    }
+    let first = rest.chars().next().unwrap_or(' ');
+    let len = if is_word(first) {
+        rest.find(|c: char| !is_word(c)).unwrap_or(rest.len())
+    } else if first == '<' {
+        match rest.find(|c: char| c == '>' || c.is_whitespace()) {
+            Some(i) if rest[i..].starts_with('>') => i + 1,
+            _ => 1,
+        }
+    } else {
+        first.len_utf8()
+    };
+    &rest[..len]
+}
+
+/// The binary operator just before `pos`, if the text ends with one.
+fn operator_before(before: &str) -> Option<&'static str> {
+    let t = before.trim_end();
+    let ops = [
+        ("<->", "<->"),
+        ("↔", "<->"),
+        ("->", "->"),
+        ("→", "->"),
+        ("&", "&"),
+        ("∧", "&"),
+        ("|", "|"),
+        ("∨", "|"),
+        (" and", "and"),
+        (" or", "or"),
+        ("!", "!"),
+        ("¬", "¬"),
+        (" not", "not"),
+    ];
+    ops.iter().find(|(s, _)| t.ends_with(s)).map(|(_, op)| *op)
+}
+
+/// A rule in words.
+fn describe(rule: Rule, lone_formula: bool) -> String {
+    let s = match rule {
+        Rule::statement | Rule::stmt_body => A_STATEMENT,
+        Rule::formula_entry
+        | Rule::formula
+        | Rule::iff
+        | Rule::implies
+        | Rule::disj
+        | Rule::conj
+        | Rule::unary
+        | Rule::paren
+        | Rule::atom
+        | Rule::atom_head => "a formula",
+        Rule::EOI if lone_formula => "the end of the formula",
+        Rule::EOI => "the end of the statement",
+        Rule::ident => "a name, such as p or gofish",
+        Rule::number | Rule::count_num => "a number",
+        Rule::player | Rule::agent_word | Rule::agent_digits | Rule::agent_sub => {
+            "a player, such as 1 or Bruno"
+        }
+        Rule::location => "a place: a player, a pile or a slot such as 1.2",
+        Rule::card | Rule::deck_card | Rule::seq_cards | Rule::deck_item => {
+            "a card, such as 6S, Q or <8,4>"
+        }
+        Rule::range => "a range, such as 1..13",
+        Rule::string | Rule::string_text => "a quoted text, such as \"turn 1\"",
+        Rule::close_quote => "a closing `\"`",
+        Rule::cmp => "a comparison: <, <=, =, !=, >= or >",
+        Rule::count_cmp
+        | Rule::count
+        | Rule::op_and
+        | Rule::op_or
+        | Rule::op_imp
+        | Rule::op_iff => AN_OPERATOR,
+        Rule::colon => "`:`",
+        Rule::arrow => "`->`",
+        Rule::equals => "`=`",
+        Rule::bar => "`|`",
+        Rule::rparen => "`)`",
+        Rule::rbrack => "`]`",
+        Rule::rangle => "`>`",
+        Rule::lbrace => "`{`",
+        Rule::rbrace => "`}`",
+        Rule::deck_sets | Rule::deck_ranks | Rule::deck_kinds => {
+            "cards such as Q*4, `ranks 2..6 suits S H` or `sets 1..13 of 4`"
+        }
+        Rule::visibility | Rule::seen_by => "`public`, `hidden` or `seen-by` with players",
+        Rule::deal_part => "a place and its cards, such as `1: Q`",
+        Rule::agents_item
+        | Rule::props_item
+        | Rule::world_item
+        | Rule::actual_item
+        | Rule::relation_item
+        | Rule::events_item
+        | Rule::pre_item
+        | Rule::post_item => {
+            "a block line (agents, props, world, events, pre, post, a relation or actual)"
+        }
+        Rule::partition | Rule::cell | Rule::arrows | Rule::arrow_pair => {
+            "a relation, such as {w1 w2} {w3} or w1->w2"
+        }
+        Rule::group => "a group, such as {1,2}",
+        Rule::set_arg | Rule::card_arg | Rule::seq_player | Rule::hash | Rule::reserved => "",
+        Rule::assign => "an assignment, such as q := true",
+        _ => return keyword_or_other(rule),
+    };
+    s.to_string()
+}
+
+/// `kw_seen_by` is "`seen-by`"; other rules are "a formula" (operators) or their name.
+fn keyword_or_other(rule: Rule) -> String {
+    let name = format!("{rule:?}");
+    match name.strip_prefix("kw_") {
+        Some(k) => format!("`{}`", k.replace('_', "-")),
+        None if name.ends_with("_mv") => "a move".to_string(),
+        None => "a formula".to_string(),
+    }
+}
+
+/// A hint for common mistakes.
+fn help(ctx: &Ctx, pos: usize, positives: &[Rule]) -> Option<String> {
+    let text = &ctx.piece.text;
+    let first_word = text.split_whitespace().next().unwrap_or("");
+    if positives.contains(&Rule::colon) && first_word == "deal" {
+        let before = text[..pos].trim();
+        return Some(format!("write `{before}: {}`", text[pos..].trim()));
+    }
+    if positives.contains(&Rule::close_quote) {
+        return Some("this text is never closed: end it with `\"`".into());
+    }
+    if positives.contains(&Rule::string) {
+        let rest = text[pos..].trim();
+        return Some(format!(
+            "put the text in double quotes: `{first_word} \"{rest}\"`"
+        ));
+    }
+    if positives.contains(&Rule::count_num) {
+        return Some("a count compares with a number: `hand1(Q) >= 2`".into());
+    }
+    if positives.contains(&Rule::cmp) && first_word == "expect" {
+        return Some("write e.g. `expect considers 3 = 4` or `expect worlds >= 2`".into());
+    }
+    if let Some(h) = stray_closer(ctx, pos).or_else(|| block_typo(ctx, pos)) {
+        return Some(h);
+    }
+    ctx.piece
+        .unclosed
+        .last()
+        .map(|&(_, c)| format!("this `{c}` is never closed"))
+}
+
+/// "this `)` closes nothing" when the closer at `pos` has no opener.
+fn stray_closer(ctx: &Ctx, pos: usize) -> Option<String> {
+    let text = &ctx.piece.text;
+    let c = text[pos..].chars().next()?;
+    let open = match c {
+        ')' => '(',
+        ']' => '[',
+        '}' => '{',
+        _ => return None,
+    };
+    let opened = text[..pos].matches(open).count();
+    let closed = text[..pos].matches(c).count();
+    (opened <= closed)
+        .then(|| format!("this `{c}` closes nothing: remove it or add a `{open}` before it"))
+}
+
+/// "did you mean `agents`?" for a misspelt line of a block.
+fn block_typo(ctx: &Ctx, pos: usize) -> Option<String> {
+    let text = &ctx.piece.text;
+    if !text.trim_start().starts_with("model") && !text.trim_start().starts_with("event") {
+        return None;
+    }
+    let line_start = text[..pos].rfind(['\n', ';', '{']).map_or(0, |i| i + 1);
+    let word = text[line_start..].split_whitespace().next()?;
+    let word = word.trim_end_matches(':');
+    if BLOCK_ITEMS.contains(&word) {
+        return None;
+    }
+    nearest(word, BLOCK_ITEMS).map(|k| format!("did you mean `{k}`?"))
+}
+
+/// The keyword nearest to `word`, if it is close enough.
+fn nearest(word: &str, keywords: &[&'static str]) -> Option<&'static str> {
+    let limit = if word.chars().count() <= 3 { 1 } else { 2 };
+    keywords
+        .iter()
+        .map(|k| (distance(word, k), *k))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k)
+}
+
+/// Levenshtein distance.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}

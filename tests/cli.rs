@@ -1,0 +1,94 @@
+//! The command line: exit codes, located messages, plain output when piped.
+
+use assert_cmd::Command;
+
+fn dealer() -> Command {
+    let mut cmd = Command::cargo_bin("dealer").unwrap();
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("NO_COLOR");
+    cmd
+}
+
+fn output(args: &[&str]) -> (i32, String, String) {
+    let out = dealer().args(args).output().unwrap();
+    let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+    (
+        out.status.code().unwrap(),
+        text(out.stdout),
+        text(out.stderr),
+    )
+}
+
+#[test]
+fn run_replays_the_go_fish_game() {
+    let (code, stdout, stderr) = output(&["run", "scenarios/gofish/simplified.deal"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("  34  ask 1 2 Q\n"), "{stdout}");
+    assert!(stdout.contains("  38  -- turn 1 --\n"));
+    assert!(stdout.contains("  41  expect considers 1 = 4  ok\n"));
+    assert!(stdout.contains("player 3 lays down the book of Q"));
+    assert!(stdout.ends_with("expectations: 53 held, 0 failed\n"));
+    assert!(!stdout.contains('\u{1b}'), "piped output must be plain");
+}
+
+#[test]
+fn a_failing_expectation_exits_1_and_names_its_place() {
+    let (code, stdout, stderr) = output(&["run", "tests/data/failing.deal"]);
+    assert_eq!(code, 1);
+    assert!(
+        stdout.contains("expect K1 hand2(Q)  FAILED: false in the actual world"),
+        "{stdout}"
+    );
+    assert!(stdout.ends_with("expectations: 2 held, 1 failed\n"));
+    assert_eq!(
+        stderr,
+        "failed[expect-failed]: expectation does not hold: expect K1 hand2(Q)\n \
+         --> tests/data/failing.deal:6:1\n  |\n6 | expect K1 hand2(Q)\n  | ^^^^^^^^^^^^^^^^^^ false in the actual world\n"
+    );
+}
+
+#[test]
+fn an_illegal_move_exits_2_with_a_located_error() {
+    let (code, _, stderr) = output(&["run", "tests/data/illegal.deal"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.starts_with(
+            "error[out-of-turn]: ask 2 1 A: Go Fish: it is player 1's turn, not player 2's\n"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--> tests/data/illegal.deal:5:1"));
+}
+
+#[test]
+fn syntax_errors_are_all_reported() {
+    let (code, stdout, stderr) = output(&["check", "tests/data/syntax.deal"]);
+    assert_eq!(code, 2);
+    assert!(stdout.is_empty());
+    assert!(
+        stderr.contains("--> tests/data/syntax.deal:3:1"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--> tests/data/syntax.deal:4:"), "{stderr}");
+}
+
+#[test]
+fn check_resolves_names_without_playing() {
+    let (code, stdout, _) = output(&["check", "scenarios/gofish/simplified.deal"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("statement(s) checked, no errors"));
+    assert!(!stdout.contains("expectations"));
+    // check still finds the bad names in a move that `run` would refuse later
+    let (code, _, stderr) = output(&["check", "tests/data/illegal.deal"]);
+    assert_eq!(
+        code, 0,
+        "an out-of-turn move is a rule error, found by run: {stderr}"
+    );
+}
+
+#[test]
+fn a_missing_file_is_an_error() {
+    let (code, _, stderr) = output(&["run", "no/such/file.deal"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("cannot read no/such/file.deal"));
+}

@@ -1,0 +1,93 @@
+//! Examples are tests: every scenario under `scenarios/` is replayed, and
+//! every `expect` in it must hold. Each scenario must state at least one
+//! expectation.
+
+use std::path::{Path, PathBuf};
+
+use dealer::interp::{Options, Output, Session};
+use dealer::syntax;
+
+fn scenario_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            scenario_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "deal") {
+            out.push(path);
+        }
+    }
+}
+
+/// Replays a scenario; returns (expectations held, failures as messages).
+fn replay(path: &Path) -> (usize, Vec<String>) {
+    let src = std::fs::read_to_string(path).unwrap();
+    let file = path.display().to_string();
+    let scenario = syntax::parse(&src).unwrap_or_else(|errs| {
+        let shown: Vec<String> = errs
+            .iter()
+            .map(|e| e.to_diagnostic().render(&file, &src, false))
+            .collect();
+        panic!("{file} does not parse:\n{}", shown.join("\n"))
+    });
+    let mut session = Session::new(Options::default());
+    let (mut held, mut failed) = (0, Vec::new());
+    for stmt in &scenario.statements {
+        let outputs = session
+            .execute(stmt, &src)
+            .unwrap_or_else(|d| panic!("{}", d.render(&file, &src, false)));
+        for out in outputs {
+            if let Output::Expect {
+                held: ok,
+                source,
+                span,
+                detail,
+            } = out
+            {
+                if ok {
+                    held += 1;
+                } else {
+                    let (line, col) = dealer::diag::line_col(&src, span.start);
+                    failed.push(format!("{file}:{line}:{col}: {source}: {detail}"));
+                }
+            }
+        }
+    }
+    (held, failed)
+}
+
+#[test]
+fn every_scenario_holds() {
+    let mut files = Vec::new();
+    scenario_files(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenarios")
+            .as_path(),
+        &mut files,
+    );
+    assert!(files.len() >= 5, "expected the scenarios, found {files:?}");
+    let mut failures = Vec::new();
+    for path in &files {
+        let (held, failed) = replay(path);
+        if held == 0 {
+            failures.push(format!("{}: states no expectation", path.display()));
+        }
+        failures.extend(failed);
+    }
+    assert!(
+        failures.is_empty(),
+        "failed expectations:\n{}",
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn go_fish_checks_every_claim() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/gofish/simplified.deal");
+    let (held, failed) = replay(&path);
+    assert!(failed.is_empty(), "{failed:?}");
+    assert_eq!(held, 53);
+}
