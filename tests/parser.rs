@@ -191,72 +191,17 @@ apply peek_a
 ";
 
 /// The formulas of the table in LANGUAGE.md §2 (φ, ψ written as p, q).
+#[rustfmt::skip]
 const FORMULAS: &[&str] = &[
-    "hand3(6S)",
-    "H3(6S)",
-    "hand_3(6S)",
-    "H4<8,4>",
-    "hand4(<8,4>)",
-    "1_Q",
-    "1_QQ",
-    "2_QAAA",
-    "table(6S)",
-    "stock(Q)",
-    "hand1(Q) >= 2",
-    "hand2(<8,*>) = 0",
-    "hand2 = 3",
-    "1.2(0..6)",
-    "Kv1 1.2",
-    "p",
-    "AllOwn1",
-    "true",
-    "false",
-    "⊤",
-    "⊥",
-    "!p",
-    "~p",
-    "¬p",
-    "not p",
-    "p & q",
-    "p | q",
-    "p -> q",
-    "p <-> q",
-    "p ∧ q",
-    "p ∨ q",
-    "p → q",
-    "p ↔ q",
-    "p and q",
-    "p or q",
-    "K1 p",
-    "K_1 p",
-    "K₁ p",
-    "K[Bruno] p",
-    "K_Bruno p",
-    "M1 p",
-    "B1 p",
-    "Kw1 p",
-    "E p",
-    "E{1,2} p",
-    "C p",
-    "C{1,2} p",
-    "D{1,2} p",
-    "[!q] p",
-    "<!q> p",
-    "[ask 1 2 Q] p",
-    "K1 H4<8,4> & !K2 p -> C q",
-    "hand1(Q) < 2",
-    "hand1(Q) <= 2",
-    "hand1(Q) != 2",
-    "hand1(Q) > 2",
-    "hand1(6*) = 1",
-    "hand1(*S) >= 1",
-    "hand1(6♠)",
-    "hand1(10H)",
-    "hand1(T21)",
-    "hand1(Skus)",
-    "hand1(0..6)",
-    "hand1(12)",
-    "hand1(6♤)",
+    "hand3(6S)", "H3(6S)", "hand_3(6S)", "H4<8,4>", "hand4(<8,4>)", "1_Q", "1_QQ", "2_QAAA",
+    "table(6S)", "stock(Q)", "hand1(Q) >= 2", "hand2(<8,*>) = 0", "hand2 = 3", "1.2(0..6)",
+    "Kv1 1.2", "p", "AllOwn1", "true", "false", "⊤", "⊥", "!p", "~p", "¬p", "not p", "p & q",
+    "p | q", "p -> q", "p <-> q", "p ∧ q", "p ∨ q", "p → q", "p ↔ q", "p and q", "p or q", "K1 p",
+    "K_1 p", "K₁ p", "K[Bruno] p", "K_Bruno p", "M1 p", "B1 p", "Kw1 p", "E p", "E{1,2} p", "C p",
+    "C{1,2} p", "D{1,2} p", "[!q] p", "<!q> p", "[ask 1 2 Q] p", "K1 H4<8,4> & !K2 p -> C q",
+    "hand1(Q) < 2", "hand1(Q) <= 2", "hand1(Q) != 2", "hand1(Q) > 2", "hand1(6*) = 1",
+    "hand1(*S) >= 1", "hand1(6♠)", "hand1(10H)", "hand1(T21)", "hand1(Skus)", "hand1(0..6)",
+    "hand1(12)", "hand1(6♤)",
 ];
 
 #[test]
@@ -740,4 +685,305 @@ fn completeness_for_the_repl() {
     assert!(is_complete("? p)"));
     assert!(is_complete("? p # (unclosed in a comment"));
     assert!(is_complete("checkpoint \"(\""));
+}
+
+// ------------------------------------------------------------------ errors
+
+/// Asserts the only error of `src`: its message, its `line:col`, what was
+/// expected and the hint.
+fn check(src: &str, message: &str, at: &str, expected: &str, help: Option<&str>) {
+    let (e, pos) = err(src);
+    assert_eq!(
+        (
+            e.message.as_str(),
+            pos.as_str(),
+            e.expected.as_str(),
+            e.help.as_deref()
+        ),
+        (message, at, expected, help),
+        "{src:?}"
+    );
+}
+
+const STMT: &str = "expected a statement (game, players, deck, deal, a move, ?, expect ...)";
+
+#[test]
+#[rustfmt::skip]
+fn error_deal_without_colon() {
+    check("deal 1 Q", "unexpected `Q`", "1:8", "expected `:`", Some("write `deal 1: Q`"));
+}
+
+#[test]
+#[rustfmt::skip]
+fn error_unknown_statement_suggests_the_keyword() {
+    check("expct C p", "unknown statement `expct`", "1:1", STMT, Some("did you mean `expect`?"));
+    check("  shw 1 -> 2 QH", "unknown statement `shw`", "1:3", STMT, Some("did you mean `show`?"));
+    check("K1 p", "unknown statement `K1`", "1:1",
+          STMT, Some("a formula is not a statement: write `? K1 p` to evaluate it"));
+}
+
+#[test]
+#[rustfmt::skip]
+fn error_unclosed_bracket() {
+    let help = Some("this `(` is never closed: add `)` where it ends");
+    check("stats\n? (p & q", "unclosed `(`", "2:3", "expected a matching `)`", help);
+    check("? hand1(Q", "unclosed `(`", "1:8", "expected a matching `)`", help);
+    let help = Some("this `{` is never closed: add `}` where it ends");
+    check("model {\n agents a\n", "unclosed `{`", "1:7", "expected a matching `}`", help);
+}
+
+#[test]
+#[rustfmt::skip]
+fn error_stray_closing_bracket() {
+    check("? p)", "unexpected `)`", "1:4",
+          "expected the end of the statement or an operator such as & or ->",
+          Some("this `)` closes nothing: remove it or add a `(` before it"));
+}
+
+#[test]
+#[rustfmt::skip]
+fn error_knowledge_without_agent() {
+    check("? K p & q", "`K` needs a player", "1:3",
+          "expected a player right after K, such as K1 or K_Bruno",
+          Some("write the player right after K: K1 φ, K_Bruno φ"));
+    let (e, _) = err("? Kw (p)");
+    assert_eq!(e.message, "`Kw` needs a player");
+}
+
+#[test]
+#[rustfmt::skip]
+fn error_empty_formula() {
+    check("?", "unexpected end of input", "1:2", "expected a formula", None);
+    check("??   # nothing\nstats", "unexpected end of line", "1:3", "expected a formula", None);
+    check("? p &; stats", "unexpected `;`", "1:6", "expected a formula after `&`", None);
+}
+
+#[test]
+#[rustfmt::skip]
+fn error_count_without_number() {
+    let help = Some("a count compares with a number: `hand1(Q) >= 2`");
+    check("? hand1(Q) >=", "unexpected end of input", "1:14", "expected a number", help);
+    check("? hand1(Q) >= x", "unexpected `x`", "1:15", "expected a number", help);
+}
+
+#[test]
+#[rustfmt::skip]
+fn error_bad_card_token() {
+    let expected = "expected a card, such as 6S, Q or <8,4>";
+    check("? hand3 (6S)", "unexpected `(`", "1:9",
+          "expected the end of the statement or an operator such as & or ->",
+          Some("write the card right after the name: `hand3(6S)`"));
+    check("? hand2(<8,>)", "unexpected `<8,>`", "1:9", expected, None);
+    check("ask 1 2 <8,>", "unexpected `<8,>`", "1:9", expected, None);
+}
+
+#[test]
+#[rustfmt::skip]
+fn error_players_without_players() {
+    check("players", "unexpected end of input", "1:8",
+          "expected a player, such as 1 or Bruno", None);
+    check("players # none\nstats", "unexpected end of line", "1:8",
+          "expected a player, such as 1 or Bruno", None);
+}
+
+#[test]
+#[rustfmt::skip]
+fn error_checkpoint_needs_quotes() {
+    check("checkpoint turn1", "unexpected `turn1`", "1:12",
+          "expected a quoted text, such as \"turn 1\"",
+          Some("put the text in double quotes: `checkpoint \"turn1\"`"));
+}
+
+#[test]
+#[rustfmt::skip]
+fn error_unterminated_string() {
+    check("checkpoint \"turn 1\nstats", "unexpected end of line", "1:19",
+          "expected a closing `\"`", Some("this text is never closed: end it with `\"`"));
+}
+
+#[test]
+#[rustfmt::skip]
+fn error_model_without_actual() {
+    check("stats\nmodel {\n agents a\n world w1:\n a: {w1}\n}", "this model block has no `actual` line", "2:1",
+          "expected a line `actual NAME` inside the block",
+          Some("say which world is the actual one, e.g. `actual w1`"));
+    check("event e { events x; pre x: p }", "this event block has no `actual` line", "1:1",
+          "expected a line `actual NAME` inside the block",
+          Some("say which event is the actual one, e.g. `actual e1`"));
+    let (e, at) = err("model { agents a; world w; actual w; actual w }");
+    assert_eq!(
+        (e.message.as_str(), at.as_str()),
+        ("a second `actual` in this block", "1:38")
+    );
+}
+
+#[test]
+#[rustfmt::skip]
+fn error_expect_considers_without_number() {
+    check("expect considers 3 =", "unexpected end of input", "1:21", "expected a number", None);
+    check("expect considers 3", "unexpected end of input", "1:19",
+          "expected a comparison: <, <=, =, !=, >= or >",
+          Some("write e.g. `expect considers 3 = 4` or `expect worlds >= 2`"));
+}
+
+#[test]
+#[rustfmt::skip]
+fn error_garbage_unicode() {
+    check("ℵ∂ƒ ☃", "unexpected `ℵ`", "1:1", STMT, None);
+    check("? p ☃ q", "unexpected `☃`", "1:5",
+          "expected the end of the statement or an operator such as & or ->", None);
+}
+
+#[test]
+#[rustfmt::skip]
+fn error_implication_without_right_side() {
+    check("? p ->", "unexpected end of input", "1:7", "expected a formula after `->`", None);
+    check("? p → # then?\nstats", "unexpected end of line", "1:6",
+          "expected a formula after `->`", None);
+}
+
+#[test]
+#[rustfmt::skip]
+fn error_on_line_three() {
+    check("game x\nplayers 1 2\ndeal 1: Q | 2 Q\nstats\n", "unexpected `Q`", "3:15",
+          "expected `:`", Some("write `deal 1: Q | 2: Q`"));
+}
+
+#[test]
+#[rustfmt::skip]
+fn error_pile_visibility_and_moves() {
+    let vis = "expected `public`, `hidden` or `seen-by` with players";
+    check("pile t secret", "unexpected `secret`", "1:8", vis, None);
+    check("move 6H table 2", "unexpected `2`", "1:15", "expected `->`", None);
+    check("? [ask 1 2] p", "unexpected `]`", "1:11",
+          "expected a card, such as 6S, Q or <8,4>", None);
+    check("? <!p q", "unexpected `q`", "1:7", "expected `>` or an operator such as & or ->", None);
+    check("? E{1,} p", "unexpected `}`", "1:7", "expected a player, such as 1 or Bruno", None);
+}
+
+#[test]
+#[rustfmt::skip]
+fn error_numbers_and_ranges() {
+    check("seed 99999999999999999999999", "the number 99999999999999999999999 is too large", "1:6",
+          "expected a smaller number",
+          Some("numbers here must fit in 32 bits (64 for seeds and counts)"));
+    check("deck ranks 9..2 suits S", "the range 9..2 is empty or too long", "1:12",
+          "expected a range such as 2..10",
+          Some("write the smaller number first; at most 1000 values"));
+}
+
+#[test]
+#[rustfmt::skip]
+fn error_misspelt_block_line() {
+    check("model {\n agents a\n agnts b\n actual w1\n}", "unexpected `b`", "3:8",
+          "expected `:`", Some("did you mean `agents`?"));
+}
+
+#[test]
+fn one_error_per_bad_statement_and_parsing_goes_on() {
+    let src = "game x\nexpct p\nplayers\nstats\n? (p\n";
+    let errors = parse(src).unwrap_err();
+    let at: Vec<String> = errors
+        .iter()
+        .map(|e| {
+            let (l, c) = line_col(src, e.span.start);
+            format!("{l}:{c} {}", e.message)
+        })
+        .collect();
+    assert_eq!(
+        at,
+        [
+            "2:1 unknown statement `expct`",
+            "3:8 unexpected end of line",
+            "5:3 unclosed `(`"
+        ]
+    );
+    let errors = parse_statement("? p &; ? q; deal 1").unwrap_err();
+    assert_eq!(errors.len(), 2);
+}
+
+#[test]
+fn formula_entry_rejects_trailing_input() {
+    let e = parse_formula("p q").unwrap_err();
+    assert_eq!(
+        (e.message.as_str(), e.span, e.expected.as_str()),
+        (
+            "unexpected `q`",
+            Span::new(2, 3),
+            "expected the end of the formula or an operator such as & or ->"
+        )
+    );
+    let e = parse_formula("").unwrap_err();
+    assert_eq!(
+        (e.message.as_str(), e.expected.as_str()),
+        ("unexpected end of input", "expected a formula")
+    );
+    assert_eq!(f("p &\n q"), "(and p q)");
+}
+
+#[test]
+fn diagnostics_render() {
+    let src = "players 1 2\ndeal 1 Q\n";
+    let (e, _) = err(src);
+    let out = e.to_diagnostic().render("x.deal", src, false);
+    assert!(out.contains("x.deal:2:8"), "{out}");
+    assert!(out.contains("^ expected `:`"), "{out}");
+}
+
+// ------------------------------------------------------------------ robustness
+
+#[test]
+fn never_panics_on_truncated_or_mutated_input() {
+    let mut inputs: Vec<String> = Vec::new();
+    let all = [SETTING, CABO, MOVES, GAME_MOVES, QUERIES, MODEL, EVENT].concat();
+    let mut sources: Vec<String> = all.lines().map(String::from).collect();
+    sources.extend(FORMULAS.iter().map(|f| format!("? {f}")));
+    sources.extend([MODEL, EVENT, "? (p &\n q) | \\\n r"].map(String::from));
+    for src in &sources {
+        for (i, _) in src.char_indices() {
+            inputs.push(src[..i].to_string());
+            inputs.push(src[i..].to_string());
+            let mut dropped = src.clone();
+            dropped.remove(i);
+            inputs.push(dropped);
+        }
+    }
+    inputs.extend(
+        [
+            "", "\\", "\\\n", ";;;", "(((", ")))", "}{", "\"", "#", "# ", "?\u{0}", "\r\n\r",
+            "¬¬¬", "K₁", "<", "<!", "[!",
+        ]
+        .map(String::from),
+    );
+    assert!(inputs.len() > 1000);
+    for input in &inputs {
+        let _ = parse(input);
+        let _ = parse_formula(input);
+        let _ = is_complete(input);
+        if let Err(errors) = parse(input) {
+            for e in errors {
+                assert!(
+                    e.span.start <= e.span.end && e.span.end <= input.len(),
+                    "{input:?}: {e:?}"
+                );
+                let _ = e.to_diagnostic().render("f", input, false);
+            }
+        }
+    }
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_crash() {
+    for n in [10, 150, 300, 5000] {
+        let src = format!("? {}p{}", "(".repeat(n), ")".repeat(n));
+        match parse(&src) {
+            Ok(_) => assert!(n <= 150),
+            Err(e) => assert_eq!(e[0].message, "this formula is nested too deeply"),
+        }
+        let _ = parse(&format!("? {}p", "!".repeat(n)));
+        let _ = parse(&format!("? {}p", "not ".repeat(n)));
+        let _ = parse(&format!("? {}p", "K1 ".repeat(n)));
+        let _ = parse(&format!("? p{}", " & p".repeat(n)));
+        let _ = parse(&format!("? p{}", " -> p".repeat(n)));
+    }
 }

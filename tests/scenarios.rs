@@ -91,3 +91,21 @@ fn go_fish_checks_every_claim() {
     assert!(failed.is_empty(), "{failed:?}");
     assert_eq!(held, 53);
 }
+
+/// Every code block of the language reference parses (the reference cannot
+/// drift from the parser).
+#[test]
+fn language_reference_examples_parse() {
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/language.md")).unwrap();
+    let blocks: Vec<&str> = doc.split("```").skip(1).step_by(2).collect();
+    assert!(blocks.len() >= 6, "found {} blocks", blocks.len());
+    for block in blocks {
+        if block.trim_start().starts_with("dealer ") {
+            continue; // command lines, not scenario text
+        }
+        if let Err(errs) = syntax::parse(block) {
+            let shown: Vec<String> = errs.iter().map(|e| e.to_diagnostic().render("language.md", block, false)).collect();
+            panic!("a docs/language.md example does not parse:\n{}", shown.join("\n"));
+        }
+    }
+}

@@ -156,3 +156,79 @@ fn merge(m: ExplicitModel, block: &[u32], count: usize, views: &[View]) -> Expli
         rels,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::model::ExplicitModel;
+    use crate::engine::testkit::*;
+    use crate::engine::{Backend, Relation};
+
+    #[test]
+    fn bisimilar_copies_merge() {
+        let m = ExplicitModel::from_valuations(
+            2,
+            1,
+            vec![vec![true], vec![true], vec![false], vec![false]],
+            vec![
+                Relation::Partition(vec![0, 0, 0, 0]),
+                Relation::Partition(vec![0, 1, 0, 1]),
+            ],
+            0,
+        )
+        .unwrap();
+        assert_eq!(m.world_count(), 2);
+        assert!(m.is_s5());
+        assert_eq!(m.considers(0), 2);
+        assert_eq!(m.considers(1), 2);
+        assert!(holds(&m, &p(0)));
+    }
+
+    #[test]
+    fn partitions_merge_consistently() {
+        // Agent 0 cannot tell {0,1} apart nor {2,3}; 1 and 3 are copies of
+        // each other, as are 0 and 2, though they lie in different classes.
+        let m = ExplicitModel::from_valuations(
+            1,
+            1,
+            vec![vec![true], vec![false], vec![true], vec![false]],
+            vec![Relation::Partition(vec![0, 0, 1, 1])],
+            0,
+        )
+        .unwrap();
+        assert_eq!(m.world_count(), 2);
+        assert_eq!(m.considers(0), 2);
+    }
+
+    #[test]
+    fn general_relations_contract() {
+        let loops = ExplicitModel::from_valuations(
+            1,
+            1,
+            vec![vec![true]; 3],
+            vec![Relation::General(vec![vec![1], vec![2], vec![2]])],
+            0,
+        )
+        .unwrap();
+        assert_eq!(loops.world_count(), 1);
+        assert!(loops.is_s5());
+        let chain = ExplicitModel::from_valuations(
+            1,
+            1,
+            vec![vec![true]; 3],
+            vec![Relation::General(vec![vec![1], vec![2], vec![]])],
+            0,
+        )
+        .unwrap();
+        assert_eq!(chain.world_count(), 3);
+        assert!(!chain.is_s5());
+        assert_eq!(chain.accessible(0, chain.actual()).len(), 1);
+    }
+
+    #[test]
+    fn distinct_rows_are_kept() {
+        let m = qa_deal();
+        assert_eq!(m.world_count(), 8);
+        let mm = muddy();
+        assert_eq!(mm.world_count(), 8);
+    }
+}

@@ -278,3 +278,148 @@ fn announce(
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::event::EventModel;
+    use crate::engine::formula::Cmp;
+    use crate::engine::testkit::*;
+    use crate::engine::{Backend, Relation};
+
+    fn father() -> Formula {
+        Formula::Or(vec![p(0), p(1), p(2)])
+    }
+
+    fn nobody_knows() -> Formula {
+        Formula::And(
+            (0..3)
+                .map(|i| Formula::Kw(i, Box::new(p(i))).not())
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn muddy_children_by_updates() {
+        let m = muddy();
+        assert_eq!(m.world_count(), 8);
+        let m = m
+            .apply(&EventModel::announcement("father", 3, father()), None)
+            .unwrap();
+        assert_eq!(m.world_count(), 7);
+        assert!(holds(&*m, &nobody_knows()));
+        let m = m
+            .apply(&EventModel::announcement("nobody", 3, nobody_knows()), None)
+            .unwrap();
+        assert_eq!(m.world_count(), 4);
+        assert!(holds(&*m, &p(0).known_by(0)));
+        assert!(holds(&*m, &p(1).known_by(1)));
+        assert!(!holds(&*m, &Formula::Kw(2, Box::new(p(2)))));
+        let clean = Formula::Announce(
+            Box::new(Formula::Kw(0, Box::new(p(0)))),
+            Box::new(p(2).not().known_by(2)),
+        );
+        assert!(holds(&*m, &clean));
+    }
+
+    #[test]
+    fn muddy_children_by_announcement_formulas() {
+        let m = muddy();
+        let both = Formula::And(vec![p(0).known_by(0), p(1).known_by(1)]);
+        let after_one = Formula::Announce(
+            Box::new(father()),
+            Box::new(Formula::Announce(
+                Box::new(nobody_knows()),
+                Box::new(both.clone()),
+            )),
+        );
+        assert!(holds(&m, &after_one));
+        let too_early = Formula::Announce(Box::new(father()), Box::new(both));
+        assert!(!holds(&m, &too_early));
+        let diamond = Formula::AnnounceDiamond(Box::new(father()), Box::new(nobody_knows()));
+        assert!(holds(&m, &diamond));
+        assert_eq!(m.satisfying(&father().not()).unwrap().len(), 1);
+        let box_false = Formula::Announce(Box::new(father()), Box::new(Formula::Bottom));
+        assert_eq!(
+            m.satisfying(&box_false).unwrap(),
+            m.satisfying(&father().not()).unwrap()
+        );
+    }
+
+    #[test]
+    fn announce_agrees_with_applying() {
+        let m = qa_deal();
+        let psi = Formula::holds(1, A).not();
+        let phis = [
+            Formula::holds(1, Q).known_by(0),
+            Formula::Kw(2, Box::new(Formula::holds(0, Q))),
+            Formula::C(vec![0, 1, 2], Box::new(Formula::holds(1, A).not())),
+            Formula::E(vec![0, 2], Box::new(Formula::holds(1, Q))),
+        ];
+        let ann = EventModel::announcement("ann", 3, psi.clone());
+        for w in 0..m.len() {
+            let here = at(&m, w);
+            let truth = here.eval_actual(&psi).unwrap();
+            for phi in &phis {
+                let f = Formula::Announce(Box::new(psi.clone()), Box::new(phi.clone()));
+                let expected = !truth || holds(&*here.apply(&ann, None).unwrap(), phi);
+                assert_eq!(here.eval_actual(&f).unwrap(), expected);
+            }
+        }
+    }
+
+    #[test]
+    fn connectives_and_group_operators() {
+        let m = qa_deal();
+        assert!(m.eval_valid(&Formula::And(vec![])).unwrap());
+        assert!(m.satisfying(&Formula::Or(vec![])).unwrap().is_empty());
+        let q0 = Formula::holds(0, Q);
+        let q1 = Formula::holds(1, Q);
+        let iff = Formula::Iff(Box::new(q0.clone()), Box::new(q0.clone().not().not()));
+        assert!(m.eval_valid(&iff).unwrap());
+        let both = q0.clone().and(q1.clone());
+        assert!(holds(&m, &Formula::D(vec![0, 1], Box::new(both.clone()))));
+        assert!(!holds(&m, &Formula::E(vec![0, 1], Box::new(both.clone()))));
+        assert!(!holds(&m, &Formula::D(vec![0], Box::new(both.clone()))));
+        assert!(holds(&m, &Formula::M(2, Box::new(q0.clone().not()))));
+        assert!(holds(&m, &Formula::C(vec![], Box::new(Formula::Bottom))));
+        assert!(!holds(&m, &Formula::D(vec![], Box::new(q0.clone()))));
+        let hand_q = Formula::count(0, vec![Q, A], Cmp::Eq, 1);
+        assert!(holds(&m, &Formula::C(vec![0, 1, 2], Box::new(hand_q))));
+        assert!(!holds(
+            &m,
+            &Formula::C(vec![0, 1], Box::new(q0.not().implies(q1)))
+        ));
+        assert!(matches!(
+            m.eval_actual(&Formula::holds(9, Q)),
+            Err(EngineError::Malformed(_))
+        ));
+        assert!(m.eval_actual(&p(0)).is_err());
+        assert!(m.eval_actual(&Formula::Top.known_by(3)).is_err());
+    }
+
+    #[test]
+    fn common_knowledge_on_general_relations() {
+        // A chain 0 → 1 → 2 → 2 for agent 0 and loops for agent 1; p fails at 2 only.
+        let m = ExplicitModel::from_valuations(
+            2,
+            2,
+            vec![vec![true, false], vec![true, true], vec![false, false]],
+            vec![
+                Relation::General(vec![vec![1], vec![2], vec![2]]),
+                Relation::General(vec![vec![0], vec![1], vec![2]]),
+            ],
+            0,
+        )
+        .unwrap();
+        assert!(!m.is_s5());
+        let c = Formula::C(vec![0, 1], Box::new(p(0)));
+        assert!(m.satisfying(&c).unwrap().is_empty());
+        let e = Formula::E(vec![0, 1], Box::new(p(0)));
+        assert_eq!(m.satisfying(&e).unwrap(), vec![0]);
+        let c1 = Formula::C(vec![1], Box::new(p(0)));
+        assert_eq!(m.satisfying(&c1).unwrap(), vec![0, 1]);
+        let d = Formula::D(vec![0, 1], Box::new(Formula::Bottom));
+        assert_eq!(m.satisfying(&d).unwrap(), vec![0, 1]);
+    }
+}

@@ -58,7 +58,11 @@ impl Hasher for FxHasher {
 
     #[inline]
     fn finish(&self) -> u64 {
-        self.hash
+        // The multiply only carries entropy upwards; hash tables index with
+        // the low bits, so fold the high bits down.
+        let h = self.hash ^ (self.hash >> 32);
+        let h = h.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        h ^ (h >> 29)
     }
 }
 

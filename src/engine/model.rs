@@ -722,7 +722,7 @@ mod tests {
         );
         let m = ExplicitModel::from_deal(&spec, 8).unwrap();
         assert_eq!(m.props(), 1);
-        assert_eq!(m.row(m.actual()), &[0, 1, 3, 3, 3, 0, 2, 3, 0]);
+        assert_eq!(m.row(m.actual()), &[0, 1, 3, 3, 2, 3, 3, 3, 0]);
         spec.actual[3] = vec![3, 2];
         assert!(matches!(
             ExplicitModel::from_deal(&spec, 8),

@@ -351,3 +351,98 @@ pub(crate) fn eval_update(
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::rc::Rc;
+
+    use super::*;
+    use crate::engine::formula::Cmp;
+    use crate::engine::testkit::*;
+    use crate::engine::Backend;
+
+    fn queries() -> Vec<Formula> {
+        let has_a = Formula::count(1, vec![A], Cmp::Ge, 1);
+        vec![
+            has_a.clone().known_by(1),
+            has_a.clone().known_by(0),
+            Formula::Kw(2, Box::new(has_a.clone())),
+            Formula::C(
+                vec![0, 1, 2],
+                Box::new(Formula::count(STOCK, vec![Q, A], Cmp::Eq, 4)),
+            ),
+            Formula::M(0, Box::new(Formula::count(1, vec![Q], Cmp::Eq, 2))),
+        ]
+    }
+
+    #[test]
+    fn update_diamond_agrees_with_applying() {
+        let m = qa_deal();
+        for e in 0..2 {
+            let mut em = draw(1);
+            em.designated = vec![e];
+            let models = Rc::new(vec![em.clone()]);
+            for w in 0..m.len() {
+                let here = at(&m, w);
+                for phi in queries() {
+                    let f = Formula::UpdateDiamond(models.clone(), Box::new(phi.clone()));
+                    let expected = holds(&*here.apply(&em, Some(e)).unwrap(), &phi);
+                    assert_eq!(holds(&here, &f), expected);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn update_box_quantifies_over_events() {
+        let m = qa_deal();
+        let em = draw(1);
+        let models = Rc::new(vec![em.clone(), draw(0)]);
+        for phi in queries() {
+            let f = Formula::Update(models.clone(), Box::new(phi.clone()));
+            let mut expected = true;
+            for e in m.possible_events(&em).unwrap() {
+                let mid = m.apply(&em, Some(e)).unwrap();
+                for f2 in mid.possible_events(&draw(0)).unwrap() {
+                    expected &= holds(&*mid.apply(&draw(0), Some(f2)).unwrap(), &phi);
+                }
+            }
+            assert_eq!(holds(&m, &f), expected);
+        }
+        let nothing = Formula::Update(Rc::new(Vec::new()), Box::new(Formula::holds(0, Q)));
+        assert!(holds(&m, &nothing));
+    }
+
+    #[test]
+    fn set_uses_the_old_world() {
+        let m = muddy();
+        let flip = crate::engine::Event {
+            name: "flip".into(),
+            pre: Formula::Top,
+            post: vec![Post::Set(0, p(1)), Post::Set(1, p(0).not())],
+        };
+        let em = EventModel::public("flip", 3, vec![flip]);
+        let after = m.apply(&em, None).unwrap();
+        // Actual world: 0 and 1 muddy, so p0 := p1 = true, p1 := ¬p0 = false.
+        assert!(holds(&*after, &p(0)));
+        assert!(!holds(&*after, &p(1)));
+    }
+
+    #[test]
+    fn move_all_and_resorting() {
+        let m = qa_deal();
+        let dump = crate::engine::Event {
+            name: "dump".into(),
+            pre: Formula::Top,
+            post: vec![Post::MoveAll { from: STOCK, to: 2 }],
+        };
+        let em = EventModel::public("dump", 3, vec![dump]);
+        let after = m.apply(&em, None).unwrap();
+        let view = after.world(after.actual());
+        assert_eq!(
+            view.cards,
+            vec![vec![1, 0], vec![1, 0], vec![2, 4], vec![0, 0]]
+        );
+        assert_eq!(after.world_count(), 4);
+    }
+}

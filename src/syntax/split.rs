@@ -209,7 +209,7 @@ mod tests {
         let pieces = split(src);
         assert_eq!(pieces.len(), 2);
         assert_eq!(pieces[0].text.len(), pieces[0].end - pieces[0].start);
-        assert_eq!(pieces[0].text.trim(), "? (p &   q)");
+        assert_eq!(pieces[0].text.trim(), "? (p &  q)");
     }
 
     #[test]

@@ -108,7 +108,7 @@ fn unknown_statement(ctx: &Ctx, pos: usize) -> SyntaxError {
         .chars()
         .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '-')
         .collect();
-    if word.is_empty() || word.chars().all(|c| c.is_ascii_digit()) {
+    if !word.starts_with(|c: char| c.is_ascii_alphabetic()) {
         let mut e = unexpected(ctx, pos, &[Rule::stmt_body]);
         e.help = stray_closer(ctx, pos);
         return e;
@@ -161,6 +161,10 @@ fn unexpected(ctx: &Ctx, pos: usize, positives: &[Rule]) -> SyntaxError {
         if !name.is_empty() && !names.contains(&name) {
             names.push(name);
         }
+    }
+    let cmp = describe(Rule::cmp, false);
+    if names.contains(&cmp) && ctx.piece.text.trim_start().starts_with("expect") {
+        names = vec![cmp];
     }
     if names == ["a formula"] {
         if let Some(op) = operator_before(&ctx.piece.text[..pos]) {
@@ -350,6 +354,9 @@ fn help(ctx: &Ctx, pos: usize, positives: &[Rule]) -> Option<String> {
     if positives.contains(&Rule::cmp) && first_word == "expect" {
         return Some("write e.g. `expect considers 3 = 4` or `expect worlds >= 2`".into());
     }
+    if let Some(h) = spaced_card(text, pos) {
+        return Some(h);
+    }
     if let Some(h) = stray_closer(ctx, pos).or_else(|| block_typo(ctx, pos)) {
         return Some(h);
     }
@@ -357,6 +364,26 @@ fn help(ctx: &Ctx, pos: usize, positives: &[Rule]) -> Option<String> {
         .unclosed
         .last()
         .map(|&(_, c)| format!("this `{c}` is never closed"))
+}
+
+/// `hand3 (6S)`: the card must follow the name without a space.
+fn spaced_card(text: &str, pos: usize) -> Option<String> {
+    let rest = &text[pos..];
+    let before = text[..pos].trim_end();
+    if !rest.starts_with('(') || before.len() == pos {
+        return None;
+    }
+    let name = before.rsplit([' ', '\t']).next()?;
+    let close = rest.find(')')?;
+    let ok = name
+        .chars()
+        .all(|c| c.is_alphanumeric() || "_.#[]".contains(c));
+    (ok && !name.is_empty()).then(|| {
+        format!(
+            "write the card right after the name: `{name}{}`",
+            &rest[..=close]
+        )
+    })
 }
 
 /// "this `)` closes nothing" when the closer at `pos` has no opener.

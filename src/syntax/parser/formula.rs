@@ -17,7 +17,7 @@ pub(crate) fn formula(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<Formula> {
 }
 
 fn level(ctx: &Ctx, pair: Pair<'_, Rule>, depth: usize) -> Result<Formula> {
-    if depth > MAX_DEPTH * 8 {
+    if depth > MAX_DEPTH {
         let span = ctx.span(pair.as_span());
         return Err(ctx.error(
             span,
@@ -33,7 +33,7 @@ fn level(ctx: &Ctx, pair: Pair<'_, Rule>, depth: usize) -> Result<Formula> {
         Rule::unary => unary(ctx, pair, depth),
         _ => {
             let inner = ctx.first(pair.into_inner().next(), "a formula")?;
-            level(ctx, inner, depth + 1)
+            level(ctx, inner, depth)
         }
     }
 }
@@ -42,9 +42,9 @@ fn level(ctx: &Ctx, pair: Pair<'_, Rule>, depth: usize) -> Result<Formula> {
 fn chain(ctx: &Ctx, pair: Pair<'_, Rule>, depth: usize, make: Binary) -> Result<Formula> {
     let mut operands = pair.into_inner().filter(|p| !is_operator(p.as_rule()));
     let first = ctx.first(operands.next(), "a formula")?;
-    let mut acc = level(ctx, first, depth + 1)?;
+    let mut acc = level(ctx, first, depth)?;
     for next in operands {
-        let right = level(ctx, next, depth + 1)?;
+        let right = level(ctx, next, depth)?;
         acc = binary(make, acc, right);
     }
     Ok(acc)
@@ -54,7 +54,7 @@ fn chain(ctx: &Ctx, pair: Pair<'_, Rule>, depth: usize, make: Binary) -> Result<
 fn implies(ctx: &Ctx, pair: Pair<'_, Rule>, depth: usize) -> Result<Formula> {
     let mut operands = pair.into_inner().filter(|p| !is_operator(p.as_rule()));
     let first = ctx.first(operands.next(), "a formula")?;
-    let left = level(ctx, first, depth + 1)?;
+    let left = level(ctx, first, depth)?;
     match operands.next() {
         None => Ok(left),
         Some(right) => {
