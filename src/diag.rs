@@ -189,20 +189,28 @@ pub fn suggest<S: AsRef<str>>(word: &str, candidates: &[S]) -> Option<String> {
         .map(|(_, c)| c.to_string())
 }
 
-/// Levenshtein distance in characters.
+/// Edit distance in characters, where inserting, deleting or changing a
+/// character, or swapping two neighbours (`tabel` → `table`), costs one.
 fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for j in 0..=b.len() {
+        d[0][j] = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
         }
     }
-    row[b.len()]
+    d[a.len()][b.len()]
 }
 
 #[cfg(test)]
@@ -228,6 +236,7 @@ mod tests {
             Some("Bruno".into())
         );
         assert_eq!(suggest("zzz", &["Bruno", "Nadine"]), None);
+        assert_eq!(suggest("tabel", &["table", "stock"]), Some("table".into()));
     }
 
     #[test]

@@ -50,8 +50,9 @@ fn per_kind(
         .collect()
 }
 
-/// `draw p`: `p` takes one card from `from` (the stock); only `p` sees which.
-/// Event `k` is drawing a card of kind `k`.
+/// `draw p`: `p` takes one card from `from` (the stock); only `p`, and those
+/// who see the pile it is drawn from, see which. Event `k` is drawing a card
+/// of kind `k`.
 pub fn draw(table: &Table, player: Agent, from: Loc, name: &str) -> EventModel {
     let to = table.hand(player);
     let events = per_kind(
@@ -66,7 +67,9 @@ pub fn draw(table: &Table, player: Agent, from: Loc, name: &str) -> EventModel {
             }]
         },
     );
-    EventModel::semi_private(name, table.players.len(), &[player], events)
+    let mut observers = table.locations[from].seen_by.clone();
+    observers.push(player);
+    EventModel::semi_private(name, table.players.len(), &observers, events)
 }
 
 /// `show p -> q C`: `p` shows a card to `q`; the others see that a card was

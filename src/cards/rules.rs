@@ -49,12 +49,14 @@ pub enum Move {
         /// To where.
         to: Loc,
     },
-    /// `draw p` or `draw p: C`
+    /// `draw p`, `draw p: C`, `draw p from PILE: C`
     Draw {
         /// Who draws.
         player: Agent,
         /// The card, when the scenario says.
         kind: Option<Kind>,
+        /// Where from (the stock unless the scenario says).
+        from: Loc,
     },
     /// `show p -> q C`
     Show {
@@ -90,6 +92,68 @@ pub enum Move {
     },
     /// `apply E`: a declared event model with its actual event.
     Apply(EventModel, EventId),
+    /// A move of a particular game (`pick`, `discard`, `newtable`, `kemps`,
+    /// `call`, `play`, `place`), which only that game's rules know.
+    Game(GameMove),
+}
+
+/// The moves that belong to particular games.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameMove {
+    /// `pick p C` (Kemps)
+    Pick {
+        /// Who picks.
+        player: Agent,
+        /// The card.
+        kind: Kind,
+    },
+    /// `discard p C` (Kemps, the Cabo-like game)
+    Discard {
+        /// Who discards.
+        player: Agent,
+        /// The card.
+        kind: Kind,
+    },
+    /// `newtable` (Kemps)
+    NewTable,
+    /// `kemps p` (Kemps)
+    Kemps(Agent),
+    /// `call p K` (Königrufen)
+    Call {
+        /// The declarer.
+        player: Agent,
+        /// The king called.
+        kind: Kind,
+    },
+    /// `play p C` (Königrufen)
+    Play {
+        /// Who plays.
+        player: Agent,
+        /// The card.
+        kind: Kind,
+    },
+    /// `place p s` (the Cabo-like game)
+    Place {
+        /// Who places.
+        player: Agent,
+        /// The slot.
+        slot: Loc,
+    },
+}
+
+impl GameMove {
+    /// The move's keyword and the game it belongs to.
+    pub fn describe(&self) -> (&'static str, &'static str) {
+        match self {
+            GameMove::Pick { .. } => ("pick", "Kemps"),
+            GameMove::Discard { .. } => ("discard", "Kemps and the Cabo-like game"),
+            GameMove::NewTable => ("newtable", "Kemps"),
+            GameMove::Kemps(_) => ("kemps", "Kemps"),
+            GameMove::Call { .. } => ("call", "Königrufen"),
+            GameMove::Play { .. } => ("play", "Königrufen"),
+            GameMove::Place { .. } => ("place", "the Cabo-like game"),
+        }
+    }
 }
 
 /// Why a move is refused.
@@ -227,19 +291,25 @@ fn generic_events(
         Move::Transfer { kind, from, to } => {
             (events::transfer(table, *kind, *from, *to, label), None)
         }
-        Move::Draw { player, kind } => (events::draw(table, *player, table.stock(), label), *kind),
+        Move::Draw { player, kind, from } => (events::draw(table, *player, *from, label), *kind),
         Move::Show { from, to, kind } => (events::show(table, *from, *to, label), Some(*kind)),
         Move::Reveal { player, kind } => (events::reveal(table, *player, *kind, label), None),
         Move::Peek { player, slot } => (events::peek(table, *player, *slot, label), None),
         Move::Apply(em, actual) => (em.clone(), Some(*actual)),
-        Move::Ask { .. } => {
-            return Err(Refusal::new(
-                "not-a-move-of-the-game",
-                "`ask` is a move of Go Fish; this scenario has no game rules",
-            )
-            .help("declare the game first: `game gofish`"))
+        Move::Ask { .. } => return Err(not_in_game("ask", "Go Fish")),
+        Move::Game(g) => {
+            let (word, game) = g.describe();
+            return Err(not_in_game(word, game));
         }
     })
+}
+
+fn not_in_game(word: &str, game: &str) -> Refusal {
+    Refusal::new(
+        "not-a-move-of-the-game",
+        format!("`{word}` is a move of {game}, not of this scenario's game"),
+    )
+    .help("declare the game that has this move with `game NAME` before the deal")
 }
 
 fn holds(table: &Table, model: &dyn Backend, loc: Loc, kind: Kind) -> Result<(), Refusal> {
@@ -297,14 +367,22 @@ fn precheck(
         Move::Show { from, kind, .. } | Move::Reveal { player: from, kind } => {
             holds(table, model, table.hand(*from), *kind).map(|_| Some(*kind))
         }
-        Move::Draw { kind, .. } => draw_card(table, model, state, *kind).map(Some),
+        Move::Draw { kind, from, .. } if *from == table.stock() => draw_card(table, model, state, *kind).map(Some),
+        Move::Draw { kind, from, .. } => match kind {
+            Some(k) => holds(table, model, *from, *k).map(|_| Some(*k)),
+            None => Err(Refusal::new(
+                "card-needed",
+                format!("say which card is drawn from {}", describe_location(table, *from)),
+            )
+            .help("only the stock's order is known to dealer: write `draw P from PILE: C`")),
+        },
         Move::Peek { slot, .. } => {
             let cards = actual_cards(model, *slot);
             Ok(Some(
                 cards.iter().position(|&n| n > 0).unwrap_or(cards.len()),
             ))
         }
-        Move::Apply(..) | Move::Ask { .. } => Ok(None),
+        Move::Apply(..) | Move::Ask { .. } | Move::Game(_) => Ok(None),
     }
 }
 

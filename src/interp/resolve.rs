@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::cards::deck::normalise;
+use crate::cards::rules::GameMove;
 use crate::cards::{Game, LocKind, Move, Rules, Table};
 use crate::diag::{suggest, Diagnostic};
 use crate::engine::{Agent, Cmp, EventId, EventModel, Formula, Kind, Loc};
@@ -250,9 +251,13 @@ impl Scope<'_> {
                 from: self.location(from)?,
                 to: self.location(to)?,
             },
-            MoveKind::Draw { player, card } => Move::Draw {
+            MoveKind::Draw { player, card, from } => Move::Draw {
                 player: self.agent(player)?,
                 kind: card.as_ref().map(|c| deck.card(c)).transpose()?,
+                from: match from {
+                    Some(pile) => self.location(pile)?,
+                    None => self.table.stock(),
+                },
             },
             MoveKind::Show { from, to, card } => Move::Show {
                 from: self.agent(from)?,
@@ -272,6 +277,13 @@ impl Scope<'_> {
                 asked: self.agent(asked)?,
                 kinds: self.asked_rank(card)?,
             },
+            MoveKind::Pick { player, card } => Move::Game(GameMove::Pick { player: self.agent(player)?, kind: deck.card(card)? }),
+            MoveKind::Discard { player, card } => Move::Game(GameMove::Discard { player: self.agent(player)?, kind: deck.card(card)? }),
+            MoveKind::NewTable => Move::Game(GameMove::NewTable),
+            MoveKind::Kemps(player) => Move::Game(GameMove::Kemps(self.agent(player)?)),
+            MoveKind::Call { player, card } => Move::Game(GameMove::Call { player: self.agent(player)?, kind: deck.card(card)? }),
+            MoveKind::Play { player, card } => Move::Game(GameMove::Play { player: self.agent(player)?, kind: deck.card(card)? }),
+            MoveKind::Place { player, slot } => Move::Game(GameMove::Place { player: self.agent(player)?, slot: self.slot(slot)? }),
             MoveKind::Apply(name) => {
                 let Some((em, e)) = self.events.get(&name.text) else {
                     let names: Vec<&String> = self.events.keys().collect();

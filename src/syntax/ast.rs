@@ -168,12 +168,14 @@ pub enum MoveKind {
         /// To where.
         to: Name,
     },
-    /// `draw 2` or `draw 2: A`
+    /// `draw 2`, `draw 2: A`, `draw 2 from discard`
     Draw {
         /// Who draws.
         player: Name,
         /// Which card, when the scenario says.
         card: Option<Name>,
+        /// The pile drawn from, when not the stock.
+        from: Option<Name>,
     },
     /// `show 1 -> 2 QH`
     Show {
@@ -209,6 +211,46 @@ pub enum MoveKind {
     },
     /// `apply name`: apply a declared event model.
     Apply(Name),
+    /// `pick 2 6H` (Kemps: take a card from the table)
+    Pick {
+        /// Who picks.
+        player: Name,
+        /// The card.
+        card: Name,
+    },
+    /// `discard 2 2S` (put a card from the hand on the table or the open pile)
+    Discard {
+        /// Who discards.
+        player: Name,
+        /// The card.
+        card: Name,
+    },
+    /// `newtable` (Kemps: table to the discard pile, fresh cards from the stock)
+    NewTable,
+    /// `kemps 3` (Kemps: a claim of four of a kind)
+    Kemps(Name),
+    /// `call Bruno KH` (Königrufen: the declarer calls a king)
+    Call {
+        /// The declarer.
+        player: Name,
+        /// The king called.
+        card: Name,
+    },
+    /// `play Katrin T5` (play a card to the current trick)
+    Play {
+        /// Who plays.
+        player: Name,
+        /// The card.
+        card: Name,
+    },
+    /// `place 1 1.2` (Cabo-like game: the drawn card goes into a slot, the
+    /// slot's old card face up to the open pile)
+    Place {
+        /// Who places.
+        player: Name,
+        /// The slot.
+        slot: Name,
+    },
 }
 
 /// `expect ...`

@@ -67,10 +67,7 @@ pub(crate) fn move_(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<Move> {
             from: a.name()?,
             to: a.name()?,
         },
-        Rule::draw_mv => MoveKind::Draw {
-            player: a.name()?,
-            card: a.rest().next().map(|p| ctx.name(&p)),
-        },
+        Rule::draw_mv => draw(ctx, a)?,
         Rule::show_mv => MoveKind::Show {
             from: a.name()?,
             to: a.name()?,
@@ -89,9 +86,45 @@ pub(crate) fn move_(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<Move> {
             asked: a.name()?,
             card: a.name()?,
         },
+        Rule::pick_mv => MoveKind::Pick {
+            player: a.name()?,
+            card: a.name()?,
+        },
+        Rule::discard_mv => MoveKind::Discard {
+            player: a.name()?,
+            card: a.name()?,
+        },
+        Rule::newtable_mv => MoveKind::NewTable,
+        Rule::kemps_mv => MoveKind::Kemps(a.name()?),
+        Rule::call_mv => MoveKind::Call {
+            player: a.name()?,
+            card: a.name()?,
+        },
+        Rule::play_mv => MoveKind::Play {
+            player: a.name()?,
+            card: a.name()?,
+        },
+        Rule::place_mv => MoveKind::Place {
+            player: a.name()?,
+            slot: a.name()?,
+        },
         _ => MoveKind::Apply(a.name()?),
     };
     Ok(Move { kind, span })
+}
+
+/// `draw P [from PILE] [: CARD]`.
+fn draw(ctx: &Ctx, mut a: Args<'_, '_, '_>) -> Result<MoveKind> {
+    let player = a.name()?;
+    let (mut card, mut from) = (None, None);
+    for p in a.rest() {
+        if p.as_rule() == Rule::draw_from {
+            from = p.into_inner().find(|q| q.as_rule() == Rule::location).map(|q| ctx.name(&q));
+        } else {
+            card = Some(ctx.name(&p));
+        }
+    }
+    Ok(MoveKind::Draw { player, card, from })
 }
 
 /// Parses a number token.

@@ -38,6 +38,13 @@ const STATEMENTS: &[&str] = &[
     "peek",
     "ask",
     "apply",
+    "pick",
+    "discard",
+    "newtable",
+    "kemps",
+    "call",
+    "play",
+    "place",
 ];
 
 /// Block items, for "did you mean".
@@ -46,9 +53,7 @@ const BLOCK_ITEMS: &[&str] = &[
 ];
 
 /// Commands of LANGUAGE.md that the AST cannot represent yet.
-const UNSUPPORTED: &[&str] = &[
-    "pick", "discard", "newtable", "kemps", "call", "play", "export",
-];
+const UNSUPPORTED: &[&str] = &["export"];
 
 /// Converts a pest error on the current piece.
 pub(crate) fn from_pest(ctx: &Ctx, err: Error<Rule>) -> SyntaxError {
@@ -316,6 +321,7 @@ fn describe(rule: Rule, lone_formula: bool) -> String {
         Rule::group => "a group, such as {1,2}",
         Rule::set_arg | Rule::card_arg | Rule::seq_player | Rule::hash | Rule::reserved => "",
         Rule::assign => "an assignment, such as q := true",
+        Rule::draw_from => "`from` and a pile",
         _ => return keyword_or_other(rule),
     };
     s.to_string()
