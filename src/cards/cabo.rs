@@ -20,8 +20,8 @@ use std::rc::Rc;
 use crate::engine::{Agent, Backend, Event, EventModel, Formula, Kind, Loc, Post, Relation};
 
 use super::rules::{
-    actual_cards, describe_location, describe_player, generic, generic_event_models, holds,
-    Extra, GameMove, GameState, Move, Outcome, Refusal,
+    actual_cards, describe_location, describe_player, generic, generic_event_models, holds, Extra,
+    GameMove, GameState, Move, Outcome, Refusal,
 };
 use super::table::{LocKind, Table};
 
@@ -49,7 +49,9 @@ pub fn add_locations(table: &mut Table) {
 }
 
 fn open_pile(table: &Table) -> Loc {
-    table.find_location("open").expect("Cabo tables have an open pile")
+    table
+        .find_location("open")
+        .expect("Cabo tables have an open pile")
 }
 
 fn slot_owner(table: &Table, loc: Loc) -> Option<Agent> {
@@ -110,48 +112,47 @@ pub fn play(
 ) -> Result<Outcome, Refusal> {
     let mut state = state.clone();
     let mut notes = Vec::new();
-    let model = match mv {
-        Move::Peek { player, slot } => {
-            own_slot(table, *player, *slot, "peeks")?;
-            generic(table, model, &state, mv, label)?.0
-        }
-        Move::Draw { player, kind, from } => {
-            check_draw(table, model.as_ref(), &state, *player, *kind, *from)?;
-            let (model, mut next) = generic(table, model, &state, mv, label)?;
-            if *from == open_pile(table) {
-                if let Extra::Cabo(OpenPile(o)) = &mut next.extra {
-                    o.pop();
-                }
+    let model =
+        match mv {
+            Move::Peek { player, slot } => {
+                own_slot(table, *player, *slot, "peeks")?;
+                generic(table, model, &state, mv, label)?.0
             }
-            state = next;
-            model
-        }
-        Move::Game(GameMove::Place { player, slot }) => {
-            check_holding(table, model.as_ref(), &state, *player)?;
-            own_slot(table, *player, *slot, "places a card")?;
-            let old = first_kind(&actual_cards(model.as_ref(), *slot));
-            let model = model.apply(&place_events(table, *player, *slot, label), None)?;
-            push_open(&mut state, old);
-            pass(table, &mut state, &mut notes);
-            model
-        }
-        Move::Game(GameMove::Discard { player, kind }) => {
-            check_holding(table, model.as_ref(), &state, *player)?;
-            holds(table, model.as_ref(), table.hand(*player), *kind)?;
-            let em = discard_events(table, *player, *kind, label);
-            let model = model.apply(&em, None)?;
-            push_open(&mut state, *kind);
-            pass(table, &mut state, &mut notes);
-            model
-        }
-        Move::Announce(_) | Move::Apply(..) => generic(table, model, &state, mv, label)?.0,
-        _ => {
-            return Err(Refusal::new(
+            Move::Draw { player, kind, from } => {
+                check_draw(table, model.as_ref(), &state, *player, *kind, *from)?;
+                let (model, mut next) = generic(table, model, &state, mv, label)?;
+                if *from == open_pile(table) {
+                    if let Extra::Cabo(OpenPile(o)) = &mut next.extra {
+                        o.pop();
+                    }
+                }
+                state = next;
+                model
+            }
+            Move::Game(GameMove::Place { player, slot }) => {
+                check_holding(table, model.as_ref(), &state, *player)?;
+                own_slot(table, *player, *slot, "places a card")?;
+                let old = first_kind(&actual_cards(model.as_ref(), *slot));
+                let model = model.apply(&place_events(table, *player, *slot, label), None)?;
+                push_open(&mut state, old);
+                pass(table, &mut state, &mut notes);
+                model
+            }
+            Move::Game(GameMove::Discard { player, kind }) => {
+                check_holding(table, model.as_ref(), &state, *player)?;
+                holds(table, model.as_ref(), table.hand(*player), *kind)?;
+                let em = discard_events(table, *player, *kind, label);
+                let model = model.apply(&em, None)?;
+                push_open(&mut state, *kind);
+                pass(table, &mut state, &mut notes);
+                model
+            }
+            Move::Announce(_) | Move::Apply(..) => generic(table, model, &state, mv, label)?.0,
+            _ => return Err(Refusal::new(
                 "not-a-move-of-the-game",
                 "Cabo: the moves are `peek`, `draw`, `place`, `discard`, announcements and `apply`",
-            ))
-        }
-    };
+            )),
+        };
     Ok(Outcome {
         model,
         state,
@@ -274,11 +275,24 @@ pub fn place_events(table: &Table, player: Agent, slot: Loc, label: &str) -> Eve
     for h in 0..kinds {
         for k in 0..kinds {
             events.push(Event {
-                name: format!("{} for {}", table.deck.kinds[h].name, table.deck.kinds[k].name),
+                name: format!(
+                    "{} for {}",
+                    table.deck.kinds[h].name, table.deck.kinds[k].name
+                ),
                 pre: Formula::And(vec![Formula::holds(hand, h), Formula::holds(slot, k)]),
                 post: vec![
-                    Post::Move { kind: k, from: slot, to: open, n: 1 },
-                    Post::Move { kind: h, from: hand, to: slot, n: 1 },
+                    Post::Move {
+                        kind: k,
+                        from: slot,
+                        to: open,
+                        n: 1,
+                    },
+                    Post::Move {
+                        kind: h,
+                        from: hand,
+                        to: slot,
+                        n: 1,
+                    },
                 ],
             });
             seen.push(k);
@@ -286,7 +300,13 @@ pub fn place_events(table: &Table, player: Agent, slot: Loc, label: &str) -> Eve
     }
     let all: Vec<usize> = (0..events.len()).collect();
     let relations = (0..table.players.len())
-        .map(|a| Relation::Partition(if a == player { all.clone() } else { seen.clone() }))
+        .map(|a| {
+            Relation::Partition(if a == player {
+                all.clone()
+            } else {
+                seen.clone()
+            })
+        })
         .collect();
     EventModel {
         name: label.into(),

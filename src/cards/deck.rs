@@ -111,7 +111,11 @@ fn tarock(reduced: bool) -> Vec<CardKind> {
     let mut kinds = Vec::new();
     for suit in ['H', 'D', 'S', 'C'] {
         let ranks = tarock_ranks(suit);
-        let keep = if reduced { ranks.len() - 1 } else { ranks.len() };
+        let keep = if reduced {
+            ranks.len() - 1
+        } else {
+            ranks.len()
+        };
         for rank in &ranks[..keep] {
             kinds.push(CardKind {
                 name: format!("{rank}{suit}"),
@@ -125,7 +129,11 @@ fn tarock(reduced: bool) -> Vec<CardKind> {
     }
     for n in (1..=22).filter(|&n| !(reduced && (n == 2 || n == 3))) {
         kinds.push(CardKind {
-            name: if n == 22 { "SKUS".into() } else { format!("T{n}") },
+            name: if n == 22 {
+                "SKUS".into()
+            } else {
+                format!("T{n}")
+            },
             rank: Some("T".into()),
             suit: Some('T'),
             set: None,
@@ -475,7 +483,10 @@ mod tests {
         let err = deck.card(&name("K")).unwrap_err();
         assert_eq!(err.code, "unknown-card");
         assert_eq!(err.message, "no card `K` in this deck");
-        assert_eq!(err.help.as_deref(), Some("did you mean `Q`? The deck has Q A"));
+        assert_eq!(
+            err.help.as_deref(),
+            Some("did you mean `Q`? The deck has Q A")
+        );
         let dup = Deck::from_spec(&DeckSpec::Kinds(vec![
             DeckItem {
                 card: name("Q"),

@@ -26,12 +26,12 @@ use crate::engine::{Agent, Backend, Cmp, Event, EventModel, Formula, Kind, Loc, 
 use crate::syntax::ast::Name;
 
 use super::deck::{tarock_ranks, CardKind};
+use super::rules::GameMove;
 use super::rules::{
     actual_cards, describe_player, generic, generic_event_models, holds, Extra, GameState, Move,
     Outcome, Refusal,
 };
 use super::table::{LocKind, Table};
-use super::rules::GameMove;
 
 /// The call and the trick in progress.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -133,7 +133,9 @@ pub fn play(
     label: &str,
 ) -> Result<Outcome, Refusal> {
     match mv {
-        Move::Game(GameMove::Call { player, kind }) => call(table, model, state, *player, *kind, label),
+        Move::Game(GameMove::Call { player, kind }) => {
+            call(table, model, state, *player, *kind, label)
+        }
         Move::Game(GameMove::Play { player, kind }) => {
             play_card(table, model, state, *player, *kind, label)
         }
@@ -177,7 +179,10 @@ fn call(
     if card.rank.as_deref() != Some("K") || card.suit == Some('T') {
         return Err(Refusal::new(
             "not-a-king",
-            format!("Königrufen: the declarer calls a king, and {} is not one", card.name),
+            format!(
+                "Königrufen: the declarer calls a king, and {} is not one",
+                card.name
+            ),
         ));
     }
     let em = EventModel::announcement(label, table.players.len(), Formula::Top);
@@ -235,7 +240,10 @@ fn check_play(
     if suit != led && has(led) {
         return Err(Refusal::new(
             "must-follow-suit",
-            format!("Königrufen: {who} must follow suit: {who} holds a {}", suit_word(led)),
+            format!(
+                "Königrufen: {who} must follow suit: {who} holds a {}",
+                suit_word(led)
+            ),
         ));
     }
     if suit != led && suit != 'T' && has('T') {
@@ -333,7 +341,11 @@ fn trick_winner(table: &Table, trick: &[(Agent, Kind)]) -> Agent {
         let (suit, n) = strength(&table.deck.kinds[k]);
         (u32::from(suit == 'T') * 2 + u32::from(suit == led), n)
     };
-    trick.iter().max_by_key(|c| key(c)).map(|c| c.0).unwrap_or(0)
+    trick
+        .iter()
+        .max_by_key(|c| key(c))
+        .map(|c| c.0)
+        .unwrap_or(0)
 }
 
 /// The event models of a move in `[move]φ`.
