@@ -8,8 +8,10 @@ use std::rc::Rc;
 
 use crate::engine::{Agent, Backend, EngineError, EventId, EventModel, Formula, Kind, Loc};
 
+use super::cabo;
 use super::events;
 use super::gofish;
+use super::konigrufen;
 use super::table::Table;
 
 /// The games with rules (`game NAME`).
@@ -19,6 +21,10 @@ pub enum Game {
     Free,
     /// Go Fish: asks for ranks, books of four, draws after "Go Fish!".
     GoFish,
+    /// Königrufen: a called king, tricks with follow-suit and trump obligations.
+    Konigrufen,
+    /// The Cabo-like game: four face-down slots each, a closed and an open pile.
+    Cabo,
 }
 
 impl Game {
@@ -27,12 +33,14 @@ impl Game {
         match name {
             "free" => Some(Game::Free),
             "gofish" => Some(Game::GoFish),
+            "konigrufen" => Some(Game::Konigrufen),
+            "cabo" => Some(Game::Cabo),
             _ => None,
         }
     }
 
     /// The names `game` accepts.
-    pub const NAMES: &'static [&'static str] = &["free", "gofish"];
+    pub const NAMES: &'static [&'static str] = &["free", "gofish", "konigrufen", "cabo"];
 }
 
 /// A move with its names resolved.
@@ -209,6 +217,20 @@ pub struct GameState {
     /// How many cards at the top of that order the scenario fixed with
     /// `stock ...`; the rest is a seeded shuffle.
     pub fixed: usize,
+    /// What a particular game remembers besides (the trick, the open pile's order).
+    pub extra: Extra,
+}
+
+/// The part of the game state only one game has.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Extra {
+    /// Nothing more.
+    #[default]
+    None,
+    /// Königrufen: the call and the current trick.
+    Konigrufen(konigrufen::Tricks),
+    /// The Cabo-like game: the open pile's order.
+    Cabo(cabo::OpenPile),
 }
 
 /// A model and game state after a move, with what the rules did on their own.
@@ -243,6 +265,8 @@ impl Rules<'_> {
                 let all: Vec<Agent> = (0..self.table.players.len()).collect();
                 gofish::settle(self.table, out, &all, None)
             }
+            Game::Konigrufen => konigrufen::start(self.table, out),
+            Game::Cabo => cabo::start(self.table, out),
         }
     }
 
@@ -254,8 +278,11 @@ impl Rules<'_> {
         mv: &Move,
         label: &str,
     ) -> Result<Outcome, Refusal> {
-        if self.game == Game::GoFish {
-            return gofish::play(self.table, model, state, mv, label);
+        match self.game {
+            Game::GoFish => return gofish::play(self.table, model, state, mv, label),
+            Game::Konigrufen => return konigrufen::play(self.table, model, state, mv, label),
+            Game::Cabo => return cabo::play(self.table, model, state, mv, label),
+            Game::Free => {}
         }
         let (model, state) = generic(self.table, model, state, mv, label)?;
         Ok(Outcome {
@@ -269,7 +296,23 @@ impl Rules<'_> {
     pub fn event_models(&self, mv: &Move, label: &str) -> Result<Vec<EventModel>, Refusal> {
         match self.game {
             Game::GoFish => gofish::event_models(self.table, mv, label),
+            Game::Konigrufen => konigrufen::event_models(self.table, None, mv, label),
+            Game::Cabo => cabo::event_models(self.table, mv, label),
             Game::Free => generic_events(self.table, mv, label).map(|(em, _)| vec![em]),
+        }
+    }
+
+    /// The event models of a move in `[move]φ` in the current game state
+    /// (Königrufen's plays depend on the trick's led suit).
+    pub fn event_models_at(
+        &self,
+        state: &GameState,
+        mv: &Move,
+        label: &str,
+    ) -> Result<Vec<EventModel>, Refusal> {
+        match self.game {
+            Game::Konigrufen => konigrufen::event_models(self.table, Some(state), mv, label),
+            _ => self.event_models(mv, label),
         }
     }
 }
@@ -312,7 +355,8 @@ fn not_in_game(word: &str, game: &str) -> Refusal {
     .help("declare the game that has this move with `game NAME` before the deal")
 }
 
-fn holds(table: &Table, model: &dyn Backend, loc: Loc, kind: Kind) -> Result<(), Refusal> {
+/// An error unless `loc` holds a card of `kind` in the actual world.
+pub fn holds(table: &Table, model: &dyn Backend, loc: Loc, kind: Kind) -> Result<(), Refusal> {
     if actual_cards(model, loc)[kind] > 0 {
         return Ok(());
     }

@@ -216,6 +216,7 @@ impl Session {
         let scope = Scope {
             table: &play.table,
             game: play.game,
+            state: &play.state,
             props: &play.props,
             lets: &self.lets,
             events: &self.events,
@@ -333,6 +334,7 @@ impl Session {
         let scope = Scope {
             table: &play.table,
             game: play.game,
+            state: &play.state,
             props: &play.props,
             lets: &self.lets,
             events: &self.events,
@@ -381,6 +383,7 @@ impl Session {
             pass_after: false,
             stock_order: Vec::new(),
             fixed: 0,
+            extra: Default::default(),
         };
         self.play = Some(Playing {
             table,

@@ -104,6 +104,11 @@ impl Setup {
                 table.add_location(name, LocKind::Books(p), everyone);
             }
         }
+        match game {
+            Game::Konigrufen => crate::cards::konigrufen::add_locations(&mut table),
+            Game::Cabo => crate::cards::cabo::add_locations(&mut table),
+            _ => {}
+        }
         Ok((table, game))
     }
 
@@ -194,6 +199,7 @@ impl Setup {
             pass_after: false,
             stock_order: order,
             fixed,
+            extra: Default::default(),
         })
     }
 }
