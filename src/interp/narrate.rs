@@ -206,11 +206,40 @@ pub fn fact_text(table: &Table, f: &Fact) -> String {
     format!("{who} holds {cards}")
 }
 
-/// Facts in words, joined by commas.
+/// Facts in words, grouped by hand: `player 1 holds QQ and no A, player 2 holds no Q or A`.
 pub fn facts_text(table: &Table, facts: &[Fact]) -> String {
-    facts
+    let mut hands: Vec<Agent> = facts.iter().map(|f| f.hand).collect();
+    hands.dedup();
+    hands
         .iter()
-        .map(|f| fact_text(table, f))
+        .map(|&h| {
+            let held: Vec<&Fact> = facts
+                .iter()
+                .filter(|f| f.hand == h && f.count > 0)
+                .collect();
+            let none: Vec<&str> = facts
+                .iter()
+                .filter(|f| f.hand == h && f.count == 0)
+                .map(|f| table.deck.kinds[f.kind].name.as_str())
+                .collect();
+            let mut text = match held.as_slice() {
+                [] => format!("{} holds", describe_player(table, h)),
+                _ => {
+                    let cards: Vec<String> = held.iter().map(|f| fact_text(table, f)).collect();
+                    let who = describe_player(table, h);
+                    let strip = format!("{who} holds ");
+                    let cards: Vec<&str> =
+                        cards.iter().map(|c| c.trim_start_matches(&strip)).collect();
+                    format!("{who} holds {}", cards.join(" "))
+                }
+            };
+            if !none.is_empty() {
+                let sep = if held.is_empty() { " no " } else { " and no " };
+                text.push_str(sep);
+                text.push_str(&none.join(" or "));
+            }
+            text
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }
