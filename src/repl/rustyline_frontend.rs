@@ -56,7 +56,7 @@ fn piped(mut repl: Repl, color: bool) -> ExitCode {
         };
         let mut input = first;
         let mut shown = format!("{}{input}\n", repl.prompt());
-        while !syntax::is_complete(&input) {
+        while !complete(&input) {
             let Some(more) = lines.next() else {
                 break;
             };
@@ -68,6 +68,17 @@ fn piped(mut repl: Repl, color: bool) -> ExitCode {
         let _ = write!(out, "{shown}{reply}");
     }
     ExitCode::SUCCESS
+}
+
+/// Whether an input is ready: complete, or ended by an empty line (which
+/// gives up on an open bracket and lets the parser say what is missing).
+fn complete(input: &str) -> bool {
+    let last_blank = input.contains('\n')
+        && input
+            .rsplit('\n')
+            .next()
+            .is_some_and(|l| l.trim().is_empty());
+    syntax::is_complete(input) || last_blank
 }
 
 /// One line of the pipe, without its end; bytes that are not UTF-8 become U+FFFD.
@@ -185,7 +196,7 @@ impl Highlighter for Assist {
 
 impl Validator for Assist {
     fn validate(&self, ctx: &mut ValidationContext) -> rustyline::Result<ValidationResult> {
-        Ok(if syntax::is_complete(ctx.input()) {
+        Ok(if complete(ctx.input()) {
             ValidationResult::Valid(None)
         } else {
             ValidationResult::Incomplete
