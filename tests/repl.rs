@@ -65,7 +65,7 @@ fn errors_are_located_and_change_nothing() {
 
 #[test]
 fn typing_a_scenario_without_a_file() {
-    let input = "players 1 2\ndeck Q A\ndeal 1: Q | 2: A\n? K1 !2_Q\nshow 2 -> 1 A\n? K1 2_A\n:back\n? K1 2_A\n:next\n:quit\n? true\n";
+    let input = "players 1 2\ndeck Q A K\ndeal 1: Q | 2: A\n? K1 !2_Q\nshow 2 -> 1 A\n? K1 2_A\n:back\n? K1 2_A\n:next\n:quit\n? true\n";
     insta::assert_snapshot!(session(&[], input));
 }
 
