@@ -118,6 +118,13 @@ impl Session {
         self.play.as_ref()
     }
 
+    /// The names given with `let`, sorted.
+    pub fn let_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.lets.keys().cloned().collect();
+        names.sort();
+        names
+    }
+
     /// The checkpoints passed so far.
     pub fn checkpoints(&self) -> &[String] {
         &self.checkpoints
