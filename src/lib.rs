@@ -7,12 +7,14 @@
 //! queries by model checking. [`cli`] is the command-line front end.
 //!
 //! Dependencies between the modules go one way:
-//! `cli → interp → {cards → engine, syntax} → diag`.
+//! `cli → interp → {figure → cards → engine, syntax} → diag`
+//! ([`figure`] draws models as DOT and images).
 #![deny(missing_docs)]
 
 pub mod cards;
 pub mod cli;
 pub mod diag;
 pub mod engine;
+pub mod figure;
 pub mod interp;
 pub mod syntax;

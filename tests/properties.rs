@@ -234,7 +234,9 @@ fn model_and_formulas(
 /// 500 cases (or `PROPTEST_CASES`); failures are saved next to the naive
 /// evaluator (tests/naive).
 fn config() -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok());
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok());
     ProptestConfig {
         failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
             "tests/naive/properties.proptest-regressions",
@@ -563,14 +565,25 @@ fn tmp_d_repro() {
         2,
         1,
         vec![vec![true], vec![false], vec![true], vec![false]],
-        vec![Relation::Partition(vec![0, 0, 1, 1]), Relation::Partition(vec![0, 1, 1, 0])],
+        vec![
+            Relation::Partition(vec![0, 0, 1, 1]),
+            Relation::Partition(vec![0, 1, 1, 0]),
+        ],
         0,
     )
     .unwrap();
     let nm = NaiveModel::from_valuations(
         &[vec![true], vec![false], vec![true], vec![false]],
-        &[Relation::Partition(vec![0, 0, 1, 1]), Relation::Partition(vec![0, 1, 1, 0])],
+        &[
+            Relation::Partition(vec![0, 0, 1, 1]),
+            Relation::Partition(vec![0, 1, 1, 0]),
+        ],
         0,
     );
-    eprintln!("engine {} naive {} worlds {}", m.eval_actual(&d).unwrap(), naive::eval(&nm, 0, &d), m.world_count());
+    eprintln!(
+        "engine {} naive {} worlds {}",
+        m.eval_actual(&d).unwrap(),
+        naive::eval(&nm, 0, &d),
+        m.world_count()
+    );
 }
