@@ -2,6 +2,7 @@
 //! one player's view), projects them onto one card when asked, labels them
 //! and collects the drawn relations.
 
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 
 use crate::cards::rules::describe_player;
@@ -295,21 +296,21 @@ impl<'a> Labeller<'a> {
             for (loc, at) in view.cards.iter().enumerate() {
                 for (kind, &count) in at.iter().enumerate() {
                     for n in 1..=count {
-                        if !common.contains_key(&(loc, kind, n)) {
-                            let atom = Atom::Count {
+                        if let Entry::Vacant(e) = common.entry((loc, kind, n)) {
+                            let kinds = vec![kind];
+                            e.insert(ck(Atom::Count {
                                 loc,
-                                kinds: vec![kind],
+                                kinds,
                                 cmp: Cmp::Ge,
                                 n,
-                            };
-                            common.insert((loc, kind, n), ck(atom)?);
+                            })?);
                         }
                     }
                 }
             }
             for (p, &on) in view.props.iter().enumerate() {
-                if on && !common_props.contains_key(&p) {
-                    common_props.insert(p, ck(Atom::Prop(p))?);
+                if let (true, Entry::Vacant(e)) = (on, common_props.entry(p)) {
+                    e.insert(ck(Atom::Prop(p))?);
                 }
             }
         }
