@@ -7,13 +7,15 @@
 //! queries by model checking. [`cli`] is the command-line front end, [`repl`] the interactive one.
 //!
 //! Dependencies between the modules go one way:
-//! `cli → repl → interp → {cards → engine, syntax} → diag`.
+//! `cli → repl → interp → {figure → cards → engine, syntax} → diag`
+//! ([`figure`] draws models as DOT and images).
 #![deny(missing_docs)]
 
 pub mod cards;
 pub mod cli;
 pub mod diag;
 pub mod engine;
+pub mod figure;
 pub mod interp;
 pub mod repl;
 pub mod syntax;

@@ -231,11 +231,15 @@ fn every_example_of_the_contract_parses() {
 }
 
 #[test]
-fn game_moves_parse_and_export_is_reported_not_mangled() {
-    // The game moves parse; `export` (figures) is one clear error for now.
-    let errors = parse(GAME_MOVES).unwrap_err();
-    assert_eq!(errors.len(), 2);
-    assert_eq!(errors[0].message, "`export` is not supported yet");
+fn game_moves_and_exports_parse() {
+    let all = ok(GAME_MOVES);
+    assert_eq!(all.len(), 8);
+    let StatementKind::Export(def) = &all[7].kind else {
+        panic!("{:?}", all[7].kind)
+    };
+    assert_eq!(def.path.text, "fig/turn1.svg");
+    assert_eq!(def.card.as_ref().unwrap().text, "6S");
+    assert!(def.only.is_none() && def.agents.is_none() && !def.all);
     let moves: Vec<String> = GAME_MOVES
         .lines()
         .filter(|l| !l.starts_with("export"))
@@ -1023,4 +1027,35 @@ fn deep_nesting_is_an_error_not_a_crash() {
         let _ = parse(&format!("? p{}", " & p".repeat(n)));
         let _ = parse(&format!("? p{}", " -> p".repeat(n)));
     }
+}
+
+#[test]
+fn export_options_parse_in_any_order_once_each() {
+    let stmts = ok("export \"p1.svg\" all agents 1,2 only Bruno for <8,4>");
+    let StatementKind::Export(def) = &stmts[0].kind else {
+        panic!("{:?}", stmts[0].kind)
+    };
+    let agents: Vec<&str> = def
+        .agents
+        .as_ref()
+        .unwrap()
+        .iter()
+        .map(|n| n.text.as_str())
+        .collect();
+    assert_eq!(agents, ["1", "2"]);
+    assert_eq!(def.only.as_ref().unwrap().text, "Bruno");
+    assert_eq!(def.card.as_ref().unwrap().text, "<8,4>");
+    assert!(def.all);
+    let errors = parse("export \"f.dot\" for 6S for 7S").unwrap_err();
+    assert_eq!(errors[0].message, "`for` is given twice");
+    let errors = parse("export f.dot").unwrap_err();
+    assert!(
+        errors[0]
+            .help
+            .as_deref()
+            .unwrap_or("")
+            .contains("double quotes"),
+        "{:?}",
+        errors[0]
+    );
 }

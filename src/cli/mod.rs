@@ -1,5 +1,6 @@
 //! The command-line front end: `dealer run FILE`, `dealer check FILE` and
 //! `dealer repl [FILE]` (see [`crate::repl`]).
+//! `dealer export FILE --at CHECKPOINT -o OUT` ([`export`]).
 //!
 //! Only the front ends print. Output is coloured on a terminal and plain when
 //! piped or when `NO_COLOR` is set. Exit codes: 0 when every expectation
@@ -15,6 +16,8 @@ use colored::Colorize;
 use crate::diag::{line_col, Diagnostic, Severity};
 use crate::interp::{Options, Output, Session};
 use crate::syntax;
+
+pub mod export;
 
 /// dealer: dynamic epistemic logic with card games.
 #[derive(Parser, Debug)]
@@ -52,6 +55,8 @@ pub enum Command {
         #[arg(long, default_value_t = 10_000_000)]
         max_worlds: u128,
     },
+    /// Draw the model at a checkpoint as a figure (.dot, .svg, .png or .pdf).
+    Export(export::ExportArgs),
 }
 
 /// Parses the arguments and runs the command.
@@ -61,6 +66,7 @@ pub fn main() -> ExitCode {
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     colored::control::set_override(color);
     let (file, options) = match cli.command {
+        Command::Export(args) => return ExitCode::from(export::run(&args, color)),
         Command::Run { file, max_worlds } => (
             file,
             Options {
@@ -118,6 +124,18 @@ pub fn replay(file: &str, src: &str, options: Options, color: bool) -> u8 {
         match session.execute(stmt, src) {
             Ok(outputs) => {
                 for out in outputs {
+                    if let Output::Figure { path, span, figure } = &out {
+                        let target = export::statement_path(file, path);
+                        match export::write_figure(figure, &target) {
+                            Ok(report) => println!("{} {report}", format!("{line:>4}").dimmed()),
+                            Err(e) => {
+                                let d = crate::interp::figures::diagnostic(&e, *span);
+                                eprint!("{}", d.render(file, src, color));
+                                return 2;
+                            }
+                        }
+                        continue;
+                    }
                     if let Output::Expect { held: ok, .. } = &out {
                         if *ok {
                             held += 1;
@@ -219,5 +237,6 @@ fn print_output(line: usize, out: &Output) {
                 println!("        {l}");
             }
         }
+        Output::Figure { .. } => {}
     }
 }

@@ -12,6 +12,7 @@ use crate::cards::rules::describe_player;
 use crate::cards::{Game, GameState, Rules, Table};
 use crate::diag::{Diagnostic, Span};
 use crate::engine::{Backend, Formula};
+use crate::figure::Figure;
 use crate::syntax::ast::{self, CmpOp, Expectation, Name, Statement, StatementKind};
 
 use super::explain::{self, Why};
@@ -76,6 +77,15 @@ pub enum Output {
     Checkpoint(String),
     /// Lines of an explanation, a world list or statistics.
     Lines(Vec<String>),
+    /// `export "FILE"`: a figure for the front end to render and write.
+    Figure {
+        /// The file, as written.
+        path: String,
+        /// The statement.
+        span: Span,
+        /// What to draw.
+        figure: Figure,
+    },
 }
 
 /// The table, model and game once the cards are dealt.
@@ -102,6 +112,7 @@ pub struct Session {
     lets: HashMap<String, Formula>,
     events: EventTable,
     checkpoints: Vec<String>,
+    figure_limit: Option<usize>,
 }
 
 impl Session {
@@ -123,6 +134,11 @@ impl Session {
         let mut names: Vec<String> = self.lets.keys().cloned().collect();
         names.sort();
         names
+    }
+
+    /// Sets the most nodes an `export` draws (default [`crate::figure::DEFAULT_MAX_NODES`]).
+    pub fn set_figure_limit(&mut self, limit: usize) {
+        self.figure_limit = Some(limit);
     }
 
     /// The checkpoints passed so far.
@@ -299,6 +315,10 @@ impl Session {
                 Ok(vec![Output::Checkpoint(name.text.clone())])
             }
             StatementKind::Move(m) => self.play_move(m, source),
+            StatementKind::Export(def) => {
+                let limit = self.figure_limit;
+                super::figures::export(def, &scope, &*play.model, check, stmt.span, limit)
+            }
             StatementKind::Event(def) => {
                 let declared = explicit::event(def, &scope)?;
                 if self.events.contains_key(&def.name.text) {

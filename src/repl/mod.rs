@@ -110,6 +110,12 @@ fn output(out: &mut String, line: Option<usize>, o: &Output) {
             .map(|l| format!("      {l}"))
             .collect::<Vec<_>>()
             .join("\n"),
+        Output::Figure { path, figure, .. } => {
+            match crate::figure::render::write_figure(figure, std::path::Path::new(path)) {
+                Ok(report) => format!("{num}{report}"),
+                Err(e) => format!("{num}{}: {e}", "error".red().bold()),
+            }
+        }
     };
     out.push_str(&text);
     out.push('\n');

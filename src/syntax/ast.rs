@@ -87,6 +87,23 @@ pub enum StatementKind {
     Model(ModelDef),
     /// `event name { ... }`
     Event(EventDef),
+    /// `export "fig.svg" [for CARD] [only P] [agents 1,2] [all]`
+    Export(ExportDef),
+}
+
+/// `export "FILE" [for CARD] [only P] [agents 1,2] [all]`: the current model as a figure.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExportDef {
+    /// The file, as written (its extension names the format).
+    pub path: Name,
+    /// `for 6S`: the sub-model of where one card is.
+    pub card: Option<Name>,
+    /// `only 1`: the worlds this player considers possible.
+    pub only: Option<Name>,
+    /// `agents 1,2`: draw only these players' relations.
+    pub agents: Option<Vec<Name>>,
+    /// `all`: every world, not only those reachable from the actual world.
+    pub all: bool,
 }
 
 /// A deck declaration.

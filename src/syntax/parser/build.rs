@@ -8,8 +8,9 @@ use pest::iterators::Pair;
 use super::formula::{cmp_op, formula};
 use super::{Ctx, Rule};
 use crate::syntax::ast::{
-    DealPart, DeckItem, DeckSpec, EventDef, Expectation, Formula, ModelDef, Move, MoveKind, Name,
-    RelationDef, RelationSpec, Span, Statement, StatementKind, Visibility, WorldDef,
+    DealPart, DeckItem, DeckSpec, EventDef, Expectation, ExportDef, Formula, ModelDef, Move,
+    MoveKind, Name, RelationDef, RelationSpec, Span, Statement, StatementKind, Visibility,
+    WorldDef,
 };
 use crate::syntax::SyntaxError;
 
@@ -50,9 +51,55 @@ pub(crate) fn statement(ctx: &Ctx, body: Pair<'_, Rule>) -> Result<Statement> {
         Rule::checkpoint_stmt => StatementKind::Checkpoint(string(ctx, a.pair()?)?),
         Rule::model_stmt => StatementKind::Model(model(ctx, a)?),
         Rule::event_stmt => StatementKind::Event(event(ctx, a)?),
+        Rule::export_stmt => StatementKind::Export(export(ctx, a)?),
         _ => StatementKind::Move(move_(ctx, a.pair()?)?),
     };
     Ok(Statement { kind, span })
+}
+
+/// `export "FILE" [for CARD] [only P] [agents 1,2] [all]`; each option at most once.
+fn export(ctx: &Ctx, mut a: Args<'_, '_, '_>) -> Result<ExportDef> {
+    let mut def = ExportDef {
+        path: string(ctx, a.pair()?)?,
+        card: None,
+        only: None,
+        agents: None,
+        all: false,
+    };
+    for opt in a.rest() {
+        let span = ctx.span(opt.as_span());
+        let rule = opt.as_rule();
+        let mut names = opt.into_inner().filter(|p| !is_punct(p.as_rule()));
+        let twice = match rule {
+            Rule::export_for => def
+                .card
+                .replace(ctx.name(&names.next().expect("a card")))
+                .is_some(),
+            Rule::export_only => def
+                .only
+                .replace(ctx.name(&names.next().expect("a player")))
+                .is_some(),
+            Rule::export_agents => def
+                .agents
+                .replace(names.map(|p| ctx.name(&p)).collect())
+                .is_some(),
+            _ => std::mem::replace(&mut def.all, true),
+        };
+        if twice {
+            let word = match rule {
+                Rule::export_for => "for",
+                Rule::export_only => "only",
+                Rule::export_agents => "agents",
+                _ => "all",
+            };
+            let mut e = ctx.error(span, format!("`{word}` is given twice"), "each option once");
+            e.help = Some(
+                "an export takes each of `for`, `only`, `agents` and `all` at most once".into(),
+            );
+            return Err(e);
+        }
+    }
+    Ok(def)
 }
 
 /// Builds a move from one of the `*_mv` pairs.

@@ -45,6 +45,7 @@ const STATEMENTS: &[&str] = &[
     "call",
     "play",
     "place",
+    "export",
 ];
 
 /// Block items, for "did you mean".
@@ -53,7 +54,7 @@ const BLOCK_ITEMS: &[&str] = &[
 ];
 
 /// Commands of LANGUAGE.md that the AST cannot represent yet.
-const UNSUPPORTED: &[&str] = &["export"];
+const UNSUPPORTED: &[&str] = &[];
 
 /// Converts a pest error on the current piece.
 pub(crate) fn from_pest(ctx: &Ctx, err: Error<Rule>) -> SyntaxError {
@@ -325,6 +326,9 @@ fn describe(rule: Rule, lone_formula: bool) -> String {
         Rule::set_arg | Rule::card_arg | Rule::seq_player | Rule::hash | Rule::reserved => "",
         Rule::assign => "an assignment, such as q := true",
         Rule::draw_from => "`from` and a pile",
+        Rule::export_for | Rule::export_only | Rule::export_agents | Rule::export_all => {
+            "an export option: for CARD, only PLAYER, agents 1,2 or all"
+        }
         _ => return keyword_or_other(rule),
     };
     s.to_string()

@@ -1,0 +1,402 @@
+//! Builds a [`Figure`] from a model: chooses the worlds (reachable, all, or
+//! one player's view), projects them onto one card when asked, labels them
+//! and collects the drawn relations.
+
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+
+use crate::cards::rules::describe_player;
+use crate::cards::{LocKind, Table};
+use crate::engine::{Agent, Atom, Backend, Cmp, Formula, Kind, WorldId};
+
+use super::{Edge, Figure, FigureError, Node, NodeIx, Segment};
+
+/// The most nodes a figure draws unless told otherwise.
+pub const DEFAULT_MAX_NODES: usize = 64;
+
+/// Which part of the model to draw.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct View {
+    /// `for 6S`: project onto where this card kind lies.
+    pub card: Option<Kind>,
+    /// `only 1`: the worlds this player considers possible (and the actual world).
+    pub only: Option<Agent>,
+    /// `agents 1,2`: draw only these relations (all when `None`).
+    pub agents: Option<Vec<Agent>>,
+    /// `all`: every world, not only those reachable from the actual world.
+    pub all: bool,
+    /// Refuse to draw more nodes than this.
+    pub max_nodes: usize,
+}
+
+impl Default for View {
+    fn default() -> View {
+        View {
+            card: None,
+            only: None,
+            agents: None,
+            all: false,
+            max_nodes: DEFAULT_MAX_NODES,
+        }
+    }
+}
+
+/// Builds the figure of `model` seen through `view`. `props` names the
+/// model's propositions (for explicit models).
+pub fn build(
+    table: &Table,
+    props: &[String],
+    model: &dyn Backend,
+    view: &View,
+) -> Result<Figure, FigureError> {
+    let worlds = chosen_worlds(model, view);
+    let shown: Vec<Agent> = match &view.agents {
+        Some(list) => list
+            .iter()
+            .copied()
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect(),
+        None => (0..model.agents()).collect(),
+    };
+    let directed = !model.is_s5();
+    let (nodes, class) = match view.card {
+        Some(kind) => project(table, model, &worlds, kind, view.max_nodes)?,
+        None => {
+            guard(worlds.len(), "worlds", view.max_nodes)?;
+            let labels = Labeller::new(table, props, model, &worlds)?;
+            let nodes = worlds.iter().map(|&w| labels.node(w)).collect();
+            let class = worlds.iter().enumerate().map(|(i, &w)| (w, i)).collect();
+            (nodes, class)
+        }
+    };
+    let edges = relations(model, &worlds, &class, &shown, directed);
+    Ok(Figure {
+        actual: class.get(&model.actual()).copied(),
+        nodes,
+        edges,
+        directed,
+        agents: (0..model.agents())
+            .map(|a| describe_player(table, a))
+            .collect(),
+        shown,
+        caption: caption(table, view),
+    })
+}
+
+fn guard(count: usize, what: &'static str, limit: usize) -> Result<(), FigureError> {
+    if count > limit {
+        return Err(FigureError::TooLarge {
+            what,
+            count: count as u128,
+            limit,
+        });
+    }
+    Ok(())
+}
+
+fn caption(table: &Table, view: &View) -> String {
+    let mut parts = vec![match (view.only, view.all) {
+        (Some(p), _) => format!(
+            "the worlds {} considers possible",
+            describe_player(table, p)
+        ),
+        (None, true) => "every world".to_string(),
+        (None, false) => "the worlds reachable from the actual world".to_string(),
+    }];
+    if let Some(k) = view.card {
+        parts.push(format!("where {} is", table.deck.kinds[k].name));
+    }
+    parts.join(", ")
+}
+
+/// The worlds the view draws, in increasing order.
+fn chosen_worlds(model: &dyn Backend, view: &View) -> Vec<WorldId> {
+    let actual = model.actual();
+    if let Some(p) = view.only {
+        let mut ws = model.accessible(p, actual);
+        if let Err(i) = ws.binary_search(&actual) {
+            ws.insert(i, actual);
+        }
+        return ws;
+    }
+    if view.all {
+        return (0..model.world_count() as usize).collect();
+    }
+    reachable(model, actual)
+}
+
+/// The worlds reachable from `start` along any agent's relation (with
+/// `start`), in increasing order. On S5 models each equivalence class is
+/// expanded once per agent, so the cost is linear in the model's size.
+fn reachable(model: &dyn Backend, start: WorldId) -> Vec<WorldId> {
+    let n = model.world_count() as usize;
+    let s5 = model.is_s5();
+    let mut seen = vec![false; n];
+    let mut expanded = vec![vec![false; n]; model.agents()];
+    let mut queue = VecDeque::from([start]);
+    seen[start] = true;
+    while let Some(w) = queue.pop_front() {
+        for (a, done) in expanded.iter_mut().enumerate() {
+            if done[w] {
+                continue;
+            }
+            let succ = model.accessible(a, w);
+            for &v in &succ {
+                if s5 {
+                    done[v] = true;
+                }
+                if !seen[v] {
+                    seen[v] = true;
+                    queue.push_back(v);
+                }
+            }
+        }
+    }
+    (0..n).filter(|&w| seen[w]).collect()
+}
+
+/// The drawn edges between the nodes the worlds belong to (`class`), each
+/// unordered pair once and without loops on S5 models.
+fn relations(
+    model: &dyn Backend,
+    worlds: &[WorldId],
+    class: &HashMap<WorldId, NodeIx>,
+    shown: &[Agent],
+    directed: bool,
+) -> Vec<Edge> {
+    let mut edges = BTreeSet::new();
+    for &agent in shown {
+        let mut done: HashSet<WorldId> = HashSet::new();
+        for &w in worlds {
+            if !directed && done.contains(&w) {
+                continue;
+            }
+            let from = class[&w];
+            let succ = model.accessible(agent, w);
+            let targets: BTreeSet<NodeIx> =
+                succ.iter().filter_map(|v| class.get(v).copied()).collect();
+            if directed {
+                edges.extend(targets.iter().map(|&to| Edge { from, to, agent }));
+                continue;
+            }
+            // S5: `succ` is w's whole class; relate every pair of nodes in it once.
+            done.extend(succ.iter().copied());
+            let list: Vec<NodeIx> = targets.into_iter().collect();
+            for (i, &a) in list.iter().enumerate() {
+                for &b in &list[i + 1..] {
+                    edges.insert(Edge {
+                        from: a,
+                        to: b,
+                        agent,
+                    });
+                }
+            }
+        }
+    }
+    let mut edges: Vec<Edge> = edges.into_iter().collect();
+    edges.sort_by_key(|e| (e.from, e.to, e.agent));
+    edges
+}
+
+/// Projects worlds onto where the copies of `kind` lie: one node per
+/// distinct placement, ordered by location (player 1's hand first).
+fn project(
+    table: &Table,
+    model: &dyn Backend,
+    worlds: &[WorldId],
+    kind: Kind,
+    limit: usize,
+) -> Result<(Vec<Node>, HashMap<WorldId, NodeIx>), FigureError> {
+    let mut keys: Vec<Vec<u32>> = Vec::new();
+    let mut of_world = Vec::with_capacity(worlds.len());
+    let mut index: HashMap<Vec<u32>, usize> = HashMap::new();
+    for &w in worlds {
+        let view = model.world(w);
+        let key: Vec<u32> = view.cards.iter().map(|at| at[kind]).collect();
+        let next = index.len();
+        let i = *index.entry(key.clone()).or_insert_with(|| {
+            keys.push(key);
+            next
+        });
+        of_world.push(i);
+    }
+    guard(keys.len(), "positions", limit)?;
+    let mut order: Vec<usize> = (0..keys.len()).collect();
+    order.sort_by(|&a, &b| keys[b].cmp(&keys[a]));
+    let mut rank = vec![0; keys.len()];
+    for (r, &i) in order.iter().enumerate() {
+        rank[i] = r;
+    }
+    let nodes = order
+        .iter()
+        .enumerate()
+        .map(|(r, &i)| placement_node(table, kind, r, &keys[i]))
+        .collect();
+    let class = worlds
+        .iter()
+        .zip(of_world)
+        .map(|(&w, i)| (w, rank[i]))
+        .collect();
+    Ok((nodes, class))
+}
+
+fn placement_node(table: &Table, kind: Kind, r: usize, key: &[u32]) -> Node {
+    let lines = key
+        .iter()
+        .enumerate()
+        .filter(|(_, &n)| n > 0)
+        .map(|(l, &n)| {
+            let mut counts = vec![0; table.deck.kinds.len()];
+            counts[kind] = n;
+            vec![Segment::plain(format!(
+                "{}: {}",
+                table.locations[l].name,
+                table.deck.show_cards(&counts)
+            ))]
+        })
+        .collect();
+    Node {
+        id: format!("s{r}"),
+        lines,
+    }
+}
+
+/// Labels worlds, asking the model which cards (or propositions) are common
+/// knowledge in each drawn world.
+struct Labeller<'a> {
+    table: &'a Table,
+    props: &'a [String],
+    model: &'a dyn Backend,
+    /// `(location, kind, n)` → the worlds where `C (#loc(kind) >= n)` holds.
+    common: HashMap<(usize, Kind, u32), BTreeSet<WorldId>>,
+    /// Proposition → the worlds where `C p` holds.
+    common_props: HashMap<usize, BTreeSet<WorldId>>,
+}
+
+impl<'a> Labeller<'a> {
+    fn new(
+        table: &'a Table,
+        props: &'a [String],
+        model: &'a dyn Backend,
+        worlds: &[WorldId],
+    ) -> Result<Labeller<'a>, FigureError> {
+        let everyone: Vec<Agent> = (0..model.agents()).collect();
+        let ck = |atom: Atom| -> Result<BTreeSet<WorldId>, FigureError> {
+            let f = Formula::C(everyone.clone(), Box::new(Formula::Atom(atom)));
+            let sat = model
+                .satisfying(&f)
+                .map_err(|e| FigureError::Engine(e.to_string()))?;
+            Ok(sat.into_iter().collect())
+        };
+        let mut common = HashMap::new();
+        let mut common_props = HashMap::new();
+        for &w in worlds {
+            let view = model.world(w);
+            for (loc, at) in view.cards.iter().enumerate() {
+                for (kind, &count) in at.iter().enumerate() {
+                    for n in 1..=count {
+                        if let Entry::Vacant(e) = common.entry((loc, kind, n)) {
+                            let kinds = vec![kind];
+                            e.insert(ck(Atom::Count {
+                                loc,
+                                kinds,
+                                cmp: Cmp::Ge,
+                                n,
+                            })?);
+                        }
+                    }
+                }
+            }
+            for (p, &on) in view.props.iter().enumerate() {
+                if let (true, Entry::Vacant(e)) = (on, common_props.entry(p)) {
+                    e.insert(ck(Atom::Prop(p))?);
+                }
+            }
+        }
+        Ok(Labeller {
+            table,
+            props,
+            model,
+            common,
+            common_props,
+        })
+    }
+
+    fn node(&self, w: WorldId) -> Node {
+        let view = self.model.world(w);
+        let mut lines = Vec::new();
+        if !self.table.deck.kinds.is_empty() {
+            for (l, loc) in self.table.locations.iter().enumerate() {
+                let empty = view.cards[l].iter().all(|&n| n == 0);
+                if empty && !matches!(loc.kind, LocKind::Hand(_)) {
+                    continue;
+                }
+                lines.push(self.cards_line(w, l, &view.cards[l]));
+            }
+        }
+        if !self.props.is_empty() || self.table.deck.kinds.is_empty() {
+            lines.push(self.props_line(w, &view.props));
+        }
+        Node {
+            id: format!("w{w}"),
+            lines,
+        }
+    }
+
+    /// `1: QQA` with the commonly known part (`QQ`) first and marked.
+    fn cards_line(&self, w: WorldId, l: usize, counts: &[u32]) -> Vec<Segment> {
+        let deck = &self.table.deck;
+        let known: Vec<u32> = counts
+            .iter()
+            .enumerate()
+            .map(|(k, &c)| {
+                (1..=c)
+                    .take_while(|&n| self.common[&(l, k, n)].contains(&w))
+                    .count() as u32
+            })
+            .collect();
+        let rest: Vec<u32> = counts.iter().zip(&known).map(|(c, k)| c - k).collect();
+        let mut line = vec![Segment::plain(format!(
+            "{}: ",
+            self.table.locations[l].name
+        ))];
+        let any_known = known.iter().any(|&n| n > 0);
+        let any_rest = rest.iter().any(|&n| n > 0);
+        if any_known {
+            line.push(Segment {
+                text: deck.show_cards(&known),
+                common: true,
+            });
+        }
+        if any_rest || !any_known {
+            let sep = if any_known && !deck.short_names() {
+                " "
+            } else {
+                ""
+            };
+            line.push(Segment::plain(format!("{sep}{}", deck.show_cards(&rest))));
+        }
+        line
+    }
+
+    fn props_line(&self, w: WorldId, values: &[bool]) -> Vec<Segment> {
+        let mut line = Vec::new();
+        for (p, name) in self.props.iter().enumerate() {
+            if !values[p] {
+                continue;
+            }
+            if !line.is_empty() {
+                line.push(Segment::plain(" "));
+            }
+            line.push(Segment {
+                text: name.clone(),
+                common: self.common_props[&p].contains(&w),
+            });
+        }
+        if line.is_empty() {
+            line.push(Segment::plain("(no proposition true)"));
+        }
+        line
+    }
+}

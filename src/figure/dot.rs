@@ -1,0 +1,187 @@
+//! Writes a [`KripkeLike`] figure as DOT, built with graphviz-rust's
+//! structures and printer. graphviz-rust prints identifiers as given, so
+//! label text is escaped here: [`html`] for HTML-like labels, [`quoted`] for
+//! double-quoted strings.
+
+use graphviz_rust::dot_structures::{
+    Attribute, Edge as DotEdge, EdgeTy, Graph, GraphAttributes, Id, Node as DotNode, NodeId, Stmt,
+    Vertex,
+};
+use graphviz_rust::printer::{DotPrinter, PrinterContext};
+
+use super::{agent_style, KripkeLike, Node};
+
+/// The font of every text in a figure.
+const FONT: &str = "Helvetica";
+
+/// Escapes text for an HTML-like DOT label (`<...>`).
+pub fn html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\n' => out.push_str("<BR/>"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A double-quoted DOT string with `"` and `\` escaped.
+pub fn quoted(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn attr(key: &str, value: &str) -> Attribute {
+    Attribute(Id::Plain(key.into()), Id::Escaped(quoted(value)))
+}
+
+fn html_attr(key: &str, value: String) -> Attribute {
+    Attribute(Id::Plain(key.into()), Id::Html(format!("<{value}>")))
+}
+
+/// The DOT text of a figure.
+pub fn to_dot<K: KripkeLike + ?Sized>(fig: &K) -> String {
+    let mut stmts = vec![
+        Stmt::GAttribute(GraphAttributes::Graph(vec![
+            attr("fontname", FONT),
+            attr("nodesep", "0.5"),
+            attr("ranksep", "0.9"),
+            attr("pad", "0.25"),
+        ])),
+        Stmt::GAttribute(GraphAttributes::Node(vec![
+            attr("shape", "box"),
+            attr("fontname", FONT),
+            attr("fontsize", "14"),
+            attr("margin", "0.15,0.08"),
+        ])),
+        Stmt::GAttribute(GraphAttributes::Edge(vec![attr("penwidth", "2")])),
+    ];
+    for (i, node) in fig.nodes().iter().enumerate() {
+        stmts.push(Stmt::Node(world_node(node, fig.actual() == Some(i))));
+    }
+    for e in fig.edges() {
+        let (colour, style) = agent_style(e.agent);
+        let ty = EdgeTy::Pair(
+            vertex(&fig.nodes()[e.from].id),
+            vertex(&fig.nodes()[e.to].id),
+        );
+        let mut attributes = vec![attr("color", colour), attr("style", style)];
+        attributes.push(attr("tooltip", &fig.agents()[e.agent]));
+        stmts.push(Stmt::Edge(DotEdge { ty, attributes }));
+    }
+    stmts.push(Stmt::Node(legend(fig)));
+    let id = Id::Plain("kripke".into());
+    let graph = if fig.directed() {
+        Graph::DiGraph {
+            id,
+            strict: false,
+            stmts,
+        }
+    } else {
+        Graph::Graph {
+            id,
+            strict: false,
+            stmts,
+        }
+    };
+    let mut ctx = PrinterContext::default();
+    let mut text = graph.print(&mut ctx);
+    text.push('\n');
+    text
+}
+
+fn vertex(id: &str) -> Vertex {
+    Vertex::N(NodeId(Id::Plain(id.into()), None))
+}
+
+/// A world: its lines left-aligned, common knowledge underlined; the actual
+/// world bold with a double border.
+fn world_node(node: &Node, actual: bool) -> DotNode {
+    let mut label = String::new();
+    for line in &node.lines {
+        for seg in line {
+            let text = html(&seg.text);
+            if seg.common {
+                label.push_str(&format!("<U>{text}</U>"));
+            } else {
+                label.push_str(&text);
+            }
+        }
+        label.push_str("<BR ALIGN=\"LEFT\"/>");
+    }
+    let mut attributes = vec![
+        html_attr("label", label),
+        attr("xlabel", &node.id),
+        attr("tooltip", &node.id),
+    ];
+    if actual {
+        attributes.extend([
+            attr("peripheries", "2"),
+            attr("penwidth", "2"),
+            attr("fontname", &format!("{FONT}-Bold")),
+        ]);
+    }
+    DotNode::new(NodeId(Id::Plain(node.id.clone()), None), attributes)
+}
+
+/// The legend: what is drawn, one line per agent in its colour and style,
+/// and how the actual world and common knowledge are marked.
+fn legend<K: KripkeLike + ?Sized>(fig: &K) -> DotNode {
+    let mut rows = format!(
+        "<TR><TD COLSPAN=\"2\" ALIGN=\"LEFT\"><I>{}</I></TD></TR>",
+        html(fig.caption())
+    );
+    let mut agents: Vec<usize> = fig.edges().iter().map(|e| e.agent).collect();
+    agents.sort_unstable();
+    agents.dedup();
+    for a in agents {
+        let (colour, style) = agent_style(a);
+        let sample = match style {
+            "dashed" => "- - -",
+            "dotted" => "· · · ·",
+            _ => "———",
+        };
+        rows.push_str(&format!(
+            "<TR><TD ALIGN=\"LEFT\"><FONT COLOR=\"{colour}\"><B>{sample}</B></FONT></TD><TD ALIGN=\"LEFT\">{}</TD></TR>",
+            html(&fig.agents()[a])
+        ));
+    }
+    rows.push_str(
+        "<TR><TD COLSPAN=\"2\" ALIGN=\"LEFT\">double border: the actual world</TD></TR>\
+         <TR><TD COLSPAN=\"2\" ALIGN=\"LEFT\"><U>underlined</U>: common knowledge</TD></TR>",
+    );
+    let label = format!("<TABLE BORDER=\"0\" CELLSPACING=\"2\">{rows}</TABLE>");
+    DotNode::new(
+        NodeId(Id::Plain("legend".into()), None),
+        vec![
+            attr("shape", "plaintext"),
+            attr("fontsize", "12"),
+            html_attr("label", label),
+        ],
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_label_text() {
+        assert_eq!(html("<8,4> & \"x\""), "&lt;8,4&gt; &amp; &quot;x&quot;");
+        assert_eq!(quoted("a\"b\\c"), "\"a\\\"b\\\\c\"");
+    }
+}

@@ -1,0 +1,225 @@
+//! Kripke models as figures for slides: which worlds and relations to draw,
+//! how to label them, and how to write them as DOT ([`dot`]) or render them
+//! as images ([`render`]).
+//!
+//! A [`Figure`] is built from the engine's [`Backend`] and the card
+//! [`Table`] (for names) by [`build`]; everything drawn is asked of the
+//! model: the worlds reachable from the actual world, each agent's relation,
+//! and which cards are common knowledge (by evaluating `C` formulas). The
+//! DOT writer and the pure-Rust fallback renderer see a figure only through
+//! the small [`KripkeLike`] trait: nodes, edges, the actual node, whether
+//! edges are directed.
+//!
+//! Conventions (the Go Fish report's Figure 1): one line per player, player 1
+//! on top, then the non-empty piles; the actual world drawn bold with a double
+//! border; one colour (and line style) per agent with a legend; S5 relations
+//! as undirected edges drawn once and without reflexive loops; belief
+//! relations as arrows, loops included (a missing loop says something);
+//! cards that are common knowledge underlined. World ids (`w3`) are the ones
+//! `worlds` and `why` print. This module never prints and never writes files.
+
+pub mod build;
+pub mod dot;
+pub mod render;
+
+pub use build::{build, View, DEFAULT_MAX_NODES};
+
+/// A node's index in a figure.
+pub type NodeIx = usize;
+
+/// A piece of a label line; `common` pieces are common knowledge (underlined).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Segment {
+    /// The text.
+    pub text: String,
+    /// Whether it is common knowledge among all players.
+    pub common: bool,
+}
+
+impl Segment {
+    /// A plain piece of text.
+    pub fn plain(text: impl Into<String>) -> Segment {
+        Segment {
+            text: text.into(),
+            common: false,
+        }
+    }
+}
+
+/// One drawn node: a world, or a class of worlds in a projection.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Node {
+    /// The short id (`w3`, or `s0` in a projection), also the DOT node name.
+    pub id: String,
+    /// The label, one line per player or pile (or the true propositions).
+    pub lines: Vec<Vec<Segment>>,
+}
+
+impl Node {
+    /// The label as plain text, lines joined by `\n`.
+    pub fn plain_label(&self) -> String {
+        let lines: Vec<String> = self
+            .lines
+            .iter()
+            .map(|l| l.iter().map(|s| s.text.as_str()).collect())
+            .collect();
+        lines.join("\n")
+    }
+}
+
+/// One drawn edge: `from` and `to` are related by `agent`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Edge {
+    /// The source node.
+    pub from: NodeIx,
+    /// The target node.
+    pub to: NodeIx,
+    /// The agent (an index into [`KripkeLike::agents`]).
+    pub agent: usize,
+}
+
+/// What a figure shows, for the DOT writer and the renderers (SMCDEL's
+/// `KripkeLike`).
+pub trait KripkeLike {
+    /// The drawn nodes.
+    fn nodes(&self) -> &[Node];
+    /// The drawn edges (S5: each unordered pair once, no loops).
+    fn edges(&self) -> &[Edge];
+    /// The actual node, when it is drawn.
+    fn actual(&self) -> Option<NodeIx>;
+    /// Whether edges are arrows (beliefs) rather than lines (S5).
+    fn directed(&self) -> bool;
+    /// The agents whose relations may be drawn, by name, in legend order.
+    fn agents(&self) -> &[String];
+    /// A caption for the legend (what the figure shows).
+    fn caption(&self) -> &str;
+}
+
+/// A figure: a view of one model, ready to be written as DOT or rendered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Figure {
+    /// The drawn nodes.
+    pub nodes: Vec<Node>,
+    /// The drawn edges.
+    pub edges: Vec<Edge>,
+    /// The actual node.
+    pub actual: Option<NodeIx>,
+    /// Whether edges are arrows.
+    pub directed: bool,
+    /// Agent names (`player 1`, `Bruno`, `a`), indexed like the model's agents.
+    pub agents: Vec<String>,
+    /// Which agents' relations are drawn (the legend lists only these).
+    pub shown: Vec<usize>,
+    /// What the figure shows, e.g. `where 6S is`.
+    pub caption: String,
+}
+
+impl KripkeLike for Figure {
+    fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+    fn edges(&self) -> &[Edge] {
+        &self.edges
+    }
+    fn actual(&self) -> Option<NodeIx> {
+        self.actual
+    }
+    fn directed(&self) -> bool {
+        self.directed
+    }
+    fn agents(&self) -> &[String] {
+        &self.agents
+    }
+    fn caption(&self) -> &str {
+        &self.caption
+    }
+}
+
+/// Colour and line style of agent `i` (colour-blind-safe palette; the line
+/// style tells agents apart in grey print too).
+pub fn agent_style(i: usize) -> (&'static str, &'static str) {
+    const COLOURS: [&str; 7] = [
+        "#D55E00", "#0072B2", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
+    ];
+    const STYLES: [&str; 3] = ["solid", "dashed", "dotted"];
+    (COLOURS[i % COLOURS.len()], STYLES[i % STYLES.len()])
+}
+
+/// What can go wrong while building or rendering a figure.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FigureError {
+    /// More nodes would be drawn than the limit allows.
+    TooLarge {
+        /// What would be drawn: `worlds` or `positions`.
+        what: &'static str,
+        /// How many.
+        count: u128,
+        /// The limit.
+        limit: usize,
+    },
+    /// The file name's extension is not a known format.
+    UnknownFormat(String),
+    /// The format needs the `dot` program, which is not installed.
+    NeedsGraphviz {
+        /// The format or the reason.
+        why: String,
+    },
+    /// `dot` failed.
+    Graphviz(String),
+    /// The file could not be written.
+    Io(String),
+    /// The engine refused a question.
+    Engine(String),
+}
+
+impl std::fmt::Display for FigureError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FigureError::TooLarge { what, count, limit } => write!(
+                f,
+                "the figure would draw {count} {what}, more than the limit of {limit}"
+            ),
+            FigureError::UnknownFormat(ext) => write!(
+                f,
+                "cannot tell the figure's format from `{ext}`: use .dot, .svg, .png or .pdf"
+            ),
+            FigureError::NeedsGraphviz { why } => write!(
+                f,
+                "{why} needs the `dot` program, which is not installed (install the graphviz package, e.g. `apt-get install graphviz`)"
+            ),
+            FigureError::Graphviz(msg) => write!(f, "`dot` failed: {msg}"),
+            FigureError::Io(msg) => write!(f, "{msg}"),
+            FigureError::Engine(msg) => write!(f, "{msg}"),
+        }
+    }
+}
+
+impl std::error::Error for FigureError {}
+
+impl FigureError {
+    /// A stable kebab-case code for diagnostics.
+    pub fn code(&self) -> &'static str {
+        match self {
+            FigureError::TooLarge { .. } => "figure-too-large",
+            FigureError::UnknownFormat(_) => "figure-format",
+            FigureError::NeedsGraphviz { .. } => "needs-graphviz",
+            FigureError::Graphviz(_) => "graphviz-failed",
+            FigureError::Io(_) => "cannot-write",
+            FigureError::Engine(_) => "engine",
+        }
+    }
+
+    /// What to do about it, when there is something to say.
+    pub fn help(&self) -> Option<String> {
+        match self {
+            FigureError::TooLarge { .. } => Some(
+                "draw one card's sub-model (`for 6S`), one player's view (`only 1`), or export .dot and lay it out yourself"
+                    .into(),
+            ),
+            FigureError::NeedsGraphviz { .. } => {
+                Some("or export `.dot` (always available) or `.svg` of a smaller figure".into())
+            }
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,80 @@
+//! The `export` statement: resolves its options and builds the figure of
+//! the current model. Rendering and writing the file are the front end's
+//! business (the interpreter does no I/O).
+
+use crate::diag::{Diagnostic, Span};
+use crate::engine::Backend;
+use crate::figure::{self, FigureError, View};
+use crate::syntax::ast::ExportDef;
+
+use super::resolve::Scope;
+use super::session::Output;
+
+/// Resolves an export's options against the scope.
+pub fn view(def: &ExportDef, scope: &Scope) -> Result<View, Diagnostic> {
+    let card = match &def.card {
+        Some(name) if scope.table.deck.kinds.is_empty() => {
+            return Err(Diagnostic::error(
+                "no-cards",
+                format!("`for {}`: this scenario has no cards", name.text),
+                name.span,
+            )
+            .with_help("`for CARD` projects a card game's model; drop it for an explicit model"))
+        }
+        Some(name) => Some(scope.table.deck.card(name)?),
+        None => None,
+    };
+    let only = def.only.as_ref().map(|p| scope.agent(p)).transpose()?;
+    let agents = match &def.agents {
+        Some(list) => Some(
+            list.iter()
+                .map(|p| scope.agent(p))
+                .collect::<Result<Vec<_>, _>>()?,
+        ),
+        None => None,
+    };
+    Ok(View {
+        card,
+        only,
+        agents,
+        all: def.all,
+        ..View::default()
+    })
+}
+
+/// A figure error as a diagnostic at `span`.
+pub fn diagnostic(e: &FigureError, span: Span) -> Diagnostic {
+    let d = Diagnostic::error(e.code(), e.to_string(), span);
+    match e.help() {
+        Some(h) => d.with_help(h),
+        None => d,
+    }
+}
+
+/// `export "FILE" ...`: the figure to write, or nothing in check mode;
+/// `limit` overrides the most nodes drawn.
+pub fn export(
+    def: &ExportDef,
+    scope: &Scope,
+    model: &dyn Backend,
+    check: bool,
+    span: Span,
+    limit: Option<usize>,
+) -> Result<Vec<Output>, Diagnostic> {
+    figure::render::Format::from_path(std::path::Path::new(&def.path.text))
+        .map_err(|e| diagnostic(&e, def.path.span))?;
+    let mut view = view(def, scope)?;
+    if let Some(n) = limit {
+        view.max_nodes = n;
+    }
+    if check {
+        return Ok(Vec::new());
+    }
+    let figure =
+        figure::build(scope.table, scope.props, model, &view).map_err(|e| diagnostic(&e, span))?;
+    Ok(vec![Output::Figure {
+        path: def.path.text.clone(),
+        span,
+        figure,
+    }])
+}
