@@ -127,3 +127,31 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn export_draws_the_current_model() {
+    let dir = std::env::temp_dir().join(format!("dealer-repl-export-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let dot = dir.join("turn1.dot");
+    let input = format!(
+        ":goto \"turn 1\"\n:export \"{}\" only 1\n:export turn1.dot\n",
+        dot.display()
+    );
+    let out = session(&[GOFISH], &input);
+    assert!(
+        out.contains(&format!("wrote {} (4 node(s)", dot.display())),
+        "{out}"
+    );
+    assert!(
+        out.contains("error[bad-argument]: the file name goes in quotes"),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(&dot).unwrap();
+    assert!(text.starts_with("graph kripke {"), "{text}");
+    assert_eq!(
+        text.matches("[label=<").count(),
+        4,
+        "player 1 considers 4 worlds at turn 1"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

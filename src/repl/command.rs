@@ -103,6 +103,12 @@ pub const COMMANDS: &[Info] = &[
         "explain why a formula is true or false",
     ),
     info(
+        "export",
+        &["e"],
+        "\"FILE\" [for CARD] [only P] [agents 1,2]",
+        "draw the current model to FILE (.dot, .svg, .png, .pdf)",
+    ),
+    info(
         "narrate",
         &[],
         "off|short|full",
@@ -204,6 +210,15 @@ pub fn parse(line: &str) -> Result<Command, Diagnostic> {
         name => {
             if name == "why" {
                 needs("a formula")?;
+            }
+            if name == "export" && !needs("a file name")?.starts_with('"') {
+                return Err(Diagnostic::error(
+                    "bad-argument",
+                    "the file name goes in quotes",
+                    arg_span,
+                )
+                .with_label("expected a quoted file name")
+                .with_help(":export \"fig/turn1.svg\""));
             }
             Command::Statement(as_statement(line, start, word_len, name))
         }
