@@ -9,6 +9,8 @@
 pub mod deck;
 pub mod events;
 pub mod gofish;
+pub mod kemps;
+pub mod kwartet;
 pub mod rules;
 pub mod table;
 

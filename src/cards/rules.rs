@@ -10,6 +10,8 @@ use crate::engine::{Agent, Backend, EngineError, EventId, EventModel, Formula, K
 
 use super::events;
 use super::gofish;
+use super::kemps::{self, KempsTurn};
+use super::kwartet;
 use super::table::Table;
 
 /// The games with rules (`game NAME`).
@@ -19,6 +21,10 @@ pub enum Game {
     Free,
     /// Go Fish: asks for ranks, books of four, draws after "Go Fish!".
     GoFish,
+    /// Kwartet: asks for single cards of a set the asker holds, sets laid down.
+    Kwartet,
+    /// Kemps: picks and discards at a face-up table, new tables, Kemps claims.
+    Kemps,
 }
 
 impl Game {
@@ -27,12 +33,14 @@ impl Game {
         match name {
             "free" => Some(Game::Free),
             "gofish" => Some(Game::GoFish),
+            "kwartet" => Some(Game::Kwartet),
+            "kemps" => Some(Game::Kemps),
             _ => None,
         }
     }
 
     /// The names `game` accepts.
-    pub const NAMES: &'static [&'static str] = &["free", "gofish"];
+    pub const NAMES: &'static [&'static str] = &["free", "gofish", "kwartet", "kemps"];
 }
 
 /// A move with its names resolved.
@@ -118,6 +126,8 @@ pub enum GameMove {
     NewTable,
     /// `kemps p` (Kemps)
     Kemps(Agent),
+    /// `pass p` (Kemps: the turn player ends the turn)
+    Pass(Agent),
     /// `call p K` (Königrufen)
     Call {
         /// The declarer.
@@ -149,6 +159,7 @@ impl GameMove {
             GameMove::Discard { .. } => ("discard", "Kemps and the Cabo-like game"),
             GameMove::NewTable => ("newtable", "Kemps"),
             GameMove::Kemps(_) => ("kemps", "Kemps"),
+            GameMove::Pass(_) => ("pass", "Kemps"),
             GameMove::Call { .. } => ("call", "Königrufen"),
             GameMove::Play { .. } => ("play", "Königrufen"),
             GameMove::Place { .. } => ("place", "the Cabo-like game"),
@@ -209,6 +220,10 @@ pub struct GameState {
     /// How many cards at the top of that order the scenario fixed with
     /// `stock ...`; the rest is a seeded shuffle.
     pub fixed: usize,
+    /// The scenario's seed (`seed N`), for reshuffles during the game.
+    pub seed: u64,
+    /// Kemps: the current turn's bookkeeping.
+    pub kemps: KempsTurn,
 }
 
 /// A model and game state after a move, with what the rules did on their own.
@@ -243,6 +258,8 @@ impl Rules<'_> {
                 let all: Vec<Agent> = (0..self.table.players.len()).collect();
                 gofish::settle(self.table, out, &all, None)
             }
+            Game::Kwartet => kwartet::start(self.table, out),
+            Game::Kemps => kemps::start(self.table, out),
         }
     }
 
@@ -254,8 +271,11 @@ impl Rules<'_> {
         mv: &Move,
         label: &str,
     ) -> Result<Outcome, Refusal> {
-        if self.game == Game::GoFish {
-            return gofish::play(self.table, model, state, mv, label);
+        match self.game {
+            Game::GoFish => return gofish::play(self.table, model, state, mv, label),
+            Game::Kwartet => return kwartet::play(self.table, model, state, mv, label),
+            Game::Kemps => return kemps::play(self.table, model, state, mv, label),
+            Game::Free => {}
         }
         let (model, state) = generic(self.table, model, state, mv, label)?;
         Ok(Outcome {
@@ -269,6 +289,8 @@ impl Rules<'_> {
     pub fn event_models(&self, mv: &Move, label: &str) -> Result<Vec<EventModel>, Refusal> {
         match self.game {
             Game::GoFish => gofish::event_models(self.table, mv, label),
+            Game::Kwartet => kwartet::event_models(self.table, mv, label),
+            Game::Kemps => kemps::event_models(self.table, mv, label),
             Game::Free => generic_events(self.table, mv, label).map(|(em, _)| vec![em]),
         }
     }
@@ -304,7 +326,8 @@ fn generic_events(
     })
 }
 
-fn not_in_game(word: &str, game: &str) -> Refusal {
+/// The refusal of a move that belongs to another game.
+pub fn not_in_game(word: &str, game: &str) -> Refusal {
     Refusal::new(
         "not-a-move-of-the-game",
         format!("`{word}` is a move of {game}, not of this scenario's game"),
@@ -312,7 +335,8 @@ fn not_in_game(word: &str, game: &str) -> Refusal {
     .help("declare the game that has this move with `game NAME` before the deal")
 }
 
-fn holds(table: &Table, model: &dyn Backend, loc: Loc, kind: Kind) -> Result<(), Refusal> {
+/// Refuses unless `loc` holds a card of `kind` in the actual world.
+pub fn holds(table: &Table, model: &dyn Backend, loc: Loc, kind: Kind) -> Result<(), Refusal> {
     if actual_cards(model, loc)[kind] > 0 {
         return Ok(());
     }

@@ -281,6 +281,7 @@ impl Scope<'_> {
             MoveKind::Discard { player, card } => Move::Game(GameMove::Discard { player: self.agent(player)?, kind: deck.card(card)? }),
             MoveKind::NewTable => Move::Game(GameMove::NewTable),
             MoveKind::Kemps(player) => Move::Game(GameMove::Kemps(self.agent(player)?)),
+            MoveKind::Pass(player) => Move::Game(GameMove::Pass(self.agent(player)?)),
             MoveKind::Call { player, card } => Move::Game(GameMove::Call { player: self.agent(player)?, kind: deck.card(card)? }),
             MoveKind::Play { player, card } => Move::Game(GameMove::Play { player: self.agent(player)?, kind: deck.card(card)? }),
             MoveKind::Place { player, slot } => Move::Game(GameMove::Place { player: self.agent(player)?, slot: self.slot(slot)? }),

@@ -381,6 +381,8 @@ impl Session {
             pass_after: false,
             stock_order: Vec::new(),
             fixed: 0,
+            seed: 0,
+            kemps: Default::default(),
         };
         self.play = Some(Playing {
             table,
