@@ -61,7 +61,10 @@ fn mv(m: &Move) -> String {
         Announce(f) => format!("announce {}", sx(f)),
         Transfer { card, from, to } => format!("move {card} {from} -> {to}"),
         Draw { player, card, from } => {
-            let from = from.as_ref().map(|p| format!(" from {p}")).unwrap_or_default();
+            let from = from
+                .as_ref()
+                .map(|p| format!(" from {p}"))
+                .unwrap_or_default();
             let card = card.as_ref().map(|c| format!(": {c}")).unwrap_or_default();
             format!("draw {player}{from}{card}")
         }
@@ -243,7 +246,14 @@ fn game_moves_parse_and_export_is_reported_not_mangled() {
         .collect();
     assert_eq!(
         moves,
-        ["pick 2 6H", "discard 2 2S", "newtable", "kemps 3", "call Bruno KH", "play Katrin T5"]
+        [
+            "pick 2 6H",
+            "discard 2 2S",
+            "newtable",
+            "kemps 3",
+            "call Bruno KH",
+            "play Katrin T5"
+        ]
     );
     let place = ok("place 1 1.2; draw 1 from discard: 5");
     let shown: Vec<String> = place

@@ -96,7 +96,9 @@ fn go_fish_checks_every_claim() {
 /// drift from the parser).
 #[test]
 fn language_reference_examples_parse() {
-    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/language.md")).unwrap();
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/language.md"))
+            .unwrap();
     let blocks: Vec<&str> = doc.split("```").skip(1).step_by(2).collect();
     assert!(blocks.len() >= 6, "found {} blocks", blocks.len());
     for block in blocks {
@@ -104,8 +106,14 @@ fn language_reference_examples_parse() {
             continue; // command lines, not scenario text
         }
         if let Err(errs) = syntax::parse(block) {
-            let shown: Vec<String> = errs.iter().map(|e| e.to_diagnostic().render("language.md", block, false)).collect();
-            panic!("a docs/language.md example does not parse:\n{}", shown.join("\n"));
+            let shown: Vec<String> = errs
+                .iter()
+                .map(|e| e.to_diagnostic().render("language.md", block, false))
+                .collect();
+            panic!(
+                "a docs/language.md example does not parse:\n{}",
+                shown.join("\n")
+            );
         }
     }
 }

@@ -393,7 +393,10 @@ mod tests {
         let err = deck.card(&name("K")).unwrap_err();
         assert_eq!(err.code, "unknown-card");
         assert_eq!(err.message, "no card `K` in this deck");
-        assert_eq!(err.help.as_deref(), Some("did you mean `Q`? The deck has Q A"));
+        assert_eq!(
+            err.help.as_deref(),
+            Some("did you mean `Q`? The deck has Q A")
+        );
         let dup = Deck::from_spec(&DeckSpec::Kinds(vec![
             DeckItem {
                 card: name("Q"),

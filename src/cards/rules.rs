@@ -391,12 +391,17 @@ fn precheck(
         Move::Show { from, kind, .. } | Move::Reveal { player: from, kind } => {
             holds(table, model, table.hand(*from), *kind).map(|_| Some(*kind))
         }
-        Move::Draw { kind, from, .. } if *from == table.stock() => draw_card(table, model, state, *kind).map(Some),
+        Move::Draw { kind, from, .. } if *from == table.stock() => {
+            draw_card(table, model, state, *kind).map(Some)
+        }
         Move::Draw { kind, from, .. } => match kind {
             Some(k) => holds(table, model, *from, *k).map(|_| Some(*k)),
             None => Err(Refusal::new(
                 "card-needed",
-                format!("say which card is drawn from {}", describe_location(table, *from)),
+                format!(
+                    "say which card is drawn from {}",
+                    describe_location(table, *from)
+                ),
             )
             .help("only the stock's order is known to dealer: write `draw P from PILE: C`")),
         },

@@ -163,7 +163,15 @@ struct Enumeration<'a> {
 impl Enumeration<'_> {
     /// Places the copies of kinds `k..`, the first one in column `col`.
     fn kind(&mut self, k: usize, col: usize) {
-        if k == self.copies.len() {
+        if k + 1 >= self.copies.len() {
+            // The last kind fills the remaining room: one way only.
+            let mut col = col;
+            for (l, &cap) in self.caps.iter().enumerate() {
+                for cell in &mut self.row[col..col + cap as usize] {
+                    *cell = l as u8;
+                }
+                col += cap as usize;
+            }
             self.rows.extend_from_slice(&self.row);
             return;
         }
@@ -173,16 +181,19 @@ impl Enumeration<'_> {
     /// Places the `left` remaining copies of kind `k` at locations `loc..`,
     /// the next one in column `col`.
     fn place(&mut self, k: usize, loc: usize, left: u32, col: usize) {
+        if left == 0 {
+            self.kind(k + 1, col);
+            return;
+        }
         if loc == self.caps.len() {
-            if left == 0 {
-                self.kind(k + 1, col);
-            }
             return;
         }
         let low = if loc + 1 == self.caps.len() { left } else { 0 };
         for take in low..=left.min(self.caps[loc]) {
             let end = col + take as usize;
-            self.row[col..end].fill(loc as u8);
+            for cell in &mut self.row[col..end] {
+                *cell = loc as u8;
+            }
             self.caps[loc] -= take;
             self.place(k, loc + 1, left - take, end);
             self.caps[loc] += take;

@@ -5,7 +5,7 @@ use fixedbitset::FixedBitSet;
 
 use super::formula::{Agent, Atom, Formula};
 use super::model::{Csr, ExplicitModel, Partition, Rel};
-use super::{update, EngineError};
+use super::{groups, update, EngineError};
 
 /// The set of worlds of `m` where `f` holds.
 pub(crate) fn eval_set(m: &ExplicitModel, f: &Formula) -> Result<FixedBitSet, EngineError> {
@@ -107,14 +107,11 @@ fn atom(m: &ExplicitModel, a: &Atom) -> Result<FixedBitSet, EngineError> {
                     shape.kinds()
                 )));
             }
-            let cols: Vec<_> = kinds.iter().map(|&k| shape.columns(k)).collect();
+            let cols: Vec<usize> = kinds.iter().flat_map(|&k| shape.columns(k)).collect();
             let here = *loc as u8;
             for x in 0..m.n {
                 let row = m.row(x);
-                let count: usize = cols
-                    .iter()
-                    .map(|c| row[c.clone()].iter().filter(|&&l| l == here).count())
-                    .sum();
+                let count = cols.iter().filter(|&&c| row[c] == here).count();
                 out.set(x, cmp.holds(count as u32, *n));
             }
         }
@@ -128,16 +125,21 @@ pub(crate) fn knows(
     a: Agent,
     s: &FixedBitSet,
 ) -> Result<FixedBitSet, EngineError> {
-    Ok(match relation(m, a)? {
+    Ok(knows_rel(relation(m, a)?, m.n, s))
+}
+
+/// K over any relation.
+fn knows_rel(rel: &Rel, n: usize, s: &FixedBitSet) -> FixedBitSet {
+    match rel {
         Rel::Partition(p) => knows_partition(p, s),
         Rel::General(g) => {
-            let mut out = FixedBitSet::with_capacity(m.n);
-            for x in 0..m.n {
+            let mut out = FixedBitSet::with_capacity(n);
+            for x in 0..n {
                 out.set(x, g.get(x).iter().all(|&y| s.contains(y as usize)));
             }
             out
         }
-    })
+    }
 }
 
 /// K over a partition: the classes without a world outside `s`.
@@ -208,55 +210,32 @@ fn common(m: &ExplicitModel, g: &[Agent], s: &FixedBitSet) -> Result<FixedBitSet
     Ok(complement(reach))
 }
 
-/// D_G: K over the intersection of G's relations. For the empty group the
-/// intersection is the universal relation.
+/// D_G: K over the intersection of G's relations (stored for the group once
+/// a contraction has merged worlds). For the empty group the intersection
+/// is the universal relation.
 fn distributed(
     m: &ExplicitModel,
     g: &[Agent],
     s: &FixedBitSet,
 ) -> Result<FixedBitSet, EngineError> {
-    let rels = g
-        .iter()
-        .map(|&a| relation(m, a))
-        .collect::<Result<Vec<_>, _>>()?;
-    if rels.is_empty() {
-        return Ok(if s.is_full() {
-            full(m.n)
-        } else {
-            FixedBitSet::with_capacity(m.n)
-        });
-    }
-    let partitions: Option<Vec<&Partition>> = rels
-        .iter()
-        .map(|r| match r {
-            Rel::Partition(p) => Some(p),
-            Rel::General(_) => None,
-        })
-        .collect();
-    if let Some(ps) = partitions {
-        if ps.len() == 1 {
-            return Ok(knows_partition(ps[0], s));
+    let agents = m.rels.len();
+    let mask = groups::mask_of(g, agents)
+        .ok_or_else(|| EngineError::Malformed(format!("a group of {g:?} with {agents} agents")))?;
+    Ok(match (mask.count_ones(), &m.groups) {
+        (0, _) if s.is_full() => full(m.n),
+        (0, _) => FixedBitSet::with_capacity(m.n),
+        (1, _) => knows_rel(&m.rels[mask.trailing_zeros() as usize], m.n, s),
+        (_, Some(gs)) => knows_rel(&gs[groups::index(mask, agents)], m.n, s),
+        (_, None) => {
+            let mut members = (0..agents).filter(|&a| mask >> a & 1 == 1);
+            let first = members.next().expect("two or more agents");
+            let mut joint = m.rels[first].clone();
+            for a in members {
+                joint = groups::intersect(&joint, &m.rels[a], m.n);
+            }
+            knows_rel(&joint, m.n, s)
         }
-        let mut flat = Vec::with_capacity(m.n * ps.len());
-        for x in 0..m.n {
-            flat.extend(ps.iter().map(|p| p.class[x]));
-        }
-        let joint = Partition::from_labels(flat.chunks(ps.len()));
-        return Ok(knows_partition(&joint, s));
-    }
-    let pivot = rels
-        .iter()
-        .position(|r| matches!(r, Rel::General(_)))
-        .unwrap_or(0);
-    let mut out = FixedBitSet::with_capacity(m.n);
-    for x in 0..m.n {
-        let ok = rels[pivot]
-            .successors(x)
-            .iter()
-            .all(|&y| s.contains(y as usize) || rels.iter().any(|r| !r.related(x, y as usize)));
-        out.set(x, ok);
-    }
-    Ok(out)
+    })
 }
 
 /// \[!ψ\]φ (or ⟨!ψ⟩φ): φ evaluated in the submodel of the ψ-worlds.

@@ -15,7 +15,9 @@ pub mod model;
 
 mod bisim;
 mod eval;
+mod groups;
 mod hash;
+mod relation;
 #[cfg(test)]
 mod testkit;
 mod update;

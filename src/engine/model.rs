@@ -7,7 +7,6 @@
 //! update keeps them equivalences; successor lists appear only when an event
 //! model has a non-equivalence relation (beliefs).
 
-use std::cell::OnceCell;
 use std::ops::Range;
 use std::rc::Rc;
 
@@ -16,7 +15,8 @@ use fixedbitset::FixedBitSet;
 use super::deal::{self, DealSpec};
 use super::event::{EventId, EventModel, Relation};
 use super::formula::{Agent, Formula};
-use super::hash::{intern, FxMap};
+use super::groups;
+pub(crate) use super::relation::{Csr, Partition, Rel};
 use super::{bisim, eval, update, Backend, EngineError, WorldId, WorldView};
 
 /// The layout of a row: the card columns of each kind, then the propositions.
@@ -68,251 +68,6 @@ impl Shape {
     }
 }
 
-/// Successor lists in compressed form: `items[start[x]..start[x + 1]]`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Csr {
-    /// Where each element's list starts; one more entry than elements.
-    pub start: Vec<usize>,
-    /// The lists, each sorted.
-    pub items: Vec<u32>,
-}
-
-impl Csr {
-    /// An empty structure ready for [`Csr::push`].
-    pub fn new() -> Csr {
-        Csr {
-            start: vec![0],
-            items: Vec::new(),
-        }
-    }
-
-    /// The list of element `x`.
-    #[inline]
-    pub fn get(&self, x: usize) -> &[u32] {
-        &self.items[self.start[x]..self.start[x + 1]]
-    }
-
-    /// The number of elements.
-    pub fn len(&self) -> usize {
-        self.start.len() - 1
-    }
-
-    /// Closes the list of the next element (its items were pushed to `items`).
-    #[inline]
-    pub fn push(&mut self) {
-        self.start.push(self.items.len());
-    }
-
-    /// The elements of each group, `group[x] < groups`, in increasing order.
-    pub fn groups(group: &[u32], groups: usize) -> Csr {
-        let mut start = vec![0usize; groups + 1];
-        for &g in group {
-            start[g as usize + 1] += 1;
-        }
-        for g in 0..groups {
-            start[g + 1] += start[g];
-        }
-        let mut fill = start.clone();
-        let mut items = vec![0u32; group.len()];
-        for (x, &g) in group.iter().enumerate() {
-            items[fill[g as usize]] = x as u32;
-            fill[g as usize] += 1;
-        }
-        Csr { start, items }
-    }
-
-    /// The reverse relation.
-    pub fn reverse(&self) -> Csr {
-        let n = self.len();
-        let mut start = vec![0usize; n + 1];
-        for &y in &self.items {
-            start[y as usize + 1] += 1;
-        }
-        for y in 0..n {
-            start[y + 1] += start[y];
-        }
-        let mut fill = start.clone();
-        let mut items = vec![0u32; self.items.len()];
-        for x in 0..n {
-            for &y in self.get(x) {
-                items[fill[y as usize]] = x as u32;
-                fill[y as usize] += 1;
-            }
-        }
-        Csr { start, items }
-    }
-}
-
-/// An equivalence relation: a class number per element, numbered densely.
-#[derive(Clone, Debug)]
-pub(crate) struct Partition {
-    /// The class of each element.
-    pub class: Vec<u32>,
-    /// The number of classes (every class number is below it).
-    pub count: usize,
-    members: OnceCell<Csr>,
-}
-
-impl Partition {
-    /// The partition with the given classes, all below `count`.
-    pub fn new(class: Vec<u32>, count: usize) -> Partition {
-        Partition {
-            class,
-            count,
-            members: OnceCell::new(),
-        }
-    }
-
-    /// The partition with arbitrary class labels, renumbered densely.
-    pub fn from_labels<T: std::hash::Hash + Eq>(labels: impl Iterator<Item = T>) -> Partition {
-        let mut ids: FxMap<T, u32> = FxMap::default();
-        let class: Vec<u32> = labels.map(|l| intern(&mut ids, l)).collect();
-        Partition::new(class, ids.len())
-    }
-
-    /// The members of every class (computed once).
-    pub fn members(&self) -> &Csr {
-        self.members
-            .get_or_init(|| Csr::groups(&self.class, self.count))
-    }
-}
-
-/// An agent's accessibility relation between worlds (or events).
-#[derive(Clone, Debug)]
-pub(crate) enum Rel {
-    /// An equivalence relation.
-    Partition(Partition),
-    /// Any relation, as sorted successor lists.
-    General(Csr),
-}
-
-impl Rel {
-    /// The elements related to `x`, in increasing order.
-    #[inline]
-    pub fn successors(&self, x: usize) -> &[u32] {
-        match self {
-            Rel::Partition(p) => p.members().get(p.class[x] as usize),
-            Rel::General(g) => g.get(x),
-        }
-    }
-
-    /// Whether `x` is related to `y`.
-    pub fn related(&self, x: usize, y: usize) -> bool {
-        match self {
-            Rel::Partition(p) => p.class[x] == p.class[y],
-            Rel::General(g) => g.get(x).binary_search(&(y as u32)).is_ok(),
-        }
-    }
-
-    /// The relation from a [`Relation`] over `n` elements, checked.
-    pub fn from_relation(rel: &Relation, n: usize) -> Result<Rel, String> {
-        match rel {
-            Relation::Partition(classes) => {
-                if classes.len() != n {
-                    return Err(format!(
-                        "a partition of {} elements, expected {n}",
-                        classes.len()
-                    ));
-                }
-                Ok(Rel::Partition(Partition::from_labels(
-                    classes.iter().copied(),
-                )))
-            }
-            Relation::General(succ) => {
-                if succ.len() != n {
-                    return Err(format!(
-                        "successor lists for {} elements, expected {n}",
-                        succ.len()
-                    ));
-                }
-                let mut csr = Csr::new();
-                for list in succ {
-                    if let Some(y) = list.iter().find(|&&y| y >= n) {
-                        return Err(format!(
-                            "successor {y} out of range (fewer than {n} elements)"
-                        ));
-                    }
-                    let mut sorted: Vec<u32> = list.iter().map(|&y| y as u32).collect();
-                    sorted.sort_unstable();
-                    sorted.dedup();
-                    csr.items.extend(sorted);
-                    csr.push();
-                }
-                Ok(Rel::General(csr).normalized())
-            }
-        }
-    }
-
-    /// The same relation, as a partition if it is an equivalence relation.
-    ///
-    /// With `c(x)` the least successor of `x`, the relation is an equivalence
-    /// iff every `x` is its own successor, every successor `y` of `x` has
-    /// `c(y) = c(x)`, and `x` has as many successors as there are elements
-    /// with its `c`.
-    pub fn normalized(self) -> Rel {
-        let Rel::General(g) = &self else { return self };
-        let n = g.len();
-        let mut class = Vec::with_capacity(n);
-        for x in 0..n {
-            match g.get(x).first() {
-                Some(&c) => class.push(c),
-                None => return self,
-            }
-        }
-        let mut size = vec![0usize; n];
-        for &c in &class {
-            size[c as usize] += 1;
-        }
-        for x in 0..n {
-            let succ = g.get(x);
-            if succ.binary_search(&(x as u32)).is_err()
-                || succ.len() != size[class[x] as usize]
-                || succ.iter().any(|&y| class[y as usize] != class[x])
-            {
-                return self;
-            }
-        }
-        Rel::Partition(Partition::from_labels(class.into_iter()))
-    }
-
-    /// The relation restricted to the kept elements, renumbered by `map`
-    /// (old → new, `u32::MAX` for dropped elements); `kept` lists the old
-    /// numbers of the new elements.
-    pub fn restrict(&self, kept: &[u32], map: &[u32]) -> Rel {
-        match self {
-            Rel::Partition(p) => {
-                let mut renumber = vec![u32::MAX; p.count];
-                let mut count = 0u32;
-                let class = kept
-                    .iter()
-                    .map(|&x| {
-                        let c = &mut renumber[p.class[x as usize] as usize];
-                        if *c == u32::MAX {
-                            *c = count;
-                            count += 1;
-                        }
-                        *c
-                    })
-                    .collect();
-                Rel::Partition(Partition::new(class, count as usize))
-            }
-            Rel::General(g) => {
-                let mut csr = Csr::new();
-                for &x in kept {
-                    csr.items.extend(
-                        g.get(x as usize)
-                            .iter()
-                            .map(|&y| map[y as usize])
-                            .filter(|&y| y != u32::MAX),
-                    );
-                    csr.push();
-                }
-                Rel::General(csr)
-            }
-        }
-    }
-}
-
 /// An explicit Kripke model whose worlds are card allocations plus a
 /// valuation of the declared propositions.
 #[derive(Clone, Debug)]
@@ -321,6 +76,10 @@ pub struct ExplicitModel {
     pub(crate) rows: Vec<u8>,
     pub(crate) n: usize,
     pub(crate) rels: Vec<Rel>,
+    /// One relation per group of two or more agents (see [`groups`]), once
+    /// a contraction has merged worlds; `None` while they are the
+    /// intersections of the agents' relations.
+    pub(crate) groups: Option<Vec<Rel>>,
     pub(crate) actual: usize,
 }
 
@@ -359,9 +118,11 @@ impl ExplicitModel {
             rows,
             n,
             rels,
+            groups: None,
             actual,
         };
-        Ok(model.generated().contracted())
+        // Distinct allocations have distinct rows: the model is already minimal.
+        Ok(model.generated())
     }
 
     /// A hand-written model without cards: `worlds[w][p]` is proposition p
@@ -406,6 +167,7 @@ impl ExplicitModel {
             rows,
             n,
             rels,
+            groups: None,
             actual,
         };
         Ok(model.generated().contracted())
@@ -468,6 +230,10 @@ impl ExplicitModel {
             rows,
             n: kept.len(),
             rels: self.rels.iter().map(|r| r.restrict(&kept, &map)).collect(),
+            groups: self
+                .groups
+                .as_ref()
+                .map(|gs| gs.iter().map(|r| r.restrict(&kept, &map)).collect()),
             actual: actual.unwrap_or(0) as usize,
         };
         (model, kept)
@@ -475,6 +241,51 @@ impl ExplicitModel {
 
     /// The worlds reachable from the actual world along any agents' relations.
     pub(crate) fn reachable(&self) -> FixedBitSet {
+        let partitions: Option<Vec<&Partition>> = self
+            .rels
+            .iter()
+            .map(|r| match r {
+                Rel::Partition(p) => Some(p),
+                Rel::General(_) => None,
+            })
+            .collect();
+        match partitions {
+            Some(ps) if !ps.is_empty() => self.reachable_by_classes(&ps),
+            _ => self.reachable_by_search(),
+        }
+    }
+
+    /// Reachability when every relation is a partition: union-find over the
+    /// classes of all agents, joining the classes of each world.
+    fn reachable_by_classes(&self, ps: &[&Partition]) -> FixedBitSet {
+        let mut base = Vec::with_capacity(ps.len());
+        let mut total = 0usize;
+        for p in ps {
+            base.push(total);
+            total += p.count;
+        }
+        let mut parent: Vec<u32> = (0..total as u32).collect();
+        for x in 0..self.n {
+            let first = find(&mut parent, ps[0].class[x]);
+            for (p, &b) in ps.iter().zip(&base).skip(1) {
+                let other = find(&mut parent, (b + p.class[x] as usize) as u32);
+                if other != first {
+                    parent[other as usize] = first;
+                }
+            }
+        }
+        let root = find(&mut parent, ps[0].class[self.actual]);
+        let mut seen = FixedBitSet::with_capacity(self.n);
+        for x in 0..self.n {
+            if find(&mut parent, ps[0].class[x]) == root {
+                seen.insert(x);
+            }
+        }
+        seen
+    }
+
+    /// Reachability by depth-first search.
+    fn reachable_by_search(&self) -> FixedBitSet {
         let mut seen = FixedBitSet::with_capacity(self.n);
         let mut classes: Vec<FixedBitSet> = self
             .rels
@@ -519,7 +330,18 @@ impl ExplicitModel {
     pub(crate) fn contracted(self) -> ExplicitModel {
         let mut model = bisim::contract(self);
         model.rels = model.rels.into_iter().map(Rel::normalized).collect();
+        model.groups = model
+            .groups
+            .map(|gs| gs.into_iter().map(Rel::normalized).collect());
         model
+    }
+
+    /// The relations of every group of two or more agents (see [`groups`]).
+    pub(crate) fn group_relations(&self) -> Vec<Rel> {
+        match &self.groups {
+            Some(gs) => gs.clone(),
+            None => groups::intersections(&self.rels, self.n),
+        }
     }
 
     /// The world view of a row.
@@ -541,38 +363,89 @@ impl ExplicitModel {
     }
 }
 
+/// The root of `x` in a union-find forest, halving paths on the way.
+#[inline]
+fn find(parent: &mut [u32], mut x: u32) -> u32 {
+    while parent[x as usize] != x {
+        let up = parent[parent[x as usize] as usize];
+        parent[x as usize] = up;
+        x = up;
+    }
+    x
+}
+
 /// Agent classes of a deal: worlds agree on every observed location's contents.
+///
+/// The contents of the observed locations are a number in mixed radix (the
+/// count of each kind at each observed location), summed column by column
+/// from a table, and renumbered through a direct table when the range is
+/// small; slices are hashed only when that number would overflow.
 fn observer_partition(shape: &Shape, rows: &[u8], n: usize, seen: &[usize]) -> Partition {
     let width = shape.width();
-    let mut observed = [false; 256];
+    let locs = shape.locations;
+    let mut observed = vec![false; locs];
     for &l in seen {
         observed[l] = true;
     }
-    let mut key = Vec::with_capacity(shape.cards() + shape.kinds());
-    let mut ids: FxMap<Vec<u8>, u32> = FxMap::default();
-    let mut class = Vec::with_capacity(n);
-    for w in 0..n {
-        let row = &rows[w * width..(w + 1) * width];
-        key.clear();
-        for k in 0..shape.kinds() {
-            key.extend(
-                row[shape.columns(k)]
-                    .iter()
-                    .filter(|&&l| observed[l as usize]),
-            );
-            key.push(u8::MAX);
-        }
-        let next = ids.len() as u32;
-        let id = match ids.get(&key[..]) {
-            Some(&id) => id,
-            None => {
-                ids.insert(key.clone(), next);
-                next
+    let Some((weights, range)) = observer_weights(shape, &observed) else {
+        let key = |w: usize| -> Vec<u8> {
+            let row = &rows[w * width..(w + 1) * width];
+            let mut key = Vec::with_capacity(shape.cards() + shape.kinds());
+            for k in 0..shape.kinds() {
+                key.extend(
+                    row[shape.columns(k)]
+                        .iter()
+                        .filter(|&&l| observed[l as usize]),
+                );
+                key.push(u8::MAX);
             }
+            key
         };
-        class.push(id);
+        return Partition::from_labels((0..n).map(key));
+    };
+    let cards = shape.cards();
+    let keys = (0..n).map(|w| {
+        let row = &rows[w * width..w * width + cards];
+        let mut key = 0u64;
+        for (c, &l) in row.iter().enumerate() {
+            key += weights[c * locs + l as usize];
+        }
+        key
+    });
+    if range > (4 * n as u64).max(1 << 16) {
+        return Partition::from_labels(keys);
     }
-    Partition::new(class, ids.len())
+    let mut table = vec![u32::MAX; range as usize];
+    let mut count = 0u32;
+    let mut class = Vec::with_capacity(n);
+    for key in keys {
+        let slot = &mut table[key as usize];
+        if *slot == u32::MAX {
+            *slot = count;
+            count += 1;
+        }
+        class.push(*slot);
+    }
+    Partition::new(class, count as usize)
+}
+
+/// For each card column and location, the place value of one copy there in
+/// the mixed-radix number of the observed contents (0 where unobserved), and
+/// the range of that number; `None` if it may overflow.
+fn observer_weights(shape: &Shape, observed: &[bool]) -> Option<(Vec<u64>, u64)> {
+    let locs = shape.locations;
+    let mut weights = vec![0u64; shape.cards() * locs];
+    let mut place = 1u64;
+    for k in 0..shape.kinds() {
+        let radix = u64::from(shape.copies[k]) + 1;
+        for (l, _) in observed.iter().enumerate().filter(|(_, &o)| o) {
+            for c in shape.columns(k) {
+                weights[c * locs + l] = place;
+            }
+            place = place.checked_mul(radix)?;
+        }
+    }
+    Some((weights, place))
 }
 
 impl Backend for ExplicitModel {

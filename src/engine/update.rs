@@ -9,7 +9,7 @@ use fixedbitset::FixedBitSet;
 use super::eval::{eval_set, full};
 use super::event::{EventId, EventModel, Post};
 use super::formula::Formula;
-use super::hash::{intern, FxMap};
+use super::groups;
 use super::model::{Csr, ExplicitModel, Partition, Rel};
 use super::EngineError;
 
@@ -165,11 +165,19 @@ pub(crate) fn product(
         .zip(erels)
         .map(|(wr, er)| product_rel(wr, er, &origin, &event, &first))
         .collect();
+    let groups = m.groups.as_ref().map(|gs| {
+        let events = groups::intersections(erels, em.events.len());
+        gs.iter()
+            .zip(&events)
+            .map(|(wr, er)| product_rel(wr, er, &origin, &event, &first))
+            .collect()
+    });
     let model = ExplicitModel {
         shape: m.shape.clone(),
         rows,
         n: origin.len(),
         rels,
+        groups,
         actual: 0,
     };
     Ok(Product {
@@ -270,17 +278,16 @@ fn run(row: &mut [u8], offsets: &[usize], ops: &[Op], w: usize) -> bool {
 /// One agent's relation in the product.
 fn product_rel(wr: &Rel, er: &Rel, origin: &[u32], event: &[u32], first: &[usize]) -> Rel {
     if let (Rel::Partition(wp), Rel::Partition(ep)) = (wr, er) {
-        let mut ids: FxMap<u64, u32> = FxMap::default();
-        let class = origin
+        let pairs = origin
             .iter()
             .zip(event)
-            .map(|(&w, &e)| {
-                let key = u64::from(wp.class[w as usize]) * ep.count as u64
-                    + u64::from(ep.class[e as usize]);
-                intern(&mut ids, key)
-            })
-            .collect();
-        return Rel::Partition(Partition::new(class, ids.len()));
+            .map(|(&w, &e)| (wp.class[w as usize], ep.class[e as usize]));
+        return Rel::Partition(Partition::from_pairs(
+            pairs,
+            wp.count,
+            ep.count,
+            origin.len(),
+        ));
     }
     let mut csr = Csr::new();
     for (&w, &e) in origin.iter().zip(event) {

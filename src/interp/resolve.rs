@@ -277,14 +277,29 @@ impl Scope<'_> {
                 asked: self.agent(asked)?,
                 kinds: self.asked_rank(card)?,
             },
-            MoveKind::Pick { player, card } => Move::Game(GameMove::Pick { player: self.agent(player)?, kind: deck.card(card)? }),
-            MoveKind::Discard { player, card } => Move::Game(GameMove::Discard { player: self.agent(player)?, kind: deck.card(card)? }),
+            MoveKind::Pick { player, card } => Move::Game(GameMove::Pick {
+                player: self.agent(player)?,
+                kind: deck.card(card)?,
+            }),
+            MoveKind::Discard { player, card } => Move::Game(GameMove::Discard {
+                player: self.agent(player)?,
+                kind: deck.card(card)?,
+            }),
             MoveKind::NewTable => Move::Game(GameMove::NewTable),
             MoveKind::Kemps(player) => Move::Game(GameMove::Kemps(self.agent(player)?)),
             MoveKind::Pass(player) => Move::Game(GameMove::Pass(self.agent(player)?)),
-            MoveKind::Call { player, card } => Move::Game(GameMove::Call { player: self.agent(player)?, kind: deck.card(card)? }),
-            MoveKind::Play { player, card } => Move::Game(GameMove::Play { player: self.agent(player)?, kind: deck.card(card)? }),
-            MoveKind::Place { player, slot } => Move::Game(GameMove::Place { player: self.agent(player)?, slot: self.slot(slot)? }),
+            MoveKind::Call { player, card } => Move::Game(GameMove::Call {
+                player: self.agent(player)?,
+                kind: deck.card(card)?,
+            }),
+            MoveKind::Play { player, card } => Move::Game(GameMove::Play {
+                player: self.agent(player)?,
+                kind: deck.card(card)?,
+            }),
+            MoveKind::Place { player, slot } => Move::Game(GameMove::Place {
+                player: self.agent(player)?,
+                slot: self.slot(slot)?,
+            }),
             MoveKind::Apply(name) => {
                 let Some((em, e)) = self.events.get(&name.text) else {
                     let names: Vec<&String> = self.events.keys().collect();

@@ -151,30 +151,16 @@ pub fn valid(m: &NaiveModel, f: &Formula) -> bool {
 /// the relations of `group`, by repeating "add the successors" until nothing changes.
 fn group_reach(m: &NaiveModel, group: &[usize], w: usize) -> Vec<bool> {
     let n = m.len();
-    let mut reach = vec![false; n];
-    for &a in group {
-        for v in 0..n {
-            reach[v] |= m.rel[a][w][v];
-        }
-    }
+    let step = |u: usize, v: usize| group.iter().any(|&a| m.rel[a][u][v]);
+    let mut reach: Vec<bool> = (0..n).map(|v| step(w, v)).collect();
     loop {
-        let mut changed = false;
-        for u in 0..n {
-            if !reach[u] {
-                continue;
-            }
-            for &a in group {
-                for v in 0..n {
-                    if m.rel[a][u][v] && !reach[v] {
-                        reach[v] = true;
-                        changed = true;
-                    }
-                }
-            }
-        }
-        if !changed {
+        let next: Vec<bool> = (0..n)
+            .map(|v| reach[v] || (0..n).any(|u| reach[u] && step(u, v)))
+            .collect();
+        if next == reach {
             return reach;
         }
+        reach = next;
     }
 }
 
@@ -344,12 +330,31 @@ pub fn reachable_part(m: &NaiveModel) -> NaiveModel {
 /// related while they agree on cards and propositions and, for every agent,
 /// reach the same set of classes.
 pub fn bisimulation_classes(m: &NaiveModel) -> (Vec<usize>, usize) {
+    refine(m, &[])
+}
+
+/// The largest *collective* bisimulation of `m`: like
+/// [`bisimulation_classes`], but every group of two or more agents counts as
+/// one more agent whose relation is the intersection of theirs. Unlike plain
+/// bisimulation it preserves distributed knowledge, and it is what the
+/// engine contracts by.
+pub fn collective_classes(m: &NaiveModel) -> (Vec<usize>, usize) {
+    let agents = m.rel.len();
+    let groups: Vec<Vec<usize>> = (1usize..1 << agents)
+        .filter(|mask| mask.count_ones() >= 2)
+        .map(|mask| (0..agents).filter(|a| mask & (1 << a) != 0).collect())
+        .collect();
+    refine(m, &groups)
+}
+
+/// Partition refinement over the agents' relations and the intersections of `groups`.
+fn refine(m: &NaiveModel, groups: &[Vec<usize>]) -> (Vec<usize>, usize) {
     let n = m.len();
     let mut class = vec![0usize; n];
     let mut count = usize::from(n > 0);
     loop {
         let signature = |w: usize| {
-            let reached: Vec<Vec<usize>> = (0..m.rel.len())
+            let mut reached: Vec<Vec<usize>> = (0..m.rel.len())
                 .map(|a| {
                     let mut cs: Vec<usize> = m.successors(a, w).iter().map(|&v| class[v]).collect();
                     cs.sort_unstable();
@@ -357,6 +362,15 @@ pub fn bisimulation_classes(m: &NaiveModel) -> (Vec<usize>, usize) {
                     cs
                 })
                 .collect();
+            for g in groups {
+                let mut cs: Vec<usize> = (0..n)
+                    .filter(|&v| g.iter().all(|&a| m.rel[a][w][v]))
+                    .map(|v| class[v])
+                    .collect();
+                cs.sort_unstable();
+                cs.dedup();
+                reached.push(cs);
+            }
             (class[w], m.worlds[w].clone(), reached)
         };
         let sigs: Vec<_> = (0..n).map(signature).collect();
@@ -380,10 +394,11 @@ pub fn bisimulation_classes(m: &NaiveModel) -> (Vec<usize>, usize) {
     }
 }
 
-/// The quotient of `m` by its largest bisimulation: one world per class,
-/// `[u] R_a [v]` iff some member of `[u]` has an `a`-successor in `[v]`.
+/// The quotient of `m` by its largest collective bisimulation (the one the
+/// engine contracts by): one world per class, `[u] R_a [v]` iff some member
+/// of `[u]` has an `a`-successor in `[v]`.
 pub fn quotient(m: &NaiveModel) -> NaiveModel {
-    let (class, count) = bisimulation_classes(m);
+    let (class, count) = collective_classes(m);
     let mut worlds = vec![None; count];
     for w in 0..m.len() {
         worlds[class[w]].get_or_insert_with(|| m.worlds[w].clone());
@@ -502,4 +517,32 @@ pub fn deal_model(
         rel,
         actual,
     }
+}
+
+/// Whether the actual worlds of `a` and `b` (over the same agents) are
+/// bisimilar: their disjoint union's largest bisimulation relates them.
+pub fn bisimilar(a: &NaiveModel, b: &NaiveModel) -> bool {
+    let (na, n) = (a.len(), a.len() + b.len());
+    let rel = (0..a.rel.len())
+        .map(|ag| {
+            (0..n)
+                .map(|u| {
+                    (0..n)
+                        .map(|v| match (u < na, v < na) {
+                            (true, true) => a.rel[ag][u][v],
+                            (false, false) => b.rel[ag][u - na][v - na],
+                            _ => false,
+                        })
+                        .collect()
+                })
+                .collect()
+        })
+        .collect();
+    let union = NaiveModel {
+        worlds: a.worlds.iter().chain(&b.worlds).cloned().collect(),
+        rel,
+        actual: a.actual,
+    };
+    let (class, _) = bisimulation_classes(&union);
+    class[a.actual] == class[na + b.actual]
 }

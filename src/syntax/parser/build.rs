@@ -120,7 +120,10 @@ fn draw(ctx: &Ctx, mut a: Args<'_, '_, '_>) -> Result<MoveKind> {
     let (mut card, mut from) = (None, None);
     for p in a.rest() {
         if p.as_rule() == Rule::draw_from {
-            from = p.into_inner().find(|q| q.as_rule() == Rule::location).map(|q| ctx.name(&q));
+            from = p
+                .into_inner()
+                .find(|q| q.as_rule() == Rule::location)
+                .map(|q| ctx.name(&q));
         } else {
             card = Some(ctx.name(&p));
         }

@@ -1,0 +1,280 @@
+//! Accessibility relations of explicit models and event models: partitions
+//! (equivalence relations, one class number per element) and successor
+//! lists in compressed form.
+
+use std::cell::OnceCell;
+
+use super::event::Relation;
+use super::hash::{intern, FxMap};
+
+/// Successor lists in compressed form: `items[start[x]..start[x + 1]]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Csr {
+    /// Where each element's list starts; one more entry than elements.
+    pub start: Vec<usize>,
+    /// The lists, each sorted.
+    pub items: Vec<u32>,
+}
+
+impl Csr {
+    /// An empty structure ready for [`Csr::push`].
+    pub fn new() -> Csr {
+        Csr {
+            start: vec![0],
+            items: Vec::new(),
+        }
+    }
+
+    /// The list of element `x`.
+    #[inline]
+    pub fn get(&self, x: usize) -> &[u32] {
+        &self.items[self.start[x]..self.start[x + 1]]
+    }
+
+    /// The number of elements.
+    pub fn len(&self) -> usize {
+        self.start.len() - 1
+    }
+
+    /// Closes the list of the next element (its items were pushed to `items`).
+    #[inline]
+    pub fn push(&mut self) {
+        self.start.push(self.items.len());
+    }
+
+    /// The elements of each group, `group[x] < groups`, in increasing order.
+    pub fn groups(group: &[u32], groups: usize) -> Csr {
+        let mut start = vec![0usize; groups + 1];
+        for &g in group {
+            start[g as usize + 1] += 1;
+        }
+        for g in 0..groups {
+            start[g + 1] += start[g];
+        }
+        let mut fill = start.clone();
+        let mut items = vec![0u32; group.len()];
+        for (x, &g) in group.iter().enumerate() {
+            items[fill[g as usize]] = x as u32;
+            fill[g as usize] += 1;
+        }
+        Csr { start, items }
+    }
+
+    /// The reverse relation.
+    pub fn reverse(&self) -> Csr {
+        let n = self.len();
+        let mut start = vec![0usize; n + 1];
+        for &y in &self.items {
+            start[y as usize + 1] += 1;
+        }
+        for y in 0..n {
+            start[y + 1] += start[y];
+        }
+        let mut fill = start.clone();
+        let mut items = vec![0u32; self.items.len()];
+        for x in 0..n {
+            for &y in self.get(x) {
+                items[fill[y as usize]] = x as u32;
+                fill[y as usize] += 1;
+            }
+        }
+        Csr { start, items }
+    }
+}
+
+/// An equivalence relation: a class number per element, numbered densely.
+#[derive(Clone, Debug)]
+pub(crate) struct Partition {
+    /// The class of each element.
+    pub class: Vec<u32>,
+    /// The number of classes (every class number is below it).
+    pub count: usize,
+    members: OnceCell<Csr>,
+}
+
+impl Partition {
+    /// The partition with the given classes, all below `count`.
+    pub fn new(class: Vec<u32>, count: usize) -> Partition {
+        Partition {
+            class,
+            count,
+            members: OnceCell::new(),
+        }
+    }
+
+    /// The partition with arbitrary class labels, renumbered densely.
+    pub fn from_labels<T: std::hash::Hash + Eq>(labels: impl Iterator<Item = T>) -> Partition {
+        let mut ids: FxMap<T, u32> = FxMap::default();
+        let class: Vec<u32> = labels.map(|l| intern(&mut ids, l)).collect();
+        Partition::new(class, ids.len())
+    }
+
+    /// The partition whose classes are the distinct pairs of classes
+    /// `(l, r)`, `l < left` and `r < right`, renumbered densely (through a
+    /// direct table when the pairs are few, else by hashing).
+    pub fn from_pairs(
+        pairs: impl Iterator<Item = (u32, u32)>,
+        left: usize,
+        right: usize,
+        n: usize,
+    ) -> Partition {
+        let range = left as u64 * right as u64;
+        if range > (4 * n as u64).max(1 << 16) {
+            return Partition::from_labels(pairs.map(|(l, r)| u64::from(l) << 32 | u64::from(r)));
+        }
+        let mut table = vec![u32::MAX; range as usize];
+        let mut count = 0u32;
+        let mut class = Vec::with_capacity(n);
+        for (l, r) in pairs {
+            let slot = &mut table[l as usize * right + r as usize];
+            if *slot == u32::MAX {
+                *slot = count;
+                count += 1;
+            }
+            class.push(*slot);
+        }
+        Partition::new(class, count as usize)
+    }
+
+    /// The members of every class (computed once).
+    pub fn members(&self) -> &Csr {
+        self.members
+            .get_or_init(|| Csr::groups(&self.class, self.count))
+    }
+}
+
+/// An agent's accessibility relation between worlds (or events).
+#[derive(Clone, Debug)]
+pub(crate) enum Rel {
+    /// An equivalence relation.
+    Partition(Partition),
+    /// Any relation, as sorted successor lists.
+    General(Csr),
+}
+
+impl Rel {
+    /// The elements related to `x`, in increasing order.
+    #[inline]
+    pub fn successors(&self, x: usize) -> &[u32] {
+        match self {
+            Rel::Partition(p) => p.members().get(p.class[x] as usize),
+            Rel::General(g) => g.get(x),
+        }
+    }
+
+    /// Whether `x` is related to `y`.
+    pub fn related(&self, x: usize, y: usize) -> bool {
+        match self {
+            Rel::Partition(p) => p.class[x] == p.class[y],
+            Rel::General(g) => g.get(x).binary_search(&(y as u32)).is_ok(),
+        }
+    }
+
+    /// The relation from a [`Relation`] over `n` elements, checked.
+    pub fn from_relation(rel: &Relation, n: usize) -> Result<Rel, String> {
+        match rel {
+            Relation::Partition(classes) => {
+                if classes.len() != n {
+                    return Err(format!(
+                        "a partition of {} elements, expected {n}",
+                        classes.len()
+                    ));
+                }
+                Ok(Rel::Partition(Partition::from_labels(
+                    classes.iter().copied(),
+                )))
+            }
+            Relation::General(succ) => {
+                if succ.len() != n {
+                    return Err(format!(
+                        "successor lists for {} elements, expected {n}",
+                        succ.len()
+                    ));
+                }
+                let mut csr = Csr::new();
+                for list in succ {
+                    if let Some(y) = list.iter().find(|&&y| y >= n) {
+                        return Err(format!(
+                            "successor {y} out of range (fewer than {n} elements)"
+                        ));
+                    }
+                    let mut sorted: Vec<u32> = list.iter().map(|&y| y as u32).collect();
+                    sorted.sort_unstable();
+                    sorted.dedup();
+                    csr.items.extend(sorted);
+                    csr.push();
+                }
+                Ok(Rel::General(csr).normalized())
+            }
+        }
+    }
+
+    /// The same relation, as a partition if it is an equivalence relation.
+    ///
+    /// With `c(x)` the least successor of `x`, the relation is an equivalence
+    /// iff every `x` is its own successor, every successor `y` of `x` has
+    /// `c(y) = c(x)`, and `x` has as many successors as there are elements
+    /// with its `c`.
+    pub fn normalized(self) -> Rel {
+        let Rel::General(g) = &self else { return self };
+        let n = g.len();
+        let mut class = Vec::with_capacity(n);
+        for x in 0..n {
+            match g.get(x).first() {
+                Some(&c) => class.push(c),
+                None => return self,
+            }
+        }
+        let mut size = vec![0usize; n];
+        for &c in &class {
+            size[c as usize] += 1;
+        }
+        for x in 0..n {
+            let succ = g.get(x);
+            if succ.binary_search(&(x as u32)).is_err()
+                || succ.len() != size[class[x] as usize]
+                || succ.iter().any(|&y| class[y as usize] != class[x])
+            {
+                return self;
+            }
+        }
+        Rel::Partition(Partition::from_labels(class.into_iter()))
+    }
+
+    /// The relation restricted to the kept elements, renumbered by `map`
+    /// (old → new, `u32::MAX` for dropped elements); `kept` lists the old
+    /// numbers of the new elements.
+    pub fn restrict(&self, kept: &[u32], map: &[u32]) -> Rel {
+        match self {
+            Rel::Partition(p) => {
+                let mut renumber = vec![u32::MAX; p.count];
+                let mut count = 0u32;
+                let class = kept
+                    .iter()
+                    .map(|&x| {
+                        let c = &mut renumber[p.class[x as usize] as usize];
+                        if *c == u32::MAX {
+                            *c = count;
+                            count += 1;
+                        }
+                        *c
+                    })
+                    .collect();
+                Rel::Partition(Partition::new(class, count as usize))
+            }
+            Rel::General(g) => {
+                let mut csr = Csr::new();
+                for &x in kept {
+                    csr.items.extend(
+                        g.get(x as usize)
+                            .iter()
+                            .map(|&y| map[y as usize])
+                            .filter(|&y| y != u32::MAX),
+                    );
+                    csr.push();
+                }
+                Rel::General(csr)
+            }
+        }
+    }
+}
