@@ -30,8 +30,8 @@ use crate::engine::{Agent, Backend, Event, EventModel, Formula, Kind, Loc, Post}
 
 use super::events;
 use super::rules::{
-    actual_cards, describe_player, generic, holds, not_in_game, GameMove, GameState, Move,
-    Outcome, Refusal,
+    actual_cards, describe_player, generic, holds, not_in_game, GameMove, GameState, Move, Outcome,
+    Refusal,
 };
 use super::table::{LocKind, Table};
 
@@ -90,7 +90,10 @@ pub fn start(table: &Table, out: Outcome) -> Result<Outcome, Refusal> {
                 "kemps-piles",
                 format!("Kemps: the {} is face up", table.locations[pile].name),
             )
-            .help(format!("declare it `pile {} public`", table.locations[pile].name)));
+            .help(format!(
+                "declare it `pile {} public`",
+                table.locations[pile].name
+            )));
         }
     }
     for p in 0..n {
@@ -295,7 +298,8 @@ impl Turn<'_> {
         k.idle = if k.picked { 0 } else { k.idle + 1 };
         k.picked = false;
         out.state.turn = self.table.next_player(turn);
-        out.notes.push(format!("{}'s turn", self.who(out.state.turn)));
+        out.notes
+            .push(format!("{}'s turn", self.who(out.state.turn)));
         if auto && out.state.kemps.idle >= IDLE_TURNS {
             out.notes
                 .push("three turns in a row without a pick: a new table".into());
@@ -304,16 +308,10 @@ impl Turn<'_> {
         Ok(())
     }
 
+    /// `pass p`: p's turn ends without a further move (after the current
+    /// turn, when p is the next player).
     fn pass(&self, out: &mut Outcome, p: Agent) -> Result<(), Refusal> {
-        if p != out.state.turn {
-            return Err(Refusal::new(
-                "out-of-turn",
-                format!(
-                    "Kemps: it is {}'s turn; only the turn player passes",
-                    self.who(out.state.turn)
-                ),
-            ));
-        }
+        self.enter(out, p)?;
         self.end(out, true)
     }
 
@@ -357,9 +355,10 @@ impl Turn<'_> {
     /// The table goes to the discard pile; six cards come up from the stock.
     fn new_table(&self, out: &mut Outcome) -> Result<(), Refusal> {
         let (on_table, discard) = piles(self.table)?;
-        out.model = out
-            .model
-            .apply(&move_all(self.table, on_table, discard, "table to discard"), None)?;
+        out.model = out.model.apply(
+            &move_all(self.table, on_table, discard, "table to discard"),
+            None,
+        )?;
         out.state.kemps.idle = 0;
         for _ in 0..TABLE {
             if !self.refill(out)? {
@@ -391,7 +390,9 @@ impl Turn<'_> {
             .flat_map(|k| std::iter::repeat_n(k, pile[k] as usize))
             .collect();
         let state = &mut out.state;
-        let seed = state.seed.wrapping_add(u64::from(state.kemps.reshuffles) + 1);
+        let seed = state
+            .seed
+            .wrapping_add(u64::from(state.kemps.reshuffles) + 1);
         order.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
         state.stock_order = order;
         state.fixed = 0;
@@ -433,8 +434,7 @@ impl Turn<'_> {
         out.notes
             .push(format!("{} lays down four of a kind", self.who(p)));
         let (_, discard) = piles(self.table)?;
-        let left = size(out.model.as_ref(), self.table.stock())
-            + size(out.model.as_ref(), discard);
+        let left = size(out.model.as_ref(), self.table.stock()) + size(out.model.as_ref(), discard);
         if left < HAND {
             out.state.kemps.over = true;
             out.notes
