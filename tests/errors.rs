@@ -189,7 +189,10 @@ fn no_players_declared() {
 fn an_unknown_game() {
     let (e, _) = fails("game poker\n");
     assert_eq!(e.code, "unknown-game");
-    assert_eq!(e.help.as_deref(), Some("the games are: free, gofish"));
+    assert_eq!(
+        e.help.as_deref(),
+        Some("the games are: free, gofish, konigrufen, cabo")
+    );
 }
 
 #[test]

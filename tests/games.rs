@@ -4,6 +4,7 @@
 
 use std::rc::Rc;
 
+use dealer::cards::kemps;
 use dealer::diag::{line_col, Diagnostic};
 use dealer::interp::{Options, Output, Session};
 use dealer::syntax;
@@ -172,7 +173,8 @@ fn kemps_three_idle_turns_bring_a_new_table_and_reshuffle() {
         .collect();
     assert!(notes[2].contains("a new table"), "{notes:?}");
     assert!(notes[2].contains("shuffled into the stock"), "{notes:?}");
-    assert_eq!(session.playing().unwrap().state.kemps.reshuffles, 1);
+    let mut state = session.playing().unwrap().state.clone();
+    assert_eq!(kemps::turn_state(&mut state).reshuffles, 1);
 }
 
 #[test]
@@ -188,7 +190,7 @@ fn kemps_claim_lays_down_four_and_deals_a_new_hand() {
         held(&outputs),
         vec![("expect C books3(4) = 4".into(), true)]
     );
-    assert!(session.playing().unwrap().state.kemps.over);
+    assert!(kemps::is_over(&session.playing().unwrap().state));
     let (e, _) = fails(&format!("{src}pass 3\n"));
     assert_eq!(e.code, "game-over");
 }

@@ -93,6 +93,57 @@ impl CardKind {
     }
 }
 
+/// The ranks of a tarock suit, strongest first: red suits count their
+/// number cards downwards (1 beats 4), black suits upwards (10 beats 7).
+pub fn tarock_ranks(suit: char) -> &'static [&'static str] {
+    match suit {
+        'H' | 'D' => &["K", "Q", "C", "J", "1", "2", "3", "4"],
+        _ => &["K", "Q", "C", "J", "10", "9", "8", "7"],
+    }
+}
+
+/// The tarock deck: four suits of eight (king, queen, cavalier `C`, jack,
+/// four number cards) and 22 trumps `T1`..`T21` and `SKUS` (the fool, the
+/// highest trump here, value 22). Trumps have suit `T`. The Königrufen
+/// report's `reduced` deck leaves out each suit's lowest card (4 of the red
+/// suits, 7 of the black) and the trumps 2 and 3: 48 cards.
+fn tarock(reduced: bool) -> Vec<CardKind> {
+    let mut kinds = Vec::new();
+    for suit in ['H', 'D', 'S', 'C'] {
+        let ranks = tarock_ranks(suit);
+        let keep = if reduced {
+            ranks.len() - 1
+        } else {
+            ranks.len()
+        };
+        for rank in &ranks[..keep] {
+            kinds.push(CardKind {
+                name: format!("{rank}{suit}"),
+                rank: Some(rank.to_string()),
+                suit: Some(suit),
+                set: None,
+                value: rank.parse().ok(),
+                copies: 1,
+            });
+        }
+    }
+    for n in (1..=22).filter(|&n| !(reduced && (n == 2 || n == 3))) {
+        kinds.push(CardKind {
+            name: if n == 22 {
+                "SKUS".into()
+            } else {
+                format!("T{n}")
+            },
+            rank: Some("T".into()),
+            suit: Some('T'),
+            set: None,
+            value: Some(n),
+            copies: 1,
+        });
+    }
+    kinds
+}
+
 impl Deck {
     /// Builds a deck from its declaration.
     pub fn from_spec(spec: &DeckSpec) -> Result<Deck, Diagnostic> {
@@ -111,6 +162,11 @@ impl Deck {
                     }
                 }
             }
+            DeckSpec::Tarock {
+                reduced,
+                cards,
+                span,
+            } => deck.add_tarock(*reduced, cards, span)?,
             DeckSpec::Sets {
                 first,
                 last,
@@ -131,6 +187,40 @@ impl Deck {
             }
         }
         Ok(deck)
+    }
+
+    /// `deck tarock`: all 54 cards; `reduced`: the Königrufen report's 48;
+    /// with cards: those tarock cards only.
+    fn add_tarock(
+        &mut self,
+        reduced: bool,
+        cards: &[Name],
+        span: &crate::diag::Span,
+    ) -> Result<(), Diagnostic> {
+        let all = tarock(reduced);
+        if cards.is_empty() {
+            for kind in all {
+                self.add(kind, span)?;
+            }
+            return Ok(());
+        }
+        let full = Deck { kinds: all };
+        for card in cards {
+            let text = normalise(&card.text);
+            match full.kinds.iter().find(|k| k.name == text) {
+                Some(kind) => self.add(kind.clone(), &card.span)?,
+                None => {
+                    let mut d = full.unknown(card);
+                    d.message = format!("no card `{}` in the tarock deck", card.text);
+                    d.help = Some(format!(
+                        "{}; tarock cards are T1..T21, SKUS and KH QH CH JH 1H..4H, KS QS CS JS 10S..7S (and D, C alike)",
+                        d.help.unwrap_or_default()
+                    ));
+                    return Err(d);
+                }
+            }
+        }
+        Ok(())
     }
 
     fn add_item(&mut self, item: &DeckItem) -> Result<(), Diagnostic> {

@@ -30,12 +30,12 @@ use crate::engine::{Agent, Backend, Event, EventModel, Formula, Kind, Loc, Post}
 
 use super::events;
 use super::rules::{
-    actual_cards, describe_player, generic, holds, not_in_game, GameMove, GameState, Move, Outcome,
-    Refusal,
+    actual_cards, describe_player, generic, holds, not_in_game, Extra, GameMove, GameState, Move,
+    Outcome, Refusal,
 };
 use super::table::{LocKind, Table};
 
-/// The Kemps bookkeeping of the current turn (part of [`GameState`]).
+/// The Kemps bookkeeping of the current turn ([`Extra::Kemps`] in [`GameState`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct KempsTurn {
     /// Whether the turn player has picked a card in this turn.
@@ -46,6 +46,22 @@ pub struct KempsTurn {
     pub reshuffles: u32,
     /// Whether the game is over (no new hand could be dealt after a Kemps).
     pub over: bool,
+}
+
+/// The Kemps part of a game state (a default one before the first move).
+pub fn turn_state(state: &mut GameState) -> &mut KempsTurn {
+    if !matches!(state.extra, Extra::Kemps(_)) {
+        state.extra = Extra::Kemps(KempsTurn::default());
+    }
+    match &mut state.extra {
+        Extra::Kemps(k) => k,
+        _ => unreachable!("set just above"),
+    }
+}
+
+/// Whether the game is over.
+pub fn is_over(state: &GameState) -> bool {
+    matches!(&state.extra, Extra::Kemps(k) if k.over)
 }
 
 const HAND: u32 = 4;
@@ -150,7 +166,7 @@ pub fn play(
             ))
         }
     };
-    if state.kemps.over {
+    if is_over(state) {
         return Err(Refusal::new(
             "game-over",
             "Kemps: the game is over, no new hand could be dealt",
@@ -294,13 +310,13 @@ impl Turn<'_> {
                 "pick a card from the table first"
             }));
         }
-        let k = &mut out.state.kemps;
+        let k = turn_state(&mut out.state);
         k.idle = if k.picked { 0 } else { k.idle + 1 };
         k.picked = false;
         out.state.turn = self.table.next_player(turn);
         out.notes
             .push(format!("{}'s turn", self.who(out.state.turn)));
-        if auto && out.state.kemps.idle >= IDLE_TURNS {
+        if auto && turn_state(&mut out.state).idle >= IDLE_TURNS {
             out.notes
                 .push("three turns in a row without a pick: a new table".into());
             self.new_table(out)?;
@@ -330,7 +346,7 @@ impl Turn<'_> {
         }
         let em = events::transfer(self.table, kind, on_table, self.table.hand(p), self.label);
         out.model = out.model.apply(&em, None)?;
-        out.state.kemps.picked = true;
+        turn_state(&mut out.state).picked = true;
         Ok(())
     }
 
@@ -359,7 +375,7 @@ impl Turn<'_> {
             &move_all(self.table, on_table, discard, "table to discard"),
             None,
         )?;
-        out.state.kemps.idle = 0;
+        turn_state(&mut out.state).idle = 0;
         for _ in 0..TABLE {
             if !self.refill(out)? {
                 out.notes.push(format!(
@@ -392,11 +408,11 @@ impl Turn<'_> {
         let state = &mut out.state;
         let seed = state
             .seed
-            .wrapping_add(u64::from(state.kemps.reshuffles) + 1);
+            .wrapping_add(u64::from(turn_state(state).reshuffles) + 1);
         order.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
         state.stock_order = order;
         state.fixed = 0;
-        state.kemps.reshuffles += 1;
+        turn_state(state).reshuffles += 1;
         let em = move_all(self.table, discard, self.table.stock(), "reshuffle");
         out.model = out.model.apply(&em, None)?;
         out.notes
@@ -436,7 +452,7 @@ impl Turn<'_> {
         let (_, discard) = piles(self.table)?;
         let left = size(out.model.as_ref(), self.table.stock()) + size(out.model.as_ref(), discard);
         if left < HAND {
-            out.state.kemps.over = true;
+            turn_state(&mut out.state).over = true;
             out.notes
                 .push("too few cards left for a new hand: the game is over".into());
             return Ok(());

@@ -6,10 +6,12 @@
 //! actual world) and never on the interpreter or any front end. It never
 //! writes down what a player knows: that follows from product update.
 
+pub mod cabo;
 pub mod deck;
 pub mod events;
 pub mod gofish;
 pub mod kemps;
+pub mod konigrufen;
 pub mod kwartet;
 pub mod rules;
 pub mod table;

@@ -8,9 +8,11 @@ use std::rc::Rc;
 
 use crate::engine::{Agent, Backend, EngineError, EventId, EventModel, Formula, Kind, Loc};
 
+use super::cabo;
 use super::events;
 use super::gofish;
 use super::kemps::{self, KempsTurn};
+use super::konigrufen;
 use super::kwartet;
 use super::table::Table;
 
@@ -25,6 +27,10 @@ pub enum Game {
     Kwartet,
     /// Kemps: picks and discards at a face-up table, new tables, Kemps claims.
     Kemps,
+    /// Königrufen: a called king, tricks with follow-suit and trump obligations.
+    Konigrufen,
+    /// The Cabo-like game: four face-down slots each, a closed and an open pile.
+    Cabo,
 }
 
 impl Game {
@@ -35,12 +41,15 @@ impl Game {
             "gofish" => Some(Game::GoFish),
             "kwartet" => Some(Game::Kwartet),
             "kemps" => Some(Game::Kemps),
+            "konigrufen" => Some(Game::Konigrufen),
+            "cabo" => Some(Game::Cabo),
             _ => None,
         }
     }
 
     /// The names `game` accepts.
-    pub const NAMES: &'static [&'static str] = &["free", "gofish", "kwartet", "kemps"];
+    pub const NAMES: &'static [&'static str] =
+        &["free", "gofish", "kwartet", "kemps", "konigrufen", "cabo"];
 }
 
 /// A move with its names resolved.
@@ -222,8 +231,22 @@ pub struct GameState {
     pub fixed: usize,
     /// The scenario's seed (`seed N`), for reshuffles during the game.
     pub seed: u64,
+    /// What a particular game remembers besides (the trick, the open pile's order).
+    pub extra: Extra,
+}
+
+/// The part of the game state only one game has.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Extra {
+    /// Nothing more.
+    #[default]
+    None,
     /// Kemps: the current turn's bookkeeping.
-    pub kemps: KempsTurn,
+    Kemps(KempsTurn),
+    /// Königrufen: the call and the current trick.
+    Konigrufen(konigrufen::Tricks),
+    /// The Cabo-like game: the open pile's order.
+    Cabo(cabo::OpenPile),
 }
 
 /// A model and game state after a move, with what the rules did on their own.
@@ -260,6 +283,8 @@ impl Rules<'_> {
             }
             Game::Kwartet => kwartet::start(self.table, out),
             Game::Kemps => kemps::start(self.table, out),
+            Game::Konigrufen => konigrufen::start(self.table, out),
+            Game::Cabo => cabo::start(self.table, out),
         }
     }
 
@@ -275,6 +300,8 @@ impl Rules<'_> {
             Game::GoFish => return gofish::play(self.table, model, state, mv, label),
             Game::Kwartet => return kwartet::play(self.table, model, state, mv, label),
             Game::Kemps => return kemps::play(self.table, model, state, mv, label),
+            Game::Konigrufen => return konigrufen::play(self.table, model, state, mv, label),
+            Game::Cabo => return cabo::play(self.table, model, state, mv, label),
             Game::Free => {}
         }
         let (model, state) = generic(self.table, model, state, mv, label)?;
@@ -291,7 +318,23 @@ impl Rules<'_> {
             Game::GoFish => gofish::event_models(self.table, mv, label),
             Game::Kwartet => kwartet::event_models(self.table, mv, label),
             Game::Kemps => kemps::event_models(self.table, mv, label),
+            Game::Konigrufen => konigrufen::event_models(self.table, None, mv, label),
+            Game::Cabo => cabo::event_models(self.table, mv, label),
             Game::Free => generic_events(self.table, mv, label).map(|(em, _)| vec![em]),
+        }
+    }
+
+    /// The event models of a move in `[move]φ` in the current game state
+    /// (Königrufen's plays depend on the trick's led suit).
+    pub fn event_models_at(
+        &self,
+        state: &GameState,
+        mv: &Move,
+        label: &str,
+    ) -> Result<Vec<EventModel>, Refusal> {
+        match self.game {
+            Game::Konigrufen => konigrufen::event_models(self.table, Some(state), mv, label),
+            _ => self.event_models(mv, label),
         }
     }
 }
@@ -335,7 +378,7 @@ pub fn not_in_game(word: &str, game: &str) -> Refusal {
     .help("declare the game that has this move with `game NAME` before the deal")
 }
 
-/// Refuses unless `loc` holds a card of `kind` in the actual world.
+/// An error unless `loc` holds a card of `kind` in the actual world.
 pub fn holds(table: &Table, model: &dyn Backend, loc: Loc, kind: Kind) -> Result<(), Refusal> {
     if actual_cards(model, loc)[kind] > 0 {
         return Ok(());

@@ -1,4 +1,5 @@
-//! The command-line front end: `dealer run FILE` and `dealer check FILE`.
+//! The command-line front end: `dealer run FILE`, `dealer check FILE` and
+//! `dealer repl [FILE]` (see [`crate::repl`]).
 //!
 //! Only the front ends print. Output is coloured on a terminal and plain when
 //! piped or when `NO_COLOR` is set. Exit codes: 0 when every expectation
@@ -35,6 +36,14 @@ pub enum Command {
         #[arg(long, default_value_t = 10_000_000)]
         max_worlds: u128,
     },
+    /// Step through a scenario interactively, or type statements and queries.
+    Repl {
+        /// The scenario (`.deal` file) to step through.
+        file: Option<PathBuf>,
+        /// Refuse models with more worlds than this.
+        #[arg(long, default_value_t = 10_000_000)]
+        max_worlds: u128,
+    },
     /// Parse a scenario and check its names, without playing it.
     Check {
         /// The scenario (`.deal` file).
@@ -59,6 +68,13 @@ pub fn main() -> ExitCode {
                 check_only: false,
             },
         ),
+        Command::Repl { file, max_worlds } => {
+            let options = Options {
+                max_worlds,
+                check_only: false,
+            };
+            return crate::repl::run(file, options);
+        }
         Command::Check { file, max_worlds } => (
             file,
             Options {

@@ -43,7 +43,8 @@ pub fn count_worlds(copies: &[u32], sizes: &[u32]) -> u128 {
         let mut next: FxMap<Vec<u32>, u128> = FxMap::default();
         for (caps, ways) in states {
             let mut caps = caps;
-            distribute(&mut caps, 0, c, &mut |after| {
+            let room = caps.iter().sum();
+            distribute(&mut caps, 0, c, room, &mut |after| {
                 let slot = next.entry(after.to_vec()).or_insert(0);
                 *slot = slot.saturating_add(ways);
             });
@@ -53,19 +54,59 @@ pub fn count_worlds(copies: &[u32], sizes: &[u32]) -> u128 {
     states.values().fold(0u128, |acc, &w| acc.saturating_add(w))
 }
 
+/// The number of worlds reachable from the actual world of a deal: the
+/// locations every agent sees (public piles) hold what they hold in the
+/// actual deal in every such world, so only the other cards are placed.
+pub fn count_reachable(spec: &DealSpec) -> u128 {
+    let (copies, sizes) = unpinned(spec);
+    count_worlds(&copies, &sizes)
+}
+
+/// The locations every agent sees: their contents are common knowledge.
+pub(crate) fn pinned(spec: &DealSpec) -> Vec<bool> {
+    (0..spec.sizes.len())
+        .map(|l| spec.observers.iter().all(|seen| seen.contains(&l)))
+        .collect()
+}
+
+/// The deck and sizes that remain once the pinned locations are filled as
+/// in the actual deal.
+fn unpinned(spec: &DealSpec) -> (Vec<u32>, Vec<u32>) {
+    let pinned = pinned(spec);
+    let mut copies = spec.copies.clone();
+    let mut sizes = spec.sizes.clone();
+    for (l, &fixed) in pinned.iter().enumerate() {
+        if !fixed {
+            continue;
+        }
+        sizes[l] = 0;
+        for (k, c) in copies.iter_mut().enumerate() {
+            *c = c.saturating_sub(
+                spec.actual
+                    .get(l)
+                    .and_then(|a| a.get(k))
+                    .copied()
+                    .unwrap_or(0),
+            );
+        }
+    }
+    (copies, sizes)
+}
+
 /// Calls `visit` with the capacities left after every way of putting `left`
-/// copies into the locations `loc..`, taking from `caps`.
-fn distribute(caps: &mut [u32], loc: usize, left: u32, visit: &mut dyn FnMut(&[u32])) {
+/// copies into the locations `loc..`, whose capacities add up to `room`.
+fn distribute(caps: &mut [u32], loc: usize, left: u32, room: u32, visit: &mut dyn FnMut(&[u32])) {
     if loc == caps.len() {
         if left == 0 {
             visit(caps);
         }
         return;
     }
-    let low = if loc + 1 == caps.len() { left } else { 0 };
-    for take in low..=left.min(caps[loc]) {
+    let here = caps[loc];
+    let rest = room - here;
+    for take in left.saturating_sub(rest)..=left.min(here) {
         caps[loc] -= take;
-        distribute(caps, loc + 1, left - take, visit);
+        distribute(caps, loc + 1, left - take, rest, visit);
         caps[loc] += take;
     }
 }
@@ -140,12 +181,19 @@ pub(crate) fn encode(alloc: &Allocation, copies: &[u32]) -> Vec<u8> {
     row
 }
 
-/// Appends to `rows` one row per allocation of the deck (`width` bytes each:
-/// the card columns, then `width - cards` zero proposition columns).
-pub(crate) fn enumerate(copies: &[u32], sizes: &[u32], width: usize, rows: &mut Vec<u8>) {
+/// Appends to `rows` one row per allocation of the deck reachable from the
+/// actual deal (`width` bytes each: the card columns, then `width - cards`
+/// zero proposition columns). Pinned locations (seen by every agent) hold
+/// their actual cards in every row.
+pub(crate) fn enumerate(spec: &DealSpec, width: usize, rows: &mut Vec<u8>) {
+    let pinned = pinned(spec);
+    let fixed = (0..spec.sizes.len())
+        .map(|l| pinned[l].then(|| spec.actual[l].clone()))
+        .collect();
     let mut state = Enumeration {
-        copies,
-        caps: sizes.to_vec(),
+        copies: &spec.copies,
+        caps: spec.sizes.clone(),
+        fixed,
         row: vec![0; width],
         rows,
     };
@@ -156,6 +204,8 @@ pub(crate) fn enumerate(copies: &[u32], sizes: &[u32], width: usize, rows: &mut 
 struct Enumeration<'a> {
     copies: &'a [u32],
     caps: Vec<u32>,
+    /// For pinned locations, the number of each kind they hold.
+    fixed: Vec<Option<Vec<u32>>>,
     row: Vec<u8>,
     rows: &'a mut Vec<u8>,
 }
@@ -175,27 +225,45 @@ impl Enumeration<'_> {
             self.rows.extend_from_slice(&self.row);
             return;
         }
-        self.place(k, 0, self.copies[k], col);
+        let pinned: u32 = self.fixed.iter().flatten().map(|counts| counts[k]).sum();
+        let room = (0..self.caps.len())
+            .filter(|&l| self.fixed[l].is_none())
+            .map(|l| self.caps[l])
+            .sum();
+        self.place(k, 0, self.copies[k] - pinned, room, col);
     }
 
-    /// Places the `left` remaining copies of kind `k` at locations `loc..`,
-    /// the next one in column `col`.
-    fn place(&mut self, k: usize, loc: usize, left: u32, col: usize) {
-        if left == 0 {
-            self.kind(k + 1, col);
-            return;
-        }
+    /// Places the copies of kind `k` at locations `loc..`: the pinned ones
+    /// take their actual count, and `left` copies go to the others (whose
+    /// capacities from `loc` on add up to `room`). The next copy goes in column `col`.
+    fn place(&mut self, k: usize, loc: usize, left: u32, room: u32, col: usize) {
         if loc == self.caps.len() {
+            if left == 0 {
+                self.kind(k + 1, col);
+            }
             return;
         }
-        let low = if loc + 1 == self.caps.len() { left } else { 0 };
-        for take in low..=left.min(self.caps[loc]) {
+        let here = self.caps[loc];
+        let (low, high, rest) = match &self.fixed[loc] {
+            Some(counts) => (counts[k], counts[k], room),
+            None => (
+                left.saturating_sub(room - here),
+                left.min(here),
+                room - here,
+            ),
+        };
+        for take in low..=high {
             let end = col + take as usize;
             for cell in &mut self.row[col..end] {
                 *cell = loc as u8;
             }
             self.caps[loc] -= take;
-            self.place(k, loc + 1, left - take, end);
+            let left = if self.fixed[loc].is_some() {
+                left
+            } else {
+                left - take
+            };
+            self.place(k, loc + 1, left, rest, end);
             self.caps[loc] += take;
         }
     }
@@ -253,14 +321,40 @@ mod tests {
         assert_eq!(five, multinomial(&[5, 5, 5, 5, 32]));
     }
 
+    /// A deal of `copies` over `sizes` with the given observers; the actual
+    /// deal is the first allocation in location order.
+    fn spec(copies: &[u32], sizes: &[u32], observers: Vec<Vec<Loc>>) -> DealSpec {
+        let mut actual = vec![vec![0; copies.len()]; sizes.len()];
+        let (mut k, mut left) = (0, copies[0]);
+        for (l, &size) in sizes.iter().enumerate() {
+            for _ in 0..size {
+                while left == 0 {
+                    k += 1;
+                    left = copies[k];
+                }
+                actual[l][k] += 1;
+                left -= 1;
+            }
+        }
+        DealSpec {
+            copies: copies.to_vec(),
+            sizes: sizes.to_vec(),
+            observers,
+            props: 0,
+            actual,
+        }
+    }
+
     #[test]
     fn enumeration_matches_count() {
         let copies = [2u32, 1, 3];
         let sizes = [2u32, 1, 3];
+        let spec = spec(&copies, &sizes, vec![vec![0], vec![1]]);
         let mut rows = Vec::new();
-        enumerate(&copies, &sizes, 7, &mut rows);
+        enumerate(&spec, 7, &mut rows);
         let n = rows.len() / 7;
         assert_eq!(n as u128, count_worlds(&copies, &sizes));
+        assert_eq!(count_reachable(&spec), count_worlds(&copies, &sizes));
         let mut distinct: Vec<&[u8]> = rows.chunks(7).collect();
         distinct.sort();
         distinct.dedup();
@@ -269,6 +363,30 @@ mod tests {
             assert!(row[0] <= row[1] && row[3] <= row[4] && row[4] <= row[5]);
             assert_eq!(row[6], 0);
         }
+    }
+
+    #[test]
+    fn locations_everyone_sees_are_pinned() {
+        // Two agents who both see location 2 (a public pile of 2 cards).
+        let copies = [2u32, 2, 2];
+        let sizes = [2u32, 2, 2];
+        let spec = spec(&copies, &sizes, vec![vec![0, 2], vec![1, 2]]);
+        assert_eq!(count_worlds(&copies, &sizes), 21);
+        // The pile holds both copies of kind 2; the other four cards go 2 + 2.
+        assert_eq!(count_reachable(&spec), 3);
+        let mut rows = Vec::new();
+        enumerate(&spec, 6, &mut rows);
+        assert_eq!(rows.len() / 6, 3);
+        assert!(rows.chunks(6).all(|r| r[4] == 2 && r[5] == 2));
+    }
+
+    #[test]
+    fn dead_branches_are_pruned() {
+        // Muddy children, n = 20: 20 one-card foreheads, a stock of 20.
+        let mut sizes = vec![0u32; 20];
+        sizes.push(20);
+        sizes.extend(std::iter::repeat_n(1, 20));
+        assert_eq!(count_worlds(&[20, 20], &sizes), 1 << 20);
     }
 
     #[test]

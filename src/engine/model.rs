@@ -93,15 +93,15 @@ impl ExplicitModel {
     /// Refuses with [`EngineError::TooManyWorlds`], before allocating
     /// anything, when the deal has more than `budget` worlds.
     pub fn from_deal(spec: &DealSpec, budget: u128) -> Result<ExplicitModel, EngineError> {
-        let count = deal::count_worlds(&spec.copies, &spec.sizes);
+        deal::validate(spec).map_err(EngineError::Malformed)?;
+        let count = deal::count_reachable(spec);
         if count > budget {
             return Err(EngineError::TooManyWorlds { count, budget });
         }
-        deal::validate(spec).map_err(EngineError::Malformed)?;
         let shape = Shape::new(spec.copies.clone(), spec.sizes.len(), spec.props);
         let width = shape.width();
         let mut rows = Vec::with_capacity(count as usize * width);
-        deal::enumerate(&spec.copies, &spec.sizes, width, &mut rows);
+        deal::enumerate(spec, width, &mut rows);
         let n = count as usize;
         let mut target = deal::encode(&spec.actual, &spec.copies);
         target.resize(width, 0);

@@ -3,9 +3,16 @@
 //! Worlds are shown by their id (`w3`) and their cards, player 1 first:
 //! `w3  1:QQ 2:A 3:A stock:QQA`, or by their true propositions for explicit
 //! models. The actual world is marked with `*`.
+//!
+//! `why φ` explains the top operator of φ in the actual world from the model:
+//! a world a player considers possible where the formula fails (or "in all N
+//! worlds..."), a chain of players and worlds for C, the group's worlds for
+//! D, the announced model for `[!ψ]`. The explanation goes on into nested
+//! operators, at the witness worlds, down to [`MAX_DEPTH`] levels.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
+use crate::cards::events;
 use crate::cards::rules::describe_player;
 use crate::cards::{LocKind, Table};
 use crate::diag::Diagnostic;
@@ -91,6 +98,9 @@ pub fn stats(table: &Table, model: &dyn Backend) -> Vec<String> {
     out
 }
 
+/// How many nested operators `why` explains.
+pub const MAX_DEPTH: usize = 3;
+
 /// The context `why` works in.
 pub struct Why<'a> {
     /// Name resolution.
@@ -99,6 +109,22 @@ pub struct Why<'a> {
     pub model: &'a dyn Backend,
     /// The scenario's source, for quoting subformulas.
     pub src: &'a str,
+}
+
+fn engine_error(e: impl ToString, f: &ast::Formula) -> Diagnostic {
+    Diagnostic::error("engine", e.to_string(), f.span)
+}
+
+fn word(value: bool) -> &'static str {
+    if value {
+        "true"
+    } else {
+        "false"
+    }
+}
+
+fn indent(lines: Vec<String>) -> Vec<String> {
+    lines.into_iter().map(|l| format!("  {l}")).collect()
 }
 
 impl Why<'_> {
@@ -114,80 +140,158 @@ impl Why<'_> {
         world_line(self.scope.table, self.scope.props, self.model, w)
     }
 
-    fn truth(&self, f: &Formula) -> Result<HashSet<WorldId>, Diagnostic> {
+    fn who(&self, a: Agent) -> String {
+        describe_player(self.scope.table, a)
+    }
+
+    fn truth(&self, f: &ast::Formula) -> Result<HashSet<WorldId>, Diagnostic> {
         let sat = self
             .model
-            .satisfying(f)
-            .map_err(|e| Diagnostic::error("engine", e.to_string(), Default::default()))?;
+            .satisfying(&self.scope.formula(f)?)
+            .map_err(|e| engine_error(e, f))?;
         Ok(sat.into_iter().collect())
+    }
+
+    fn value_at(&self, f: &ast::Formula, w: WorldId) -> Result<bool, Diagnostic> {
+        self.model
+            .eval_at(&self.scope.formula(f)?, w)
+            .map_err(|e| engine_error(e, f))
     }
 
     /// Explains why `f` is true or false in the actual world.
     pub fn explain(&self, f: &ast::Formula) -> Result<Vec<String>, Diagnostic> {
-        let resolved = self.scope.formula(f)?;
-        let value = self
-            .model
-            .eval_actual(&resolved)
-            .map_err(|e| Diagnostic::error("engine", e.to_string(), f.span))?;
+        let actual = self.model.actual();
+        let value = self.value_at(f, actual)?;
         let mut out = vec![format!(
             "{} is {} in the actual world",
             self.text(f),
-            if value { "true" } else { "false" }
+            word(value)
         )];
-        out.extend(self.reason(f, value)?.into_iter().map(|l| format!("  {l}")));
+        out.extend(indent(self.reason(f, actual, value, 0)?));
         Ok(out)
     }
 
-    fn reason(&self, f: &ast::Formula, value: bool) -> Result<Vec<String>, Diagnostic> {
-        let actual = self.model.actual();
-        Ok(match &f.kind {
+    /// Why `f` has `value` at `w`, explaining nested operators below `depth`.
+    fn reason(
+        &self,
+        f: &ast::Formula,
+        w: WorldId,
+        value: bool,
+        depth: usize,
+    ) -> Result<Vec<String>, Diagnostic> {
+        match &f.kind {
             FormulaKind::K(p, inner) | FormulaKind::B(p, inner) | FormulaKind::M(p, inner) => {
                 let diamond = matches!(f.kind, FormulaKind::M(..));
-                self.modal(self.scope.agent(p)?, inner, value, diamond)?
+                let agent = self.scope.agent(p)?;
+                let access = self.model.accessible(agent, w);
+                let who = format!("{} considers", self.who(agent));
+                self.over(&access, &who, inner, diamond, depth)
             }
-            FormulaKind::C(g, inner) => self.common(g, inner, value)?,
-            FormulaKind::E(g, inner) => {
+            FormulaKind::Kw(p, inner) => self.knows_whether(self.scope.agent(p)?, inner, w, depth),
+            FormulaKind::D(g, inner) => {
                 let agents = self.group(g)?;
-                let inner_f = self.scope.formula(inner)?;
-                let mut lines = Vec::new();
-                for a in agents {
-                    let knows = self
-                        .model
-                        .eval_actual(&Formula::K(a, Box::new(inner_f.clone())))
-                        .unwrap_or(false);
-                    lines.push(format!(
-                        "{} {} {}",
-                        describe_player(self.scope.table, a),
-                        if knows { "knows" } else { "does not know" },
-                        self.text(inner)
-                    ));
-                }
-                lines
+                let access = self.together(&agents, w);
+                let who = format!("{} together consider", self.names(&agents));
+                self.over(&access, &who, inner, false, depth)
             }
-            FormulaKind::Not(inner) => vec![format!(
-                "because {} is {}",
-                self.text(inner),
-                if value { "false" } else { "true" }
-            )],
+            FormulaKind::C(g, inner) => self.common(g, inner, w, value, depth),
+            FormulaKind::E(g, inner) => self.everybody(g, inner, w, value, depth),
+            FormulaKind::Not(inner) => {
+                let mut lines = vec![format!("because {} is {}", self.text(inner), word(!value))];
+                lines.extend(self.deeper(inner, w, !value, depth)?);
+                Ok(lines)
+            }
             FormulaKind::And(a, b)
             | FormulaKind::Or(a, b)
             | FormulaKind::Implies(a, b)
-            | FormulaKind::Iff(a, b) => {
-                let va = self
-                    .model
-                    .eval_actual(&self.scope.formula(a)?)
-                    .unwrap_or(false);
-                let vb = self
-                    .model
-                    .eval_actual(&self.scope.formula(b)?)
-                    .unwrap_or(false);
-                vec![
-                    format!("{} is {}", self.text(a), va),
-                    format!("{} is {}", self.text(b), vb),
-                ]
+            | FormulaKind::Iff(a, b) => self.connective(a, b, w, depth),
+            FormulaKind::Announce(a, b) | FormulaKind::AnnounceDiamond(a, b) => {
+                let diamond = matches!(f.kind, FormulaKind::AnnounceDiamond(..));
+                self.announcement(a, b, w, diamond, depth)
             }
-            _ => vec![format!("the actual world: {}", self.world(actual))],
-        })
+            FormulaKind::After(..) | FormulaKind::AfterDiamond(..) => self.after(f, w, value),
+            _ => Ok(vec![format!("in {}", self.world(w))]),
+        }
+    }
+
+    /// The explanation of a subformula, when the depth allows it.
+    fn deeper(
+        &self,
+        f: &ast::Formula,
+        w: WorldId,
+        value: bool,
+        depth: usize,
+    ) -> Result<Vec<String>, Diagnostic> {
+        if depth + 1 >= MAX_DEPTH || is_atomic(f) {
+            return Ok(Vec::new());
+        }
+        Ok(indent(self.reason(f, w, value, depth + 1)?))
+    }
+
+    /// K (or M, when `diamond`) over the worlds `access`: all of them
+    /// satisfy `inner`, none does, or a witness world.
+    fn over(
+        &self,
+        access: &[WorldId],
+        who: &str,
+        inner: &ast::Formula,
+        diamond: bool,
+        depth: usize,
+    ) -> Result<Vec<String>, Diagnostic> {
+        let sat = self.truth(inner)?;
+        let n = access.len();
+        let text = self.text(inner);
+        if !diamond && access.iter().all(|v| sat.contains(v)) {
+            return Ok(vec![format!(
+                "in all {n} world(s) {who} possible, {text} holds"
+            )]);
+        }
+        if diamond && !access.iter().any(|v| sat.contains(v)) {
+            return Ok(vec![format!(
+                "in none of the {n} world(s) {who} possible does {text} hold"
+            )]);
+        }
+        let Some(&v) = access.iter().find(|v| sat.contains(v) == diamond) else {
+            return Ok(vec![format!("{who} no world possible")]);
+        };
+        let mut lines = vec![
+            format!("{who} possible a world where {text} is {}:", word(diamond)),
+            format!("  {}", self.world(v)),
+        ];
+        lines.extend(self.deeper(inner, v, diamond, depth)?);
+        Ok(lines)
+    }
+
+    fn knows_whether(
+        &self,
+        agent: Agent,
+        inner: &ast::Formula,
+        w: WorldId,
+        depth: usize,
+    ) -> Result<Vec<String>, Diagnostic> {
+        let sat = self.truth(inner)?;
+        let access = self.model.accessible(agent, w);
+        let (who, text, n) = (self.who(agent), self.text(inner), access.len());
+        let yes = access.iter().copied().find(|v| sat.contains(v));
+        let no = access.iter().copied().find(|v| !sat.contains(v));
+        match (yes, no) {
+            (Some(y), Some(n)) => {
+                let mut lines = vec![
+                    format!("{who} considers possible both a world where {text} holds:"),
+                    format!("  {}", self.world(y)),
+                    "and one where it does not:".to_string(),
+                    format!("  {}", self.world(n)),
+                ];
+                lines.extend(self.deeper(inner, n, false, depth)?);
+                Ok(lines)
+            }
+            (_, None) => Ok(vec![format!(
+                "in all {n} world(s) {who} considers possible, {text} holds"
+            )]),
+            (None, _) => Ok(vec![format!(
+                "in all {n} world(s) {who} considers possible, {text} is false"
+            )]),
+        }
     }
 
     fn group(&self, g: &Group) -> Result<Vec<Agent>, Diagnostic> {
@@ -197,86 +301,196 @@ impl Why<'_> {
         }
     }
 
-    fn modal(
+    fn names(&self, agents: &[Agent]) -> String {
+        agents
+            .iter()
+            .map(|&a| self.who(a))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The worlds every agent of the group considers possible at `w` (distributed knowledge).
+    fn together(&self, agents: &[Agent], w: WorldId) -> Vec<WorldId> {
+        let mut sets = agents.iter().map(|&a| self.model.accessible(a, w));
+        let first = sets.next().unwrap_or_default();
+        let rest: Vec<HashSet<WorldId>> = sets.map(|s| s.into_iter().collect()).collect();
+        first
+            .into_iter()
+            .filter(|v| rest.iter().all(|s| s.contains(v)))
+            .collect()
+    }
+
+    fn everybody(
         &self,
-        agent: Agent,
+        g: &Group,
         inner: &ast::Formula,
+        w: WorldId,
         value: bool,
-        diamond: bool,
+        depth: usize,
     ) -> Result<Vec<String>, Diagnostic> {
-        let sat = self.truth(&self.scope.formula(inner)?)?;
-        let access = self.model.accessible(agent, self.model.actual());
-        let who = describe_player(self.scope.table, agent);
-        let n = access.len();
+        let sat = self.truth(inner)?;
         let text = self.text(inner);
-        let witness = |want: bool| access.iter().copied().find(|w| sat.contains(w) == want);
-        Ok(match (diamond, value) {
-            (false, true) => vec![format!(
-                "in all {n} world(s) {who} considers possible, {text} holds"
-            )],
-            (true, false) => vec![format!(
-                "in none of the {n} world(s) {who} considers possible does {text} hold"
-            )],
-            (false, false) => {
-                let w = witness(false).unwrap_or(self.model.actual());
-                vec![
-                    format!("{who} considers possible a world where {text} is false:"),
-                    format!("  {}", self.world(w)),
-                ]
+        let mut lines = Vec::new();
+        for a in self.group(g)? {
+            let access = self.model.accessible(a, w);
+            let knows = access.iter().all(|v| sat.contains(v));
+            lines.push(format!(
+                "{} {} {text}",
+                self.who(a),
+                if knows { "knows" } else { "does not know" }
+            ));
+            if !knows && !value && lines.len() < 2 + MAX_DEPTH {
+                lines.extend(indent(self.over(
+                    &access,
+                    &format!("{} considers", self.who(a)),
+                    inner,
+                    false,
+                    depth,
+                )?));
             }
+        }
+        Ok(lines)
+    }
+
+    fn connective(
+        &self,
+        a: &ast::Formula,
+        b: &ast::Formula,
+        w: WorldId,
+        depth: usize,
+    ) -> Result<Vec<String>, Diagnostic> {
+        let mut lines = Vec::new();
+        for side in [a, b] {
+            let v = self.value_at(side, w)?;
+            lines.push(format!("{} is {}", self.text(side), word(v)));
+            lines.extend(self.deeper(side, w, v, depth)?);
+        }
+        Ok(lines)
+    }
+
+    fn announcement(
+        &self,
+        a: &ast::Formula,
+        b: &ast::Formula,
+        w: WorldId,
+        diamond: bool,
+        depth: usize,
+    ) -> Result<Vec<String>, Diagnostic> {
+        let (ta, tb) = (self.text(a), self.text(b));
+        if !self.value_at(a, w)? {
+            let then = if diamond {
+                "so it cannot be announced truthfully".to_string()
+            } else {
+                format!("so it cannot be announced truthfully and [!{ta}] {tb} holds trivially")
+            };
+            return Ok(vec![format!("{ta} is false, {then}")]);
+        }
+        if w != self.model.actual() {
+            return Ok(vec![format!("{ta} is true here and can be announced")]);
+        }
+        let announced = events::announce(self.scope.table, self.scope.formula(a)?, "announcement");
+        let after = self
+            .model
+            .apply(&announced, None)
+            .map_err(|e| engine_error(e, a))?;
+        let inner = Why {
+            scope: self.scope,
+            model: &*after,
+            src: self.src,
+        };
+        let value = inner.value_at(b, after.actual())?;
+        let mut lines = vec![format!(
+            "after announcing {ta}, {} world(s) remain (of {}); there {tb} is {}",
+            after.world_count(),
+            self.model.world_count(),
+            word(value)
+        )];
+        if depth + 1 < MAX_DEPTH && !is_atomic(b) {
+            lines.extend(indent(inner.reason(b, after.actual(), value, depth + 1)?));
+        }
+        Ok(lines)
+    }
+
+    /// `[move] φ` and `<move> φ`: in how many ways the move can happen here.
+    fn after(&self, f: &ast::Formula, w: WorldId, value: bool) -> Result<Vec<String>, Diagnostic> {
+        let (FormulaKind::After(_, inner) | FormulaKind::AfterDiamond(_, inner)) = &f.kind else {
+            return Ok(Vec::new());
+        };
+        let text = self.text(inner);
+        let resolved = self.scope.formula(f)?;
+        let ways = match (&resolved, w == self.model.actual()) {
+            (Formula::Update(models, _) | Formula::UpdateDiamond(models, _), true) => {
+                match models.first() {
+                    Some(m) => self
+                        .model
+                        .possible_events(m)
+                        .map_err(|e| engine_error(e, f))?
+                        .len(),
+                    None => 0,
+                }
+            }
+            _ => return Ok(vec![format!("{} is {} here", self.text(f), word(value))]),
+        };
+        let box_ = matches!(f.kind, FormulaKind::After(..));
+        Ok(vec![match (box_, value) {
             (true, true) => {
-                let w = witness(true).unwrap_or(self.model.actual());
-                vec![
-                    format!("{who} considers possible a world where {text} holds:"),
-                    format!("  {}", self.world(w)),
-                ]
+                format!("the move can happen in {ways} way(s) here; after each, {text} holds")
             }
-        })
+            (true, false) => {
+                format!("the move can happen in {ways} way(s) here; after some, {text} fails")
+            }
+            (false, true) => {
+                format!("the move can happen in {ways} way(s) here; after some, {text} holds")
+            }
+            (false, false) => {
+                format!("the move can happen in {ways} way(s) here; after none does {text} hold")
+            }
+        }])
     }
 
     fn common(
         &self,
         g: &Group,
         inner: &ast::Formula,
+        w: WorldId,
         value: bool,
+        depth: usize,
     ) -> Result<Vec<String>, Diagnostic> {
         let agents = self.group(g)?;
-        let sat = self.truth(&self.scope.formula(inner)?)?;
+        let sat = self.truth(inner)?;
         let text = self.text(inner);
-        let (reach, path) = self.search(&agents, &sat);
+        let (reach, path) = self.search(&agents, &sat, w);
         if value {
             return Ok(vec![format!(
-                "{text} holds in all {reach} world(s) reachable from the actual world"
+                "{text} holds in all {reach} world(s) reachable from here along the players' possibilities"
             )]);
         }
         let mut lines = vec![format!(
             "a chain of possibilities leads to a world where {text} is false:"
         )];
-        let mut prev: Option<WorldId> = None;
-        for (agent, w) in path {
-            let step = match (prev, agent) {
-                (Some(_), Some(a)) => format!(
-                    "{} considers possible",
-                    describe_player(self.scope.table, a)
-                ),
-                _ => "the actual world".into(),
+        let mut last = w;
+        for (i, (agent, v)) in path.iter().enumerate() {
+            let step = match (i, agent) {
+                (0, _) | (_, None) => "from".to_string(),
+                (_, Some(a)) => format!("{} considers possible", self.who(*a)),
             };
-            lines.push(format!("  {step}: {}", self.world(w)));
-            prev = Some(w);
+            lines.push(format!("  {step}: {}", self.world(*v)));
+            last = *v;
         }
+        lines.extend(self.deeper(inner, last, false, depth)?);
         Ok(lines)
     }
 
-    /// Breadth-first search from the actual world along the agents'
-    /// relations (paths of length ≥ 1): the number of worlds reached, and the
-    /// shortest path to a world outside `sat` (empty when there is none).
+    /// Breadth-first search from `start` along the agents' relations (paths
+    /// of length ≥ 1): the number of worlds reached, and the shortest path to
+    /// a world outside `sat` (empty when there is none).
     fn search(
         &self,
         agents: &[Agent],
         sat: &HashSet<WorldId>,
+        start: WorldId,
     ) -> (usize, Vec<(Option<Agent>, WorldId)>) {
-        let start = self.model.actual();
-        let mut parent: std::collections::HashMap<WorldId, (WorldId, Agent)> = Default::default();
+        let mut parent: HashMap<WorldId, (WorldId, Agent)> = HashMap::new();
         let mut seen = HashSet::new();
         let mut queue = VecDeque::from([start]);
         while let Some(w) = queue.pop_front() {
@@ -297,8 +511,18 @@ impl Why<'_> {
     }
 }
 
+fn is_atomic(f: &ast::Formula) -> bool {
+    matches!(
+        f.kind,
+        FormulaKind::True
+            | FormulaKind::False
+            | FormulaKind::Named { .. }
+            | FormulaKind::HoldsSeq { .. }
+    )
+}
+
 fn chain(
-    parent: &std::collections::HashMap<WorldId, (WorldId, Agent)>,
+    parent: &HashMap<WorldId, (WorldId, Agent)>,
     start: WorldId,
     end: WorldId,
 ) -> Vec<(Option<Agent>, WorldId)> {

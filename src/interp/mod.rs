@@ -6,6 +6,7 @@
 
 pub mod explain;
 pub mod explicit;
+pub mod narrate;
 pub mod resolve;
 pub mod session;
 pub mod setup;

@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use crate::cards::deck::normalise;
 use crate::cards::rules::GameMove;
-use crate::cards::{Game, LocKind, Move, Rules, Table};
+use crate::cards::{Game, GameState, LocKind, Move, Rules, Table};
 use crate::diag::{suggest, Diagnostic};
 use crate::engine::{Agent, Cmp, EventId, EventModel, Formula, Kind, Loc};
 use crate::syntax::ast::{self, CmpOp, FormulaKind, Group, MoveKind, Name};
@@ -19,6 +19,8 @@ pub struct Scope<'a> {
     pub table: &'a Table,
     /// The game (for moves inside formulas).
     pub game: Game,
+    /// The game state (the called king of `partner(P)`, the trick of `[play ...]`).
+    pub state: &'a GameState,
     /// Declared propositions, by index.
     pub props: &'a [String],
     /// `let` names.
@@ -109,6 +111,11 @@ impl Scope<'_> {
         count: Option<(CmpOp, u32)>,
     ) -> Result<Formula, Diagnostic> {
         let (op, n) = count.map_or((Cmp::Ge, 1), |(op, n)| (cmp(op), n));
+        if let (Some(arg), None, Game::Konigrufen) = (card, count, self.game) {
+            if let Some(f) = crate::cards::konigrufen::atom(self.table, self.state, name, arg)? {
+                return Ok(f);
+            }
+        }
         if let Some(card) = card {
             let loc = self.location(name)?;
             let kinds = self.table.deck.pattern(card)?;
@@ -227,7 +234,7 @@ impl Scope<'_> {
             game: self.game,
         };
         let label = "move";
-        let mut models = rules.event_models(&mv, label).map_err(|r| {
+        let mut models = rules.event_models_at(self.state, &mv, label).map_err(|r| {
             Diagnostic::error(r.code, r.message, m.span).with_help(r.help.unwrap_or_default())
         })?;
         let designated = match &mv {

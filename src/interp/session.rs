@@ -118,6 +118,13 @@ impl Session {
         self.play.as_ref()
     }
 
+    /// The names given with `let`, sorted.
+    pub fn let_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.lets.keys().cloned().collect();
+        names.sort();
+        names
+    }
+
     /// The checkpoints passed so far.
     pub fn checkpoints(&self) -> &[String] {
         &self.checkpoints
@@ -216,6 +223,7 @@ impl Session {
         let scope = Scope {
             table: &play.table,
             game: play.game,
+            state: &play.state,
             props: &play.props,
             lets: &self.lets,
             events: &self.events,
@@ -333,6 +341,7 @@ impl Session {
         let scope = Scope {
             table: &play.table,
             game: play.game,
+            state: &play.state,
             props: &play.props,
             lets: &self.lets,
             events: &self.events,
@@ -382,7 +391,7 @@ impl Session {
             stock_order: Vec::new(),
             fixed: 0,
             seed: 0,
-            kemps: Default::default(),
+            extra: Default::default(),
         };
         self.play = Some(Playing {
             table,

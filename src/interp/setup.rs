@@ -107,6 +107,11 @@ impl Setup {
                 table.add_location(name, LocKind::Books(p), everyone);
             }
         }
+        match game {
+            Game::Konigrufen => crate::cards::konigrufen::add_locations(&mut table),
+            Game::Cabo => crate::cards::cabo::add_locations(&mut table),
+            _ => {}
+        }
         Ok((table, game))
     }
 
@@ -198,7 +203,7 @@ impl Setup {
             stock_order: order,
             fixed,
             seed: self.seed,
-            kemps: Default::default(),
+            extra: Default::default(),
         })
     }
 }

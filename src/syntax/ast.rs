@@ -114,6 +114,16 @@ pub enum DeckSpec {
         /// Where it was written.
         span: Span,
     },
+    /// `deck tarock` (54 cards), `deck tarock reduced` (the Königrufen
+    /// report's 48 cards) or `deck tarock T1 T21 SKUS KH QH`: tarock cards.
+    Tarock {
+        /// `reduced` was written.
+        reduced: bool,
+        /// The cards listed (none: the whole deck).
+        cards: Vec<Name>,
+        /// Where it was written.
+        span: Span,
+    },
 }
 
 /// One entry of `deck Q*4`: a card kind (or a value range `0..12`) with copies.

@@ -228,6 +228,20 @@ fn deck(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<DeckSpec> {
             })
         }
         Rule::deck_ranks => deck_ranks(ctx, a),
+        Rule::deck_tarock => {
+            let parts: Vec<_> = a.rest().collect();
+            let reduced = parts.iter().any(|p| p.as_rule() == Rule::tarock_reduced);
+            let cards = parts
+                .iter()
+                .filter(|p| p.as_rule() == Rule::deck_card)
+                .map(|p| ctx.name(p))
+                .collect();
+            Ok(DeckSpec::Tarock {
+                reduced,
+                cards,
+                span,
+            })
+        }
         _ => a
             .rest()
             .map(|p| deck_item(ctx, p))

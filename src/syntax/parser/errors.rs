@@ -300,6 +300,9 @@ fn describe(rule: Rule, lone_formula: bool) -> String {
         Rule::rangle => "`>`",
         Rule::lbrace => "`{`",
         Rule::rbrace => "`}`",
+        Rule::deck_tarock | Rule::tarock_reduced => {
+            "`tarock`, `tarock reduced` or `tarock` with tarock cards such as T21 SKUS KH"
+        }
         Rule::deck_sets | Rule::deck_ranks | Rule::deck_kinds => {
             "cards such as Q*4, `ranks 2..6 suits S H` or `sets 1..13 of 4`"
         }

@@ -1,0 +1,333 @@
+//! The Cabo-like game (`game cabo`), after the Cabo report.
+//!
+//! - Every player has four face-down slots `P.1`..`P.4` (one card each,
+//!   seen by no one), created by the game; the deal fills them. The closed
+//!   pile is the `stock`; the game adds a public pile `open` (the open pile).
+//! - `peek P P.n`: P looks at one of its own slots (private: the others see
+//!   that P looked, not what P saw).
+//! - On P's turn: `draw P` takes the top of the closed pile (only P sees it);
+//!   `draw P from open: C` takes the top of the open pile (public). Then
+//!   `place P P.n` puts the drawn card into slot P.n, and the old card goes
+//!   face up to the open pile (everyone sees the old card, only P — and
+//!   whoever saw the draw — knows the new one); or `discard P C` puts the
+//!   drawn card face up on the open pile. The turn then passes.
+//! - Strategies (regular, paranoid, psychic) are not rules: what the others
+//!   read into a move is made explicit by the scenario with `announce`, and
+//!   a secret move nobody notices is a written event model (`apply`).
+
+use std::rc::Rc;
+
+use crate::engine::{Agent, Backend, Event, EventModel, Formula, Kind, Loc, Post, Relation};
+
+use super::rules::{
+    actual_cards, describe_location, describe_player, generic, generic_event_models, holds, Extra,
+    GameMove, GameState, Move, Outcome, Refusal,
+};
+use super::table::{LocKind, Table};
+
+/// The slots each player has.
+pub const SLOTS: u32 = 4;
+
+/// The open pile's cards, bottom first (the last one is on top).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OpenPile(pub Vec<Kind>);
+
+/// Adds the slots `P.1`..`P.4` of every player and the public pile `open`.
+pub fn add_locations(table: &mut Table) {
+    for p in 0..table.players.len() {
+        for n in 1..=SLOTS {
+            let name = format!("{}.{n}", table.players[p]);
+            if table.find_location(&name).is_none() {
+                table.add_location(name, LocKind::Slot(p, n), Vec::new());
+            }
+        }
+    }
+    if table.find_location("open").is_none() {
+        let everyone = (0..table.players.len()).collect();
+        table.add_location("open".into(), LocKind::Pile, everyone);
+    }
+}
+
+fn open_pile(table: &Table) -> Loc {
+    table
+        .find_location("open")
+        .expect("Cabo tables have an open pile")
+}
+
+fn slot_owner(table: &Table, loc: Loc) -> Option<Agent> {
+    match table.locations[loc].kind {
+        LocKind::Slot(p, _) => Some(p),
+        _ => None,
+    }
+}
+
+/// Checks the deal (one card in every slot, value cards) and records the open pile.
+pub fn start(table: &Table, mut out: Outcome) -> Result<Outcome, Refusal> {
+    if let Some(k) = table.deck.kinds.iter().find(|k| k.value.is_none()) {
+        return Err(Refusal::new(
+            "bad-deck",
+            format!("Cabo: cards are values, and `{}` is none", k.name),
+        )
+        .help("declare a range of values, e.g. `deck 0..3*3`"));
+    }
+    for (loc, l) in table.locations.iter().enumerate() {
+        let n: u32 = actual_cards(out.model.as_ref(), loc).iter().sum();
+        if matches!(l.kind, LocKind::Slot(..)) && n != 1 {
+            return Err(Refusal::new(
+                "bad-deal",
+                format!(
+                    "Cabo: every player has four face-down cards, one per slot; slot {} holds {n}",
+                    l.name
+                ),
+            )
+            .help(format!("deal one card to each slot: `deal {}: C`", l.name)));
+        }
+    }
+    let open = actual_cards(out.model.as_ref(), open_pile(table));
+    let order = (0..open.len())
+        .flat_map(|k| std::iter::repeat_n(k, open[k] as usize))
+        .collect();
+    out.state.extra = Extra::Cabo(OpenPile(order));
+    Ok(out)
+}
+
+fn open_order(state: &GameState) -> Vec<Kind> {
+    match &state.extra {
+        Extra::Cabo(OpenPile(o)) => o.clone(),
+        _ => Vec::new(),
+    }
+}
+
+fn hand_size(table: &Table, model: &dyn Backend, p: Agent) -> u32 {
+    actual_cards(model, table.hand(p)).iter().sum()
+}
+
+/// Plays a move by the rules of the Cabo-like game.
+pub fn play(
+    table: &Table,
+    model: &Rc<dyn Backend>,
+    state: &GameState,
+    mv: &Move,
+    label: &str,
+) -> Result<Outcome, Refusal> {
+    let mut state = state.clone();
+    let mut notes = Vec::new();
+    let model =
+        match mv {
+            Move::Peek { player, slot } => {
+                own_slot(table, *player, *slot, "peeks")?;
+                generic(table, model, &state, mv, label)?.0
+            }
+            Move::Draw { player, kind, from } => {
+                check_draw(table, model.as_ref(), &state, *player, *kind, *from)?;
+                let (model, mut next) = generic(table, model, &state, mv, label)?;
+                if *from == open_pile(table) {
+                    if let Extra::Cabo(OpenPile(o)) = &mut next.extra {
+                        o.pop();
+                    }
+                }
+                state = next;
+                model
+            }
+            Move::Game(GameMove::Place { player, slot }) => {
+                check_holding(table, model.as_ref(), &state, *player)?;
+                own_slot(table, *player, *slot, "places a card")?;
+                let old = first_kind(&actual_cards(model.as_ref(), *slot));
+                let model = model.apply(&place_events(table, *player, *slot, label), None)?;
+                push_open(&mut state, old);
+                pass(table, &mut state, &mut notes);
+                model
+            }
+            Move::Game(GameMove::Discard { player, kind }) => {
+                check_holding(table, model.as_ref(), &state, *player)?;
+                holds(table, model.as_ref(), table.hand(*player), *kind)?;
+                let em = discard_events(table, *player, *kind, label);
+                let model = model.apply(&em, None)?;
+                push_open(&mut state, *kind);
+                pass(table, &mut state, &mut notes);
+                model
+            }
+            Move::Announce(_) | Move::Apply(..) => generic(table, model, &state, mv, label)?.0,
+            _ => return Err(Refusal::new(
+                "not-a-move-of-the-game",
+                "Cabo: the moves are `peek`, `draw`, `place`, `discard`, announcements and `apply`",
+            )),
+        };
+    Ok(Outcome {
+        model,
+        state,
+        notes,
+    })
+}
+
+fn first_kind(cards: &[u32]) -> Kind {
+    cards.iter().position(|&n| n > 0).unwrap_or(0)
+}
+
+fn push_open(state: &mut GameState, kind: Kind) {
+    if let Extra::Cabo(OpenPile(o)) = &mut state.extra {
+        o.push(kind);
+    }
+}
+
+fn pass(table: &Table, state: &mut GameState, notes: &mut Vec<String>) {
+    state.turn = table.next_player(state.turn);
+    notes.push(format!("{}'s turn", describe_player(table, state.turn)));
+}
+
+fn own_slot(table: &Table, player: Agent, slot: Loc, verb: &str) -> Result<(), Refusal> {
+    if slot_owner(table, slot) == Some(player) {
+        return Ok(());
+    }
+    let owner = slot_owner(table, slot).map_or_else(
+        || describe_location(table, slot),
+        |o| describe_player(table, o),
+    );
+    Err(Refusal::new(
+        "not-own-slot",
+        format!(
+            "Cabo: a player {verb} only at their own face-down cards, and {} is {owner}'s",
+            table.locations[slot].name
+        ),
+    ))
+}
+
+fn check_turn(table: &Table, state: &GameState, player: Agent) -> Result<(), Refusal> {
+    if player == state.turn {
+        return Ok(());
+    }
+    Err(Refusal::new(
+        "out-of-turn",
+        format!(
+            "Cabo: it is {}'s turn, not {}'s",
+            describe_player(table, state.turn),
+            describe_player(table, player)
+        ),
+    ))
+}
+
+fn check_draw(
+    table: &Table,
+    model: &dyn Backend,
+    state: &GameState,
+    player: Agent,
+    kind: Option<Kind>,
+    from: Loc,
+) -> Result<(), Refusal> {
+    check_turn(table, state, player)?;
+    if hand_size(table, model, player) > 0 {
+        return Err(Refusal::new(
+            "already-drawn",
+            format!(
+                "Cabo: a turn draws one card, and {} holds one: place or discard it",
+                describe_player(table, player)
+            ),
+        ));
+    }
+    let open = open_pile(table);
+    if from != table.stock() && from != open {
+        return Err(Refusal::new(
+            "bad-pile",
+            "Cabo: a player draws from the closed pile (`draw P`) or the open pile (`draw P from open: C`)",
+        ));
+    }
+    if from == open {
+        let top = open_order(state).last().copied();
+        if top != kind {
+            let shown = top.map_or("nothing".to_string(), |t| table.deck.kinds[t].name.clone());
+            return Err(Refusal::new(
+                "not-the-top-card",
+                format!("Cabo: only the top of the open pile can be drawn, and it is {shown}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_holding(
+    table: &Table,
+    model: &dyn Backend,
+    state: &GameState,
+    player: Agent,
+) -> Result<(), Refusal> {
+    check_turn(table, state, player)?;
+    if hand_size(table, model, player) == 0 {
+        return Err(Refusal::new(
+            "nothing-drawn",
+            format!(
+                "Cabo: {} has drawn no card to place or discard",
+                describe_player(table, player)
+            ),
+        )
+        .help("draw first: `draw P` or `draw P from open: C`"));
+    }
+    Ok(())
+}
+
+/// `place P s`: one event per (drawn card h, old card k): pre P holds h and
+/// s holds k; post k goes face up to the open pile, h into s. P tells every
+/// event apart; the others see k (it is face up) but not h.
+pub fn place_events(table: &Table, player: Agent, slot: Loc, label: &str) -> EventModel {
+    let kinds = table.deck.kinds.len();
+    let (hand, open) = (table.hand(player), open_pile(table));
+    let mut events = Vec::new();
+    let mut seen = Vec::new();
+    for h in 0..kinds {
+        for k in 0..kinds {
+            events.push(Event {
+                name: format!(
+                    "{} for {}",
+                    table.deck.kinds[h].name, table.deck.kinds[k].name
+                ),
+                pre: Formula::And(vec![Formula::holds(hand, h), Formula::holds(slot, k)]),
+                post: vec![
+                    Post::Move {
+                        kind: k,
+                        from: slot,
+                        to: open,
+                        n: 1,
+                    },
+                    Post::Move {
+                        kind: h,
+                        from: hand,
+                        to: slot,
+                        n: 1,
+                    },
+                ],
+            });
+            seen.push(k);
+        }
+    }
+    let all: Vec<usize> = (0..events.len()).collect();
+    let relations = (0..table.players.len())
+        .map(|a| {
+            Relation::Partition(if a == player {
+                all.clone()
+            } else {
+                seen.clone()
+            })
+        })
+        .collect();
+    EventModel {
+        name: label.into(),
+        events,
+        relations,
+        designated: Vec::new(),
+    }
+}
+
+/// `discard P C`: P puts the drawn card C face up on the open pile (public).
+pub fn discard_events(table: &Table, player: Agent, kind: Kind, label: &str) -> EventModel {
+    super::events::transfer(table, kind, table.hand(player), open_pile(table), label)
+}
+
+/// The event models of a move in `[move]φ`.
+pub fn event_models(table: &Table, mv: &Move, label: &str) -> Result<Vec<EventModel>, Refusal> {
+    Ok(vec![match mv {
+        Move::Game(GameMove::Place { player, slot }) => place_events(table, *player, *slot, label),
+        Move::Game(GameMove::Discard { player, kind }) => {
+            discard_events(table, *player, *kind, label)
+        }
+        _ => generic_event_models(table, mv, label)?,
+    }])
+}

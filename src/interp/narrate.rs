@@ -1,0 +1,302 @@
+//! Narration: what a move made known, computed from the models before and
+//! after it.
+//!
+//! The facts narrated are the card atoms about hands: "player i holds (at
+//! least n cards of) kind k" and "player i holds no k". Player p knows such
+//! an atom when it holds in every world p considers possible (`K_p`); it is
+//! common knowledge when it holds in every world reachable from the actual
+//! world along the players' relations (`C`). Both are read off the model
+//! through [`Backend::accessible`] and [`Backend::world`], so narration says
+//! exactly what `K` and `C` would answer, and never what the rules did.
+
+use std::collections::{HashSet, VecDeque};
+
+use crate::cards::rules::describe_player;
+use crate::cards::Table;
+use crate::engine::{Agent, Backend, Kind, WorldId};
+
+/// Models larger than this are not narrated (narration visits the worlds).
+pub const MAX_NARRATED_WORLDS: u128 = 200_000;
+
+/// What is settled about each hand and kind in a set of worlds:
+/// `bounds[hand][kind] = (least count, greatest count)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bounds(Vec<Vec<(u32, u32)>>);
+
+/// What every player knows about the hands, and what is common knowledge.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Knowledge {
+    /// One entry per player: the bounds over the worlds it considers possible.
+    pub players: Vec<Bounds>,
+    /// The bounds over the worlds reachable from the actual world.
+    pub common: Bounds,
+}
+
+/// One card fact: `hand` holds at least `count` cards of `kind` (none when 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fact {
+    /// The player whose hand it is.
+    pub hand: Agent,
+    /// The card kind.
+    pub kind: Kind,
+    /// At least this many; 0 means "holds none".
+    pub count: u32,
+}
+
+/// What changed between two [`Knowledge`]s.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Narration {
+    /// Facts that became common knowledge.
+    pub common: Vec<Fact>,
+    /// Facts that stopped being common knowledge (and nothing replaced them).
+    pub lost_common: Vec<Fact>,
+    /// Per player, facts it newly knows that are not common knowledge.
+    pub known: Vec<(Agent, Vec<Fact>)>,
+}
+
+/// What each player knows and what is common knowledge about the hands;
+/// `None` for models without cards or too large to visit.
+pub fn knowledge(table: &Table, model: &dyn Backend) -> Option<Knowledge> {
+    let hands = table.players.len();
+    if table.deck.kinds.is_empty() || hands == 0 || model.world_count() > MAX_NARRATED_WORLDS {
+        return None;
+    }
+    let actual = model.actual();
+    let players = (0..hands)
+        .map(|p| bounds(table, model, &model.accessible(p, actual)))
+        .collect();
+    let agents: Vec<Agent> = (0..hands).collect();
+    let common = bounds(table, model, &reachable(model, &agents, actual));
+    Some(Knowledge { players, common })
+}
+
+/// The worlds reachable from `start` by paths of length ≥ 1 along `agents`.
+pub fn reachable(model: &dyn Backend, agents: &[Agent], start: WorldId) -> Vec<WorldId> {
+    let mut seen = HashSet::new();
+    let mut queue = VecDeque::from([start]);
+    while let Some(w) = queue.pop_front() {
+        for &a in agents {
+            for v in model.accessible(a, w) {
+                if seen.insert(v) {
+                    queue.push_back(v);
+                }
+            }
+        }
+    }
+    let mut out: Vec<WorldId> = seen.into_iter().collect();
+    out.sort_unstable();
+    out
+}
+
+fn bounds(table: &Table, model: &dyn Backend, worlds: &[WorldId]) -> Bounds {
+    let hands = table.players.len();
+    let kinds = table.deck.kinds.len();
+    let mut b: Vec<Vec<(u32, u32)>> = vec![vec![(u32::MAX, 0); kinds]; hands];
+    for &w in worlds {
+        let view = model.world(w);
+        for (h, row) in b.iter_mut().enumerate() {
+            for (k, cell) in row.iter_mut().enumerate() {
+                let n = view.cards[table.hand(h)][k];
+                *cell = (cell.0.min(n), cell.1.max(n));
+            }
+        }
+    }
+    Bounds(b)
+}
+
+impl Bounds {
+    /// The strongest fact settled about `hand` and `kind`, if any.
+    fn fact(&self, hand: Agent, kind: Kind) -> Option<Fact> {
+        let (lo, hi) = self.0[hand][kind];
+        if lo == u32::MAX {
+            None
+        } else if hi == 0 {
+            Some(Fact {
+                hand,
+                kind,
+                count: 0,
+            })
+        } else if lo > 0 {
+            Some(Fact {
+                hand,
+                kind,
+                count: lo,
+            })
+        } else {
+            None
+        }
+    }
+
+    /// Facts settled here and not in `before`, skipping the hand `own`.
+    fn gained(&self, before: &Bounds, own: Option<Agent>) -> Vec<Fact> {
+        let mut out = Vec::new();
+        for hand in 0..self.0.len() {
+            if Some(hand) == own {
+                continue;
+            }
+            for kind in 0..self.0[hand].len() {
+                if let Some(f) = self.fact(hand, kind) {
+                    if before.fact(hand, kind) != Some(f) {
+                        out.push(f);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Facts settled in `before` about which nothing is settled here.
+    fn lost(&self, before: &Bounds) -> Vec<Fact> {
+        let mut out = Vec::new();
+        for hand in 0..self.0.len() {
+            for kind in 0..self.0[hand].len() {
+                if let (Some(f), None) = (before.fact(hand, kind), self.fact(hand, kind)) {
+                    out.push(f);
+                }
+            }
+        }
+        out
+    }
+
+    /// Every fact settled here, skipping the hand `own`.
+    pub fn facts(&self, own: Option<Agent>) -> Vec<Fact> {
+        let empty = Bounds(vec![
+            vec![(0, 1); self.0.first().map_or(0, Vec::len)];
+            self.0.len()
+        ]);
+        self.gained(&empty, own)
+    }
+}
+
+/// What became known between `before` and `after`.
+pub fn narrate(before: &Knowledge, after: &Knowledge) -> Narration {
+    let common = after.common.gained(&before.common, None);
+    let lost_common = after.common.lost(&before.common);
+    let known = after
+        .players
+        .iter()
+        .zip(&before.players)
+        .enumerate()
+        .map(|(p, (a, b))| {
+            let facts: Vec<Fact> = a
+                .gained(b, Some(p))
+                .into_iter()
+                .filter(|f| after.common.fact(f.hand, f.kind) != Some(*f))
+                .collect();
+            (p, facts)
+        })
+        .filter(|(_, facts)| !facts.is_empty())
+        .collect();
+    Narration {
+        common,
+        lost_common,
+        known,
+    }
+}
+
+/// A fact in words: `player 1 holds QQ`, `player 2 holds no Q`.
+pub fn fact_text(table: &Table, f: &Fact) -> String {
+    let who = describe_player(table, f.hand);
+    let name = &table.deck.kinds[f.kind].name;
+    if f.count == 0 {
+        return format!("{who} holds no {name}");
+    }
+    let sep = if table.deck.short_names() { "" } else { " " };
+    let cards = vec![name.as_str(); f.count as usize].join(sep);
+    format!("{who} holds {cards}")
+}
+
+/// Facts in words, grouped by hand: `player 1 holds QQ and no A, player 2 holds no Q or A`.
+pub fn facts_text(table: &Table, facts: &[Fact]) -> String {
+    let mut hands: Vec<Agent> = facts.iter().map(|f| f.hand).collect();
+    hands.dedup();
+    hands
+        .iter()
+        .map(|&h| {
+            let held: Vec<&Fact> = facts
+                .iter()
+                .filter(|f| f.hand == h && f.count > 0)
+                .collect();
+            let none: Vec<&str> = facts
+                .iter()
+                .filter(|f| f.hand == h && f.count == 0)
+                .map(|f| table.deck.kinds[f.kind].name.as_str())
+                .collect();
+            let mut text = match held.as_slice() {
+                [] => format!("{} holds", describe_player(table, h)),
+                _ => {
+                    let cards: Vec<String> = held.iter().map(|f| fact_text(table, f)).collect();
+                    let who = describe_player(table, h);
+                    let strip = format!("{who} holds ");
+                    let cards: Vec<&str> =
+                        cards.iter().map(|c| c.trim_start_matches(&strip)).collect();
+                    format!("{who} holds {}", cards.join(" "))
+                }
+            };
+            if !none.is_empty() {
+                let sep = if held.is_empty() { " no " } else { " and no " };
+                text.push_str(sep);
+                text.push_str(&none.join(" or "));
+            }
+            text
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The narration in lines: common knowledge first, then each player's news.
+pub fn lines(table: &Table, n: &Narration) -> Vec<String> {
+    let mut out = Vec::new();
+    if !n.common.is_empty() {
+        out.push(format!(
+            "now common knowledge: {}",
+            facts_text(table, &n.common)
+        ));
+    }
+    if !n.lost_common.is_empty() {
+        out.push(format!(
+            "no longer common knowledge: {}",
+            facts_text(table, &n.lost_common)
+        ));
+    }
+    for (p, facts) in &n.known {
+        out.push(format!(
+            "{} now knows: {}",
+            describe_player(table, *p),
+            facts_text(table, facts)
+        ));
+    }
+    if out.is_empty() {
+        out.push("nobody learnt anything about the hands".into());
+    }
+    out
+}
+
+/// Everything known after a move, for `:narrate full`: the common knowledge,
+/// then what each player knows beyond it about the other hands.
+pub fn full_lines(table: &Table, k: &Knowledge) -> Vec<String> {
+    let common = k.common.facts(None);
+    let mut out = vec![format!(
+        "common knowledge: {}",
+        if common.is_empty() {
+            "nothing about the hands".into()
+        } else {
+            facts_text(table, &common)
+        }
+    )];
+    for (p, b) in k.players.iter().enumerate() {
+        let facts: Vec<Fact> = b
+            .facts(Some(p))
+            .into_iter()
+            .filter(|f| !common.contains(f))
+            .collect();
+        if !facts.is_empty() {
+            out.push(format!(
+                "{} also knows: {}",
+                describe_player(table, p),
+                facts_text(table, &facts)
+            ));
+        }
+    }
+    out
+}

@@ -1,0 +1,486 @@
+//! The REPL's state and what each line does, with no terminal in sight.
+//!
+//! The backend keeps the current [`Session`], the loaded file with the
+//! position of its next statement, and a history of earlier sessions:
+//! sessions are cheap to clone (the model is shared), so `:back` restores
+//! exactly the earlier model without replaying anything.
+
+use crate::diag::{suggest, Diagnostic, Span};
+use crate::interp::narrate::{self, Knowledge};
+use crate::interp::{Options, Output, Session};
+use crate::syntax::ast::{Statement, StatementKind};
+use crate::syntax::{self};
+
+use super::command::{self, Command, Narrate};
+use super::Item;
+
+/// The loaded scenario file.
+#[derive(Clone, Debug)]
+pub struct Script {
+    /// Its name, as given.
+    pub file: String,
+    /// Its text.
+    pub src: String,
+    /// Its statements.
+    pub statements: Vec<Statement>,
+}
+
+/// A state to come back to: a session and the script position.
+#[derive(Clone)]
+struct Snapshot {
+    session: Session,
+    pos: usize,
+}
+
+/// The REPL backend.
+pub struct Repl {
+    options: Options,
+    now: Snapshot,
+    start: Option<Snapshot>,
+    history: Vec<Snapshot>,
+    script: Option<Script>,
+    narrate: Narrate,
+    quit: bool,
+}
+
+/// The name under which typed lines are shown in errors.
+pub const INPUT: &str = "<input>";
+
+impl Repl {
+    /// A REPL with an empty session.
+    pub fn new(options: Options) -> Repl {
+        Repl {
+            options,
+            now: Snapshot {
+                session: Session::new(options),
+                pos: 0,
+            },
+            start: None,
+            history: Vec::new(),
+            script: None,
+            narrate: Narrate::Short,
+            quit: false,
+        }
+    }
+
+    /// Whether `:quit` was given.
+    pub fn quitting(&self) -> bool {
+        self.quit
+    }
+
+    /// The current session.
+    pub fn session(&self) -> &Session {
+        &self.now.session
+    }
+
+    /// The loaded file.
+    pub fn script(&self) -> Option<&Script> {
+        self.script.as_ref()
+    }
+
+    /// The prompt: `dealer> `, or `FILE:LINE> ` at the next statement of a file.
+    pub fn prompt(&self) -> String {
+        match &self.script {
+            None => "dealer> ".into(),
+            Some(s) => {
+                let stem = std::path::Path::new(&s.file)
+                    .file_stem()
+                    .map_or(s.file.clone(), |n| n.to_string_lossy().into_owned());
+                match s.statements.get(self.now.pos) {
+                    Some(st) => format!(
+                        "{stem}:{}> ",
+                        crate::diag::line_col(&s.src, st.span.start).0
+                    ),
+                    None => format!("{stem}:end> "),
+                }
+            }
+        }
+    }
+
+    /// Handles one input (a command or statements); never panics, and on an
+    /// error leaves the session as it was.
+    pub fn eval(&mut self, input: &str) -> Vec<Item> {
+        let line = input.trim_end();
+        if line.trim().is_empty() {
+            return Vec::new();
+        }
+        if line.trim_start().starts_with(':') {
+            return match command::parse(line) {
+                Ok(cmd) => self.command(cmd, line),
+                Err(d) => vec![error(INPUT, line, d)],
+            };
+        }
+        self.typed(line)
+    }
+
+    fn command(&mut self, cmd: Command, line: &str) -> Vec<Item> {
+        let at = Span::new(0, line.len());
+        match cmd {
+            Command::Load(file) => self.load(&file),
+            Command::Next(n) => self.with_script(line, |r| r.next(n)),
+            Command::Back(n) => self.back(n, line),
+            Command::Goto(name) => self.with_script(line, |r| r.goto(&name, line)),
+            Command::Restart => self.with_script(line, |r| r.restart()),
+            Command::List => self.with_script(line, |r| vec![Item::Info(r.list())]),
+            Command::Statement(text) => self.typed(&text),
+            Command::Narrate(n) => {
+                self.narrate = n;
+                vec![Item::Info(vec![format!("narration: {}", narrate_name(n))])]
+            }
+            Command::Help(topic) => match command::help(topic.as_deref(), at) {
+                Ok(lines) => vec![Item::Info(lines)],
+                Err(d) => vec![error(INPUT, line, d)],
+            },
+            Command::Quit => {
+                self.quit = true;
+                Vec::new()
+            }
+        }
+    }
+
+    fn with_script(&mut self, line: &str, f: impl FnOnce(&mut Repl) -> Vec<Item>) -> Vec<Item> {
+        if self.script.is_none() {
+            let d = Diagnostic::error(
+                "no-file",
+                "no scenario file is loaded",
+                Span::new(0, line.len()),
+            )
+            .with_label("this command steps through a file")
+            .with_help("load one with `:load FILE`, or start with `dealer repl FILE`");
+            return vec![error(INPUT, line, d)];
+        }
+        f(self)
+    }
+
+    /// Typed statements: all run, or none (the session is restored).
+    fn typed(&mut self, line: &str) -> Vec<Item> {
+        let statements = match syntax::parse_statement(line) {
+            Ok(s) => s,
+            Err(errors) => {
+                return errors
+                    .iter()
+                    .map(|e| error(INPUT, line, e.to_diagnostic()))
+                    .collect()
+            }
+        };
+        let before = self.now.clone();
+        let mut items = Vec::new();
+        let mut changed = false;
+        for stmt in &statements {
+            changed |= changes_state(stmt);
+            match self.step_statement(stmt, line, None) {
+                Ok(mut out) => items.append(&mut out),
+                Err(d) => {
+                    self.now = before;
+                    return vec![error(INPUT, line, d)];
+                }
+            }
+        }
+        if changed {
+            self.history.push(before);
+        }
+        items
+    }
+
+    /// Executes one statement, with narration after a move.
+    fn step_statement(
+        &mut self,
+        stmt: &Statement,
+        src: &str,
+        line: Option<usize>,
+    ) -> Result<Vec<Item>, Diagnostic> {
+        let is_move = matches!(stmt.kind, StatementKind::Move(_));
+        let narrating = is_move && self.narrate != Narrate::Off;
+        let before = narrating.then(|| self.knowledge()).flatten();
+        let outputs = self.now.session.execute(stmt, src)?;
+        let mut items: Vec<Item> = outputs
+            .into_iter()
+            .map(|out| Item::Output { line, out })
+            .collect();
+        if let (Some(before), Some(after)) = (before, narrating.then(|| self.knowledge()).flatten())
+        {
+            items.push(Item::Narration(self.narration(&before, &after)));
+        }
+        Ok(items)
+    }
+
+    fn knowledge(&self) -> Option<Knowledge> {
+        let play = self.now.session.playing()?;
+        narrate::knowledge(&play.table, &*play.model)
+    }
+
+    fn narration(&self, before: &Knowledge, after: &Knowledge) -> Vec<String> {
+        let Some(play) = self.now.session.playing() else {
+            return Vec::new();
+        };
+        let mut lines = narrate::lines(&play.table, &narrate::narrate(before, after));
+        if self.narrate == Narrate::Full {
+            lines.extend(narrate::full_lines(&play.table, after));
+        }
+        lines
+    }
+
+    /// `:load FILE`: a fresh session that has played the file's statements
+    /// up to its first move.
+    pub fn load(&mut self, file: &str) -> Vec<Item> {
+        let src = match std::fs::read_to_string(file) {
+            Ok(src) => src,
+            Err(e) => return vec![Item::Problem(format!("cannot read {file}: {e}"))],
+        };
+        let statements = match syntax::parse(&src) {
+            Ok(s) => s.statements,
+            Err(errors) => {
+                return errors
+                    .iter()
+                    .map(|e| error(file, &src, e.to_diagnostic()))
+                    .collect()
+            }
+        };
+        let count = statements.len();
+        self.script = Some(Script {
+            file: file.to_string(),
+            src,
+            statements,
+        });
+        self.now = Snapshot {
+            session: Session::new(self.options),
+            pos: 0,
+        };
+        self.history.clear();
+        let mut items = vec![Item::Info(vec![format!(
+            "loaded {file}: {count} statement(s)"
+        )])];
+        items.extend(self.run_until(|_, st| matches!(st.kind, StatementKind::Move(_))));
+        self.start = Some(self.now.clone());
+        items.push(Item::Info(vec![self.position()]));
+        items
+    }
+
+    /// Runs the file's statements from the current position while `stop`
+    /// (given whether a move was played, and the next statement) is false.
+    /// On an error the position stays at the failing statement.
+    fn run_until(&mut self, stop: impl Fn(bool, &Statement) -> bool) -> Vec<Item> {
+        let Some(script) = self.script.clone() else {
+            return Vec::new();
+        };
+        let mut items = Vec::new();
+        let mut moved = false;
+        while let Some(stmt) = script.statements.get(self.now.pos) {
+            if stop(moved, stmt) {
+                break;
+            }
+            let line = crate::diag::line_col(&script.src, stmt.span.start).0;
+            match self.step_statement(stmt, &script.src, Some(line)) {
+                Ok(mut out) => items.append(&mut out),
+                Err(d) => {
+                    items.push(error(&script.file, &script.src, d));
+                    return items;
+                }
+            }
+            moved |= matches!(stmt.kind, StatementKind::Move(_));
+            self.now.pos += 1;
+        }
+        items
+    }
+
+    /// Plays one step: the next move and the statements after it, up to the following move.
+    fn step(&mut self) -> (Vec<Item>, bool) {
+        let before = self.now.clone();
+        let items = self.run_until(|moved, st| moved && matches!(st.kind, StatementKind::Move(_)));
+        let failed = items.iter().any(|i| matches!(i, Item::Error { .. }));
+        if failed {
+            self.now = before;
+        } else if before.pos != self.now.pos {
+            self.history.push(before);
+        }
+        (items, failed)
+    }
+
+    fn next(&mut self, n: usize) -> Vec<Item> {
+        let mut items = Vec::new();
+        for _ in 0..n {
+            if self.at_end() {
+                items.push(Item::Info(vec![self.position()]));
+                break;
+            }
+            let (mut out, failed) = self.step();
+            items.append(&mut out);
+            if failed {
+                break;
+            }
+        }
+        items
+    }
+
+    fn at_end(&self) -> bool {
+        self.script
+            .as_ref()
+            .is_none_or(|s| self.now.pos >= s.statements.len())
+    }
+
+    fn back(&mut self, n: usize, line: &str) -> Vec<Item> {
+        if self.history.is_empty() {
+            let d = Diagnostic::error(
+                "nothing-to-undo",
+                "there is nothing to undo",
+                Span::new(0, line.len()),
+            )
+            .with_label("no step was taken yet");
+            return vec![error(INPUT, line, d)];
+        }
+        let steps = n.min(self.history.len());
+        for _ in 0..steps {
+            if let Some(s) = self.history.pop() {
+                self.now = s;
+            }
+        }
+        vec![Item::Info(vec![format!(
+            "back {steps} step(s); {}",
+            self.position()
+        )])]
+    }
+
+    fn restart(&mut self) -> Vec<Item> {
+        if let Some(start) = self.start.clone() {
+            self.now = start;
+            self.history.clear();
+        }
+        vec![Item::Info(vec![self.position()])]
+    }
+
+    fn goto(&mut self, name: &str, line: &str) -> Vec<Item> {
+        let Some(script) = self.script.clone() else {
+            return Vec::new();
+        };
+        let found = script
+            .statements
+            .iter()
+            .position(|s| matches!(&s.kind, StatementKind::Checkpoint(n) if n.text == name));
+        let Some(target) = found else {
+            return vec![error(INPUT, line, no_checkpoint(&script, name, line))];
+        };
+        while self.history.last().is_some_and(|s| s.pos > target) {
+            self.now = self.history.pop().expect("checked");
+        }
+        let mut problems = Vec::new();
+        while self.now.pos <= target && !self.at_end() {
+            let (items, failed) = self.step();
+            problems.extend(items.into_iter().filter(Item::is_problem));
+            if failed {
+                return problems;
+            }
+        }
+        problems.push(Item::Info(vec![format!(
+            "at checkpoint \"{name}\"; {}",
+            self.position()
+        )]));
+        problems
+    }
+
+    /// Where the file stands: the next statement, or its end.
+    fn position(&self) -> String {
+        let Some(s) = &self.script else {
+            return "no file loaded".into();
+        };
+        match s.statements.get(self.now.pos) {
+            Some(st) => {
+                let line = crate::diag::line_col(&s.src, st.span.start).0;
+                let text = s.src[st.span.start..st.span.end].trim();
+                format!("next: line {line}: {text}  (:next to play it)")
+            }
+            None => format!("at the end of {}", s.file),
+        }
+    }
+
+    /// The file, numbered, with `>` at the next statement's line.
+    fn list(&self) -> Vec<String> {
+        let Some(s) = &self.script else {
+            return Vec::new();
+        };
+        let next = s
+            .statements
+            .get(self.now.pos)
+            .map(|st| crate::diag::line_col(&s.src, st.span.start).0);
+        let mut out: Vec<String> = s
+            .src
+            .lines()
+            .enumerate()
+            .map(|(i, text)| {
+                let mark = if Some(i + 1) == next { ">" } else { " " };
+                format!("{mark}{:>4}  {text}", i + 1)
+            })
+            .collect();
+        if next.is_none() {
+            out.push(">       (end)".into());
+        }
+        out
+    }
+}
+
+fn no_checkpoint(script: &Script, name: &str, line: &str) -> Diagnostic {
+    let names: Vec<&str> = script
+        .statements
+        .iter()
+        .filter_map(|s| match &s.kind {
+            StatementKind::Checkpoint(n) => Some(n.text.as_str()),
+            _ => None,
+        })
+        .collect();
+    let at = line
+        .find(name)
+        .map_or(Span::new(0, line.len()), |i| Span::new(i, i + name.len()));
+    let d = Diagnostic::error(
+        "unknown-checkpoint",
+        format!("no checkpoint \"{name}\" in {}", script.file),
+        at,
+    )
+    .with_label("not a checkpoint of the file");
+    match (suggest(name, &names), names.is_empty()) {
+        (Some(s), _) => d.with_help(format!("did you mean \"{s}\"?")),
+        (None, true) => d.with_help("the file has no checkpoint"),
+        (None, false) => d.with_help(format!("the checkpoints are: \"{}\"", names.join("\", \""))),
+    }
+}
+
+/// Whether a statement changes the session (and so is a step to undo).
+fn changes_state(stmt: &Statement) -> bool {
+    !matches!(
+        stmt.kind,
+        StatementKind::Query(_)
+            | StatementKind::Valid(_)
+            | StatementKind::Expect(_)
+            | StatementKind::Why(_)
+            | StatementKind::Worlds(_)
+            | StatementKind::Stats
+    )
+}
+
+fn error(file: &str, src: &str, diag: Diagnostic) -> Item {
+    Item::Error {
+        file: file.to_string(),
+        src: src.to_string(),
+        diag,
+    }
+}
+
+fn narrate_name(n: Narrate) -> &'static str {
+    match n {
+        Narrate::Off => "off",
+        Narrate::Short => "short",
+        Narrate::Full => "full",
+    }
+}
+
+impl Item {
+    /// Whether the item reports something gone wrong (kept when `:goto` runs quietly).
+    fn is_problem(&self) -> bool {
+        match self {
+            Item::Error { .. } | Item::Problem(_) => true,
+            Item::Output {
+                out: Output::Expect { held, .. },
+                ..
+            } => !held,
+            _ => false,
+        }
+    }
+}

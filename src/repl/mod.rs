@@ -1,0 +1,116 @@
+//! The REPL for lectures: step through a scenario file move by move, type
+//! any statement or query, undo, jump to checkpoints, and hear what each move
+//! made known.
+//!
+//! [`backend`] holds the state and does what each line says, knowing nothing
+//! of terminals; [`complete`] offers completions, hints and highlighting from
+//! that state; [`rustyline_frontend`] is the thin layer that reads lines
+//! (with rustyline on a terminal, plainly from a pipe) and prints. Only the
+//! front end prints: the backend returns [`Item`]s, which [`render`] turns
+//! into text.
+
+pub mod backend;
+pub mod command;
+pub mod complete;
+pub mod rustyline_frontend;
+
+use colored::Colorize;
+
+use crate::diag::Diagnostic;
+use crate::interp::Output;
+
+pub use backend::Repl;
+pub use rustyline_frontend::run;
+
+/// One thing the REPL has to say.
+#[derive(Clone, Debug)]
+pub enum Item {
+    /// What a statement produced; `line` is its line in the loaded file.
+    Output {
+        /// The statement's line in the file, `None` when typed.
+        line: Option<usize>,
+        /// What it produced.
+        out: Output,
+    },
+    /// What a move made known.
+    Narration(Vec<String>),
+    /// A located error in `src` (the file or the typed line).
+    Error {
+        /// The file name, or `<input>`.
+        file: String,
+        /// The text the diagnostic points into.
+        src: String,
+        /// The error.
+        diag: Diagnostic,
+    },
+    /// A problem with no place in a text (a file that cannot be read).
+    Problem(String),
+    /// Plain information: help, a listing, where the file stands.
+    Info(Vec<String>),
+}
+
+/// Renders items as text, coloured when `color` is true.
+pub fn render(items: &[Item], color: bool) -> String {
+    colored::control::set_override(color);
+    let mut out = String::new();
+    for item in items {
+        match item {
+            Item::Output { line, out: o } => output(&mut out, *line, o),
+            Item::Narration(lines) => {
+                for l in lines {
+                    out.push_str(&format!("  {} {}\n", ">>".yellow(), l.yellow()));
+                }
+            }
+            Item::Error { file, src, diag } => out.push_str(&diag.render(file, src, color)),
+            Item::Problem(p) => out.push_str(&format!("{}: {p}\n", "error".red().bold())),
+            Item::Info(lines) => {
+                for l in lines {
+                    out.push_str(l);
+                    out.push('\n');
+                }
+            }
+        }
+    }
+    out
+}
+
+fn output(out: &mut String, line: Option<usize>, o: &Output) {
+    let num = match line {
+        Some(n) => format!("{n:>4}  ").dimmed().to_string(),
+        None => String::new(),
+    };
+    let value = |v: bool| if v { "true".green() } else { "false".red() };
+    let text = match o {
+        Output::Answer { source, value: v } | Output::Valid { source, value: v } => match line {
+            Some(_) => format!("{num}{source}  {} {}", "=>".dimmed(), value(*v)),
+            None => value(*v).to_string(),
+        },
+        Output::Expect {
+            source,
+            held,
+            detail,
+            ..
+        } => {
+            if *held {
+                format!("{num}{source}  {}", "ok".green())
+            } else {
+                format!("{num}{source}  {} {detail}", "FAILED:".red().bold())
+            }
+        }
+        Output::Moved { source, notes } => {
+            let mut t = format!("{num}{}", source.cyan());
+            for note in notes {
+                t.push_str(&format!("\n      {}", note.dimmed()));
+            }
+            t
+        }
+        Output::Checkpoint(name) => format!("{num}{}", format!("-- {name} --").bold()),
+        Output::Lines(lines) => lines
+            .iter()
+            .map(|l| format!("      {l}"))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    };
+    out.push_str(&text);
+    out.push('\n');
+}

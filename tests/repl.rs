@@ -1,0 +1,129 @@
+//! The REPL: transcripts of piped sessions (golden output), the tutorial's
+//! transcripts, and bad input that must leave the session unchanged.
+
+use assert_cmd::Command;
+use dealer::interp::Options;
+use dealer::repl::{render, Repl};
+use proptest::prelude::*;
+
+const GOFISH: &str = "scenarios/gofish/simplified.deal";
+
+/// Runs `dealer repl ARGS` with `input` on stdin; the plain output.
+fn session(args: &[&str], input: &str) -> String {
+    let out = Command::cargo_bin("dealer")
+        .unwrap()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .arg("repl")
+        .args(args)
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn stepping_with_narration() {
+    let out = session(&[GOFISH], ":next\n:n 2\n:list\n");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn back_and_goto() {
+    let out = session(
+        &[GOFISH],
+        ":goto \"turn 3\"\n:stats\n:back 2\n:stats\n:goto initial\n:stats\n:restart\n:back\n",
+    );
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn why_explains_from_the_model() {
+    let input =
+        ":goto \"turn 1\"\n:why K1 2_A\nwhy K2 1_QQ\n:why C !2_Q\nwhy M1 3_A\nwhy Kw3 2_A\n\
+                 why D{1,2} 3_A\nwhy E 1_QQ\nwhy K1 !K2 3_Q\nwhy [!3_A] K1 3_A\nwhy <!2_A> C 2_A\n\
+                 why [ask 1 3 Q] C 1_Q\n";
+    insta::assert_snapshot!(session(&[GOFISH], input));
+}
+
+#[test]
+fn narration_modes() {
+    let out = session(
+        &[GOFISH],
+        ":narrate off\n:next\n:narrate full\n:next\n:narrate loud\n",
+    );
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn errors_are_located_and_change_nothing() {
+    let input = "ask 3 1 Q\nask 1 2 J\n? K1 (2_Q &\n\n:nxet\n:goto turn 9\n:next x\n\
+                 garbage ((\n\n)))\n? K9 1_Q\nplayers 4 5\n:load no/such/file.deal\n:stats\n";
+    insta::assert_snapshot!(session(&[GOFISH], input));
+}
+
+#[test]
+fn typing_a_scenario_without_a_file() {
+    let input = "players 1 2\ndeck Q A K\ndeal 1: Q | 2: A\n? K1 !2_Q\nshow 2 -> 1 A\n? K1 2_A\n:back\n? K1 2_A\n:next\n:quit\n? true\n";
+    insta::assert_snapshot!(session(&[], input));
+}
+
+/// The transcripts of `docs/tutorial.md`: each ```repl block starts with
+/// `$ dealer repl ARGS`; the lines after a prompt are typed, and the whole
+/// block must be the output.
+#[test]
+fn the_tutorial_transcripts_run() {
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/tutorial.md")).unwrap();
+    let mut blocks = 0;
+    for block in doc.split("```repl\n").skip(1) {
+        let block = &block[..block.find("```").expect("closed block")];
+        let (command, expected) = block.split_once('\n').unwrap();
+        let args: Vec<&str> = command
+            .strip_prefix("$ dealer repl")
+            .expect("a block starts with `$ dealer repl`")
+            .split_whitespace()
+            .collect();
+        let input: String = expected
+            .lines()
+            .filter_map(typed)
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let out = session(&args, &input);
+        assert_eq!(out, expected, "tutorial block {blocks} is out of date");
+        blocks += 1;
+    }
+    assert!(blocks >= 3, "the tutorial has its transcripts");
+}
+
+/// The typed part of a transcript line, when it starts with a prompt.
+fn typed(line: &str) -> Option<&str> {
+    let (prompt, rest) = line
+        .split_once("> ")
+        .or_else(|| line.strip_suffix('>').map(|p| (p, "")))?;
+    let ok = !prompt.is_empty() && !prompt.contains(' ') && !prompt.starts_with('-');
+    ok.then_some(rest)
+}
+
+fn stats(repl: &mut Repl) -> String {
+    render(&repl.eval(":stats"), false) + &render(&repl.eval(":worlds"), false) + &repl.prompt()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// Any line at all: an answer or a located error, never a panic; a line
+    /// that fails leaves the model, the position and the prompt as they were.
+    #[test]
+    fn any_line_is_safe(line in "[ -~]{0,30}|:[a-z]{0,8} [ -~]{0,12}|(ask|draw|why|\\?|K1|C) [ -~]{0,16}") {
+        let mut repl = Repl::new(Options::default());
+        repl.load(GOFISH);
+        repl.eval(":next");
+        let before = stats(&mut repl);
+        let items = repl.eval(&line);
+        let failed = items.iter().any(|i| matches!(i, dealer::repl::Item::Error { .. }));
+        if failed {
+            prop_assert_eq!(stats(&mut repl), before);
+        }
+    }
+}
