@@ -191,7 +191,7 @@ fn an_unknown_game() {
     assert_eq!(e.code, "unknown-game");
     assert_eq!(
         e.help.as_deref(),
-        Some("the games are: free, gofish, konigrufen, cabo")
+        Some("the games are: free, gofish, kwartet, kemps, konigrufen, cabo")
     );
 }
 

@@ -36,7 +36,7 @@ fn figure(file: &str, checkpoint: &str, options: &str) -> Result<Figure, String>
 }
 
 const GOFISH: &str = "scenarios/gofish/simplified.deal";
-const KEMPS: &str = "scenarios/kemps/sixes.deal";
+const KEMPS: &str = "scenarios/kemps/sixes-small.deal";
 
 #[test]
 fn go_fish_figures_1a_to_1e() {

@@ -77,6 +77,7 @@ fn mv(m: &Move) -> String {
         Discard { player, card } => format!("discard {player} {card}"),
         NewTable => "newtable".into(),
         Kemps(p) => format!("kemps {p}"),
+        Pass(p) => format!("pass {p}"),
         Call { player, card } => format!("call {player} {card}"),
         Play { player, card } => format!("play {player} {card}"),
         Place { player, slot } => format!("place {player} {slot}"),
@@ -259,7 +260,7 @@ fn game_moves_and_exports_parse() {
             "play Katrin T5"
         ]
     );
-    let place = ok("place 1 1.2; draw 1 from discard: 5");
+    let place = ok("place 1 1.2; draw 1 from discard: 5; pass 1");
     let shown: Vec<String> = place
         .iter()
         .map(|s| match &s.kind {
@@ -267,7 +268,7 @@ fn game_moves_and_exports_parse() {
             other => panic!("{other:?}"),
         })
         .collect();
-    assert_eq!(shown, ["place 1 1.2", "draw 1 from discard: 5"]);
+    assert_eq!(shown, ["place 1 1.2", "draw 1 from discard: 5", "pass 1"]);
 }
 
 // ------------------------------------------------------------------ formulas

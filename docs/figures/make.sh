@@ -14,7 +14,7 @@ for fig in "1a:initial" "1b:turn 1" "1c:turn 2" "1d:turn 3" "1e:turn 4"; do
   "$dealer" export "$gofish" --at "${fig#*:}" -o "$out/gofish-${fig%%:*}.svg"
 done
 
-kemps=scenarios/kemps/sixes.deal
+kemps=scenarios/kemps/sixes-small.deal
 for card in 6S 6H 6D 6C; do
   "$dealer" export "$kemps" --at "round 1" --for "$card" -o "$out/kemps-round1-$card.svg"
   "$dealer" export "$kemps" --at "round 2" --for "$card" -o "$out/kemps-round2-$card.svg"

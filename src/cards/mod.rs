@@ -10,7 +10,9 @@ pub mod cabo;
 pub mod deck;
 pub mod events;
 pub mod gofish;
+pub mod kemps;
 pub mod konigrufen;
+pub mod kwartet;
 pub mod rules;
 pub mod table;
 

@@ -11,7 +11,9 @@ use crate::engine::{Agent, Backend, EngineError, EventId, EventModel, Formula, K
 use super::cabo;
 use super::events;
 use super::gofish;
+use super::kemps::{self, KempsTurn};
 use super::konigrufen;
+use super::kwartet;
 use super::table::Table;
 
 /// The games with rules (`game NAME`).
@@ -21,6 +23,10 @@ pub enum Game {
     Free,
     /// Go Fish: asks for ranks, books of four, draws after "Go Fish!".
     GoFish,
+    /// Kwartet: asks for single cards of a set the asker holds, sets laid down.
+    Kwartet,
+    /// Kemps: picks and discards at a face-up table, new tables, Kemps claims.
+    Kemps,
     /// Königrufen: a called king, tricks with follow-suit and trump obligations.
     Konigrufen,
     /// The Cabo-like game: four face-down slots each, a closed and an open pile.
@@ -33,6 +39,8 @@ impl Game {
         match name {
             "free" => Some(Game::Free),
             "gofish" => Some(Game::GoFish),
+            "kwartet" => Some(Game::Kwartet),
+            "kemps" => Some(Game::Kemps),
             "konigrufen" => Some(Game::Konigrufen),
             "cabo" => Some(Game::Cabo),
             _ => None,
@@ -40,7 +48,8 @@ impl Game {
     }
 
     /// The names `game` accepts.
-    pub const NAMES: &'static [&'static str] = &["free", "gofish", "konigrufen", "cabo"];
+    pub const NAMES: &'static [&'static str] =
+        &["free", "gofish", "kwartet", "kemps", "konigrufen", "cabo"];
 }
 
 /// A move with its names resolved.
@@ -126,6 +135,8 @@ pub enum GameMove {
     NewTable,
     /// `kemps p` (Kemps)
     Kemps(Agent),
+    /// `pass p` (Kemps: the turn player ends the turn)
+    Pass(Agent),
     /// `call p K` (Königrufen)
     Call {
         /// The declarer.
@@ -157,6 +168,7 @@ impl GameMove {
             GameMove::Discard { .. } => ("discard", "Kemps and the Cabo-like game"),
             GameMove::NewTable => ("newtable", "Kemps"),
             GameMove::Kemps(_) => ("kemps", "Kemps"),
+            GameMove::Pass(_) => ("pass", "Kemps"),
             GameMove::Call { .. } => ("call", "Königrufen"),
             GameMove::Play { .. } => ("play", "Königrufen"),
             GameMove::Place { .. } => ("place", "the Cabo-like game"),
@@ -217,6 +229,8 @@ pub struct GameState {
     /// How many cards at the top of that order the scenario fixed with
     /// `stock ...`; the rest is a seeded shuffle.
     pub fixed: usize,
+    /// The scenario's seed (`seed N`), for reshuffles during the game.
+    pub seed: u64,
     /// What a particular game remembers besides (the trick, the open pile's order).
     pub extra: Extra,
 }
@@ -227,6 +241,8 @@ pub enum Extra {
     /// Nothing more.
     #[default]
     None,
+    /// Kemps: the current turn's bookkeeping.
+    Kemps(KempsTurn),
     /// Königrufen: the call and the current trick.
     Konigrufen(konigrufen::Tricks),
     /// The Cabo-like game: the open pile's order.
@@ -265,6 +281,8 @@ impl Rules<'_> {
                 let all: Vec<Agent> = (0..self.table.players.len()).collect();
                 gofish::settle(self.table, out, &all, None)
             }
+            Game::Kwartet => kwartet::start(self.table, out),
+            Game::Kemps => kemps::start(self.table, out),
             Game::Konigrufen => konigrufen::start(self.table, out),
             Game::Cabo => cabo::start(self.table, out),
         }
@@ -280,6 +298,8 @@ impl Rules<'_> {
     ) -> Result<Outcome, Refusal> {
         match self.game {
             Game::GoFish => return gofish::play(self.table, model, state, mv, label),
+            Game::Kwartet => return kwartet::play(self.table, model, state, mv, label),
+            Game::Kemps => return kemps::play(self.table, model, state, mv, label),
             Game::Konigrufen => return konigrufen::play(self.table, model, state, mv, label),
             Game::Cabo => return cabo::play(self.table, model, state, mv, label),
             Game::Free => {}
@@ -296,6 +316,8 @@ impl Rules<'_> {
     pub fn event_models(&self, mv: &Move, label: &str) -> Result<Vec<EventModel>, Refusal> {
         match self.game {
             Game::GoFish => gofish::event_models(self.table, mv, label),
+            Game::Kwartet => kwartet::event_models(self.table, mv, label),
+            Game::Kemps => kemps::event_models(self.table, mv, label),
             Game::Konigrufen => konigrufen::event_models(self.table, None, mv, label),
             Game::Cabo => cabo::event_models(self.table, mv, label),
             Game::Free => generic_events(self.table, mv, label).map(|(em, _)| vec![em]),
@@ -347,7 +369,8 @@ fn generic_events(
     })
 }
 
-fn not_in_game(word: &str, game: &str) -> Refusal {
+/// The refusal of a move that belongs to another game.
+pub fn not_in_game(word: &str, game: &str) -> Refusal {
     Refusal::new(
         "not-a-move-of-the-game",
         format!("`{word}` is a move of {game}, not of this scenario's game"),

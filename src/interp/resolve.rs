@@ -294,6 +294,7 @@ impl Scope<'_> {
             }),
             MoveKind::NewTable => Move::Game(GameMove::NewTable),
             MoveKind::Kemps(player) => Move::Game(GameMove::Kemps(self.agent(player)?)),
+            MoveKind::Pass(player) => Move::Game(GameMove::Pass(self.agent(player)?)),
             MoveKind::Call { player, card } => Move::Game(GameMove::Call {
                 player: self.agent(player)?,
                 kind: deck.card(card)?,

@@ -410,6 +410,7 @@ impl Session {
             pass_after: false,
             stock_order: Vec::new(),
             fixed: 0,
+            seed: 0,
             extra: Default::default(),
         };
         self.play = Some(Playing {

@@ -97,7 +97,10 @@ impl Setup {
             add_slot(&mut table, &part.location);
         }
         let game = self.game.map_or(Game::Free, |(g, _)| g);
-        if game == Game::GoFish {
+        if game == Game::Kemps {
+            add_kemps_piles(&mut table);
+        }
+        if matches!(game, Game::GoFish | Game::Kwartet | Game::Kemps) {
             for p in 0..table.players.len() {
                 let name = books_name(&table.players[p]);
                 let everyone = (0..table.players.len()).collect();
@@ -199,6 +202,7 @@ impl Setup {
             pass_after: false,
             stock_order: order,
             fixed,
+            seed: self.seed,
             extra: Default::default(),
         })
     }
@@ -248,6 +252,17 @@ fn add_pile(table: &mut Table, name: &Name, vis: &Visibility) -> Result<Loc, Dia
             .collect::<Result<_, _>>()?,
     };
     Ok(table.add_location(name.text.clone(), LocKind::Pile, seen_by))
+}
+
+/// Kemps plays at a face-up `table` and a face-up `discard` pile: created
+/// here unless the scenario declares them (`pile table public`).
+fn add_kemps_piles(table: &mut Table) {
+    for name in ["table", "discard"] {
+        if table.find_location(name).is_none() {
+            let everyone = (0..table.players.len()).collect();
+            table.add_location(name.into(), LocKind::Pile, everyone);
+        }
+    }
 }
 
 /// A deal to `1.2` creates player 1's face-down slot 2 (seen by no one).

@@ -256,6 +256,8 @@ pub enum MoveKind {
     NewTable,
     /// `kemps 3` (Kemps: a claim of four of a kind)
     Kemps(Name),
+    /// `pass 1` (Kemps: the turn player ends the turn; a turn without a move)
+    Pass(Name),
     /// `call Bruno KH` (Königrufen: the declarer calls a king)
     Call {
         /// The declarer.

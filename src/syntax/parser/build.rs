@@ -143,6 +143,7 @@ pub(crate) fn move_(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<Move> {
         },
         Rule::newtable_mv => MoveKind::NewTable,
         Rule::kemps_mv => MoveKind::Kemps(a.name()?),
+        Rule::pass_mv => MoveKind::Pass(a.name()?),
         Rule::call_mv => MoveKind::Call {
             player: a.name()?,
             card: a.name()?,

@@ -1,0 +1,497 @@
+//! Kemps (`game kemps`), after the Kemps report (§1, §3.2, §4.3).
+//!
+//! - Three players hold four cards each; six cards lie face up on the
+//!   `table`; the `discard` pile is face up too (both piles are created for
+//!   the game unless the scenario declares them public).
+//! - Players take turns clockwise. In a turn the turn player exchanges cards
+//!   one at a time: `pick p C` takes C from the table, `discard p C` puts C
+//!   from the hand on the table. Both are public transfers (the report's
+//!   PICKED and DISCARDED announcements). During a turn the hand holds three
+//!   to five cards; when the turn ends it must hold four.
+//! - A turn ends with `pass p`, with `newtable`, or when the next player
+//!   moves. After three consecutive turns without a pick a new table is
+//!   dealt on its own (the report's variant); `newtable` deals one at once.
+//! - A new table: the table goes to the discard pile (public), then six
+//!   cards come face up from the stock, one public event per card; when the
+//!   stock runs out, the discard pile is shuffled into it (public).
+//! - `kemps p`: a public claim of four of a kind; its event model has one
+//!   event per value ("p holds all four of value v"), and the four go down
+//!   to p's books pile. A false claim is an error. The player then draws a
+//!   new hand of four (private draws); when the stock and discard pile
+//!   cannot give four cards, the game is over.
+
+use std::rc::Rc;
+
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::engine::{Agent, Backend, Event, EventModel, Formula, Kind, Loc, Post};
+
+use super::events;
+use super::rules::{
+    actual_cards, describe_player, generic, holds, not_in_game, Extra, GameMove, GameState, Move,
+    Outcome, Refusal,
+};
+use super::table::{LocKind, Table};
+
+/// The Kemps bookkeeping of the current turn ([`Extra::Kemps`] in [`GameState`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KempsTurn {
+    /// Whether the turn player has picked a card in this turn.
+    pub picked: bool,
+    /// How many turns in a row ended without a pick.
+    pub idle: u32,
+    /// How many times the discard pile was shuffled into the stock.
+    pub reshuffles: u32,
+    /// Whether the game is over (no new hand could be dealt after a Kemps).
+    pub over: bool,
+}
+
+/// The Kemps part of a game state (a default one before the first move).
+pub fn turn_state(state: &mut GameState) -> &mut KempsTurn {
+    if !matches!(state.extra, Extra::Kemps(_)) {
+        state.extra = Extra::Kemps(KempsTurn::default());
+    }
+    match &mut state.extra {
+        Extra::Kemps(k) => k,
+        _ => unreachable!("set just above"),
+    }
+}
+
+/// Whether the game is over.
+pub fn is_over(state: &GameState) -> bool {
+    matches!(&state.extra, Extra::Kemps(k) if k.over)
+}
+
+const HAND: u32 = 4;
+const TABLE: u32 = 6;
+const IDLE_TURNS: u32 = 3;
+
+/// The table and the discard pile.
+fn piles(table: &Table) -> Result<(Loc, Loc), Refusal> {
+    let find = |name: &str| {
+        table
+            .find_location(name)
+            .filter(|&l| table.locations[l].kind == LocKind::Pile)
+            .ok_or_else(|| Refusal::new("kemps-piles", format!("Kemps needs a `{name}` pile")))
+    };
+    Ok((find("table")?, find("discard")?))
+}
+
+fn size(model: &dyn Backend, loc: Loc) -> u32 {
+    actual_cards(model, loc).iter().sum()
+}
+
+fn cards(n: u32) -> String {
+    let words = ["no card", "one", "two", "three", "four", "five", "six"];
+    words
+        .get(n as usize)
+        .map_or_else(|| n.to_string(), |w| w.to_string())
+}
+
+/// The rules' first step: three players, four cards each, six on the table.
+pub fn start(table: &Table, out: Outcome) -> Result<Outcome, Refusal> {
+    let n = table.players.len();
+    if n != 3 {
+        return Err(Refusal::new(
+            "kemps-players",
+            format!("Kemps (as the report plays it) has exactly three players, not {n}"),
+        ));
+    }
+    let (on_table, discard) = piles(table)?;
+    for pile in [on_table, discard] {
+        if table.locations[pile].seen_by.len() != n {
+            return Err(Refusal::new(
+                "kemps-piles",
+                format!("Kemps: the {} is face up", table.locations[pile].name),
+            )
+            .help(format!(
+                "declare it `pile {} public`",
+                table.locations[pile].name
+            )));
+        }
+    }
+    for p in 0..n {
+        let held = size(out.model.as_ref(), table.hand(p));
+        if held != HAND {
+            return Err(Refusal::new(
+                "kemps-hand-size",
+                format!(
+                    "Kemps: a hand holds four cards; {} is dealt {}",
+                    describe_player(table, p),
+                    cards(held)
+                ),
+            ));
+        }
+    }
+    let shown = size(out.model.as_ref(), on_table);
+    if shown != TABLE {
+        return Err(Refusal::new(
+            "kemps-table-size",
+            format!("Kemps: six cards are dealt face up to the table, not {shown}"),
+        ));
+    }
+    Ok(out)
+}
+
+/// Plays a move by the rules of Kemps.
+pub fn play(
+    table: &Table,
+    model: &Rc<dyn Backend>,
+    state: &GameState,
+    mv: &Move,
+    label: &str,
+) -> Result<Outcome, Refusal> {
+    let mut out = Outcome {
+        model: model.clone(),
+        state: state.clone(),
+        notes: Vec::new(),
+    };
+    let game = match mv {
+        Move::Game(g) => g,
+        Move::Announce(_) | Move::Show { .. } | Move::Reveal { .. } | Move::Apply(..) => {
+            let (model, state) = generic(table, model, state, mv, label)?;
+            return Ok(Outcome {
+                model,
+                state,
+                notes: Vec::new(),
+            });
+        }
+        Move::Ask { .. } => return Err(not_in_game("ask", "Go Fish and Kwartet")),
+        _ => {
+            return Err(Refusal::new(
+                "kemps-move",
+                "Kemps: cards move only by pick, discard, newtable and kemps",
+            ))
+        }
+    };
+    if is_over(state) {
+        return Err(Refusal::new(
+            "game-over",
+            "Kemps: the game is over, no new hand could be dealt",
+        ));
+    }
+    let turn = Turn { table, label };
+    match game {
+        GameMove::Pick { player, kind } => turn.pick(&mut out, *player, *kind)?,
+        GameMove::Discard { player, kind } => turn.discard(&mut out, *player, *kind)?,
+        GameMove::Pass(player) => turn.pass(&mut out, *player)?,
+        GameMove::NewTable => {
+            turn.end(&mut out, false)?;
+            turn.new_table(&mut out)?;
+        }
+        GameMove::Kemps(player) => turn.claim(&mut out, *player)?,
+        other => {
+            let (word, game) = other.describe();
+            return Err(not_in_game(word, game));
+        }
+    }
+    Ok(out)
+}
+
+/// The event models of a move in `[move]φ`: picks, discards and claims.
+pub fn event_models(table: &Table, mv: &Move, label: &str) -> Result<Vec<EventModel>, Refusal> {
+    let (on_table, _) = piles(table)?;
+    match mv {
+        Move::Game(GameMove::Pick { player, kind }) => Ok(vec![events::transfer(
+            table,
+            *kind,
+            on_table,
+            table.hand(*player),
+            label,
+        )]),
+        Move::Game(GameMove::Discard { player, kind }) => Ok(vec![events::transfer(
+            table,
+            *kind,
+            table.hand(*player),
+            on_table,
+            label,
+        )]),
+        Move::Game(GameMove::Kemps(player)) => Ok(vec![claim_events(table, *player, label)?]),
+        Move::Game(GameMove::NewTable | GameMove::Pass(_)) => Err(Refusal::new(
+            "kemps-not-in-formula",
+            "Kemps: what a new table brings depends on the stock's order and reshuffles",
+        )
+        .help("play the move, then ask the question")),
+        Move::Game(g) => {
+            let (word, game) = g.describe();
+            Err(not_in_game(word, game))
+        }
+        _ => Ok(vec![super::rules::generic_event_models(table, mv, label)?]),
+    }
+}
+
+/// `kemps p`: one public event per value, "p holds all four of that
+/// value", which lays them down to p's books pile.
+pub fn claim_events(table: &Table, player: Agent, label: &str) -> Result<EventModel, Refusal> {
+    let hand = table.hand(player);
+    let books = table
+        .books(player)
+        .ok_or_else(|| Refusal::new("kemps-piles", "Kemps needs a books pile per player"))?;
+    let events = table
+        .deck
+        .ranks()
+        .into_iter()
+        .map(|(rank, kinds)| Event {
+            name: format!("four {rank}"),
+            pre: events::holds_all(table, hand, &kinds),
+            post: kinds
+                .iter()
+                .map(|&kind| Post::Move {
+                    kind,
+                    from: hand,
+                    to: books,
+                    n: table.deck.kinds[kind].copies,
+                })
+                .collect(),
+        })
+        .collect();
+    Ok(EventModel::public(label, table.players.len(), events))
+}
+
+/// The turn logic, with the table and the move's label.
+struct Turn<'a> {
+    table: &'a Table,
+    label: &'a str,
+}
+
+impl Turn<'_> {
+    fn who(&self, p: Agent) -> String {
+        describe_player(self.table, p)
+    }
+
+    fn hand_size(&self, out: &Outcome, p: Agent) -> u32 {
+        size(out.model.as_ref(), self.table.hand(p))
+    }
+
+    /// `p` moves: the turn player goes on, or the next player's turn begins.
+    fn enter(&self, out: &mut Outcome, p: Agent) -> Result<(), Refusal> {
+        let turn = out.state.turn;
+        if p == turn {
+            return Ok(());
+        }
+        let next = self.table.next_player(turn);
+        if p != next {
+            return Err(Refusal::new(
+                "out-of-turn",
+                format!(
+                    "Kemps: it is {}'s turn and {} plays next, not {}",
+                    self.who(turn),
+                    self.who(next),
+                    self.who(p)
+                ),
+            )
+            .help(format!(
+                "a turn without a move is `pass {}`",
+                self.table.players[turn]
+            )));
+        }
+        self.end(out, true)
+    }
+
+    /// Ends the turn: the hand must hold four cards; counts turns without a
+    /// pick and deals a new table after three (when `auto`).
+    fn end(&self, out: &mut Outcome, auto: bool) -> Result<(), Refusal> {
+        let turn = out.state.turn;
+        let held = self.hand_size(out, turn);
+        if held != HAND {
+            return Err(Refusal::new(
+                "kemps-hand-size",
+                format!(
+                    "Kemps: a hand must hold four cards after the turn; {} holds {}",
+                    self.who(turn),
+                    cards(held)
+                ),
+            )
+            .help(if held > HAND {
+                "discard a card to the table first"
+            } else {
+                "pick a card from the table first"
+            }));
+        }
+        let k = turn_state(&mut out.state);
+        k.idle = if k.picked { 0 } else { k.idle + 1 };
+        k.picked = false;
+        out.state.turn = self.table.next_player(turn);
+        out.notes
+            .push(format!("{}'s turn", self.who(out.state.turn)));
+        if auto && turn_state(&mut out.state).idle >= IDLE_TURNS {
+            out.notes
+                .push("three turns in a row without a pick: a new table".into());
+            self.new_table(out)?;
+        }
+        Ok(())
+    }
+
+    /// `pass p`: p's turn ends without a further move (after the current
+    /// turn, when p is the next player).
+    fn pass(&self, out: &mut Outcome, p: Agent) -> Result<(), Refusal> {
+        self.enter(out, p)?;
+        self.end(out, true)
+    }
+
+    fn pick(&self, out: &mut Outcome, p: Agent, kind: Kind) -> Result<(), Refusal> {
+        self.enter(out, p)?;
+        let (on_table, _) = piles(self.table)?;
+        holds(self.table, out.model.as_ref(), on_table, kind)?;
+        if self.hand_size(out, p) > HAND {
+            return Err(Refusal::new(
+                "kemps-one-at-a-time",
+                format!(
+                    "Kemps: cards are exchanged one at a time; {} holds five and must discard first",
+                    self.who(p)
+                ),
+            ));
+        }
+        let em = events::transfer(self.table, kind, on_table, self.table.hand(p), self.label);
+        out.model = out.model.apply(&em, None)?;
+        turn_state(&mut out.state).picked = true;
+        Ok(())
+    }
+
+    fn discard(&self, out: &mut Outcome, p: Agent, kind: Kind) -> Result<(), Refusal> {
+        self.enter(out, p)?;
+        let (on_table, _) = piles(self.table)?;
+        holds(self.table, out.model.as_ref(), self.table.hand(p), kind)?;
+        if self.hand_size(out, p) < HAND {
+            return Err(Refusal::new(
+                "kemps-one-at-a-time",
+                format!(
+                    "Kemps: cards are exchanged one at a time; {} holds three and must pick first",
+                    self.who(p)
+                ),
+            ));
+        }
+        let em = events::transfer(self.table, kind, self.table.hand(p), on_table, self.label);
+        out.model = out.model.apply(&em, None)?;
+        Ok(())
+    }
+
+    /// The table goes to the discard pile; six cards come up from the stock.
+    fn new_table(&self, out: &mut Outcome) -> Result<(), Refusal> {
+        let (on_table, discard) = piles(self.table)?;
+        out.model = out.model.apply(
+            &move_all(self.table, on_table, discard, "table to discard"),
+            None,
+        )?;
+        turn_state(&mut out.state).idle = 0;
+        for _ in 0..TABLE {
+            if !self.refill(out)? {
+                out.notes.push(format!(
+                    "no cards left: the new table has {}",
+                    cards(size(out.model.as_ref(), on_table))
+                ));
+                break;
+            }
+            let em = face_up(self.table, on_table, "new table");
+            self.deal_top(out, &em)?;
+        }
+        out.notes.push("a new table".into());
+        Ok(())
+    }
+
+    /// Makes sure the stock has a card, shuffling the discard pile into it
+    /// when it is empty. `false` when there is no card anywhere.
+    fn refill(&self, out: &mut Outcome) -> Result<bool, Refusal> {
+        if size(out.model.as_ref(), self.table.stock()) > 0 {
+            return Ok(true);
+        }
+        let (_, discard) = piles(self.table)?;
+        let pile = actual_cards(out.model.as_ref(), discard);
+        if pile.iter().all(|&n| n == 0) {
+            return Ok(false);
+        }
+        let mut order: Vec<Kind> = (0..pile.len())
+            .flat_map(|k| std::iter::repeat_n(k, pile[k] as usize))
+            .collect();
+        let state = &mut out.state;
+        let seed = state
+            .seed
+            .wrapping_add(u64::from(turn_state(state).reshuffles) + 1);
+        order.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
+        state.stock_order = order;
+        state.fixed = 0;
+        turn_state(state).reshuffles += 1;
+        let em = move_all(self.table, discard, self.table.stock(), "reshuffle");
+        out.model = out.model.apply(&em, None)?;
+        out.notes
+            .push("the discard pile is shuffled into the stock".into());
+        Ok(true)
+    }
+
+    /// Applies a per-kind stock event model with the stock's top card as the actual event.
+    fn deal_top(&self, out: &mut Outcome, em: &EventModel) -> Result<(), Refusal> {
+        let top = *out
+            .state
+            .stock_order
+            .first()
+            .ok_or_else(|| Refusal::new("empty-stock", "the stock is empty"))?;
+        out.model = out.model.apply(em, Some(top))?;
+        out.state.stock_order.remove(0);
+        out.state.fixed = out.state.fixed.saturating_sub(1);
+        Ok(())
+    }
+
+    /// `kemps p`: the claim, then a new hand from the stock.
+    fn claim(&self, out: &mut Outcome, p: Agent) -> Result<(), Refusal> {
+        let held = self.hand_size(out, p);
+        let em = claim_events(self.table, p, self.label)?;
+        if held != HAND || out.model.possible_events(&em)?.is_empty() {
+            return Err(Refusal::new(
+                "false-kemps",
+                format!(
+                    "Kemps: a Kemps is four cards of one value in a hand of four; {} has none",
+                    self.who(p)
+                ),
+            ));
+        }
+        out.model = out.model.apply(&em, None)?;
+        out.notes
+            .push(format!("{} lays down four of a kind", self.who(p)));
+        let (_, discard) = piles(self.table)?;
+        let left = size(out.model.as_ref(), self.table.stock()) + size(out.model.as_ref(), discard);
+        if left < HAND {
+            turn_state(&mut out.state).over = true;
+            out.notes
+                .push("too few cards left for a new hand: the game is over".into());
+            return Ok(());
+        }
+        for _ in 0..HAND {
+            self.refill(out)?;
+            let em = events::draw(self.table, p, self.table.stock(), "new hand");
+            self.deal_top(out, &em)?;
+        }
+        out.notes.push(format!("{} draws a new hand", self.who(p)));
+        Ok(())
+    }
+}
+
+/// Every card at `from` goes to `to`, in public.
+fn move_all(table: &Table, from: Loc, to: Loc, name: &str) -> EventModel {
+    let event = Event {
+        name: name.into(),
+        pre: Formula::Top,
+        post: vec![Post::MoveAll { from, to }],
+    };
+    EventModel::public(name, table.players.len(), vec![event])
+}
+
+/// The top card of the stock is turned face up onto `to`: event `k` is a card
+/// of kind `k`, and everyone tells the events apart.
+fn face_up(table: &Table, to: Loc, name: &str) -> EventModel {
+    let stock = table.stock();
+    let events = (0..table.deck.kinds.len())
+        .map(|kind| Event {
+            name: table.deck.kinds[kind].name.clone(),
+            pre: Formula::holds(stock, kind),
+            post: vec![Post::Move {
+                kind,
+                from: stock,
+                to,
+                n: 1,
+            }],
+        })
+        .collect();
+    EventModel::public(name, table.players.len(), events)
+}

@@ -1,0 +1,289 @@
+//! Kwartet (`game kwartet`), after the Kwartet report.
+//!
+//! - The deck is made of sets (`deck sets 6..8 of 4`: cards `<t,v>`); every
+//!   card is dealt, there is no stock.
+//! - `ask p q <t,v>`: it must be p's turn, q ≠ p, and p must hold a card of
+//!   set t. p may ask for a card it holds itself or knows is elsewhere (the
+//!   report allows both). The ask is a public event model with two events,
+//!   both with the precondition "p holds some `<t,*>`", which therefore
+//!   becomes common knowledge: *gives* (q holds `<t,v>`; it moves to p) and
+//!   *does not have* (q holds no `<t,v>`). A successful ask keeps the turn;
+//!   a failed one passes it clockwise to the next player with cards.
+//! - A completed set is laid down in public (to `books1`, `books2`, ...) by
+//!   the two-event model of [`events::lay_down`], after the deal and after
+//!   every successful ask.
+
+use std::rc::Rc;
+
+use crate::engine::{Agent, Backend, Cmp, Event, EventModel, Formula, Kind, Post};
+
+use super::events;
+use super::rules::{
+    actual_cards, describe_player, generic, generic_event_models, not_in_game, GameState, Move,
+    Outcome, Refusal,
+};
+use super::table::Table;
+
+/// The rules' first step: every card must be dealt; complete sets go down.
+pub fn start(table: &Table, out: Outcome) -> Result<Outcome, Refusal> {
+    let stock: u32 = actual_cards(out.model.as_ref(), table.stock()).iter().sum();
+    if stock > 0 {
+        return Err(Refusal::new(
+            "kwartet-stock",
+            format!("Kwartet: every card is dealt, but the deal leaves {stock} in the stock"),
+        )
+        .help("deal the whole deck to the players"));
+    }
+    let everyone: Vec<Agent> = (0..table.players.len()).collect();
+    let mut out = lay_down_sets(table, out, &everyone, None)?;
+    let turn = out.state.turn;
+    skip_empty_hands(table, &mut out, turn);
+    Ok(out)
+}
+
+/// Plays a move by the rules of Kwartet.
+pub fn play(
+    table: &Table,
+    model: &Rc<dyn Backend>,
+    state: &GameState,
+    mv: &Move,
+    label: &str,
+) -> Result<Outcome, Refusal> {
+    match mv {
+        Move::Ask {
+            asker,
+            asked,
+            kinds,
+        } => ask(table, model, state, (*asker, *asked), kinds, label),
+        Move::Draw { .. } => Err(Refusal::new(
+            "kwartet-no-draw",
+            "Kwartet: there is no stock to draw from; every card is dealt",
+        )),
+        Move::Game(g) => {
+            let (word, game) = g.describe();
+            Err(not_in_game(word, game))
+        }
+        _ => {
+            let (model, state) = generic(table, model, state, mv, label)?;
+            let everyone: Vec<Agent> = (0..table.players.len()).collect();
+            let out = Outcome {
+                model,
+                state,
+                notes: Vec::new(),
+            };
+            lay_down_sets(table, out, &everyone, None)
+        }
+    }
+}
+
+/// The kinds of the set (rank) `kind` belongs to.
+pub fn set_of(table: &Table, kind: Kind) -> Vec<Kind> {
+    let rank = &table.deck.kinds[kind].rank;
+    (0..table.deck.kinds.len())
+        .filter(|&k| table.deck.kinds[k].rank == *rank)
+        .collect()
+}
+
+fn set_name(table: &Table, kind: Kind) -> String {
+    let k = &table.deck.kinds[kind];
+    match (k.set, &k.rank) {
+        (Some((t, _)), _) => format!("<{t},*>"),
+        (None, Some(r)) => format!("{r}*"),
+        (None, None) => k.name.clone(),
+    }
+}
+
+/// Checks an ask against the rules and the actual world; returns the card.
+fn check_ask(
+    table: &Table,
+    model: &dyn Backend,
+    state: &GameState,
+    (asker, asked): (Agent, Agent),
+    kinds: &[Kind],
+) -> Result<Kind, Refusal> {
+    let [kind] = kinds else {
+        return Err(Refusal::new(
+            "kwartet-one-card",
+            "Kwartet: a player asks for one card, not a pattern",
+        )
+        .help("name the card, such as <8,4>"));
+    };
+    if (0..table.players.len()).all(|p| hand_size(table, model, p) == 0) {
+        return Err(Refusal::new(
+            "game-over",
+            "Kwartet: the game is over, every set is down",
+        ));
+    }
+    if asker != state.turn {
+        return Err(Refusal::new(
+            "out-of-turn",
+            format!(
+                "Kwartet: it is {}'s turn, not {}'s",
+                describe_player(table, state.turn),
+                describe_player(table, asker)
+            ),
+        ));
+    }
+    if asker == asked {
+        return Err(Refusal::new(
+            "ask-self",
+            "Kwartet: a player asks another player, not themself",
+        ));
+    }
+    let hand = actual_cards(model, table.hand(asker));
+    if set_of(table, *kind).iter().all(|&k| hand[k] == 0) {
+        return Err(Refusal::new(
+            "set-not-held",
+            format!(
+                "Kwartet: a player asks only for a card of a set they hold; {} holds no {}",
+                describe_player(table, asker),
+                set_name(table, *kind)
+            ),
+        ));
+    }
+    Ok(*kind)
+}
+
+/// `ask p q <t,v>`.
+fn ask(
+    table: &Table,
+    model: &Rc<dyn Backend>,
+    state: &GameState,
+    players: (Agent, Agent),
+    kinds: &[Kind],
+    label: &str,
+) -> Result<Outcome, Refusal> {
+    let kind = check_ask(table, model.as_ref(), state, players, kinds)?;
+    let (asker, asked) = players;
+    let given = actual_cards(model.as_ref(), table.hand(asked))[kind] > 0;
+    let model = model.apply(&ask_events(table, asker, asked, kind, label), None)?;
+    let mut out = Outcome {
+        model,
+        state: state.clone(),
+        notes: Vec::new(),
+    };
+    if !given {
+        out.notes.push(format!(
+            "{} does not have {}",
+            describe_player(table, asked),
+            table.deck.kinds[kind].name
+        ));
+        out.state.turn = table.next_player(asker);
+        skip_empty_hands(table, &mut out, asker);
+        return Ok(out);
+    }
+    let mut out = lay_down_sets(table, out, &[asker], Some(kind))?;
+    skip_empty_hands(table, &mut out, asker);
+    Ok(out)
+}
+
+/// The ask's event model: public; event 0 "gives" (q holds the card, which
+/// moves to p), event 1 "does not have"; both require p to hold a card of the set.
+pub fn ask_events(
+    table: &Table,
+    asker: Agent,
+    asked: Agent,
+    kind: Kind,
+    label: &str,
+) -> EventModel {
+    let (from, to) = (table.hand(asked), table.hand(asker));
+    let holds_set = Formula::count(to, set_of(table, kind), Cmp::Ge, 1);
+    let gives = Event {
+        name: "gives".into(),
+        pre: Formula::And(vec![holds_set.clone(), Formula::holds(from, kind)]),
+        post: vec![Post::Move {
+            kind,
+            from,
+            to,
+            n: 1,
+        }],
+    };
+    let not_there = Event {
+        name: "does not have".into(),
+        pre: Formula::And(vec![
+            holds_set,
+            Formula::count(from, vec![kind], Cmp::Eq, 0),
+        ]),
+        post: Vec::new(),
+    };
+    EventModel::public(label, table.players.len(), vec![gives, not_there])
+}
+
+/// The event models of a move in `[move]φ`: the ask, then the set it may complete.
+pub fn event_models(table: &Table, mv: &Move, label: &str) -> Result<Vec<EventModel>, Refusal> {
+    match mv {
+        Move::Ask {
+            asker,
+            asked,
+            kinds,
+        } => {
+            let [kind] = kinds.as_slice() else {
+                return Err(Refusal::new(
+                    "kwartet-one-card",
+                    "Kwartet: a player asks for one card, not a pattern",
+                ));
+            };
+            let mut models = vec![ask_events(table, *asker, *asked, *kind, label)];
+            if let Some(books) = table.books(*asker) {
+                let set = set_of(table, *kind);
+                models.push(events::lay_down(table, *asker, &set, books, "sets"));
+            }
+            Ok(models)
+        }
+        Move::Game(g) => {
+            let (word, game) = g.describe();
+            Err(not_in_game(word, game))
+        }
+        _ => Ok(vec![generic_event_models(table, mv, label)?]),
+    }
+}
+
+/// Lays down the complete sets of `players` (only the set of `card`, when given).
+fn lay_down_sets(
+    table: &Table,
+    mut out: Outcome,
+    players: &[Agent],
+    card: Option<Kind>,
+) -> Result<Outcome, Refusal> {
+    let sets: Vec<Vec<Kind>> = match card {
+        Some(k) => vec![set_of(table, k)],
+        None => table.deck.ranks().into_iter().map(|(_, k)| k).collect(),
+    };
+    for &p in players {
+        let Some(books) = table.books(p) else {
+            continue;
+        };
+        for set in &sets {
+            let before = actual_cards(out.model.as_ref(), books);
+            let em = events::lay_down(table, p, set, books, "sets");
+            out.model = out.model.apply(&em, None)?;
+            if actual_cards(out.model.as_ref(), books) != before {
+                out.notes.push(format!(
+                    "{} lays down the set {}",
+                    describe_player(table, p),
+                    set_name(table, set[0])
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn hand_size(table: &Table, model: &dyn Backend, p: Agent) -> u32 {
+    actual_cards(model, table.hand(p)).iter().sum()
+}
+
+/// A player without cards cannot ask: the turn moves on to one who has
+/// some. Notes the new turn when it is no longer `before`'s.
+fn skip_empty_hands(table: &Table, out: &mut Outcome, before: Agent) {
+    for _ in 0..table.players.len() {
+        if hand_size(table, out.model.as_ref(), out.state.turn) > 0 {
+            break;
+        }
+        out.state.turn = table.next_player(out.state.turn);
+    }
+    if out.state.turn != before {
+        out.notes
+            .push(format!("{}'s turn", describe_player(table, out.state.turn)));
+    }
+}
