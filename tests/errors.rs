@@ -2,48 +2,11 @@
 //! announcement or impossible deal gets a located error with a stable code,
 //! and after an error the session is exactly as before.
 
-use std::rc::Rc;
-
-use dealer::diag::{line_col, Diagnostic};
-use dealer::interp::{Options, Session};
-use dealer::syntax;
+mod common;
+use common::*;
 
 const GOFISH: &str =
     "game gofish\nplayers 1 2 3\ndeck Q*4 A*4\ndeal 1: Q | 2: Q | 3: A\nstock A A Q Q A\n";
-
-/// Runs every statement but the last, then the last, which must fail.
-/// Checks that the failing statement changed nothing. Returns the error and its line:col.
-fn fails(src: &str) -> (Diagnostic, String) {
-    let scenario = syntax::parse(src).unwrap_or_else(|e| panic!("parse error: {e:?}"));
-    let (last, before) = scenario.statements.split_last().expect("a statement");
-    let mut session = Session::new(Options::default());
-    for stmt in before {
-        session
-            .execute(stmt, src)
-            .unwrap_or_else(|d| panic!("{}", d.render("t.deal", src, false)));
-    }
-    let snapshot = session.clone();
-    let err = session
-        .execute(last, src)
-        .err()
-        .or_else(|| session.finish(last.span).err())
-        .expect("the last statement should fail");
-    assert_unchanged(&snapshot, &session);
-    let (line, col) = line_col(src, err.span.start);
-    (err, format!("{line}:{col}"))
-}
-
-fn assert_unchanged(before: &Session, after: &Session) {
-    assert_eq!(before.checkpoints(), after.checkpoints());
-    match (before.playing(), after.playing()) {
-        (None, None) => {}
-        (Some(a), Some(b)) => {
-            assert!(Rc::ptr_eq(&a.model, &b.model), "the model changed");
-            assert_eq!(a.state, b.state, "the game state changed");
-        }
-        _ => panic!("the session started or stopped"),
-    }
-}
 
 #[test]
 fn unknown_card_in_a_deal() {

@@ -2,12 +2,11 @@
 //! and leave the session as it was; the rules' own steps (new tables,
 //! reshuffles, new hands after a Kemps) happen when the rules say.
 
-use std::rc::Rc;
+mod common;
+use common::*;
 
 use dealer::cards::kemps;
-use dealer::diag::{line_col, Diagnostic};
-use dealer::interp::{Options, Output, Session};
-use dealer::syntax;
+use dealer::interp::Output;
 
 const KWARTET: &str = "game kwartet\nplayers 1 2 3\ndeck sets 1..3 of 4\n\
 deal 1: <1,1> <1,2> <1,3> <2,1> | 2: <1,4> <2,2> <3,1> <3,2> | 3: <2,3> <2,4> <3,3> <3,4>\n";
@@ -15,48 +14,6 @@ deal 1: <1,1> <1,2> <1,3> <2,1> | 2: <1,4> <2,2> <3,1> <3,2> | 3: <2,3> <2,4> <3
 /// A small Kemps deal: value cards without suits, 19 cards, one in the stock.
 const KEMPS: &str = "game kemps\nplayers 1 2 3\ndeck 2*4 3*4 4*4 5*4 6*3\n\
 deal 1: 2 2 3 4 | 2: 3 3 5 5 | 3: 4 4 6 6 | table: 2 2 5 5 6 4\n";
-
-/// Runs every statement; returns the outputs and the session.
-fn run(src: &str) -> (Vec<Output>, Session) {
-    let scenario = syntax::parse(src).unwrap_or_else(|e| panic!("parse error: {e:?}"));
-    let mut session = Session::new(Options::default());
-    let mut outputs = Vec::new();
-    for stmt in &scenario.statements {
-        let out = session
-            .execute(stmt, src)
-            .unwrap_or_else(|d| panic!("{}", d.render("t.deal", src, false)));
-        outputs.extend(out);
-    }
-    (outputs, session)
-}
-
-/// Runs every statement but the last, which must fail and change nothing.
-fn fails(src: &str) -> (Diagnostic, String) {
-    let scenario = syntax::parse(src).unwrap_or_else(|e| panic!("parse error: {e:?}"));
-    let (last, before) = scenario.statements.split_last().expect("a statement");
-    let mut session = Session::new(Options::default());
-    for stmt in before {
-        session
-            .execute(stmt, src)
-            .unwrap_or_else(|d| panic!("{}", d.render("t.deal", src, false)));
-    }
-    let snapshot = session.clone();
-    let err = session
-        .execute(last, src)
-        .err()
-        .or_else(|| session.finish(last.span).err())
-        .expect("the last statement should fail");
-    match (snapshot.playing(), session.playing()) {
-        (Some(a), Some(b)) => {
-            assert!(Rc::ptr_eq(&a.model, &b.model), "the model changed");
-            assert_eq!(a.state, b.state, "the game state changed");
-        }
-        (None, None) => {}
-        _ => panic!("the session started or stopped"),
-    }
-    let (line, col) = line_col(src, err.span.start);
-    (err, format!("{line}:{col}"))
-}
 
 fn held(outputs: &[Output]) -> Vec<(String, bool)> {
     outputs

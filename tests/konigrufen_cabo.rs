@@ -2,10 +2,11 @@
 //! game's rules (located errors quoting the rule, the session unchanged), and
 //! the event models that make the rules' consequences known.
 
-use std::rc::Rc;
+mod common;
+use common::*;
 
 use dealer::cards::deck::Deck;
-use dealer::diag::{line_col, Diagnostic, Span};
+use dealer::diag::{Diagnostic, Span};
 use dealer::interp::{Options, Output, Session};
 use dealer::syntax;
 use dealer::syntax::ast::{DeckSpec, Name};
@@ -17,35 +18,6 @@ deal Bruno: QH 9S | Jakob: 1H QS | Katrin: T4 KS | Nadine: KH 2H\n";
 const CABO: &str = "game cabo\nplayers 1 2\ndeck 0..3*3\n\
 deal 1.1: 1 | 1.2: 0 | 1.3: 0 | 1.4: 0 | 2.1: 3 | 2.2: 2 | 2.3: 3 | 2.4: 2 | open: 2\n\
 stock 1 3 1\n";
-
-/// Runs every statement but the last, then the last, which must fail and
-/// change nothing. Returns the error and its line:col.
-fn fails(src: &str) -> (Diagnostic, String) {
-    let scenario = syntax::parse(src).unwrap_or_else(|e| panic!("parse error: {e:?}"));
-    let (last, before) = scenario.statements.split_last().expect("a statement");
-    let mut session = Session::new(Options::default());
-    for stmt in before {
-        session
-            .execute(stmt, src)
-            .unwrap_or_else(|d| panic!("{}", d.render("t.deal", src, false)));
-    }
-    let snapshot = session.clone();
-    let err = session
-        .execute(last, src)
-        .err()
-        .or_else(|| session.finish(last.span).err())
-        .expect("the last statement should fail");
-    match (snapshot.playing(), session.playing()) {
-        (None, None) => {}
-        (Some(a), Some(b)) => {
-            assert!(Rc::ptr_eq(&a.model, &b.model), "the model changed");
-            assert_eq!(a.state, b.state, "the game state changed");
-        }
-        _ => panic!("the session started or stopped"),
-    }
-    let (line, col) = line_col(src, err.span.start);
-    (err, format!("{line}:{col}"))
-}
 
 /// Runs a scenario and returns the value of its last `?` query.
 fn answer(src: &str) -> bool {

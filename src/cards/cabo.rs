@@ -20,8 +20,8 @@ use std::rc::Rc;
 use crate::engine::{Agent, Backend, Event, EventModel, Formula, Kind, Loc, Post, Relation};
 
 use super::rules::{
-    actual_cards, describe_location, describe_player, generic, generic_event_models, holds, Extra,
-    GameMove, GameState, Move, Outcome, Refusal,
+    actual_cards, check_turn, describe_location, describe_player, generic, generic_event_models,
+    hand_size, holds, Extra, GameMove, GameState, Move, Outcome, Refusal,
 };
 use super::table::{LocKind, Table};
 
@@ -96,10 +96,6 @@ fn open_order(state: &GameState) -> Vec<Kind> {
         Extra::Cabo(OpenPile(o)) => o.clone(),
         _ => Vec::new(),
     }
-}
-
-fn hand_size(table: &Table, model: &dyn Backend, p: Agent) -> u32 {
-    actual_cards(model, table.hand(p)).iter().sum()
 }
 
 /// Plays a move by the rules of the Cabo-like game.
@@ -192,20 +188,6 @@ fn own_slot(table: &Table, player: Agent, slot: Loc, verb: &str) -> Result<(), R
     ))
 }
 
-fn check_turn(table: &Table, state: &GameState, player: Agent) -> Result<(), Refusal> {
-    if player == state.turn {
-        return Ok(());
-    }
-    Err(Refusal::new(
-        "out-of-turn",
-        format!(
-            "Cabo: it is {}'s turn, not {}'s",
-            describe_player(table, state.turn),
-            describe_player(table, player)
-        ),
-    ))
-}
-
 fn check_draw(
     table: &Table,
     model: &dyn Backend,
@@ -214,7 +196,7 @@ fn check_draw(
     kind: Option<Kind>,
     from: Loc,
 ) -> Result<(), Refusal> {
-    check_turn(table, state, player)?;
+    check_turn("Cabo", table, state, player)?;
     if hand_size(table, model, player) > 0 {
         return Err(Refusal::new(
             "already-drawn",
@@ -250,7 +232,7 @@ fn check_holding(
     state: &GameState,
     player: Agent,
 ) -> Result<(), Refusal> {
-    check_turn(table, state, player)?;
+    check_turn("Cabo", table, state, player)?;
     if hand_size(table, model, player) == 0 {
         return Err(Refusal::new(
             "nothing-drawn",

@@ -18,7 +18,8 @@ use crate::engine::{Agent, Backend, Cmp, Event, EventModel, Formula, Kind, Post}
 
 use super::events;
 use super::rules::{
-    actual_cards, describe_player, generic, generic_event_models, GameState, Move, Outcome, Refusal,
+    actual_cards, check_asks_another, check_turn, describe_player, generic, generic_event_models,
+    hand_size, GameState, Move, Outcome, Refusal,
 };
 use super::table::Table;
 
@@ -123,22 +124,8 @@ fn check_ask(
             "Go Fish: the game is over, every book is down",
         ));
     }
-    if asker != state.turn {
-        return Err(Refusal::new(
-            "out-of-turn",
-            format!(
-                "Go Fish: it is {}'s turn, not {}'s",
-                describe_player(table, state.turn),
-                describe_player(table, asker)
-            ),
-        ));
-    }
-    if asker == asked {
-        return Err(Refusal::new(
-            "ask-self",
-            "Go Fish: a player asks another player, not themself",
-        ));
-    }
+    check_turn("Go Fish", table, state, asker)?;
+    check_asks_another("Go Fish", asker, asked)?;
     let hand = actual_cards(model, table.hand(asker));
     if kinds.iter().all(|&k| hand[k] == 0) {
         let rank = rank_name(table, kinds);
@@ -313,10 +300,6 @@ pub fn settle(
     require_draws(table, &mut out);
     pass_turn(table, &mut out);
     Ok(out)
-}
-
-fn hand_size(table: &Table, model: &dyn Backend, p: Agent) -> u32 {
-    actual_cards(model, table.hand(p)).iter().sum()
 }
 
 fn require_draws(table: &Table, out: &mut Outcome) {

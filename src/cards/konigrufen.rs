@@ -28,8 +28,8 @@ use crate::syntax::ast::Name;
 use super::deck::{tarock_ranks, CardKind};
 use super::rules::GameMove;
 use super::rules::{
-    actual_cards, describe_player, generic, generic_event_models, holds, Extra, GameState, Move,
-    Outcome, Refusal,
+    actual_cards, check_turn, describe_player, generic, generic_event_models, holds, Extra,
+    GameState, Move, Outcome, Refusal,
 };
 use super::table::{LocKind, Table};
 
@@ -220,15 +220,7 @@ fn check_play(
         .help("write e.g. `call Bruno KH` first"));
     }
     let who = describe_player(table, player);
-    if player != state.turn {
-        return Err(Refusal::new(
-            "out-of-turn",
-            format!(
-                "Königrufen: it is {}'s turn, not {who}'s",
-                describe_player(table, state.turn)
-            ),
-        ));
-    }
+    check_turn("Königrufen", table, state, player)?;
     holds(table, model, table.hand(player), kind)?;
     let Some(&(_, lead)) = t.trick.first() else {
         return Ok(());

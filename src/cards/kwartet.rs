@@ -19,8 +19,8 @@ use crate::engine::{Agent, Backend, Cmp, Event, EventModel, Formula, Kind, Post}
 
 use super::events;
 use super::rules::{
-    actual_cards, describe_player, generic, generic_event_models, not_in_game, GameState, Move,
-    Outcome, Refusal,
+    actual_cards, check_asks_another, check_turn, describe_player, generic, generic_event_models,
+    hand_size, not_in_game, GameState, Move, Outcome, Refusal,
 };
 use super::table::Table;
 
@@ -114,22 +114,8 @@ fn check_ask(
             "Kwartet: the game is over, every set is down",
         ));
     }
-    if asker != state.turn {
-        return Err(Refusal::new(
-            "out-of-turn",
-            format!(
-                "Kwartet: it is {}'s turn, not {}'s",
-                describe_player(table, state.turn),
-                describe_player(table, asker)
-            ),
-        ));
-    }
-    if asker == asked {
-        return Err(Refusal::new(
-            "ask-self",
-            "Kwartet: a player asks another player, not themself",
-        ));
-    }
+    check_turn("Kwartet", table, state, asker)?;
+    check_asks_another("Kwartet", asker, asked)?;
     let hand = actual_cards(model, table.hand(asker));
     if set_of(table, *kind).iter().all(|&k| hand[k] == 0) {
         return Err(Refusal::new(
@@ -267,10 +253,6 @@ fn lay_down_sets(
         }
     }
     Ok(out)
-}
-
-fn hand_size(table: &Table, model: &dyn Backend, p: Agent) -> u32 {
-    actual_cards(model, table.hand(p)).iter().sum()
 }
 
 /// A player without cards cannot ask: the turn moves on to one who has

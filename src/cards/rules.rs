@@ -402,6 +402,42 @@ pub fn describe_location(table: &Table, loc: Loc) -> String {
     }
 }
 
+/// How many cards player `p` holds in the actual world.
+pub fn hand_size(table: &Table, model: &dyn Backend, p: Agent) -> u32 {
+    actual_cards(model, table.hand(p)).iter().sum()
+}
+
+/// `GAME: it is player 1's turn, not player 2's` unless it is `player`'s turn.
+pub fn check_turn(
+    game: &str,
+    table: &Table,
+    state: &GameState,
+    player: Agent,
+) -> Result<(), Refusal> {
+    if player == state.turn {
+        return Ok(());
+    }
+    Err(Refusal::new(
+        "out-of-turn",
+        format!(
+            "{game}: it is {}'s turn, not {}'s",
+            describe_player(table, state.turn),
+            describe_player(table, player)
+        ),
+    ))
+}
+
+/// `GAME: a player asks another player, not themself`.
+pub fn check_asks_another(game: &str, asker: Agent, asked: Agent) -> Result<(), Refusal> {
+    if asker != asked {
+        return Ok(());
+    }
+    Err(Refusal::new(
+        "ask-self",
+        format!("{game}: a player asks another player, not themself"),
+    ))
+}
+
 /// `player 2` for numbered players, the name otherwise.
 pub fn describe_player(table: &Table, p: Agent) -> String {
     let name = &table.players[p];
