@@ -9,6 +9,26 @@
 //! Dependencies between the modules go one way:
 //! `cli → repl → interp → {figure → cards → engine, syntax} → diag`
 //! ([`figure`] draws models as DOT and images).
+//!
+//! Replaying a scenario through the library:
+//!
+//! ```
+//! use dealer::interp::{Options, Output, Session};
+//!
+//! // Two cards, one each: player 1 sees its Q, so it knows player 2 holds the A.
+//! let src = "players 1 2\ndeck Q A\ndeal 1: Q | 2: A\n? K1 hand2(A)\n? K1 K2 hand1(Q)\n";
+//! let scenario = dealer::syntax::parse(src).expect("the scenario parses");
+//! let mut session = Session::new(Options::default());
+//! let mut answers = Vec::new();
+//! for stmt in &scenario.statements {
+//!     for out in session.execute(stmt, src).expect("every statement runs") {
+//!         if let Output::Answer { value, .. } = out {
+//!             answers.push(value);
+//!         }
+//!     }
+//! }
+//! assert_eq!(answers, [true, true]);
+//! ```
 #![deny(missing_docs)]
 
 pub mod cards;
