@@ -29,8 +29,9 @@ pub struct DealSpec {
 /// (`copies[k]` of kind k) so that location l holds `sizes[l]` cards.
 /// Saturates at `u128::MAX`.
 ///
-/// Dynamic programming over kinds, with the vector of remaining capacities
-/// as the state: fast even for 52 distinct cards over five locations.
+/// Dynamic programming over kinds, with the multiset of remaining
+/// capacities as the state: fast even for 52 distinct cards over five
+/// locations, or forty one-card locations.
 pub fn count_worlds(copies: &[u32], sizes: &[u32]) -> u128 {
     let total: u64 = copies.iter().map(|&c| u64::from(c)).sum();
     let room: u64 = sizes.iter().map(|&s| u64::from(s)).sum();
@@ -45,7 +46,11 @@ pub fn count_worlds(copies: &[u32], sizes: &[u32]) -> u128 {
             let mut caps = caps;
             let room = caps.iter().sum();
             distribute(&mut caps, 0, c, room, &mut |after| {
-                let slot = next.entry(after.to_vec()).or_insert(0);
+                // The count depends only on the multiset of capacities left:
+                // sorted, without the full locations, equal states merge.
+                let mut key: Vec<u32> = after.iter().copied().filter(|&c| c > 0).collect();
+                key.sort_unstable();
+                let slot = next.entry(key).or_insert(0);
                 *slot = slot.saturating_add(ways);
             });
         }
@@ -237,6 +242,10 @@ impl Enumeration<'_> {
     /// take their actual count, and `left` copies go to the others (whose
     /// capacities from `loc` on add up to `room`). The next copy goes in column `col`.
     fn place(&mut self, k: usize, loc: usize, left: u32, room: u32, col: usize) {
+        if left == 0 && loc < self.caps.len() {
+            self.place_pinned(k, loc, col);
+            return;
+        }
         if loc == self.caps.len() {
             if left == 0 {
                 self.kind(k + 1, col);
@@ -265,6 +274,26 @@ impl Enumeration<'_> {
             };
             self.place(k, loc + 1, left, rest, end);
             self.caps[loc] += take;
+        }
+    }
+}
+
+impl Enumeration<'_> {
+    /// Places the copies of kind `k` that the pinned locations `loc..` hold
+    /// (every other copy is placed), then the next kinds.
+    fn place_pinned(&mut self, k: usize, loc: usize, col: usize) {
+        let mut end = col;
+        for l in loc..self.caps.len() {
+            let take = self.fixed[l].as_ref().map_or(0, |counts| counts[k]);
+            for cell in &mut self.row[end..end + take as usize] {
+                *cell = l as u8;
+            }
+            self.caps[l] -= take;
+            end += take as usize;
+        }
+        self.kind(k + 1, end);
+        for l in loc..self.caps.len() {
+            self.caps[l] += self.fixed[l].as_ref().map_or(0, |counts| counts[k]);
         }
     }
 }

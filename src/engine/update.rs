@@ -120,6 +120,11 @@ pub(crate) fn apply(
     let erels = check(m, em)?;
     let pres = pre_sets(m, em)?;
     let e = choose(m, em, &pres, actual)?;
+    if is_public_test(em, &erels) {
+        // M ⊗ E is M restricted to the precondition: no rows to rewrite.
+        let (sub, _) = m.restrict(&pres[0]);
+        return Ok(sub.generated().contracted());
+    }
     let mut p = product(m, em, &pres, &erels)?;
     let from = p.first[m.actual]..p.first[m.actual + 1];
     p.model.actual = from
@@ -127,6 +132,13 @@ pub(crate) fn apply(
         .find(|&x| p.event[x] as usize == e)
         .expect("the actual event's precondition holds in the actual world");
     Ok(p.model.generated().contracted())
+}
+
+/// Whether `em` is one event without postconditions that every agent
+/// relates to itself (a public announcement or test): its product with a
+/// model is the submodel of the worlds where the precondition holds.
+fn is_public_test(em: &EventModel, erels: &[Rel]) -> bool {
+    em.events.len() == 1 && em.events[0].post.is_empty() && erels.iter().all(|r| r.related(0, 0))
 }
 
 /// The product `m ⊗ em`, keeping every pair (no actual event, no contraction).
