@@ -9,6 +9,7 @@
 
 use fixedbitset::FixedBitSet;
 
+use super::eval::bits_where;
 use super::formula::{Atom, Formula, Kind};
 use super::hash::FxMap;
 use super::model::ExplicitModel;
@@ -40,7 +41,6 @@ impl CountTables {
         let Atom::Count { loc, kinds, cmp, n } = a else {
             unreachable!("count atoms only");
         };
-        let mut out = FixedBitSet::with_capacity(m.n);
         let locs = m.shape.locations;
         let total: u32 = kinds.iter().map(|&k| m.shape.copies[k]).sum();
         let shared = total < 256 && m.n * locs <= 1 << 28;
@@ -48,21 +48,18 @@ impl CountTables {
             Some(slot) => {
                 let table = slot.get_or_insert_with(|| table(m, kinds));
                 let here = &table[loc * m.n..(loc + 1) * m.n];
-                for (x, &count) in here.iter().enumerate() {
-                    out.set(x, cmp.holds(u32::from(count), *n));
-                }
+                bits_where(m.n, |x| cmp.holds(u32::from(here[x]), *n))
             }
             None => {
                 let cols: Vec<usize> = kinds.iter().flat_map(|&k| m.shape.columns(k)).collect();
                 let here = *loc as u8;
-                for x in 0..m.n {
+                bits_where(m.n, |x| {
                     let row = m.row(x);
                     let count = cols.iter().filter(|&&c| row[c] == here).count();
-                    out.set(x, cmp.holds(count as u32, *n));
-                }
+                    cmp.holds(count as u32, *n)
+                })
             }
         }
-        out
     }
 }
 

@@ -66,6 +66,22 @@ pub(crate) fn full(n: usize) -> FixedBitSet {
     s
 }
 
+/// The set of the `x < n` with `f(x)`, built a word at a time.
+#[inline]
+pub(crate) fn bits_where(n: usize, mut f: impl FnMut(usize) -> bool) -> FixedBitSet {
+    const BITS: usize = usize::BITS as usize;
+    let mut out = FixedBitSet::with_capacity(n);
+    for (i, block) in out.as_mut_slice().iter_mut().enumerate() {
+        let base = i * BITS;
+        let mut word = 0usize;
+        for x in base..(base + BITS).min(n) {
+            word |= usize::from(f(x)) << (x - base);
+        }
+        *block = word;
+    }
+    out
+}
+
 /// The worlds not in `s`.
 pub(crate) fn complement(mut s: FixedBitSet) -> FixedBitSet {
     s.toggle_range(..);
@@ -82,7 +98,6 @@ fn relation(m: &ExplicitModel, a: Agent) -> Result<&Rel, EngineError> {
 /// The truth set of an atom.
 fn atom(m: &ExplicitModel, a: &Atom, t: &mut CountTables) -> Result<FixedBitSet, EngineError> {
     let shape = &m.shape;
-    let mut out = FixedBitSet::with_capacity(m.n);
     match a {
         Atom::Prop(p) => {
             if *p >= shape.props {
@@ -92,9 +107,7 @@ fn atom(m: &ExplicitModel, a: &Atom, t: &mut CountTables) -> Result<FixedBitSet,
                 )));
             }
             let col = shape.cards() + p;
-            for x in 0..m.n {
-                out.set(x, m.row(x)[col] != 0);
-            }
+            Ok(bits_where(m.n, |x| m.row(x)[col] != 0))
         }
         Atom::Count { loc, kinds, .. } => {
             if *loc >= shape.locations {
@@ -109,10 +122,9 @@ fn atom(m: &ExplicitModel, a: &Atom, t: &mut CountTables) -> Result<FixedBitSet,
                     shape.kinds()
                 )));
             }
-            return Ok(t.atom(m, a));
+            Ok(t.atom(m, a))
         }
     }
-    Ok(out)
 }
 
 /// K_a: the worlds all of whose a-successors are in `s`.
@@ -126,7 +138,6 @@ pub(crate) fn knows(
 
 /// Kw_a: the worlds all of whose a-successors agree on `s`.
 fn knows_whether(m: &ExplicitModel, a: Agent, s: &FixedBitSet) -> Result<FixedBitSet, EngineError> {
-    let mut out = FixedBitSet::with_capacity(m.n);
     match relation(m, a)? {
         Rel::Partition(p) => {
             // A class is mixed if it meets both `s` and its complement.
@@ -142,32 +153,21 @@ fn knows_whether(m: &ExplicitModel, a: Agent, s: &FixedBitSet) -> Result<FixedBi
                 }
             }
             inside.intersect_with(&outside);
-            for (x, &c) in p.class.iter().enumerate() {
-                out.set(x, !inside.contains(c as usize));
-            }
+            Ok(bits_where(m.n, |x| !inside.contains(p.class[x] as usize)))
         }
-        Rel::General(g) => {
-            for x in 0..m.n {
-                let succ = g.get(x);
-                let yes = succ.iter().filter(|&&y| s.contains(y as usize)).count();
-                out.set(x, yes == 0 || yes == succ.len());
-            }
-        }
+        Rel::General(g) => Ok(bits_where(m.n, |x| {
+            let succ = g.get(x);
+            let yes = succ.iter().filter(|&&y| s.contains(y as usize)).count();
+            yes == 0 || yes == succ.len()
+        })),
     }
-    Ok(out)
 }
 
 /// K over any relation.
 fn knows_rel(rel: &Rel, n: usize, s: &FixedBitSet) -> FixedBitSet {
     match rel {
         Rel::Partition(p) => knows_partition(p, s),
-        Rel::General(g) => {
-            let mut out = FixedBitSet::with_capacity(n);
-            for x in 0..n {
-                out.set(x, g.get(x).iter().all(|&y| s.contains(y as usize)));
-            }
-            out
-        }
+        Rel::General(g) => bits_where(n, |x| g.get(x).iter().all(|&y| s.contains(y as usize))),
     }
 }
 
@@ -177,11 +177,7 @@ fn knows_partition(p: &Partition, s: &FixedBitSet) -> FixedBitSet {
     for x in s.zeroes() {
         bad.insert(p.class[x] as usize);
     }
-    let mut out = FixedBitSet::with_capacity(p.class.len());
-    for (x, &c) in p.class.iter().enumerate() {
-        out.set(x, !bad.contains(c as usize));
-    }
-    out
+    bits_where(p.class.len(), |x| !bad.contains(p.class[x] as usize))
 }
 
 /// E_G: everybody in G knows.
