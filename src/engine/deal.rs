@@ -195,10 +195,24 @@ pub(crate) fn enumerate(spec: &DealSpec, width: usize, rows: &mut Vec<u8>) {
     let fixed = (0..spec.sizes.len())
         .map(|l| pinned[l].then(|| spec.actual[l].clone()))
         .collect();
+    let pinned_of = (0..spec.copies.len())
+        .map(|k| {
+            (0..spec.sizes.len())
+                .filter(|&l| pinned[l])
+                .map(|l| spec.actual[l][k])
+                .sum()
+        })
+        .collect();
+    let free = (0..spec.sizes.len())
+        .filter(|&l| !pinned[l])
+        .map(|l| spec.sizes[l])
+        .sum();
     let mut state = Enumeration {
         copies: &spec.copies,
         caps: spec.sizes.clone(),
         fixed,
+        pinned_of,
+        free,
         row: vec![0; width],
         rows,
     };
@@ -211,6 +225,10 @@ struct Enumeration<'a> {
     caps: Vec<u32>,
     /// For pinned locations, the number of each kind they hold.
     fixed: Vec<Option<Vec<u32>>>,
+    /// For each kind, the copies the pinned locations hold.
+    pinned_of: Vec<u32>,
+    /// The room left in the locations that are not pinned.
+    free: u32,
     row: Vec<u8>,
     rows: &'a mut Vec<u8>,
 }
@@ -230,12 +248,7 @@ impl Enumeration<'_> {
             self.rows.extend_from_slice(&self.row);
             return;
         }
-        let pinned: u32 = self.fixed.iter().flatten().map(|counts| counts[k]).sum();
-        let room = (0..self.caps.len())
-            .filter(|&l| self.fixed[l].is_none())
-            .map(|l| self.caps[l])
-            .sum();
-        self.place(k, 0, self.copies[k] - pinned, room, col);
+        self.place(k, 0, self.copies[k] - self.pinned_of[k], self.free, col);
     }
 
     /// Places the copies of kind `k` at locations `loc..`: the pinned ones
@@ -266,14 +279,13 @@ impl Enumeration<'_> {
             for cell in &mut self.row[col..end] {
                 *cell = loc as u8;
             }
+            let pinned = self.fixed[loc].is_some();
+            let moved = if pinned { 0 } else { take };
             self.caps[loc] -= take;
-            let left = if self.fixed[loc].is_some() {
-                left
-            } else {
-                left - take
-            };
-            self.place(k, loc + 1, left, rest, end);
+            self.free -= moved;
+            self.place(k, loc + 1, left - moved, rest, end);
             self.caps[loc] += take;
+            self.free += moved;
         }
     }
 }
