@@ -70,7 +70,7 @@ fn every_scenario_holds() {
     );
     assert!(files.len() >= 5, "expected the scenarios, found {files:?}");
     let mut failures = Vec::new();
-    for path in &files {
+    for path in files.iter().filter(|p| !skipped_here(p)) {
         let (held, failed) = replay(path);
         if held == 0 {
             failures.push(format!("{}: states no expectation", path.display()));
@@ -82,6 +82,51 @@ fn every_scenario_holds() {
         "failed expectations:\n{}",
         failures.join("\n")
     );
+}
+
+/// Benchmark scenarios too slow for the unoptimised test build: replayed
+/// in full only by `cargo test --release` and by `dealer bench`.
+const SLOW_IN_DEBUG: &[&str] = &["muddy-20.deal"];
+
+/// Whether `path` is a slow benchmark and this build has debug assertions.
+fn skipped_here(path: &Path) -> bool {
+    cfg!(debug_assertions)
+        && path
+            .parent()
+            .and_then(Path::file_name)
+            .is_some_and(|d| d == "bench")
+        && path
+            .file_name()
+            .is_some_and(|f| SLOW_IN_DEBUG.iter().any(|s| f == *s))
+}
+
+/// Every benchmark scenario, the slow ones included, parses and passes the
+/// checking pass (names, moves, the size guard's count) in every build.
+#[test]
+fn bench_scenarios_check() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/bench");
+    let mut files = Vec::new();
+    scenario_files(&dir, &mut files);
+    for name in SLOW_IN_DEBUG {
+        assert!(
+            files.iter().any(|p| p.ends_with(name)),
+            "{name} is listed as slow but is not under scenarios/bench/"
+        );
+    }
+    for path in &files {
+        let src = std::fs::read_to_string(path).unwrap();
+        let file = path.display().to_string();
+        let scenario = syntax::parse(&src).unwrap_or_else(|_| panic!("{file} does not parse"));
+        let mut session = Session::new(Options {
+            check_only: true,
+            ..Options::default()
+        });
+        for stmt in &scenario.statements {
+            session
+                .execute(stmt, &src)
+                .unwrap_or_else(|d| panic!("{}", d.render(&file, &src, false)));
+        }
+    }
 }
 
 #[test]

@@ -456,16 +456,9 @@ fn precheck(
     mv: &Move,
 ) -> Result<Option<EventId>, Refusal> {
     match mv {
-        Move::Announce(phi) => {
-            if !model.eval_actual(phi)? {
-                return Err(Refusal::new(
-                    "false-announcement",
-                    "the announced formula is false in the actual world",
-                )
-                .help("only true formulas can be announced truthfully; check it with `?` first"));
-            }
-            Ok(None)
-        }
+        // A false announcement is refused by `generic` when the update
+        // finds no event possible: the formula is evaluated once.
+        Move::Announce(_) => Ok(None),
         Move::Transfer { kind, from, .. } => holds(table, model, *from, *kind).map(|_| None),
         Move::Show { from, kind, .. } | Move::Reveal { player: from, kind } => {
             holds(table, model, table.hand(*from), *kind).map(|_| Some(*kind))
@@ -546,7 +539,18 @@ pub fn generic(
     let mut state = state.clone();
     let chosen = precheck(table, model.as_ref(), &mut state, mv)?;
     let (em, given) = generic_events(table, mv, label)?;
-    let model = model.apply(&em, given.or(chosen))?;
+    let model = match model.apply(&em, given.or(chosen)) {
+        Err(EngineError::NoEventPossible { .. } | EngineError::EventImpossible { .. })
+            if matches!(mv, Move::Announce(_)) =>
+        {
+            return Err(Refusal::new(
+                "false-announcement",
+                "the announced formula is false in the actual world",
+            )
+            .help("only true formulas can be announced truthfully; check it with `?` first"))
+        }
+        applied => applied?,
+    };
     if let Move::Transfer { kind, from, to } = mv {
         track_stock(table, &mut state, *kind, *from, *to);
     }

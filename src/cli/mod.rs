@@ -1,6 +1,7 @@
 //! The command-line front end: `dealer run FILE`, `dealer check FILE` and
 //! `dealer repl [FILE]` (see [`crate::repl`]).
 //! `dealer export FILE --at CHECKPOINT -o OUT` ([`export`]).
+//! `dealer bench [FILES...]` ([`bench`]) times scenarios.
 //!
 //! Only the front ends print. Output is coloured on a terminal and plain when
 //! piped or when `NO_COLOR` is set. Exit codes: 0 when every expectation
@@ -17,7 +18,9 @@ use crate::diag::{line_col, Diagnostic, Severity};
 use crate::interp::{Options, Output, Session};
 use crate::syntax;
 
+pub mod bench;
 pub mod export;
+pub mod progress;
 
 /// dealer: dynamic epistemic logic with card games.
 #[derive(Parser, Debug)]
@@ -57,6 +60,8 @@ pub enum Command {
     },
     /// Draw the model at a checkpoint as a figure (.dot, .svg, .png or .pdf).
     Export(export::ExportArgs),
+    /// Time scenarios (default: every file under scenarios/bench/) and print a table.
+    Bench(bench::BenchArgs),
 }
 
 /// Parses the arguments and runs the command.
@@ -67,6 +72,7 @@ pub fn main() -> ExitCode {
     colored::control::set_override(color);
     let (file, options) = match cli.command {
         Command::Export(args) => return ExitCode::from(export::run(&args, color)),
+        Command::Bench(args) => return ExitCode::from(bench::run(&args)),
         Command::Run { file, max_worlds } => (
             file,
             Options {
@@ -119,9 +125,16 @@ pub fn replay(file: &str, src: &str, options: Options, color: bool) -> u8 {
     let mut session = Session::new(options);
     let mut failures = Vec::new();
     let mut held = 0;
+    let progress = progress::Progress::new();
     for stmt in &scenario.statements {
         let line = line_col(src, stmt.span.start).0;
-        match session.execute(stmt, src) {
+        let label = || {
+            format!(
+                "line {line}: {}",
+                src[stmt.span.start..stmt.span.end].trim()
+            )
+        };
+        match progress.around(label, || session.execute(stmt, src)) {
             Ok(outputs) => {
                 for out in outputs {
                     if let Output::Figure { path, span, figure } = &out {

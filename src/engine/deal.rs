@@ -29,8 +29,9 @@ pub struct DealSpec {
 /// (`copies[k]` of kind k) so that location l holds `sizes[l]` cards.
 /// Saturates at `u128::MAX`.
 ///
-/// Dynamic programming over kinds, with the vector of remaining capacities
-/// as the state: fast even for 52 distinct cards over five locations.
+/// Dynamic programming over kinds, with the multiset of remaining
+/// capacities as the state: fast even for 52 distinct cards over five
+/// locations, or forty one-card locations.
 pub fn count_worlds(copies: &[u32], sizes: &[u32]) -> u128 {
     let total: u64 = copies.iter().map(|&c| u64::from(c)).sum();
     let room: u64 = sizes.iter().map(|&s| u64::from(s)).sum();
@@ -45,7 +46,11 @@ pub fn count_worlds(copies: &[u32], sizes: &[u32]) -> u128 {
             let mut caps = caps;
             let room = caps.iter().sum();
             distribute(&mut caps, 0, c, room, &mut |after| {
-                let slot = next.entry(after.to_vec()).or_insert(0);
+                // The count depends only on the multiset of capacities left:
+                // sorted, without the full locations, equal states merge.
+                let mut key: Vec<u32> = after.iter().copied().filter(|&c| c > 0).collect();
+                key.sort_unstable();
+                let slot = next.entry(key).or_insert(0);
                 *slot = slot.saturating_add(ways);
             });
         }
@@ -190,10 +195,24 @@ pub(crate) fn enumerate(spec: &DealSpec, width: usize, rows: &mut Vec<u8>) {
     let fixed = (0..spec.sizes.len())
         .map(|l| pinned[l].then(|| spec.actual[l].clone()))
         .collect();
+    let pinned_of = (0..spec.copies.len())
+        .map(|k| {
+            (0..spec.sizes.len())
+                .filter(|&l| pinned[l])
+                .map(|l| spec.actual[l][k])
+                .sum()
+        })
+        .collect();
+    let free = (0..spec.sizes.len())
+        .filter(|&l| !pinned[l])
+        .map(|l| spec.sizes[l])
+        .sum();
     let mut state = Enumeration {
         copies: &spec.copies,
         caps: spec.sizes.clone(),
         fixed,
+        pinned_of,
+        free,
         row: vec![0; width],
         rows,
     };
@@ -206,6 +225,10 @@ struct Enumeration<'a> {
     caps: Vec<u32>,
     /// For pinned locations, the number of each kind they hold.
     fixed: Vec<Option<Vec<u32>>>,
+    /// For each kind, the copies the pinned locations hold.
+    pinned_of: Vec<u32>,
+    /// The room left in the locations that are not pinned.
+    free: u32,
     row: Vec<u8>,
     rows: &'a mut Vec<u8>,
 }
@@ -225,18 +248,17 @@ impl Enumeration<'_> {
             self.rows.extend_from_slice(&self.row);
             return;
         }
-        let pinned: u32 = self.fixed.iter().flatten().map(|counts| counts[k]).sum();
-        let room = (0..self.caps.len())
-            .filter(|&l| self.fixed[l].is_none())
-            .map(|l| self.caps[l])
-            .sum();
-        self.place(k, 0, self.copies[k] - pinned, room, col);
+        self.place(k, 0, self.copies[k] - self.pinned_of[k], self.free, col);
     }
 
     /// Places the copies of kind `k` at locations `loc..`: the pinned ones
     /// take their actual count, and `left` copies go to the others (whose
     /// capacities from `loc` on add up to `room`). The next copy goes in column `col`.
     fn place(&mut self, k: usize, loc: usize, left: u32, room: u32, col: usize) {
+        if left == 0 && loc < self.caps.len() {
+            self.place_pinned(k, loc, col);
+            return;
+        }
         if loc == self.caps.len() {
             if left == 0 {
                 self.kind(k + 1, col);
@@ -257,14 +279,33 @@ impl Enumeration<'_> {
             for cell in &mut self.row[col..end] {
                 *cell = loc as u8;
             }
+            let pinned = self.fixed[loc].is_some();
+            let moved = if pinned { 0 } else { take };
             self.caps[loc] -= take;
-            let left = if self.fixed[loc].is_some() {
-                left
-            } else {
-                left - take
-            };
-            self.place(k, loc + 1, left, rest, end);
+            self.free -= moved;
+            self.place(k, loc + 1, left - moved, rest, end);
             self.caps[loc] += take;
+            self.free += moved;
+        }
+    }
+}
+
+impl Enumeration<'_> {
+    /// Places the copies of kind `k` that the pinned locations `loc..` hold
+    /// (every other copy is placed), then the next kinds.
+    fn place_pinned(&mut self, k: usize, loc: usize, col: usize) {
+        let mut end = col;
+        for l in loc..self.caps.len() {
+            let take = self.fixed[l].as_ref().map_or(0, |counts| counts[k]);
+            for cell in &mut self.row[end..end + take as usize] {
+                *cell = l as u8;
+            }
+            self.caps[l] -= take;
+            end += take as usize;
+        }
+        self.kind(k + 1, end);
+        for l in loc..self.caps.len() {
+            self.caps[l] += self.fixed[l].as_ref().map_or(0, |counts| counts[k]);
         }
     }
 }

@@ -3,55 +3,57 @@
 
 use fixedbitset::FixedBitSet;
 
+use super::counts::CountTables;
 use super::formula::{Agent, Atom, Formula};
 use super::model::{Csr, ExplicitModel, Partition, Rel};
 use super::{groups, update, EngineError};
 
 /// The set of worlds of `m` where `f` holds.
 pub(crate) fn eval_set(m: &ExplicitModel, f: &Formula) -> Result<FixedBitSet, EngineError> {
+    set(m, f, &mut CountTables::for_formula(f))
+}
+
+/// The set of worlds of `m` where `f` holds, with the count tables of the
+/// whole formula being evaluated.
+fn set(m: &ExplicitModel, f: &Formula, t: &mut CountTables) -> Result<FixedBitSet, EngineError> {
     let n = m.n;
     Ok(match f {
         Formula::Top => full(n),
         Formula::Bottom => FixedBitSet::with_capacity(n),
-        Formula::Atom(a) => atom(m, a)?,
-        Formula::Not(g) => complement(eval_set(m, g)?),
+        Formula::Atom(a) => atom(m, a, t)?,
+        Formula::Not(g) => complement(set(m, g, t)?),
         Formula::And(gs) => {
             let mut s = full(n);
             for g in gs {
-                s.intersect_with(&eval_set(m, g)?);
+                s.intersect_with(&set(m, g, t)?);
             }
             s
         }
         Formula::Or(gs) => {
             let mut s = FixedBitSet::with_capacity(n);
             for g in gs {
-                s.union_with(&eval_set(m, g)?);
+                s.union_with(&set(m, g, t)?);
             }
             s
         }
         Formula::Implies(a, b) => {
-            let mut s = complement(eval_set(m, a)?);
-            s.union_with(&eval_set(m, b)?);
+            let mut s = complement(set(m, a, t)?);
+            s.union_with(&set(m, b, t)?);
             s
         }
         Formula::Iff(a, b) => {
-            let mut s = eval_set(m, a)?;
-            s.symmetric_difference_with(&eval_set(m, b)?);
+            let mut s = set(m, a, t)?;
+            s.symmetric_difference_with(&set(m, b, t)?);
             complement(s)
         }
-        Formula::K(a, g) => knows(m, *a, &eval_set(m, g)?)?,
-        Formula::M(a, g) => complement(knows(m, *a, &complement(eval_set(m, g)?))?),
-        Formula::Kw(a, g) => {
-            let s = eval_set(m, g)?;
-            let mut k = knows(m, *a, &s)?;
-            k.union_with(&knows(m, *a, &complement(s))?);
-            k
-        }
-        Formula::E(g, h) => everybody(m, g, &eval_set(m, h)?)?,
-        Formula::C(g, h) => common(m, g, &eval_set(m, h)?)?,
-        Formula::D(g, h) => distributed(m, g, &eval_set(m, h)?)?,
-        Formula::Announce(psi, phi) => announce(m, psi, phi, false)?,
-        Formula::AnnounceDiamond(psi, phi) => announce(m, psi, phi, true)?,
+        Formula::K(a, g) => knows(m, *a, &set(m, g, t)?)?,
+        Formula::M(a, g) => complement(knows(m, *a, &complement(set(m, g, t)?))?),
+        Formula::Kw(a, g) => knows_whether(m, *a, &set(m, g, t)?)?,
+        Formula::E(g, h) => everybody(m, g, &set(m, h, t)?)?,
+        Formula::C(g, h) => common(m, g, &set(m, h, t)?)?,
+        Formula::D(g, h) => distributed(m, g, &set(m, h, t)?)?,
+        Formula::Announce(psi, phi) => announce(m, set(m, psi, t)?, phi, false)?,
+        Formula::AnnounceDiamond(psi, phi) => announce(m, set(m, psi, t)?, phi, true)?,
         Formula::Update(models, phi) => update::eval_update(m, models, phi, false)?,
         Formula::UpdateDiamond(models, phi) => update::eval_update(m, models, phi, true)?,
     })
@@ -62,6 +64,22 @@ pub(crate) fn full(n: usize) -> FixedBitSet {
     let mut s = FixedBitSet::with_capacity(n);
     s.insert_range(..);
     s
+}
+
+/// The set of the `x < n` with `f(x)`, built a word at a time.
+#[inline]
+pub(crate) fn bits_where(n: usize, mut f: impl FnMut(usize) -> bool) -> FixedBitSet {
+    const BITS: usize = usize::BITS as usize;
+    let mut out = FixedBitSet::with_capacity(n);
+    for (i, block) in out.as_mut_slice().iter_mut().enumerate() {
+        let base = i * BITS;
+        let mut word = 0usize;
+        for x in base..(base + BITS).min(n) {
+            word |= usize::from(f(x)) << (x - base);
+        }
+        *block = word;
+    }
+    out
 }
 
 /// The worlds not in `s`.
@@ -78,9 +96,8 @@ fn relation(m: &ExplicitModel, a: Agent) -> Result<&Rel, EngineError> {
 }
 
 /// The truth set of an atom.
-fn atom(m: &ExplicitModel, a: &Atom) -> Result<FixedBitSet, EngineError> {
+fn atom(m: &ExplicitModel, a: &Atom, t: &mut CountTables) -> Result<FixedBitSet, EngineError> {
     let shape = &m.shape;
-    let mut out = FixedBitSet::with_capacity(m.n);
     match a {
         Atom::Prop(p) => {
             if *p >= shape.props {
@@ -90,11 +107,9 @@ fn atom(m: &ExplicitModel, a: &Atom) -> Result<FixedBitSet, EngineError> {
                 )));
             }
             let col = shape.cards() + p;
-            for x in 0..m.n {
-                out.set(x, m.row(x)[col] != 0);
-            }
+            Ok(bits_where(m.n, |x| m.row(x)[col] != 0))
         }
-        Atom::Count { loc, kinds, cmp, n } => {
+        Atom::Count { loc, kinds, .. } => {
             if *loc >= shape.locations {
                 return Err(EngineError::Malformed(format!(
                     "location {loc} out of range ({} locations)",
@@ -107,16 +122,9 @@ fn atom(m: &ExplicitModel, a: &Atom) -> Result<FixedBitSet, EngineError> {
                     shape.kinds()
                 )));
             }
-            let cols: Vec<usize> = kinds.iter().flat_map(|&k| shape.columns(k)).collect();
-            let here = *loc as u8;
-            for x in 0..m.n {
-                let row = m.row(x);
-                let count = cols.iter().filter(|&&c| row[c] == here).count();
-                out.set(x, cmp.holds(count as u32, *n));
-            }
+            Ok(t.atom(m, a))
         }
     }
-    Ok(out)
 }
 
 /// K_a: the worlds all of whose a-successors are in `s`.
@@ -128,17 +136,38 @@ pub(crate) fn knows(
     Ok(knows_rel(relation(m, a)?, m.n, s))
 }
 
+/// Kw_a: the worlds all of whose a-successors agree on `s`.
+fn knows_whether(m: &ExplicitModel, a: Agent, s: &FixedBitSet) -> Result<FixedBitSet, EngineError> {
+    match relation(m, a)? {
+        Rel::Partition(p) => {
+            // A class is mixed if it meets both `s` and its complement.
+            let (mut inside, mut outside) = (
+                FixedBitSet::with_capacity(p.count),
+                FixedBitSet::with_capacity(p.count),
+            );
+            for (x, &c) in p.class.iter().enumerate() {
+                if s.contains(x) {
+                    inside.insert(c as usize);
+                } else {
+                    outside.insert(c as usize);
+                }
+            }
+            inside.intersect_with(&outside);
+            Ok(bits_where(m.n, |x| !inside.contains(p.class[x] as usize)))
+        }
+        Rel::General(g) => Ok(bits_where(m.n, |x| {
+            let succ = g.get(x);
+            let yes = succ.iter().filter(|&&y| s.contains(y as usize)).count();
+            yes == 0 || yes == succ.len()
+        })),
+    }
+}
+
 /// K over any relation.
 fn knows_rel(rel: &Rel, n: usize, s: &FixedBitSet) -> FixedBitSet {
     match rel {
         Rel::Partition(p) => knows_partition(p, s),
-        Rel::General(g) => {
-            let mut out = FixedBitSet::with_capacity(n);
-            for x in 0..n {
-                out.set(x, g.get(x).iter().all(|&y| s.contains(y as usize)));
-            }
-            out
-        }
+        Rel::General(g) => bits_where(n, |x| g.get(x).iter().all(|&y| s.contains(y as usize))),
     }
 }
 
@@ -148,11 +177,7 @@ fn knows_partition(p: &Partition, s: &FixedBitSet) -> FixedBitSet {
     for x in s.zeroes() {
         bad.insert(p.class[x] as usize);
     }
-    let mut out = FixedBitSet::with_capacity(p.class.len());
-    for (x, &c) in p.class.iter().enumerate() {
-        out.set(x, !bad.contains(c as usize));
-    }
-    out
+    bits_where(p.class.len(), |x| !bad.contains(p.class[x] as usize))
 }
 
 /// E_G: everybody in G knows.
@@ -241,11 +266,10 @@ fn distributed(
 /// \[!ψ\]φ (or ⟨!ψ⟩φ): φ evaluated in the submodel of the ψ-worlds.
 fn announce(
     m: &ExplicitModel,
-    psi: &Formula,
+    ps: FixedBitSet,
     phi: &Formula,
     diamond: bool,
 ) -> Result<FixedBitSet, EngineError> {
-    let ps = eval_set(m, psi)?;
     let (sub, kept) = m.restrict(&ps);
     let inner = eval_set(&sub, phi)?;
     let mut out = FixedBitSet::with_capacity(m.n);

@@ -111,7 +111,7 @@ impl ExplicitModel {
         let rels = spec
             .observers
             .iter()
-            .map(|seen| Rel::Partition(observer_partition(&shape, &rows, n, seen)))
+            .map(|seen| Rel::Partition(observer_partition(&shape, &spec.sizes, &rows, n, seen)))
             .collect();
         let model = ExplicitModel {
             shape: Rc::new(shape),
@@ -256,28 +256,30 @@ impl ExplicitModel {
     }
 
     /// Reachability when every relation is a partition: union-find over the
-    /// classes of all agents, joining the classes of each world.
+    /// worlds, joining each world to the first world of its class for every
+    /// agent (the forest has one node per world, whatever the classes).
     fn reachable_by_classes(&self, ps: &[&Partition]) -> FixedBitSet {
-        let mut base = Vec::with_capacity(ps.len());
-        let mut total = 0usize;
+        let mut parent: Vec<u32> = (0..self.n as u32).collect();
+        let mut first = Vec::new();
         for p in ps {
-            base.push(total);
-            total += p.count;
-        }
-        let mut parent: Vec<u32> = (0..total as u32).collect();
-        for x in 0..self.n {
-            let first = find(&mut parent, ps[0].class[x]);
-            for (p, &b) in ps.iter().zip(&base).skip(1) {
-                let other = find(&mut parent, (b + p.class[x] as usize) as u32);
-                if other != first {
-                    parent[other as usize] = first;
+            first.clear();
+            first.resize(p.count, u32::MAX);
+            for (x, &c) in p.class.iter().enumerate() {
+                let f = &mut first[c as usize];
+                if *f == u32::MAX {
+                    *f = x as u32;
+                    continue;
+                }
+                let (a, b) = (find(&mut parent, x as u32), find(&mut parent, *f));
+                if a != b {
+                    parent[a.max(b) as usize] = a.min(b);
                 }
             }
         }
-        let root = find(&mut parent, ps[0].class[self.actual]);
+        let root = find(&mut parent, self.actual as u32);
         let mut seen = FixedBitSet::with_capacity(self.n);
         for x in 0..self.n {
-            if find(&mut parent, ps[0].class[x]) == root {
+            if find(&mut parent, x as u32) == root {
                 seen.insert(x);
             }
         }
@@ -380,14 +382,20 @@ fn find(parent: &mut [u32], mut x: u32) -> u32 {
 /// count of each kind at each observed location), summed column by column
 /// from a table, and renumbered through a direct table when the range is
 /// small; slices are hashed only when that number would overflow.
-fn observer_partition(shape: &Shape, rows: &[u8], n: usize, seen: &[usize]) -> Partition {
+fn observer_partition(
+    shape: &Shape,
+    sizes: &[u32],
+    rows: &[u8],
+    n: usize,
+    seen: &[usize],
+) -> Partition {
     let width = shape.width();
     let locs = shape.locations;
     let mut observed = vec![false; locs];
     for &l in seen {
         observed[l] = true;
     }
-    let Some((weights, range)) = observer_weights(shape, &observed) else {
+    let Some((weights, range)) = observer_weights(shape, sizes, &observed) else {
         let key = |w: usize| -> Vec<u8> {
             let row = &rows[w * width..(w + 1) * width];
             let mut key = Vec::with_capacity(shape.cards() + shape.kinds());
@@ -403,7 +411,8 @@ fn observer_partition(shape: &Shape, rows: &[u8], n: usize, seen: &[usize]) -> P
         };
         return Partition::from_labels((0..n).map(key));
     };
-    let cards = shape.cards();
+    // The last kind has no digit: its columns are skipped.
+    let cards = shape.offsets[shape.kinds().saturating_sub(1)];
     let keys = (0..n).map(|w| {
         let row = &rows[w * width..w * width + cards];
         let mut key = 0u64;
@@ -432,13 +441,17 @@ fn observer_partition(shape: &Shape, rows: &[u8], n: usize, seen: &[usize]) -> P
 /// For each card column and location, the place value of one copy there in
 /// the mixed-radix number of the observed contents (0 where unobserved), and
 /// the range of that number; `None` if it may overflow.
-fn observer_weights(shape: &Shape, observed: &[bool]) -> Option<(Vec<u64>, u64)> {
+///
+/// Location l holds `sizes[l]` cards in every world of the deal, so it holds
+/// at most `min(copies, sizes[l])` copies of a kind, and the count of the
+/// last kind follows from the others: it gets no digit.
+fn observer_weights(shape: &Shape, sizes: &[u32], observed: &[bool]) -> Option<(Vec<u64>, u64)> {
     let locs = shape.locations;
     let mut weights = vec![0u64; shape.cards() * locs];
     let mut place = 1u64;
-    for k in 0..shape.kinds() {
-        let radix = u64::from(shape.copies[k]) + 1;
+    for k in 0..shape.kinds().saturating_sub(1) {
         for (l, _) in observed.iter().enumerate().filter(|(_, &o)| o) {
+            let radix = u64::from(shape.copies[k].min(sizes[l])) + 1;
             for c in shape.columns(k) {
                 weights[c * locs + l] = place;
             }

@@ -120,6 +120,15 @@ pub(crate) fn apply(
     let erels = check(m, em)?;
     let pres = pre_sets(m, em)?;
     let e = choose(m, em, &pres, actual)?;
+    if is_public_test(em, &erels, &pres, e) {
+        // M ⊗ E is M restricted to the precondition: no rows to rewrite; and
+        // M itself (already generated and minimal) when it holds everywhere.
+        if pres[e].is_full() {
+            return Ok(m.clone());
+        }
+        let (sub, _) = m.restrict(&pres[e]);
+        return Ok(sub.generated().contracted());
+    }
     let mut p = product(m, em, &pres, &erels)?;
     let from = p.first[m.actual]..p.first[m.actual + 1];
     p.model.actual = from
@@ -127,6 +136,16 @@ pub(crate) fn apply(
         .find(|&x| p.event[x] as usize == e)
         .expect("the actual event's precondition holds in the actual world");
     Ok(p.model.generated().contracted())
+}
+
+/// Whether `e` is the only event of `em` possible in some world of the
+/// model (`pres`), has no postconditions and is related to itself by every
+/// agent (a public announcement or test): then the product is the submodel
+/// of the worlds where its precondition holds.
+fn is_public_test(em: &EventModel, erels: &[Rel], pres: &[FixedBitSet], e: usize) -> bool {
+    em.events[e].post.is_empty()
+        && erels.iter().all(|r| r.related(e, e))
+        && (0..pres.len()).all(|f| f == e || pres[f].is_clear())
 }
 
 /// The product `m ⊗ em`, keeping every pair (no actual event, no contraction).

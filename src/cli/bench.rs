@@ -1,0 +1,252 @@
+//! `dealer bench [FILES...]`: replays each scenario several times and
+//! prints a table of timings and peak memory.
+//!
+//! With no files, every `.deal` file under `scenarios/bench/` is run. For
+//! each scenario: the initial number of worlds, the time to build the model
+//! (the statement during which the deal became a model), the total replay
+//! time (min and median over the runs), the slowest statement with its line
+//! (by its fastest run), and the process's peak resident memory while the
+//! scenario ran (`VmHWM`, reset between scenarios where Linux allows it).
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use clap::Args;
+
+use crate::diag::line_col;
+use crate::interp::{Options, Output, Session};
+use crate::syntax;
+
+/// The arguments of `dealer bench`.
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// The scenarios; every `.deal` file under `scenarios/bench/` if none.
+    pub files: Vec<PathBuf>,
+    /// How many times each scenario is replayed.
+    #[arg(long, default_value_t = 5)]
+    pub runs: usize,
+    /// Refuse models with more worlds than this.
+    #[arg(long, default_value_t = 10_000_000)]
+    pub max_worlds: u128,
+}
+
+/// What one replay measured.
+struct Run {
+    total: Duration,
+    build: Option<Duration>,
+    worlds: Option<u128>,
+    /// The time of each statement, in order, with its line.
+    statements: Vec<(usize, Duration)>,
+    failed: usize,
+}
+
+/// One scenario's row of the table.
+struct Row {
+    name: String,
+    worlds: String,
+    build: String,
+    min: String,
+    median: String,
+    slowest: String,
+    peak: String,
+}
+
+/// Runs the benchmark; returns the exit code (0, or 2 if a scenario failed).
+pub fn run(args: &BenchArgs) -> u8 {
+    let files = if args.files.is_empty() {
+        match default_files() {
+            Ok(files) => files,
+            Err(e) => {
+                eprintln!("error: cannot list scenarios/bench/: {e}");
+                return 2;
+            }
+        }
+    } else {
+        args.files.clone()
+    };
+    let options = Options {
+        max_worlds: args.max_worlds,
+        check_only: false,
+    };
+    let mut rows = Vec::new();
+    let mut code = 0;
+    for file in &files {
+        match bench_file(file, args.runs.max(1), options) {
+            Ok(row) => rows.push(row),
+            Err(why) => {
+                eprintln!("error: {}: {why}", file.display());
+                code = 2;
+            }
+        }
+    }
+    print!("{}", table(&rows));
+    code
+}
+
+/// The `.deal` files under `scenarios/bench/`, sorted.
+fn default_files() -> std::io::Result<Vec<PathBuf>> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(Path::new("scenarios/bench"))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "deal"))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// Replays one file `runs` times and summarises.
+fn bench_file(file: &Path, runs: usize, options: Options) -> Result<Row, String> {
+    let src = std::fs::read_to_string(file).map_err(|e| format!("cannot read: {e}"))?;
+    let hwm_reset = reset_peak();
+    let mut done = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        let r = replay_once(&src, options)?;
+        if r.failed > 0 {
+            return Err(format!("{} expectation(s) failed", r.failed));
+        }
+        done.push(r);
+    }
+    let mut totals: Vec<Duration> = done.iter().map(|r| r.total).collect();
+    totals.sort();
+    let builds = done.iter().filter_map(|r| r.build).min();
+    let peak = match (peak_kib(), hwm_reset) {
+        (Some(k), true) => format!("{:.1} MiB", k as f64 / 1024.0),
+        (Some(k), false) => format!("{:.1} MiB (process)", k as f64 / 1024.0),
+        (None, _) => "n/a".to_string(),
+    };
+    Ok(Row {
+        name: file.display().to_string(),
+        worlds: done[0].worlds.map_or("-".into(), |w| w.to_string()),
+        build: builds.map_or("-".into(), ms),
+        min: ms(totals[0]),
+        median: ms(totals[totals.len() / 2]),
+        slowest: slowest(&done),
+        peak,
+    })
+}
+
+/// Parses and replays a scenario once, timing every statement.
+fn replay_once(src: &str, options: Options) -> Result<Run, String> {
+    let start = Instant::now();
+    let scenario = syntax::parse(src).map_err(|errors| {
+        let first = errors.first().map(|e| e.to_diagnostic().message.clone());
+        format!("does not parse: {}", first.unwrap_or_default())
+    })?;
+    let mut session = Session::new(options);
+    let mut run = Run {
+        total: Duration::ZERO,
+        build: None,
+        worlds: None,
+        statements: Vec::with_capacity(scenario.statements.len()),
+        failed: 0,
+    };
+    for stmt in &scenario.statements {
+        let line = line_col(src, stmt.span.start).0;
+        let before = session.playing().is_some();
+        let t = Instant::now();
+        let outputs = session
+            .execute(stmt, src)
+            .map_err(|d| format!("line {line}: {}", d.message))?;
+        let took = t.elapsed();
+        if !before {
+            if let Some(p) = session.playing() {
+                run.build = Some(took);
+                run.worlds = Some(p.model.world_count());
+            }
+        }
+        run.failed += outputs
+            .iter()
+            .filter(|o| matches!(o, Output::Expect { held: false, .. }))
+            .count();
+        run.statements.push((line, took));
+    }
+    let end = scenario
+        .statements
+        .last()
+        .map_or(Default::default(), |s| s.span);
+    session.finish(end).map_err(|d| d.message)?;
+    run.total = start.elapsed();
+    Ok(run)
+}
+
+/// The statement with the largest fastest time over the runs.
+fn slowest(runs: &[Run]) -> String {
+    let count = runs[0].statements.len();
+    (0..count)
+        .map(|i| {
+            let best = runs
+                .iter()
+                .map(|r| r.statements[i].1)
+                .min()
+                .unwrap_or_default();
+            (runs[0].statements[i].0, best)
+        })
+        .max_by_key(|&(_, d)| d)
+        .map_or("-".into(), |(line, d)| format!("line {line}: {}", ms(d)))
+}
+
+/// A duration in milliseconds.
+fn ms(d: Duration) -> String {
+    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
+}
+
+/// Resets the peak resident size (`VmHWM`); false if this system cannot.
+fn reset_peak() -> bool {
+    std::fs::write("/proc/self/clear_refs", "5").is_ok()
+}
+
+/// The peak resident size in KiB (`VmHWM` of /proc/self/status), if readable.
+fn peak_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// The table, columns padded to their widest cell.
+fn table(rows: &[Row]) -> String {
+    let head = [
+        "scenario",
+        "worlds",
+        "build",
+        "replay min",
+        "replay median",
+        "slowest statement",
+        "peak memory",
+    ];
+    let cells: Vec<[String; 7]> = rows
+        .iter()
+        .map(|r| {
+            [
+                &r.name, &r.worlds, &r.build, &r.min, &r.median, &r.slowest, &r.peak,
+            ]
+            .map(|s| s.clone())
+        })
+        .collect();
+    let mut width: Vec<usize> = head.iter().map(|h| h.len()).collect();
+    for row in &cells {
+        for (w, c) in width.iter_mut().zip(row) {
+            *w = (*w).max(c.len());
+        }
+    }
+    let line = |cols: Vec<&str>| {
+        let padded: Vec<String> = cols
+            .iter()
+            .zip(&width)
+            .map(|(c, &w)| format!("{c:<w$}"))
+            .collect();
+        format!("{}\n", padded.join("  ").trim_end())
+    };
+    let mut out = line(head.to_vec());
+    out += &line(
+        width
+            .iter()
+            .map(|&w| "-".repeat(w))
+            .collect::<Vec<_>>()
+            .iter()
+            .map(String::as_str)
+            .collect(),
+    );
+    for row in &cells {
+        out += &line(row.iter().map(String::as_str).collect());
+    }
+    out
+}
