@@ -5,38 +5,15 @@
 use colored::Colorize;
 
 use crate::syntax::ast::StatementKind;
+use crate::syntax::STATEMENT_KEYWORDS;
 
 use super::command::{self, COMMANDS};
 use super::Repl;
 
-/// The statement keywords and formula words offered by completion.
+/// The words besides statement keywords ([`STATEMENT_KEYWORDS`]) that
+/// completion offers: formula words, pile visibilities and game names.
 pub const KEYWORDS: &[&str] = &[
-    "game",
-    "players",
-    "deck",
-    "pile",
-    "deal",
-    "stock",
-    "seed",
-    "turn",
-    "prop",
-    "let",
-    "expect",
     "considers",
-    "worlds",
-    "why",
-    "stats",
-    "checkpoint",
-    "model",
-    "event",
-    "announce",
-    "move",
-    "draw",
-    "show",
-    "reveal",
-    "peek",
-    "ask",
-    "apply",
     "true",
     "false",
     "not",
@@ -45,7 +22,15 @@ pub const KEYWORDS: &[&str] = &[
     "public",
     "hidden",
     "seen-by",
+    "from",
+    "for",
+    "only",
+    "all",
     "gofish",
+    "kwartet",
+    "kemps",
+    "konigrufen",
+    "cabo",
     "free",
 ];
 
@@ -69,7 +54,11 @@ impl Repl {
         if line.trim_start().starts_with(":goto") || line.trim_start().starts_with(":g ") {
             return self.checkpoints();
         }
-        let mut words: Vec<String> = KEYWORDS.iter().map(|s| s.to_string()).collect();
+        let mut words: Vec<String> = STATEMENT_KEYWORDS
+            .iter()
+            .chain(KEYWORDS)
+            .map(|s| s.to_string())
+            .collect();
         if let Some(play) = self.session().playing() {
             words.extend(play.table.players.iter().cloned());
             words.extend(play.table.deck.kinds.iter().map(|k| k.name.clone()));
@@ -182,7 +171,9 @@ fn paint(word: &str) -> String {
     match word {
         "true" => word.green().to_string(),
         "false" => word.red().to_string(),
-        w if w.starts_with(':') || KEYWORDS.contains(&w) => w.bold().to_string(),
+        w if w.starts_with(':') || KEYWORDS.contains(&w) || STATEMENT_KEYWORDS.contains(&w) => {
+            w.bold().to_string()
+        }
         w => w.to_string(),
     }
 }

@@ -8,6 +8,8 @@ mod split;
 
 use crate::diag::{Diagnostic, Span};
 
+/// The words a statement can start with.
+pub use parser::errors::STATEMENTS as STATEMENT_KEYWORDS;
 pub use parser::{parse, parse_formula, parse_statement};
 pub use split::is_complete;
 

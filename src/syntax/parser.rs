@@ -6,7 +6,7 @@
 //! statement's start, so every span points into the original source.
 
 mod build;
-mod errors;
+pub(crate) mod errors;
 mod formula;
 
 use pest::iterators::Pair;

@@ -11,8 +11,8 @@ use crate::syntax::SyntaxError;
 const A_STATEMENT: &str = "a statement (game, players, deck, deal, a move, ?, expect ...)";
 const AN_OPERATOR: &str = "an operator such as & or ->";
 
-/// The statement keywords, for "did you mean".
-const STATEMENTS: &[&str] = &[
+/// The statement keywords, for "did you mean" (and for completion in front ends).
+pub const STATEMENTS: &[&str] = &[
     "game",
     "players",
     "deck",
