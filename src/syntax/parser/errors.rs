@@ -46,15 +46,13 @@ pub const STATEMENTS: &[&str] = &[
     "play",
     "place",
     "export",
+    "pass",
 ];
 
 /// Block items, for "did you mean".
 const BLOCK_ITEMS: &[&str] = &[
     "agents", "props", "world", "actual", "events", "pre", "post",
 ];
-
-/// Commands of LANGUAGE.md that the AST cannot represent yet.
-const UNSUPPORTED: &[&str] = &[];
 
 /// Converts a pest error on the current piece.
 pub(crate) fn from_pest(ctx: &Ctx, err: Error<Rule>) -> SyntaxError {
@@ -120,17 +118,6 @@ fn unknown_statement(ctx: &Ctx, pos: usize) -> SyntaxError {
         return e;
     }
     let span = ctx.at(pos, pos + word.len());
-    if UNSUPPORTED.contains(&word.as_str()) {
-        let mut e = ctx.error(
-            span,
-            format!("`{word}` is not supported yet"),
-            &format!("expected {A_STATEMENT}"),
-        );
-        e.help = Some(format!(
-            "the parser cannot represent `{word}` yet (see LANGUAGE.md §3-4)"
-        ));
-        return e;
-    }
     let mut e = ctx.error(
         span,
         format!("unknown statement `{word}`"),
