@@ -251,21 +251,18 @@ impl Session {
                 self.define(name, resolved)?;
                 Ok(Vec::new())
             }
-            StatementKind::Query(f) => {
+            StatementKind::Query(f) | StatementKind::Valid(f) => {
                 let phi = scope.formula(f)?;
                 if check {
                     return Ok(Vec::new());
                 }
-                let value = eval(&*play.model, &phi, false, f.span)?;
-                Ok(vec![Output::Answer { source, value }])
-            }
-            StatementKind::Valid(f) => {
-                let phi = scope.formula(f)?;
-                if check {
-                    return Ok(Vec::new());
-                }
-                let value = eval(&*play.model, &phi, true, f.span)?;
-                Ok(vec![Output::Valid { source, value }])
+                let valid = matches!(stmt.kind, StatementKind::Valid(_));
+                let value = eval(&*play.model, &phi, valid, f.span)?;
+                Ok(vec![if valid {
+                    Output::Valid { source, value }
+                } else {
+                    Output::Answer { source, value }
+                }])
             }
             StatementKind::Expect(e) => {
                 let out = expect(&scope, &*play.model, e, check)?;
