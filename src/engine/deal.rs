@@ -1,5 +1,5 @@
 //! Card deals: what the initial model is built from, how many worlds it has,
-//! and the enumeration of every allocation of the deck.
+//! and which locations are pinned (the enumeration is in `build.rs`).
 //!
 //! A world of a deal is an allocation of the deck's cards (`copies[k]`
 //! indistinguishable copies of kind k) to locations holding `sizes[l]` cards
@@ -31,13 +31,22 @@ pub struct DealSpec {
 ///
 /// Dynamic programming over kinds, with the multiset of remaining
 /// capacities as the state: fast even for 52 distinct cards over five
-/// locations, or forty one-card locations.
+/// locations, or forty one-card locations. An allocation is a matrix of
+/// counts with the copies as row sums and the sizes as column sums, so
+/// kinds and locations can trade places: the longer list is the one
+/// iterated over (twenty one-card foreheads, a stock and two kinds: a few
+/// ways per location, not the 2^20 ways of placing one kind).
 pub fn count_worlds(copies: &[u32], sizes: &[u32]) -> u128 {
     let total: u64 = copies.iter().map(|&c| u64::from(c)).sum();
     let room: u64 = sizes.iter().map(|&s| u64::from(s)).sum();
     if total != room {
         return 0;
     }
+    let (copies, sizes) = if sizes.len() > copies.len() {
+        (sizes, copies)
+    } else {
+        (copies, sizes)
+    };
     let mut states: FxMap<Vec<u32>, u128> = FxMap::default();
     states.insert(sizes.to_vec(), 1);
     for &c in copies {
@@ -186,130 +195,6 @@ pub(crate) fn encode(alloc: &Allocation, copies: &[u32]) -> Vec<u8> {
     row
 }
 
-/// Appends to `rows` one row per allocation of the deck reachable from the
-/// actual deal (`width` bytes each: the card columns, then `width - cards`
-/// zero proposition columns). Pinned locations (seen by every agent) hold
-/// their actual cards in every row.
-pub(crate) fn enumerate(spec: &DealSpec, width: usize, rows: &mut Vec<u8>) {
-    let pinned = pinned(spec);
-    let fixed = (0..spec.sizes.len())
-        .map(|l| pinned[l].then(|| spec.actual[l].clone()))
-        .collect();
-    let pinned_of = (0..spec.copies.len())
-        .map(|k| {
-            (0..spec.sizes.len())
-                .filter(|&l| pinned[l])
-                .map(|l| spec.actual[l][k])
-                .sum()
-        })
-        .collect();
-    let free = (0..spec.sizes.len())
-        .filter(|&l| !pinned[l])
-        .map(|l| spec.sizes[l])
-        .sum();
-    let mut state = Enumeration {
-        copies: &spec.copies,
-        caps: spec.sizes.clone(),
-        fixed,
-        pinned_of,
-        free,
-        row: vec![0; width],
-        rows,
-    };
-    state.kind(0, 0);
-}
-
-/// The state of the depth-first enumeration of allocations.
-struct Enumeration<'a> {
-    copies: &'a [u32],
-    caps: Vec<u32>,
-    /// For pinned locations, the number of each kind they hold.
-    fixed: Vec<Option<Vec<u32>>>,
-    /// For each kind, the copies the pinned locations hold.
-    pinned_of: Vec<u32>,
-    /// The room left in the locations that are not pinned.
-    free: u32,
-    row: Vec<u8>,
-    rows: &'a mut Vec<u8>,
-}
-
-impl Enumeration<'_> {
-    /// Places the copies of kinds `k..`, the first one in column `col`.
-    fn kind(&mut self, k: usize, col: usize) {
-        if k + 1 >= self.copies.len() {
-            // The last kind fills the remaining room: one way only.
-            let mut col = col;
-            for (l, &cap) in self.caps.iter().enumerate() {
-                for cell in &mut self.row[col..col + cap as usize] {
-                    *cell = l as u8;
-                }
-                col += cap as usize;
-            }
-            self.rows.extend_from_slice(&self.row);
-            return;
-        }
-        self.place(k, 0, self.copies[k] - self.pinned_of[k], self.free, col);
-    }
-
-    /// Places the copies of kind `k` at locations `loc..`: the pinned ones
-    /// take their actual count, and `left` copies go to the others (whose
-    /// capacities from `loc` on add up to `room`). The next copy goes in column `col`.
-    fn place(&mut self, k: usize, loc: usize, left: u32, room: u32, col: usize) {
-        if left == 0 && loc < self.caps.len() {
-            self.place_pinned(k, loc, col);
-            return;
-        }
-        if loc == self.caps.len() {
-            if left == 0 {
-                self.kind(k + 1, col);
-            }
-            return;
-        }
-        let here = self.caps[loc];
-        let (low, high, rest) = match &self.fixed[loc] {
-            Some(counts) => (counts[k], counts[k], room),
-            None => (
-                left.saturating_sub(room - here),
-                left.min(here),
-                room - here,
-            ),
-        };
-        for take in low..=high {
-            let end = col + take as usize;
-            for cell in &mut self.row[col..end] {
-                *cell = loc as u8;
-            }
-            let pinned = self.fixed[loc].is_some();
-            let moved = if pinned { 0 } else { take };
-            self.caps[loc] -= take;
-            self.free -= moved;
-            self.place(k, loc + 1, left - moved, rest, end);
-            self.caps[loc] += take;
-            self.free += moved;
-        }
-    }
-}
-
-impl Enumeration<'_> {
-    /// Places the copies of kind `k` that the pinned locations `loc..` hold
-    /// (every other copy is placed), then the next kinds.
-    fn place_pinned(&mut self, k: usize, loc: usize, col: usize) {
-        let mut end = col;
-        for l in loc..self.caps.len() {
-            let take = self.fixed[l].as_ref().map_or(0, |counts| counts[k]);
-            for cell in &mut self.row[end..end + take as usize] {
-                *cell = l as u8;
-            }
-            self.caps[l] -= take;
-            end += take as usize;
-        }
-        self.kind(k + 1, end);
-        for l in loc..self.caps.len() {
-            self.caps[l] += self.fixed[l].as_ref().map_or(0, |counts| counts[k]);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -391,9 +276,9 @@ mod tests {
         let copies = [2u32, 1, 3];
         let sizes = [2u32, 1, 3];
         let spec = spec(&copies, &sizes, vec![vec![0], vec![1]]);
-        let mut rows = Vec::new();
-        enumerate(&spec, 7, &mut rows);
-        let n = rows.len() / 7;
+        let n = count_reachable(&spec) as usize;
+        let rows = crate::engine::build::build(&spec, 7, n).rows;
+        assert_eq!(rows.len(), n * 7);
         assert_eq!(n as u128, count_worlds(&copies, &sizes));
         assert_eq!(count_reachable(&spec), count_worlds(&copies, &sizes));
         let mut distinct: Vec<&[u8]> = rows.chunks(7).collect();
@@ -415,8 +300,7 @@ mod tests {
         assert_eq!(count_worlds(&copies, &sizes), 21);
         // The pile holds both copies of kind 2; the other four cards go 2 + 2.
         assert_eq!(count_reachable(&spec), 3);
-        let mut rows = Vec::new();
-        enumerate(&spec, 6, &mut rows);
+        let rows = crate::engine::build::build(&spec, 6, 3).rows;
         assert_eq!(rows.len() / 6, 3);
         assert!(rows.chunks(6).all(|r| r[4] == 2 && r[5] == 2));
     }

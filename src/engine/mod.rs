@@ -14,6 +14,7 @@ pub mod formula;
 pub mod model;
 
 mod bisim;
+mod build;
 mod counts;
 mod eval;
 mod groups;

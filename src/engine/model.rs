@@ -17,7 +17,7 @@ use super::event::{EventId, EventModel, Relation};
 use super::formula::{Agent, Formula};
 use super::groups;
 pub(crate) use super::relation::{Csr, Partition, Rel};
-use super::{bisim, eval, update, Backend, EngineError, WorldId, WorldView};
+use super::{bisim, build, eval, update, Backend, EngineError, WorldId, WorldView};
 
 /// The layout of a row: the card columns of each kind, then the propositions.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -100,18 +100,21 @@ impl ExplicitModel {
         }
         let shape = Shape::new(spec.copies.clone(), spec.sizes.len(), spec.props);
         let width = shape.width();
-        let mut rows = Vec::with_capacity(count as usize * width);
-        deal::enumerate(spec, width, &mut rows);
         let n = count as usize;
+        let built = build::build(spec, width, n);
+        let rows = built.rows;
         let mut target = deal::encode(&spec.actual, &spec.copies);
         target.resize(width, 0);
-        let actual = (0..n)
-            .find(|&w| rows[w * width..(w + 1) * width] == target[..])
+        let actual = rows
+            .chunks_exact(width.max(1))
+            .position(|row| width == 0 || row == target)
             .ok_or_else(|| EngineError::Malformed("the actual deal is not a world".into()))?;
-        let rels = spec
-            .observers
-            .iter()
-            .map(|seen| Rel::Partition(observer_partition(&shape, &spec.sizes, &rows, n, seen)))
+        let rels = (built.classes.into_iter().zip(&spec.observers))
+            .map(|(classes, seen)| {
+                Rel::Partition(classes.unwrap_or_else(|| {
+                    observer_partition(&shape, &spec.sizes, &rows, n, seen)
+                }))
+            })
             .collect();
         let model = ExplicitModel {
             shape: Rc::new(shape),
@@ -121,7 +124,11 @@ impl ExplicitModel {
             groups: None,
             actual,
         };
-        // Distinct allocations have distinct rows: the model is already minimal.
+        // Distinct allocations have distinct rows: the model is already
+        // minimal; and when the deal is connected, it is already generated.
+        if build::connected(spec) {
+            return Ok(model);
+        }
         Ok(model.generated())
     }
 
