@@ -105,7 +105,8 @@ impl Keyer {
     fn new(range: u64, n: usize) -> Keyer {
         if range <= (4 * n as u64).max(1 << 16) {
             Keyer::Table {
-                slots: vec![u32::MAX; range as usize],
+                // Zeroed memory comes from the allocator without a pass over it.
+                slots: vec![0; range as usize],
                 count: 0,
                 class: Vec::with_capacity(n),
             }
@@ -123,12 +124,13 @@ impl Keyer {
                 count,
                 class,
             } => {
+                // A slot holds its class number plus one; 0 is free.
                 let slot = &mut slots[key as usize];
-                if *slot == u32::MAX {
-                    *slot = *count;
+                if *slot == 0 {
                     *count += 1;
+                    *slot = *count;
                 }
-                class.push(*slot);
+                class.push(*slot - 1);
             }
             Keyer::Keys(keys) => keys.push(key),
         }
@@ -376,7 +378,9 @@ mod tests {
     /// A random small deal: up to 4 kinds of up to 3 copies, up to 5
     /// locations (some empty), up to 3 agents seeing random locations.
     fn random_spec(rng: &mut Rng) -> DealSpec {
-        let copies: Vec<u32> = (0..1 + rng.below(4)).map(|_| 1 + rng.below(3) as u32).collect();
+        let copies: Vec<u32> = (0..1 + rng.below(4))
+            .map(|_| 1 + rng.below(3) as u32)
+            .collect();
         let locs = 1 + rng.below(5) as usize;
         let mut actual: Allocation = vec![vec![0; copies.len()]; locs];
         for (k, &c) in copies.iter().enumerate() {

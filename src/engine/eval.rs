@@ -140,20 +140,13 @@ pub(crate) fn knows(
 fn knows_whether(m: &ExplicitModel, a: Agent, s: &FixedBitSet) -> Result<FixedBitSet, EngineError> {
     match relation(m, a)? {
         Rel::Partition(p) => {
-            // A class is mixed if it meets both `s` and its complement.
-            let (mut inside, mut outside) = (
-                FixedBitSet::with_capacity(p.count),
-                FixedBitSet::with_capacity(p.count),
-            );
+            // Bit 0 of a class: it meets the complement of `s`; bit 1: `s`.
+            // A class is mixed if it has both.
+            let mut seen = vec![0u8; p.count];
             for (x, &c) in p.class.iter().enumerate() {
-                if s.contains(x) {
-                    inside.insert(c as usize);
-                } else {
-                    outside.insert(c as usize);
-                }
+                seen[c as usize] |= 1 << u8::from(s.contains(x));
             }
-            inside.intersect_with(&outside);
-            Ok(bits_where(m.n, |x| !inside.contains(p.class[x] as usize)))
+            Ok(bits_where(m.n, |x| seen[p.class[x] as usize] != 3))
         }
         Rel::General(g) => Ok(bits_where(m.n, |x| {
             let succ = g.get(x);

@@ -111,9 +111,10 @@ impl ExplicitModel {
             .ok_or_else(|| EngineError::Malformed("the actual deal is not a world".into()))?;
         let rels = (built.classes.into_iter().zip(&spec.observers))
             .map(|(classes, seen)| {
-                Rel::Partition(classes.unwrap_or_else(|| {
-                    observer_partition(&shape, &spec.sizes, &rows, n, seen)
-                }))
+                Rel::Partition(
+                    classes
+                        .unwrap_or_else(|| observer_partition(&shape, &spec.sizes, &rows, n, seen)),
+                )
             })
             .collect();
         let model = ExplicitModel {
@@ -222,16 +223,30 @@ impl ExplicitModel {
     /// in `keep`, else world 0 stands in for it.
     pub(crate) fn restrict(&self, keep: &FixedBitSet) -> (ExplicitModel, Vec<u32>) {
         let kept: Vec<u32> = keep.ones().map(|x| x as u32).collect();
-        let mut map = vec![u32::MAX; self.n];
-        for (new, &old) in kept.iter().enumerate() {
-            map[old as usize] = new as u32;
+        // Old → new numbers, needed by successor lists only.
+        let general = self.rels.iter().chain(self.groups.iter().flatten());
+        let mut map = Vec::new();
+        if general.into_iter().any(|r| matches!(r, Rel::General(_))) {
+            map = vec![u32::MAX; self.n];
+            for (new, &old) in kept.iter().enumerate() {
+                map[old as usize] = new as u32;
+            }
         }
         let width = self.shape.width();
         let mut rows = Vec::with_capacity(kept.len() * width);
-        for &x in &kept {
-            rows.extend_from_slice(self.row(x as usize));
+        // Runs of consecutive kept worlds are copied at once.
+        let mut i = 0;
+        while i < kept.len() {
+            let start = kept[i] as usize;
+            let mut end = start + 1;
+            while i + 1 < kept.len() && kept[i + 1] as usize == end {
+                i += 1;
+                end += 1;
+            }
+            rows.extend_from_slice(&self.rows[start * width..end * width]);
+            i += 1;
         }
-        let actual = map.get(self.actual).copied().filter(|&a| a != u32::MAX);
+        let actual = kept.binary_search(&(self.actual as u32)).ok();
         let model = ExplicitModel {
             shape: Rc::clone(&self.shape),
             rows,

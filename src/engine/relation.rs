@@ -4,6 +4,8 @@
 
 use std::cell::OnceCell;
 
+use fixedbitset::FixedBitSet;
+
 use super::event::Relation;
 use super::hash::{intern, FxMap};
 
@@ -136,6 +138,39 @@ impl Partition {
         Partition::new(class, count as usize)
     }
 
+    /// The partition of the `kept` elements (old numbers, increasing).
+    ///
+    /// The kept elements keep their class numbers when every class keeps a
+    /// member (a gather, without renumbering); otherwise the classes left
+    /// are renumbered in their old order, through a table filled in order.
+    pub fn restrict(&self, kept: &[u32]) -> Partition {
+        let mut live = FixedBitSet::with_capacity(self.count);
+        let mut class: Vec<u32> = kept
+            .iter()
+            .map(|&x| {
+                let c = self.class[x as usize];
+                live.insert(c as usize);
+                c
+            })
+            .collect();
+        if live.is_full() {
+            return Partition::new(class, self.count);
+        }
+        // The new number of each class left: the number of classes left before it.
+        let mut total = 0u32;
+        let renumber: Vec<u32> = (0..self.count)
+            .map(|c| {
+                let new = total;
+                total += u32::from(live.contains(c));
+                new
+            })
+            .collect();
+        for c in &mut class {
+            *c = renumber[*c as usize];
+        }
+        Partition::new(class, total as usize)
+    }
+
     /// The members of every class (computed once).
     pub fn members(&self) -> &Csr {
         self.members
@@ -246,22 +281,7 @@ impl Rel {
     /// numbers of the new elements.
     pub fn restrict(&self, kept: &[u32], map: &[u32]) -> Rel {
         match self {
-            Rel::Partition(p) => {
-                let mut renumber = vec![u32::MAX; p.count];
-                let mut count = 0u32;
-                let class = kept
-                    .iter()
-                    .map(|&x| {
-                        let c = &mut renumber[p.class[x as usize] as usize];
-                        if *c == u32::MAX {
-                            *c = count;
-                            count += 1;
-                        }
-                        *c
-                    })
-                    .collect();
-                Rel::Partition(Partition::new(class, count as usize))
-            }
+            Rel::Partition(p) => Rel::Partition(p.restrict(kept)),
             Rel::General(g) => {
                 let mut csr = Csr::new();
                 for &x in kept {
@@ -276,5 +296,44 @@ impl Rel {
                 Rel::General(csr)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether two partitions of the same elements are the same equivalence,
+    /// numbered densely.
+    fn same(p: &Partition, q: &Partition) -> bool {
+        let dense = |r: &Partition| {
+            let mut used = vec![false; r.count];
+            r.class.iter().for_each(|&c| used[c as usize] = true);
+            used.iter().all(|&u| u)
+        };
+        let n = p.class.len();
+        dense(p)
+            && dense(q)
+            && p.count == q.count
+            && (0..n)
+                .all(|x| (0..n).all(|y| (p.class[x] == p.class[y]) == (q.class[x] == q.class[y])))
+    }
+
+    #[test]
+    fn restriction_keeps_or_renumbers_classes() {
+        let p = Partition::from_labels([0, 1, 0, 2, 1, 3, 3].into_iter());
+        // Every class keeps a member: the numbers are kept.
+        let kept = [0, 1, 3, 5];
+        let r = p.restrict(&kept);
+        assert_eq!(r.class, vec![0, 1, 2, 3]);
+        assert_eq!(r.count, 4);
+        // Classes 0 and 2 lose every member: the others are renumbered densely.
+        let kept = [1, 4, 5, 6];
+        let r = p.restrict(&kept);
+        let expected = Partition::from_labels(kept.iter().map(|&x| p.class[x as usize]));
+        assert!(same(&r, &expected));
+        assert_eq!(r.class, vec![0, 0, 1, 1]);
+        let empty = p.restrict(&[]);
+        assert_eq!(empty.count, 0);
     }
 }
