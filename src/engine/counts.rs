@@ -13,16 +13,20 @@ use super::eval::bits_where;
 use super::formula::{Atom, Cmp, Formula, Kind, Loc};
 use super::hash::FxMap;
 use super::model::ExplicitModel;
+use super::par::{self, BITS};
 
 /// One count atom without its kinds: location, comparison, number.
 type Test = (Loc, Cmp, u32);
+
+/// A shared kind set's distinct tests, and their truth sets once computed.
+type Shared = (Vec<Test>, Option<Vec<FixedBitSet>>);
 
 /// The truth sets of the atoms of a formula that share their kind set with
 /// another atom.
 pub(crate) struct CountTables {
     /// For each shared kind set, its distinct atoms and, once one of them
     /// was asked for, the truth set of each.
-    tables: FxMap<Vec<Kind>, (Vec<Test>, Option<Vec<FixedBitSet>>)>,
+    tables: FxMap<Vec<Kind>, Shared>,
 }
 
 impl CountTables {
@@ -67,43 +71,57 @@ impl CountTables {
     }
 }
 
-/// The number of worlds in a block: the bits of a word of a bit set.
-const BITS: usize = usize::BITS as usize;
-
 /// The truth sets of `tests` on the cards of `kinds` (at most 255 copies
-/// in all), a block of [`BITS`] worlds at a time.
-///
-/// The block's columns of `kinds` are copied into one array per column
-/// (so that what follows runs over consecutive bytes, without branches);
-/// then each test counts, for the whole block at once, the columns that
-/// hold its location, and compares the counts with its number.
+/// in all), a block of [`BITS`] worlds at a time (ranges of blocks in
+/// parallel for large models).
 fn truth_sets(m: &ExplicitModel, kinds: &[Kind], tests: &[Test]) -> Vec<FixedBitSet> {
+    const CHUNK: usize = 1 << 10;
     let cols: Vec<usize> = kinds.iter().flat_map(|&k| m.shape.columns(k)).collect();
-    let mut block_cols = vec![[0u8; BITS]; cols.len()];
+    let blocks = m.n.div_ceil(BITS);
+    let starts: Vec<usize> = (0..blocks).step_by(CHUNK).collect();
+    let words = par::map(m.n, &starts, |&b| {
+        block_words(m, &cols, tests, b..(b + CHUNK).min(blocks))
+    });
     let mut sets = vec![FixedBitSet::with_capacity(m.n); tests.len()];
-    for block in 0..m.n.div_ceil(BITS) {
-        let base = block * BITS;
-        let len = BITS.min(m.n - base);
-        for i in 0..len {
-            let row = m.row(base + i);
-            for (col, &c) in block_cols.iter_mut().zip(&cols) {
-                col[i] = row[c];
-            }
-        }
-        let live = usize::MAX >> (BITS - len);
-        for (set, &(loc, cmp, n)) in sets.iter_mut().zip(tests) {
-            // A location out of range is refused before its set is read.
-            let Ok(loc) = u8::try_from(loc) else { continue };
-            let mut count = [0u8; BITS];
-            for col in &block_cols {
-                for (c, &l) in count.iter_mut().zip(col) {
-                    *c += u8::from(l == loc);
-                }
-            }
-            set.as_mut_slice()[block] = compare(&count, cmp, n) & live;
+    for (&b, part) in starts.iter().zip(&words) {
+        for (set, w) in sets.iter_mut().zip(part) {
+            set.as_mut_slice()[b..b + w.len()].copy_from_slice(w);
         }
     }
     sets
+}
+
+/// The words of each test's truth set for the blocks `range`.
+///
+/// For each block, a table of the counts at every location of each of its
+/// worlds (one byte per location and world, so that the increments of
+/// different worlds never wait for each other); each test then compares a
+/// row of the table with its number, for the whole block at once.
+fn block_words(
+    m: &ExplicitModel,
+    cols: &[usize],
+    tests: &[Test],
+    range: std::ops::Range<usize>,
+) -> Vec<Vec<usize>> {
+    let mut count = vec![[0u8; BITS]; m.shape.locations];
+    let mut words = vec![Vec::with_capacity(range.len()); tests.len()];
+    for block in range {
+        let base = block * BITS;
+        let len = BITS.min(m.n - base);
+        count.iter_mut().for_each(|c| *c = [0; BITS]);
+        for (i, x) in (base..base + len).enumerate() {
+            let row = m.row(x);
+            for &c in cols {
+                count[row[c] as usize][i] += 1;
+            }
+        }
+        let live = usize::MAX >> (BITS - len);
+        for (out, &(loc, cmp, n)) in words.iter_mut().zip(tests) {
+            // A location out of range is refused before its set is read.
+            out.push(count.get(loc).map_or(0, |c| compare(c, cmp, n) & live));
+        }
+    }
+    words
 }
 
 /// The bits of the counts `c` with `c ⋈ n`.

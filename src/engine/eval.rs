@@ -6,7 +6,7 @@ use fixedbitset::FixedBitSet;
 use super::counts::CountTables;
 use super::formula::{Agent, Atom, Formula};
 use super::model::{Csr, ExplicitModel, Partition, Rel};
-use super::{groups, update, EngineError};
+use super::{groups, par, update, EngineError};
 
 /// The set of worlds of `m` where `f` holds.
 pub(crate) fn eval_set(m: &ExplicitModel, f: &Formula) -> Result<FixedBitSet, EngineError> {
@@ -66,21 +66,7 @@ pub(crate) fn full(n: usize) -> FixedBitSet {
     s
 }
 
-/// The set of the `x < n` with `f(x)`, built a word at a time.
-#[inline]
-pub(crate) fn bits_where(n: usize, mut f: impl FnMut(usize) -> bool) -> FixedBitSet {
-    const BITS: usize = usize::BITS as usize;
-    let mut out = FixedBitSet::with_capacity(n);
-    for (i, block) in out.as_mut_slice().iter_mut().enumerate() {
-        let base = i * BITS;
-        let mut word = 0usize;
-        for x in base..(base + BITS).min(n) {
-            word |= usize::from(f(x)) << (x - base);
-        }
-        *block = word;
-    }
-    out
-}
+pub(crate) use super::par::bits_where;
 
 /// The worlds not in `s`.
 pub(crate) fn complement(mut s: FixedBitSet) -> FixedBitSet {
@@ -140,13 +126,9 @@ pub(crate) fn knows(
 fn knows_whether(m: &ExplicitModel, a: Agent, s: &FixedBitSet) -> Result<FixedBitSet, EngineError> {
     match relation(m, a)? {
         Rel::Partition(p) => {
-            // Bit 0 of a class: it meets the complement of `s`; bit 1: `s`.
-            // A class is mixed if it has both.
-            let mut seen = vec![0u8; p.count];
-            for (x, &c) in p.class.iter().enumerate() {
-                seen[c as usize] |= 1 << u8::from(s.contains(x));
-            }
-            Ok(bits_where(m.n, |x| seen[p.class[x] as usize] != 3))
+            // A class is mixed if it meets both `s` and its complement.
+            let marks = par::class_marks(p, s);
+            Ok(bits_where(m.n, |x| marks[p.class[x] as usize] != 3))
         }
         Rel::General(g) => Ok(bits_where(m.n, |x| {
             let succ = g.get(x);

@@ -19,6 +19,7 @@ mod counts;
 mod eval;
 mod groups;
 mod hash;
+mod par;
 mod relation;
 #[cfg(test)]
 mod testkit;

@@ -9,6 +9,7 @@
 
 use std::ops::Range;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use fixedbitset::FixedBitSet;
 
@@ -17,7 +18,7 @@ use super::event::{EventId, EventModel, Relation};
 use super::formula::{Agent, Formula};
 use super::groups;
 pub(crate) use super::relation::{Csr, Partition, Rel};
-use super::{bisim, build, eval, update, Backend, EngineError, WorldId, WorldView};
+use super::{bisim, build, eval, par, update, Backend, EngineError, WorldId, WorldView};
 
 /// The layout of a row: the card columns of each kind, then the propositions.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,7 +73,7 @@ impl Shape {
 /// valuation of the declared propositions.
 #[derive(Clone, Debug)]
 pub struct ExplicitModel {
-    pub(crate) shape: Rc<Shape>,
+    pub(crate) shape: Arc<Shape>,
     pub(crate) rows: Vec<u8>,
     pub(crate) n: usize,
     pub(crate) rels: Vec<Rel>,
@@ -118,7 +119,7 @@ impl ExplicitModel {
             })
             .collect();
         let model = ExplicitModel {
-            shape: Rc::new(shape),
+            shape: Arc::new(shape),
             rows,
             n,
             rels,
@@ -171,7 +172,7 @@ impl ExplicitModel {
             .map(|r| Rel::from_relation(r, n).map_err(bad))
             .collect::<Result<Vec<_>, _>>()?;
         let model = ExplicitModel {
-            shape: Rc::new(Shape::new(Vec::new(), 0, props)),
+            shape: Arc::new(Shape::new(Vec::new(), 0, props)),
             rows,
             n,
             rels,
@@ -223,6 +224,7 @@ impl ExplicitModel {
     /// in `keep`, else world 0 stands in for it.
     pub(crate) fn restrict(&self, keep: &FixedBitSet) -> (ExplicitModel, Vec<u32>) {
         let kept: Vec<u32> = keep.ones().map(|x| x as u32).collect();
+        let dropped: Vec<u32> = keep.zeroes().map(|x| x as u32).collect();
         // Old → new numbers, needed by successor lists only.
         let general = self.rels.iter().chain(self.groups.iter().flatten());
         let mut map = Vec::new();
@@ -248,15 +250,17 @@ impl ExplicitModel {
         }
         let actual = kept.binary_search(&(self.actual as u32)).ok();
         let model = ExplicitModel {
-            shape: Rc::clone(&self.shape),
+            shape: Arc::clone(&self.shape),
             rows,
             n: kept.len(),
-            rels: self.rels.iter().map(|r| r.restrict(&kept, &map)).collect(),
+            rels: par::map(kept.len(), &self.rels, |r| {
+                r.restrict(&kept, &dropped, &map)
+            }),
             groups: self
                 .groups
                 .as_ref()
-                .map(|gs| gs.iter().map(|r| r.restrict(&kept, &map)).collect()),
-            actual: actual.unwrap_or(0) as usize,
+                .map(|gs| par::map(kept.len(), gs, |r| r.restrict(&kept, &dropped, &map))),
+            actual: actual.unwrap_or(0),
         };
         (model, kept)
     }
@@ -280,24 +284,23 @@ impl ExplicitModel {
     /// Reachability when every relation is a partition: union-find over the
     /// worlds, joining each world to the first world of its class for every
     /// agent (the forest has one node per world, whatever the classes).
+    ///
+    /// For large models, two threads build the forests of half the agents
+    /// each; the second forest is then merged into the first by joining
+    /// every world to its root there.
     fn reachable_by_classes(&self, ps: &[&Partition]) -> FixedBitSet {
-        let mut parent: Vec<u32> = (0..self.n as u32).collect();
-        let mut first = Vec::new();
-        for p in ps {
-            first.clear();
-            first.resize(p.count, u32::MAX);
-            for (x, &c) in p.class.iter().enumerate() {
-                let f = &mut first[c as usize];
-                if *f == u32::MAX {
-                    *f = x as u32;
-                    continue;
-                }
-                let (a, b) = (find(&mut parent, x as u32), find(&mut parent, *f));
-                if a != b {
-                    parent[a.max(b) as usize] = a.min(b);
-                }
+        let mut parent = if par::worth(self.n) && ps.len() >= 2 {
+            let (left, right) = ps.split_at(ps.len() / 2);
+            let (mut parent, mut other) =
+                rayon::join(|| forest(self.n, left), || forest(self.n, right));
+            for x in 0..self.n as u32 {
+                let y = find(&mut other, x);
+                join(&mut parent, x, y);
             }
-        }
+            parent
+        } else {
+            forest(self.n, ps)
+        };
         let root = find(&mut parent, self.actual as u32);
         let mut seen = FixedBitSet::with_capacity(self.n);
         for x in 0..self.n {
@@ -384,6 +387,35 @@ impl ExplicitModel {
             cards,
             props,
         }
+    }
+}
+
+/// The union-find forest of `n` elements in which the members of each
+/// class of every partition of `ps` are joined.
+fn forest(n: usize, ps: &[&Partition]) -> Vec<u32> {
+    let mut parent: Vec<u32> = (0..n as u32).collect();
+    let mut first = Vec::new();
+    for p in ps {
+        first.clear();
+        first.resize(p.count, u32::MAX);
+        for (x, &c) in p.class.iter().enumerate() {
+            let f = &mut first[c as usize];
+            if *f == u32::MAX {
+                *f = x as u32;
+            } else {
+                join(&mut parent, x as u32, *f);
+            }
+        }
+    }
+    parent
+}
+
+/// Joins the trees of `x` and `y` (the smaller root goes on top).
+#[inline]
+fn join(parent: &mut [u32], x: u32, y: u32) {
+    let (a, b) = (find(parent, x), find(parent, y));
+    if a != b {
+        parent[a.max(b) as usize] = a.min(b);
     }
 }
 

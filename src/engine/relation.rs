@@ -2,9 +2,7 @@
 //! (equivalence relations, one class number per element) and successor
 //! lists in compressed form.
 
-use std::cell::OnceCell;
-
-use fixedbitset::FixedBitSet;
+use std::sync::OnceLock;
 
 use super::event::Relation;
 use super::hash::{intern, FxMap};
@@ -91,7 +89,8 @@ pub(crate) struct Partition {
     pub class: Vec<u32>,
     /// The number of classes (every class number is below it).
     pub count: usize,
-    members: OnceCell<Csr>,
+    members: OnceLock<Csr>,
+    sizes: OnceLock<Vec<u32>>,
 }
 
 impl Partition {
@@ -100,7 +99,8 @@ impl Partition {
         Partition {
             class,
             count,
-            members: OnceCell::new(),
+            members: OnceLock::new(),
+            sizes: OnceLock::new(),
         }
     }
 
@@ -138,37 +138,62 @@ impl Partition {
         Partition::new(class, count as usize)
     }
 
-    /// The partition of the `kept` elements (old numbers, increasing).
+    /// The partition of the `kept` elements (old numbers, increasing); the
+    /// others are `dropped`.
     ///
-    /// The kept elements keep their class numbers when every class keeps a
-    /// member (a gather, without renumbering); otherwise the classes left
-    /// are renumbered in their old order, through a table filled in order.
-    pub fn restrict(&self, kept: &[u32]) -> Partition {
-        let mut live = FixedBitSet::with_capacity(self.count);
-        let mut class: Vec<u32> = kept
-            .iter()
-            .map(|&x| {
-                let c = self.class[x as usize];
-                live.insert(c as usize);
-                c
-            })
-            .collect();
-        if live.is_full() {
-            return Partition::new(class, self.count);
+    /// The classes that lose every member are found from the class sizes
+    /// and the dropped elements alone; the kept elements keep their class
+    /// numbers when there are none (a gather), else the classes left are
+    /// renumbered in their old order, in the same pass. The new sizes
+    /// follow from the old ones, so a chain of restrictions counts the
+    /// members of each class once.
+    pub fn restrict(&self, kept: &[u32], dropped: &[u32]) -> Partition {
+        let mut sizes = self.sizes().to_vec();
+        for &x in dropped {
+            sizes[self.class[x as usize] as usize] -= 1;
+        }
+        let gather = |renumber: Option<&[u32]>| -> Vec<u32> {
+            match renumber {
+                None => kept.iter().map(|&x| self.class[x as usize]).collect(),
+                Some(r) => kept
+                    .iter()
+                    .map(|&x| r[self.class[x as usize] as usize])
+                    .collect(),
+            }
+        };
+        if sizes.iter().all(|&s| s > 0) {
+            return Partition::with_sizes(gather(None), sizes);
         }
         // The new number of each class left: the number of classes left before it.
         let mut total = 0u32;
-        let renumber: Vec<u32> = (0..self.count)
-            .map(|c| {
+        let renumber: Vec<u32> = sizes
+            .iter()
+            .map(|&s| {
                 let new = total;
-                total += u32::from(live.contains(c));
+                total += u32::from(s > 0);
                 new
             })
             .collect();
-        for c in &mut class {
-            *c = renumber[*c as usize];
-        }
-        Partition::new(class, total as usize)
+        sizes.retain(|&s| s > 0);
+        Partition::with_sizes(gather(Some(&renumber)), sizes)
+    }
+
+    /// A partition whose class sizes are known.
+    fn with_sizes(class: Vec<u32>, sizes: Vec<u32>) -> Partition {
+        let p = Partition::new(class, sizes.len());
+        p.sizes.get_or_init(|| sizes);
+        p
+    }
+
+    /// The number of members of every class (computed once).
+    pub fn sizes(&self) -> &[u32] {
+        self.sizes.get_or_init(|| {
+            let mut sizes = vec![0u32; self.count];
+            for &c in &self.class {
+                sizes[c as usize] += 1;
+            }
+            sizes
+        })
     }
 
     /// The members of every class (computed once).
@@ -278,10 +303,10 @@ impl Rel {
 
     /// The relation restricted to the kept elements, renumbered by `map`
     /// (old → new, `u32::MAX` for dropped elements); `kept` lists the old
-    /// numbers of the new elements.
-    pub fn restrict(&self, kept: &[u32], map: &[u32]) -> Rel {
+    /// numbers of the new elements, `dropped` the others.
+    pub fn restrict(&self, kept: &[u32], dropped: &[u32], map: &[u32]) -> Rel {
         match self {
-            Rel::Partition(p) => Rel::Partition(p.restrict(kept)),
+            Rel::Partition(p) => Rel::Partition(p.restrict(kept, dropped)),
             Rel::General(g) => {
                 let mut csr = Csr::new();
                 for &x in kept {
@@ -324,16 +349,18 @@ mod tests {
         let p = Partition::from_labels([0, 1, 0, 2, 1, 3, 3].into_iter());
         // Every class keeps a member: the numbers are kept.
         let kept = [0, 1, 3, 5];
-        let r = p.restrict(&kept);
+        let r = p.restrict(&kept, &[2, 4, 6]);
         assert_eq!(r.class, vec![0, 1, 2, 3]);
+        assert_eq!(r.sizes(), [1, 1, 1, 1]);
         assert_eq!(r.count, 4);
         // Classes 0 and 2 lose every member: the others are renumbered densely.
         let kept = [1, 4, 5, 6];
-        let r = p.restrict(&kept);
+        let r = p.restrict(&kept, &[0, 2, 3]);
+        assert_eq!(r.sizes(), [2, 2]);
         let expected = Partition::from_labels(kept.iter().map(|&x| p.class[x as usize]));
         assert!(same(&r, &expected));
         assert_eq!(r.class, vec![0, 0, 1, 1]);
-        let empty = p.restrict(&[]);
+        let empty = p.restrict(&[], &[0, 1, 2, 3, 4, 5, 6]);
         assert_eq!(empty.count, 0);
     }
 }
