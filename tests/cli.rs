@@ -92,3 +92,36 @@ fn a_missing_file_is_an_error() {
     assert_eq!(code, 2);
     assert!(stderr.contains("cannot read no/such/file.deal"));
 }
+
+#[test]
+fn the_engine_is_chosen_on_the_command_line() {
+    // The symbolic engine replays the Go Fish game with the same answers.
+    let (code, stdout, stderr) = output(&[
+        "run",
+        "--engine",
+        "symbolic",
+        "scenarios/gofish/simplified.deal",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.ends_with("expectations: 53 held, 0 failed\n"),
+        "{stdout}"
+    );
+    // The explicit engine refuses a full deck with its exact count and
+    // points to the symbolic engine.
+    let (code, _, stderr) = output(&[
+        "run",
+        "--engine",
+        "explicit",
+        "scenarios/gofish/full-deck.deal",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("the deal has 76618741482378698803200 possible worlds"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--engine auto"), "{stderr}");
+    let (code, _, stderr) = output(&["run", "--engine", "bdd", "x.deal"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("explicit, symbolic, auto"), "{stderr}");
+}

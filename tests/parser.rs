@@ -908,7 +908,7 @@ fn error_pile_visibility_and_moves() {
 fn error_numbers_and_ranges() {
     check("seed 99999999999999999999999", "the number 99999999999999999999999 is too large", "1:6",
           "expected a smaller number",
-          Some("numbers here must fit in 32 bits (64 for seeds and counts)"));
+          Some("numbers here must fit in 32 bits (64 for seeds, 128 for world counts)"));
     check("deck ranks 9..2 suits S", "the range 9..2 is empty or too long", "1:12",
           "expected a range such as 2..10",
           Some("write the smaller number first; at most 1000 values"));

@@ -206,11 +206,15 @@ impl Refusal {
 
 impl From<EngineError> for Refusal {
     fn from(e: EngineError) -> Refusal {
-        let code = match e {
-            EngineError::TooManyWorlds { .. } => "too-many-worlds",
-            _ => "impossible-move",
-        };
-        Refusal::new(code, e.to_string())
+        match e {
+            EngineError::TooManyWorlds { .. } => Refusal::new("too-many-worlds", e.to_string()),
+            EngineError::OutOfMemory => Refusal::new("out-of-memory", e.to_string())
+                .help("the model grew too large for the symbolic engine; use a smaller deck"),
+            EngineError::Unsupported(_) => {
+                Refusal::new("unsupported", e.to_string()).help("run with `--engine explicit`")
+            }
+            _ => Refusal::new("impossible-move", e.to_string()),
+        }
     }
 }
 
@@ -341,7 +345,7 @@ impl Rules<'_> {
 
 /// The cards at `loc` in the actual world, per kind.
 pub fn actual_cards(model: &dyn Backend, loc: Loc) -> Vec<u32> {
-    model.world(model.actual()).cards[loc].clone()
+    model.actual_world().cards[loc].clone()
 }
 
 /// A generic move's event model and the event that actually happens

@@ -25,9 +25,9 @@ pub struct BenchArgs {
     /// How many times each scenario is replayed.
     #[arg(long, default_value_t = 5)]
     pub runs: usize,
-    /// Refuse models with more worlds than this.
-    #[arg(long, default_value_t = 10_000_000)]
-    pub max_worlds: u128,
+    /// The engine and its budget.
+    #[command(flatten)]
+    pub model: super::ModelArgs,
 }
 
 /// What one replay measured.
@@ -35,6 +35,7 @@ struct Run {
     total: Duration,
     build: Option<Duration>,
     worlds: Option<u128>,
+    engine: &'static str,
     /// The time of each statement, in order, with its line.
     statements: Vec<(usize, Duration)>,
     failed: usize,
@@ -43,6 +44,7 @@ struct Run {
 /// One scenario's row of the table.
 struct Row {
     name: String,
+    engine: String,
     worlds: String,
     build: String,
     min: String,
@@ -64,10 +66,7 @@ pub fn run(args: &BenchArgs) -> u8 {
     } else {
         args.files.clone()
     };
-    let options = Options {
-        max_worlds: args.max_worlds,
-        check_only: false,
-    };
+    let options = args.model.options(false);
     let mut rows = Vec::new();
     let mut code = 0;
     for file in &files {
@@ -115,6 +114,7 @@ fn bench_file(file: &Path, runs: usize, options: Options) -> Result<Row, String>
     };
     Ok(Row {
         name: file.display().to_string(),
+        engine: done[0].engine.to_string(),
         worlds: done[0].worlds.map_or("-".into(), |w| w.to_string()),
         build: builds.map_or("-".into(), ms),
         min: ms(totals[0]),
@@ -136,6 +136,7 @@ fn replay_once(src: &str, options: Options) -> Result<Run, String> {
         total: Duration::ZERO,
         build: None,
         worlds: None,
+        engine: "-",
         statements: Vec::with_capacity(scenario.statements.len()),
         failed: 0,
     };
@@ -151,6 +152,7 @@ fn replay_once(src: &str, options: Options) -> Result<Run, String> {
             if let Some(p) = session.playing() {
                 run.build = Some(took);
                 run.worlds = Some(p.model.world_count());
+                run.engine = p.model.describe().0;
             }
         }
         run.failed += outputs
@@ -205,6 +207,7 @@ fn peak_kib() -> Option<u64> {
 fn table(rows: &[Row]) -> String {
     let head = [
         "scenario",
+        "engine",
         "worlds",
         "build",
         "replay min",
@@ -212,11 +215,11 @@ fn table(rows: &[Row]) -> String {
         "slowest statement",
         "peak memory",
     ];
-    let cells: Vec<[String; 7]> = rows
+    let cells: Vec<[String; 8]> = rows
         .iter()
         .map(|r| {
             [
-                &r.name, &r.worlds, &r.build, &r.min, &r.median, &r.slowest, &r.peak,
+                &r.name, &r.engine, &r.worlds, &r.build, &r.min, &r.median, &r.slowest, &r.peak,
             ]
             .map(|s| s.clone())
         })

@@ -12,7 +12,7 @@ use clap::Args;
 use crate::diag::{suggest, Diagnostic, Span};
 
 use crate::figure::{Figure, DEFAULT_MAX_NODES};
-use crate::interp::{Options, Output, Session};
+use crate::interp::{Output, Session};
 use crate::syntax;
 
 /// The options of `dealer export`.
@@ -41,9 +41,9 @@ pub struct ExportArgs {
     /// Refuse figures with more nodes than this.
     #[arg(long, default_value_t = DEFAULT_MAX_NODES)]
     pub max_nodes: usize,
-    /// Refuse models with more worlds than this.
-    #[arg(long, default_value_t = 10_000_000)]
-    pub max_worlds: u128,
+    /// The engine and its budget.
+    #[command(flatten)]
+    pub model: super::ModelArgs,
 }
 
 pub use crate::figure::render::{renderer_from_env, write_figure};
@@ -86,10 +86,7 @@ pub fn run(args: &ExportArgs, color: bool) -> u8 {
         Ok(src) => src,
         Err(e) => return fail(&format!("cannot read {name}: {e}"), None),
     };
-    let mut session = Session::new(Options {
-        max_worlds: args.max_worlds,
-        check_only: false,
-    });
+    let mut session = Session::new(args.model.options(false));
     session.set_figure_limit(args.max_nodes);
     if let Err(code) = replay_to(&mut session, &name, &src, args.at.as_deref(), color) {
         return code;

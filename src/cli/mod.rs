@@ -11,11 +11,11 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use colored::Colorize;
 
 use crate::diag::{line_col, Diagnostic, Severity};
-use crate::interp::{Options, Output, Session};
+use crate::interp::{Engine, Options, Output, Session};
 use crate::syntax;
 
 pub mod bench;
@@ -38,30 +38,69 @@ pub enum Command {
     Run {
         /// The scenario (`.deal` file).
         file: PathBuf,
-        /// Refuse models with more worlds than this.
-        #[arg(long, default_value_t = 10_000_000)]
-        max_worlds: u128,
+        /// The engine and its budget.
+        #[command(flatten)]
+        model: ModelArgs,
     },
     /// Step through a scenario interactively, or type statements and queries.
     Repl {
         /// The scenario (`.deal` file) to step through.
         file: Option<PathBuf>,
-        /// Refuse models with more worlds than this.
-        #[arg(long, default_value_t = 10_000_000)]
-        max_worlds: u128,
+        /// The engine and its budget.
+        #[command(flatten)]
+        model: ModelArgs,
     },
     /// Parse a scenario and check its names, without playing it.
     Check {
         /// The scenario (`.deal` file).
         file: PathBuf,
-        /// Refuse models with more worlds than this.
-        #[arg(long, default_value_t = 10_000_000)]
-        max_worlds: u128,
+        /// The engine and its budget.
+        #[command(flatten)]
+        model: ModelArgs,
     },
     /// Draw the model at a checkpoint as a figure (.dot, .svg, .png or .pdf).
     Export(export::ExportArgs),
     /// Time scenarios (default: every file under scenarios/bench/) and print a table.
     Bench(bench::BenchArgs),
+}
+
+/// The options every command that builds models takes.
+#[derive(Args, Debug, Clone)]
+pub struct ModelArgs {
+    /// Refuse explicit models with more worlds than this (with `--engine auto`,
+    /// larger deals go to the symbolic engine instead).
+    #[arg(long, default_value_t = 10_000_000)]
+    pub max_worlds: u128,
+    /// The engine: explicit Kripke models, symbolic knowledge structures
+    /// (BDDs), or auto (explicit up to --max-worlds, symbolic above).
+    #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
+    pub engine: EngineArg,
+}
+
+/// The values of `--engine`.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EngineArg {
+    /// Every world written out.
+    Explicit,
+    /// Knowledge structures on BDDs.
+    Symbolic,
+    /// Explicit within the budget, symbolic above it.
+    Auto,
+}
+
+impl ModelArgs {
+    /// The session options these arguments stand for.
+    pub fn options(&self, check_only: bool) -> Options {
+        Options {
+            max_worlds: self.max_worlds,
+            check_only,
+            engine: match self.engine {
+                EngineArg::Explicit => Engine::Explicit,
+                EngineArg::Symbolic => Engine::Symbolic,
+                EngineArg::Auto => Engine::Auto,
+            },
+        }
+    }
 }
 
 /// Parses the arguments and runs the command.
@@ -73,27 +112,9 @@ pub fn main() -> ExitCode {
     let (file, options) = match cli.command {
         Command::Export(args) => return ExitCode::from(export::run(&args, color)),
         Command::Bench(args) => return ExitCode::from(bench::run(&args)),
-        Command::Run { file, max_worlds } => (
-            file,
-            Options {
-                max_worlds,
-                check_only: false,
-            },
-        ),
-        Command::Repl { file, max_worlds } => {
-            let options = Options {
-                max_worlds,
-                check_only: false,
-            };
-            return crate::repl::run(file, options);
-        }
-        Command::Check { file, max_worlds } => (
-            file,
-            Options {
-                max_worlds,
-                check_only: true,
-            },
-        ),
+        Command::Run { file, model } => (file, model.options(false)),
+        Command::Repl { file, model } => return crate::repl::run(file, model.options(false)),
+        Command::Check { file, model } => (file, model.options(true)),
     };
     let src = match std::fs::read_to_string(&file) {
         Ok(src) => src,

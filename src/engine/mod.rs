@@ -12,6 +12,7 @@ pub mod deal;
 pub mod event;
 pub mod formula;
 pub mod model;
+pub mod symbolic;
 
 mod bisim;
 mod build;
@@ -31,6 +32,7 @@ use std::rc::Rc;
 pub use event::{Event, EventId, EventModel, Post, Relation};
 pub use formula::{Agent, Atom, Cmp, Formula, Kind, Loc, Prop};
 pub use model::ExplicitModel;
+pub use symbolic::{SymbolicLimits, SymbolicModel};
 
 /// A world's identifier in one model (worlds are renumbered by every update).
 pub type WorldId = usize;
@@ -86,6 +88,10 @@ pub enum EngineError {
     },
     /// The input does not describe a model (sizes that do not add up, a world out of range...).
     Malformed(String),
+    /// The backend cannot do this (the symbolic engine and belief event models).
+    Unsupported(String),
+    /// The backend ran out of room (the symbolic engine's BDD nodes).
+    OutOfMemory,
 }
 
 impl fmt::Display for EngineError {
@@ -111,6 +117,11 @@ impl fmt::Display for EngineError {
                 "`{model}`: event `{event}` moves cards that are not there"
             ),
             EngineError::Malformed(why) => write!(f, "malformed model: {why}"),
+            EngineError::Unsupported(why) => write!(f, "not supported by this engine: {why}"),
+            EngineError::OutOfMemory => write!(
+                f,
+                "the symbolic engine ran out of BDD nodes (raise its node limit)"
+            ),
         }
     }
 }
@@ -157,4 +168,26 @@ pub trait Backend {
     fn world(&self, w: WorldId) -> WorldView;
     /// The number of agents.
     fn agents(&self) -> usize;
+    /// The actual world's cards and propositions. Unlike [`Backend::world`],
+    /// this never needs the worlds listed, so a symbolic model answers it at any size.
+    fn actual_world(&self) -> WorldView {
+        self.world(self.actual())
+    }
+    /// Whether the worlds can be listed one by one (for `why`, `worlds`,
+    /// figures and narration). An explicit model always can; a symbolic
+    /// one only up to a limit, and says so with [`EngineError::TooManyWorlds`].
+    fn listable(&self) -> Result<(), EngineError> {
+        Ok(())
+    }
+    /// Whether [`Backend::world_count`] and [`Backend::considers`] count the
+    /// worlds of the bisimulation-contracted model (always so for an explicit
+    /// model; a symbolic model may only give the states of its structure).
+    fn counts_exact(&self) -> bool {
+        true
+    }
+    /// Which engine holds the model (`"explicit"`, `"symbolic"`) and a few
+    /// lines about its size, for `stats` and `dealer bench`.
+    fn describe(&self) -> (&'static str, Vec<String>) {
+        ("explicit", Vec::new())
+    }
 }

@@ -95,6 +95,16 @@ pub fn stats(table: &Table, model: &dyn Backend) -> Vec<String> {
     if !model.is_s5() {
         out.push("  (relations are not all S5: K reads as belief)".into());
     }
+    let (engine, lines) = model.describe();
+    if engine != "explicit" {
+        out.push(format!("  engine: {engine}"));
+        out.extend(lines.into_iter().map(|l| format!("  {l}")));
+    }
+    if !model.counts_exact() {
+        out.push(
+            "  (states of the knowledge structure, not contracted: counts are upper bounds)".into(),
+        );
+    }
     out
 }
 

@@ -12,4 +12,4 @@ pub mod resolve;
 pub mod session;
 pub mod setup;
 
-pub use session::{Options, Output, Playing, Session};
+pub use session::{Engine, Options, Output, Playing, Session};

@@ -58,7 +58,11 @@ pub struct Narration {
 /// `None` for models without cards or too large to visit.
 pub fn knowledge(table: &Table, model: &dyn Backend) -> Option<Knowledge> {
     let hands = table.players.len();
-    if table.deck.kinds.is_empty() || hands == 0 || model.world_count() > MAX_NARRATED_WORLDS {
+    if table.deck.kinds.is_empty()
+        || hands == 0
+        || model.listable().is_err()
+        || model.world_count() > MAX_NARRATED_WORLDS
+    {
         return None;
     }
     let actual = model.actual();

@@ -11,7 +11,7 @@ use std::rc::Rc;
 use crate::cards::rules::describe_player;
 use crate::cards::{Game, GameState, Rules, Table};
 use crate::diag::{Diagnostic, Span};
-use crate::engine::{Backend, Formula};
+use crate::engine::{Backend, EngineError, Formula, SymbolicModel};
 use crate::figure::Figure;
 use crate::syntax::ast::{self, CmpOp, Expectation, Name, Statement, StatementKind};
 
@@ -20,13 +20,28 @@ use super::explicit::{self, EventTable};
 use super::resolve::Scope;
 use super::setup::Setup;
 
+/// Which engine holds the models of a session.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Engine {
+    /// Kripke models with every world written out (`ExplicitModel`).
+    Explicit,
+    /// Knowledge structures on BDDs (`SymbolicModel`).
+    Symbolic,
+    /// Explicit when the deal's exact world count is within the budget
+    /// (`max_worlds`), symbolic above it.
+    #[default]
+    Auto,
+}
+
 /// Options of a session.
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
-    /// The largest model the engine may build.
+    /// The largest model the explicit engine may build.
     pub max_worlds: u128,
     /// Resolve names only; do not build models, play moves or answer queries.
     pub check_only: bool,
+    /// Which engine holds the models.
+    pub engine: Engine,
 }
 
 impl Default for Options {
@@ -34,6 +49,7 @@ impl Default for Options {
         Options {
             max_worlds: 10_000_000,
             check_only: false,
+            engine: Engine::Auto,
         }
     }
 }
@@ -207,7 +223,9 @@ impl Session {
         if self.play.is_some() {
             return Ok(());
         }
-        let started = self.setup.start(at, self.options.max_worlds)?;
+        let started = self
+            .setup
+            .start(at, self.options.max_worlds, self.options.engine)?;
         let rules = Rules {
             table: &started.table,
             game: started.game,
@@ -265,7 +283,7 @@ impl Session {
                 }])
             }
             StatementKind::Expect(e) => {
-                let out = expect(&scope, &*play.model, e, check)?;
+                let out = expect(&scope, &*play.model, e, check, stmt.span)?;
                 Ok(out
                     .map(|(held, detail)| Output::Expect {
                         source,
@@ -281,6 +299,7 @@ impl Session {
                 if check {
                     return Ok(Vec::new());
                 }
+                listable(&*play.model, "`why`", stmt.span)?;
                 let why = Why {
                     scope: &scope,
                     model: &*play.model,
@@ -290,6 +309,7 @@ impl Session {
             }
             StatementKind::Worlds(p) => {
                 let player = p.as_ref().map(|p| scope.agent(p)).transpose()?;
+                listable(&*play.model, "`worlds`", stmt.span)?;
                 Ok(vec![Output::Lines(explain::worlds(
                     &play.table,
                     &play.props,
@@ -314,6 +334,9 @@ impl Session {
             StatementKind::Move(m) => self.play_move(m, source),
             StatementKind::Export(def) => {
                 let limit = self.figure_limit;
+                if !check {
+                    listable(&*play.model, "a figure", stmt.span)?;
+                }
                 super::figures::export(def, &scope, &*play.model, check, stmt.span, limit)
             }
             StatementKind::Event(def) => {
@@ -401,6 +424,14 @@ impl Session {
             .with_help("put the `model { ... }` block first, without players, deck or deal"));
         }
         let (table, props, model) = explicit::model(def)?;
+        let model: Rc<dyn Backend> = match self.options.engine {
+            Engine::Symbolic => Rc::new(SymbolicModel::from_explicit(&model).map_err(|e| {
+                Diagnostic::error("symbolic-unsupported", e.to_string(), def.span).with_help(
+                    "this model needs the explicit engine: run with `--engine explicit` or `auto`",
+                )
+            })?),
+            Engine::Explicit | Engine::Auto => Rc::new(model),
+        };
         let state = GameState {
             turn: 0,
             pending: Vec::new(),
@@ -413,7 +444,7 @@ impl Session {
         self.play = Some(Playing {
             table,
             game: Game::Free,
-            model: Rc::new(model),
+            model,
             state,
             props,
         });
@@ -473,11 +504,22 @@ fn eval(model: &dyn Backend, phi: &Formula, valid: bool, span: Span) -> Result<b
     } else {
         model.eval_actual(phi)
     };
-    result.map_err(|e| Diagnostic::error("engine", e.to_string(), span))
+    result.map_err(|e| engine_error(&e, span))
 }
 
-fn compare(op: CmpOp, left: u128, right: u64) -> bool {
-    let right = right as u128;
+/// A located error for an engine failure while answering a query.
+fn engine_error(e: &EngineError, span: Span) -> Diagnostic {
+    let d = Diagnostic::error("engine", e.to_string(), span);
+    match e {
+        EngineError::OutOfMemory => d.with_help(
+            "the formula's BDDs grew past the symbolic engine's node limit; ask about fewer cards at once",
+        ),
+        EngineError::Unsupported(_) => d.with_help("run with `--engine explicit`"),
+        _ => d,
+    }
+}
+
+fn compare(op: CmpOp, left: u128, right: u128) -> bool {
     match op {
         CmpOp::Lt => left < right,
         CmpOp::Le => left <= right,
@@ -488,12 +530,45 @@ fn compare(op: CmpOp, left: u128, right: u64) -> bool {
     }
 }
 
+/// Refuses a statement that lists worlds (`what`) on a model whose worlds
+/// cannot be listed (a large symbolic model).
+fn listable(model: &dyn Backend, what: &str, span: Span) -> Result<(), Diagnostic> {
+    model.listable().map_err(|e| {
+        Diagnostic::error(
+            "too-many-to-list",
+            format!("{what} lists worlds, and this model has too many: {e}"),
+            span,
+        )
+        .with_label("needs the worlds one by one")
+        .with_help("ask with `?`, `expect` or `stats` instead, or use a smaller deal")
+    })
+}
+
+/// Refuses a count expectation on a model whose counts are not exact (a
+/// large symbolic model counts the states of its knowledge structure,
+/// which may be more than the worlds of the contracted model).
+fn exact_counts(model: &dyn Backend, span: Span) -> Result<(), Diagnostic> {
+    if model.counts_exact() {
+        return Ok(());
+    }
+    Err(Diagnostic::error(
+        "count-not-exact",
+        format!(
+            "the symbolic model has {} states, but they were not contracted to worlds, so world counts are not exact",
+            model.world_count()
+        ),
+        span,
+    )
+    .with_help("count expectations need a model small enough to contract; state the claim as a formula (K, C, M) instead"))
+}
+
 /// Checks an expectation: `Some((held, what was found))`, `None` in check mode.
 fn expect(
     scope: &Scope,
     model: &dyn Backend,
     e: &Expectation,
     check: bool,
+    span: Span,
 ) -> Result<Option<(bool, String)>, Diagnostic> {
     match e {
         Expectation::Holds(f) => {
@@ -516,6 +591,7 @@ fn expect(
             if check {
                 return Ok(None);
             }
+            exact_counts(model, span)?;
             let found = model.considers(p);
             let who = describe_player(scope.table, p);
             Ok(Some((
@@ -527,6 +603,7 @@ fn expect(
             if check {
                 return Ok(None);
             }
+            exact_counts(model, span)?;
             let found = model.world_count();
             Ok(Some((
                 compare(*op, found, *n),

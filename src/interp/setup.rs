@@ -16,8 +16,12 @@ use rand_chacha::ChaCha8Rng;
 use crate::cards::table::books_name;
 use crate::cards::{Deck, Game, GameState, LocKind, Table};
 use crate::diag::{Diagnostic, Span};
-use crate::engine::deal::DealSpec;
-use crate::engine::{Backend, EngineError, ExplicitModel, Kind, Loc};
+use crate::engine::deal::{self, DealSpec};
+use crate::engine::{
+    Backend, EngineError, ExplicitModel, Kind, Loc, SymbolicLimits, SymbolicModel,
+};
+
+use super::session::Engine;
 use crate::syntax::ast::{DealPart, DeckSpec, Name, Visibility};
 
 /// The declarations collected so far.
@@ -116,7 +120,9 @@ impl Setup {
     }
 
     /// Checks the deal and builds the initial model and game state.
-    pub fn start(&self, at: Span, budget: u128) -> Result<Started, Diagnostic> {
+    /// `engine` chooses the representation: explicit (refused past
+    /// `budget` worlds), symbolic, or auto (explicit within the budget).
+    pub fn start(&self, at: Span, budget: u128, engine: Engine) -> Result<Started, Diagnostic> {
         let (table, game) = self.table(at)?;
         let actual = self.allocation(&table)?;
         let copies = table.deck.copies();
@@ -128,15 +134,12 @@ impl Setup {
             props: self.props.len(),
             actual,
         };
-        let model = ExplicitModel::from_deal(&spec, budget).map_err(|e| match e {
-            EngineError::TooManyWorlds { count, budget } => too_many(count, budget, at),
-            e => Diagnostic::error("bad-deal", e.to_string(), at),
-        })?;
+        let model = build(&spec, budget, engine, at)?;
         let state = self.game_state(&table, &spec.actual[table.stock()])?;
         Ok(Started {
             table,
             game,
-            model: Rc::new(model),
+            model,
             state,
             props: self.props.iter().map(|p| p.text.clone()).collect(),
         })
@@ -208,6 +211,36 @@ impl Setup {
     }
 }
 
+/// The initial model of a deal, by the chosen engine.
+fn build(
+    spec: &DealSpec,
+    budget: u128,
+    engine: Engine,
+    at: Span,
+) -> Result<Rc<dyn Backend>, Diagnostic> {
+    let symbolic = match engine {
+        Engine::Explicit => false,
+        Engine::Symbolic => true,
+        Engine::Auto => deal::count_reachable(spec) > budget,
+    };
+    let bad = |e: EngineError| match e {
+        EngineError::TooManyWorlds { count, budget } => too_many(count, budget, at),
+        EngineError::OutOfMemory => Diagnostic::error("out-of-memory", e.to_string(), at)
+            .with_help(
+                "the deal's law grew past the symbolic engine's node limit; use a smaller deck",
+            ),
+        e => Diagnostic::error("bad-deal", e.to_string(), at),
+    };
+    if symbolic {
+        let model = SymbolicModel::from_deal(spec, &SymbolicLimits::default()).map_err(bad)?;
+        Ok(Rc::new(model))
+    } else {
+        Ok(Rc::new(
+            ExplicitModel::from_deal(spec, budget).map_err(bad)?,
+        ))
+    }
+}
+
 fn too_many(count: u128, budget: u128, at: Span) -> Diagnostic {
     Diagnostic::error(
         "too-many-worlds",
@@ -215,7 +248,7 @@ fn too_many(count: u128, budget: u128, at: Span) -> Diagnostic {
         at,
     )
     .with_label("the initial model would be built here")
-    .with_help("use a smaller deck or fewer hidden cards, or raise the budget with --max-worlds")
+    .with_help("use the symbolic engine (`--engine auto` or `symbolic`), a smaller deck or fewer hidden cards, or raise the budget with --max-worlds")
 }
 
 fn over_dealt(table: &Table, kind: Kind, card: &Name) -> Diagnostic {

@@ -294,14 +294,14 @@ pub enum Expectation {
         /// The comparison.
         cmp: CmpOp,
         /// The number.
-        n: u64,
+        n: u128,
     },
     /// `expect worlds = 15`: the number of worlds of the model.
     Worlds {
         /// The comparison.
         cmp: CmpOp,
         /// The number.
-        n: u64,
+        n: u128,
     },
 }
 
