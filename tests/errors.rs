@@ -4,6 +4,7 @@
 
 mod common;
 use common::*;
+use dealer::interp::{Engine, Options};
 
 const GOFISH: &str =
     "game gofish\nplayers 1 2 3\ndeck Q*4 A*4\ndeal 1: Q | 2: Q | 3: A\nstock A A Q Q A\n";
@@ -201,7 +202,11 @@ fn a_deal_over_the_world_budget_is_refused_with_its_exact_count() {
     let src = "game gofish\nplayers 1 2 3\ndeck ranks 2..10 J Q K A suits S H D C\n\
                deal 1: 2S 3S 4S 5S 6S 7S 8S | 2: 2H 3H 4H 5H 6H 7H 8H | 3: 2D 3D 4D 5D 6D 7D 8D\n? true\n";
     let started = std::time::Instant::now();
-    let (e, _) = fails(src);
+    let explicit = Options {
+        engine: Engine::Explicit,
+        ..Options::default()
+    };
+    let (e, _) = fails_with(src, explicit);
     assert_eq!(e.code, "too-many-worlds");
     assert_eq!(
         e.message,

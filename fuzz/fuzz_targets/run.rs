@@ -3,7 +3,7 @@
 //! and a failed statement leaves the session as it was.
 #![no_main]
 
-use dealer::interp::{Options, Session};
+use dealer::interp::{Engine, Options, Session};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -15,6 +15,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let options = Options {
         max_worlds: 2_000,
+        engine: Engine::Explicit,
         ..Options::default()
     };
     let mut session = Session::new(options);

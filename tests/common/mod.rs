@@ -26,9 +26,14 @@ pub fn run(src: &str) -> (Vec<Output>, Session) {
 /// Runs every statement but the last, then the last, which must fail and
 /// change nothing. Returns the error and its `line:col`.
 pub fn fails(src: &str) -> (Diagnostic, String) {
+    fails_with(src, Options::default())
+}
+
+/// [`fails`] with the given session options (an engine, a budget).
+pub fn fails_with(src: &str, options: Options) -> (Diagnostic, String) {
     let scenario = syntax::parse(src).unwrap_or_else(|e| panic!("parse error: {e:?}"));
     let (last, before) = scenario.statements.split_last().expect("a statement");
-    let mut session = Session::new(Options::default());
+    let mut session = Session::new(options);
     for stmt in before {
         session
             .execute(stmt, src)
