@@ -12,6 +12,7 @@ pub mod deal;
 pub mod event;
 pub mod formula;
 pub mod model;
+pub mod symbolic;
 
 mod bisim;
 mod counts;
@@ -29,6 +30,7 @@ use std::rc::Rc;
 pub use event::{Event, EventId, EventModel, Post, Relation};
 pub use formula::{Agent, Atom, Cmp, Formula, Kind, Loc, Prop};
 pub use model::ExplicitModel;
+pub use symbolic::{SymbolicLimits, SymbolicModel};
 
 /// A world's identifier in one model (worlds are renumbered by every update).
 pub type WorldId = usize;
@@ -84,6 +86,10 @@ pub enum EngineError {
     },
     /// The input does not describe a model (sizes that do not add up, a world out of range...).
     Malformed(String),
+    /// The backend cannot do this (the symbolic engine and belief event models).
+    Unsupported(String),
+    /// The backend ran out of room (the symbolic engine's BDD nodes).
+    OutOfMemory,
 }
 
 impl fmt::Display for EngineError {
@@ -109,6 +115,11 @@ impl fmt::Display for EngineError {
                 "`{model}`: event `{event}` moves cards that are not there"
             ),
             EngineError::Malformed(why) => write!(f, "malformed model: {why}"),
+            EngineError::Unsupported(why) => write!(f, "not supported by this engine: {why}"),
+            EngineError::OutOfMemory => write!(
+                f,
+                "the symbolic engine ran out of BDD nodes (raise its node limit)"
+            ),
         }
     }
 }

@@ -1,0 +1,181 @@
+//! Keeping a structure small after an update without changing what any
+//! formula means at any state.
+//!
+//! Each step maps the states of the structure onto the states of the new
+//! one so that every state stays bisimilar to its image (for every agent
+//! and, since relations stay "agree on the observed variables", for every
+//! group's distributed knowledge too); formulas only read present values,
+//! so truth is preserved:
+//!
+//! 1. Variables every agent observes take their actual value: no path of
+//!    any agent changes them, so the states that differ lose only states
+//!    unreachable from the actual one.
+//! 2. Agent a starts observing a present variable x when x is determined by
+//!    what a observes (no two θ-states agree on `O_a` but differ on x): a's
+//!    relation does not change.
+//! 3. Agent a stops observing a history or event variable determined by
+//!    its other observed variables: a's relation does not change.
+//! 4. A group Y of history/event variables observed by the agents A is
+//!    forgotten (θ := ∃Y θ, Y removed everywhere) when
+//!    `θ = ∃Y θ ∧ ∃(V∖(S∪Y)) θ` with S the other variables all of A
+//!    observe. The map s ↦ s∖Y is a bisimulation: forth is trivial; back,
+//!    for s and t' ∈ ∃Yθ agreeing on `O_b ∖ Y` (b ∈ A, so on S), t = t' with
+//!    Y := s(Y) is in θ because θ factors through S ∪ Y, and t agrees with
+//!    s on `O_b`; agents outside A do not see Y at all.
+//! 5. History and event variables nobody observes are quantified out: no
+//!    relation and no atom reads them (4 with A empty).
+
+use oxidd::{BooleanFunction, VarNo};
+
+use super::vars::{oom, Bdd, Res, State};
+
+/// The cleanup after an update. `fresh_current` are the present variables
+/// the update made; `actual` the actual state's values.
+pub(crate) fn cleanup(
+    st: &mut State,
+    law: Bdd,
+    actual: &[bool],
+    fresh_current: &[VarNo],
+    defs_support: &dyn Fn(VarNo) -> Option<Vec<VarNo>>,
+) -> Res<Bdd> {
+    let mut law = law;
+    if !st.obs.is_empty() {
+        let shared = shared_by(st, &(0..st.obs.len()).collect::<Vec<_>>());
+        law = oom(law.and(&st.meta.assignment(&shared, |v| actual[v as usize])?))?;
+    }
+    observe_determined(st, &law, fresh_current, defs_support)?;
+    drop_determined(st, &law)?;
+    law = forget_unobserved(st, law)?;
+    law = forget_independent(st, law)?;
+    forget_unobserved(st, law)
+}
+
+/// The variables every agent of `group` observes, sorted.
+fn shared_by(st: &State, group: &[usize]) -> Vec<VarNo> {
+    let mut it = group.iter();
+    let Some(&first) = it.next() else {
+        return Vec::new();
+    };
+    let mut out = st.obs[first].clone();
+    for &a in it {
+        out.retain(|v| st.obs[a].binary_search(v).is_ok());
+    }
+    out
+}
+
+/// Whether `x` takes one value in all θ-states that agree on `observed`.
+fn determined(st: &State, law: &Bdd, observed: &[VarNo], x: VarNo) -> Res<bool> {
+    let meta = &*st.meta;
+    let hidden = st.live_except(observed);
+    let v = meta.var(x)?;
+    let yes = meta.and_exists(law, &v, &hidden)?;
+    let no = meta.and_exists(law, &oom(v.not())?, &hidden)?;
+    Ok(!oom(yes.and(&no))?.satisfiable())
+}
+
+/// Step 2: agents observe the new present variables they can infer. A
+/// variable whose definition reads only variables the agent observes is
+/// determined without a test.
+fn observe_determined(
+    st: &mut State,
+    law: &Bdd,
+    fresh: &[VarNo],
+    defs_support: &dyn Fn(VarNo) -> Option<Vec<VarNo>>,
+) -> Res<()> {
+    for a in 0..st.obs.len() {
+        let mut add = Vec::new();
+        for &x in fresh {
+            let by_def = defs_support(x)
+                .is_some_and(|sup| sup.iter().all(|v| st.obs[a].binary_search(v).is_ok()));
+            if by_def || determined(st, law, &st.obs[a], x)? {
+                add.push(x);
+            }
+        }
+        st.obs[a].extend(add);
+        st.obs[a].sort_unstable();
+    }
+    Ok(())
+}
+
+/// Step 3: agents stop observing history variables their other observations determine.
+fn drop_determined(st: &mut State, law: &Bdd) -> Res<()> {
+    let current = st.current();
+    for a in 0..st.obs.len() {
+        let history: Vec<VarNo> = st.obs[a]
+            .iter()
+            .copied()
+            .filter(|v| current.binary_search(v).is_err())
+            .collect();
+        for y in history {
+            let others: Vec<VarNo> = st.obs[a].iter().copied().filter(|&v| v != y).collect();
+            if determined(st, law, &others, y)? {
+                st.obs[a] = others;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Step 5: history variables nobody observes are quantified out.
+fn forget_unobserved(st: &mut State, law: Bdd) -> Res<Bdd> {
+    let current = st.current();
+    let gone: Vec<VarNo> = st
+        .live
+        .iter()
+        .copied()
+        .filter(|v| current.binary_search(v).is_err())
+        .filter(|v| st.obs.iter().all(|o| o.binary_search(v).is_err()))
+        .collect();
+    let law = st.meta.exists(&law, &gone)?;
+    st.drop_vars(&gone);
+    Ok(law)
+}
+
+/// Step 4: groups of history variables (runs of consecutive variables with
+/// the same observers) that θ does not tie to the rest beyond what their
+/// observers share are forgotten.
+fn forget_independent(st: &mut State, law: Bdd) -> Res<Bdd> {
+    let mut law = law;
+    for group in history_groups(st) {
+        let observers: Vec<usize> = (0..st.obs.len())
+            .filter(|&a| st.obs[a].binary_search(&group[0]).is_ok())
+            .collect();
+        let s: Vec<VarNo> = shared_by(st, &observers)
+            .into_iter()
+            .filter(|v| !group.contains(v))
+            .collect();
+        let meta = &*st.meta;
+        let without = meta.exists(&law, &group)?;
+        let mut keep = s.clone();
+        keep.extend(&group);
+        keep.sort_unstable();
+        let local = meta.exists(&law, &st.live_except(&keep))?;
+        if oom(without.and(&local))? == law {
+            law = without;
+            st.drop_vars(&group);
+        }
+    }
+    Ok(law)
+}
+
+/// Runs of consecutive live history variables with the same observers.
+fn history_groups(st: &State) -> Vec<Vec<VarNo>> {
+    let current = st.current();
+    let observers =
+        |v: VarNo| -> Vec<bool> { st.obs.iter().map(|o| o.binary_search(&v).is_ok()).collect() };
+    let mut groups: Vec<Vec<VarNo>> = Vec::new();
+    let mut last: Option<(VarNo, Vec<bool>)> = None;
+    for &v in &st.live {
+        if current.binary_search(&v).is_ok() {
+            last = None;
+            continue;
+        }
+        let who = observers(v);
+        match (&last, groups.last_mut()) {
+            (Some((prev, w)), Some(g)) if *prev + 1 == v && *w == who => g.push(v),
+            _ => groups.push(vec![v]),
+        }
+        last = Some((v, who));
+    }
+    groups
+}

@@ -1,0 +1,106 @@
+//! The states reachable from the actual state, world counts, and the
+//! explicit model of a structure small enough to list.
+//!
+//! The explicit engine counts the contracted model of the actual state's
+//! component. A structure's reachable states with pairwise different
+//! present values (as many states as allocations) are that model already;
+//! otherwise the states are listed and contracted when there are few
+//! enough, and the state count (an upper bound) is returned when not.
+
+use std::rc::Rc;
+
+use oxidd::{BooleanFunction, VarNo};
+
+use super::vars::{oom, Bdd, Res, State};
+use super::walk;
+use crate::engine::model::{ExplicitModel, Partition, Rel, Shape};
+
+/// The states reachable from the actual state along the agents' relations
+/// (a fixpoint over "agrees with a reached state on `O_a`").
+pub(crate) fn reachable(st: &State, law: &Bdd, actual: &[bool]) -> Res<Bdd> {
+    let meta = &*st.meta;
+    let mut reached = oom(law.and(&meta.assignment(&st.live, |v| actual[v as usize])?))?;
+    let mut frontier = reached.clone();
+    loop {
+        let mut next = meta.bot();
+        for a in 0..st.obs.len() {
+            let seen = oom(law.and(&meta.exists(&frontier, &st.live_except(&st.obs[a]))?))?;
+            next = oom(next.or(&seen))?;
+        }
+        let new = oom(next.and(&oom(reached.not())?))?;
+        if !new.satisfiable() {
+            return Ok(reached);
+        }
+        reached = oom(reached.or(&new))?;
+        frontier = new;
+    }
+}
+
+/// The number of states of `set` and of distinct present values among them.
+pub(crate) fn state_and_value_counts(st: &State, set: &Bdd) -> Res<(u128, u128)> {
+    let states = walk::count(set, &st.live);
+    let current = st.current();
+    let values = st.meta.exists(set, &st.live_except(&current))?;
+    Ok((states, walk::count(&values, &current)))
+}
+
+/// Lists the states of `set` (the reachable states) as an explicit model:
+/// one world per state, agent a's classes by the values of `O_a`, then
+/// contracted. `actual` is the actual state's values.
+pub(crate) fn materialize(st: &State, set: &Bdd, actual: &[bool]) -> ExplicitModel {
+    let meta = &*st.meta;
+    let shape = Shape::new(meta.copies.clone(), meta.locs, meta.props);
+    let width = shape.width();
+    let vocab = &st.live;
+    let pos = |v: VarNo| vocab.binary_search(&v).ok();
+    let fact_pos: Vec<Vec<Option<usize>>> = st
+        .facts
+        .iter()
+        .map(|f| f.iter().map(|&v| pos(v)).collect())
+        .collect();
+    let prop_pos: Vec<Option<usize>> = st.props.iter().map(|&v| pos(v)).collect();
+    let obs_pos: Vec<Vec<usize>> = st
+        .obs
+        .iter()
+        .map(|o| o.iter().filter_map(|&v| pos(v)).collect())
+        .collect();
+    let target: Vec<bool> = vocab.iter().map(|&v| actual[v as usize]).collect();
+    let (mut rows, mut labels) = (Vec::new(), vec![Vec::new(); st.obs.len()]);
+    let (mut n, mut actual_world) = (0usize, 0usize);
+    walk::models(set, vocab, &mut |values| {
+        if values == target.as_slice() {
+            actual_world = n;
+        }
+        let bit = |p: &Option<usize>| p.is_some_and(|i| values[i]);
+        for k in 0..meta.copies.len() {
+            for l in 0..meta.locs {
+                let bits = &fact_pos[meta.fact(k, l)];
+                let count: usize = bits
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| usize::from(bit(p)) << i)
+                    .sum();
+                rows.extend(std::iter::repeat_n(l as u8, count));
+            }
+        }
+        rows.extend(prop_pos.iter().map(|p| u8::from(bit(p))));
+        for (a, ps) in obs_pos.iter().enumerate() {
+            labels[a].push(ps.iter().map(|&i| values[i]).collect::<Vec<bool>>());
+        }
+        n += 1;
+    });
+    debug_assert_eq!(rows.len(), n * width);
+    let rels = labels
+        .into_iter()
+        .map(|l| Rel::Partition(Partition::from_labels(l.into_iter())))
+        .collect();
+    let model = ExplicitModel {
+        shape: Rc::new(shape),
+        rows,
+        n,
+        rels,
+        groups: None,
+        actual: actual_world,
+    };
+    model.contracted()
+}

@@ -1,0 +1,159 @@
+//! The deal's state law and the count atoms, both by dynamic programming
+//! over bit vectors of BDDs.
+//!
+//! A fact (kind k, location l) is the count of k at l, stored in
+//! `width_for(min(copies[k], sizes[l]))` bits at the deal (a location of
+//! one card needs one bit per kind); a fact rewritten by an update gets the
+//! full width of its kind. The law says that each kind's copies are spread
+//! over the locations, that each location holds its size, that every
+//! proposition is false and that the locations every agent sees hold what
+//! they hold in the actual deal (the explicit engine's pinned locations).
+
+use std::rc::Rc;
+
+use oxidd::{BooleanFunction, Function, VarNo};
+
+use super::vars::{eq_const, oom, sum_table, vec_of, width_for, Bdd, BitVec, Meta, Res, State};
+use crate::engine::deal::{pinned, DealSpec};
+use crate::engine::formula::Atom;
+use crate::engine::EngineError;
+
+/// The order of the facts' variables: kind-major (every location of kind 0,
+/// then kind 1, ...) when the law's running sums per location are the
+/// smaller state, location-major otherwise (many one-card locations, as in
+/// the muddy children). Returns the facts in order.
+pub(crate) fn fact_order(spec: &DealSpec) -> Vec<(usize, usize)> {
+    let log =
+        |xs: &mut dyn Iterator<Item = u32>| -> f64 { xs.map(|x| f64::from(x + 1).log2()).sum() };
+    let by_location = log(&mut spec.sizes.iter().copied());
+    let by_kind = log(&mut spec.copies.iter().copied());
+    let (kinds, locs) = (spec.copies.len(), spec.sizes.len());
+    if by_location <= by_kind {
+        (0..kinds)
+            .flat_map(|k| (0..locs).map(move |l| (k, l)))
+            .collect()
+    } else {
+        (0..locs)
+            .flat_map(|l| (0..kinds).map(move |k| (k, l)))
+            .collect()
+    }
+}
+
+/// The variables of a deal's structure (nobody observes anything yet but
+/// its locations) and its law.
+pub(crate) fn deal_structure(meta: Rc<Meta>, spec: &DealSpec) -> Res<(State, Bdd)> {
+    let (kinds, locs) = (spec.copies.len(), spec.sizes.len());
+    let width = |k: usize, l: usize| width_for(spec.copies[k].min(spec.sizes[l]));
+    let order = fact_order(spec);
+    let total: usize = order.iter().map(|&(k, l)| width(k, l)).sum();
+    let fresh = meta.fresh(total + spec.props);
+    let mut facts = vec![Vec::new(); kinds * locs];
+    let mut next = fresh.iter().copied();
+    for &(k, l) in &order {
+        facts[meta.fact(k, l)] = next.by_ref().take(width(k, l)).collect();
+    }
+    let props: Vec<VarNo> = next.collect();
+    let obs = spec
+        .observers
+        .iter()
+        .map(|seen| {
+            let mut o: Vec<VarNo> = Vec::new();
+            for &l in seen {
+                for k in 0..kinds {
+                    o.extend(&facts[k * locs + l]);
+                }
+            }
+            o.sort_unstable();
+            o.dedup();
+            o
+        })
+        .collect();
+    let state = State {
+        meta: meta.clone(),
+        facts,
+        props,
+        obs,
+        live: fresh,
+    };
+    let law = deal_law(&state, spec)?;
+    Ok((state, law))
+}
+
+/// θ for a deal: spread, sizes, propositions false, pinned locations as dealt.
+fn deal_law(st: &State, spec: &DealSpec) -> Res<Bdd> {
+    let meta = &*st.meta;
+    let (kinds, locs) = (spec.copies.len(), spec.sizes.len());
+    let pins = pinned(spec);
+    let mut law = meta.assignment(&st.props, |_| false)?;
+    for (l, &fixed) in pins.iter().enumerate() {
+        if fixed {
+            for k in 0..kinds {
+                let x = vec_of(meta, &st.facts[meta.fact(k, l)])?;
+                law = oom(law.and(&eq_const(meta, &x, spec.actual[l][k])?))?;
+            }
+        }
+    }
+    let vectors = |k: usize, l: usize| vec_of(meta, &st.facts[meta.fact(k, l)]);
+    let mut parts = Vec::new();
+    for (k, &c) in spec.copies.iter().enumerate() {
+        let xs = (0..locs)
+            .map(|l| vectors(k, l))
+            .collect::<Res<Vec<BitVec>>>()?;
+        parts.push(sum_table(meta, &xs, c + 1)?.swap_remove(c as usize));
+    }
+    for (l, &s) in spec.sizes.iter().enumerate() {
+        let xs = (0..kinds)
+            .map(|k| vectors(k, l))
+            .collect::<Res<Vec<BitVec>>>()?;
+        parts.push(sum_table(meta, &xs, s + 1)?.swap_remove(s as usize));
+    }
+    // Smallest first keeps the intermediate conjunctions small.
+    parts.sort_by_key(|p| std::cmp::Reverse(p.node_count()));
+    while let Some(p) = parts.pop() {
+        law = oom(law.and(&p))?;
+    }
+    Ok(law)
+}
+
+/// The truth set of an atom over the structure's present values.
+pub(crate) fn atom(st: &State, a: &Atom) -> Res<Bdd> {
+    let meta = &*st.meta;
+    match a {
+        Atom::Prop(p) => match st.props.get(*p) {
+            Some(&v) => meta.var(v),
+            None => Err(EngineError::Malformed(format!(
+                "proposition {p} out of range ({} propositions)",
+                st.props.len()
+            ))),
+        },
+        Atom::Count { loc, kinds, cmp, n } => {
+            if *loc >= meta.locs {
+                return Err(EngineError::Malformed(format!(
+                    "location {loc} out of range ({} locations)",
+                    meta.locs
+                )));
+            }
+            if let Some(k) = kinds.iter().find(|&&k| k >= meta.copies.len()) {
+                return Err(EngineError::Malformed(format!(
+                    "card kind {k} out of range ({} kinds)",
+                    meta.copies.len()
+                )));
+            }
+            let xs = kinds
+                .iter()
+                .map(|&k| vec_of(meta, &st.facts[meta.fact(k, *loc)]))
+                .collect::<Res<Vec<BitVec>>>()?;
+            let total: u32 = meta.copies.iter().sum();
+            let cap = (*n).min(total).saturating_add(1);
+            let table = sum_table(meta, &xs, cap)?;
+            let mut out = meta.bot();
+            for (v, t) in table.iter().enumerate() {
+                // Index `cap` stands for every larger sum: it compares like them.
+                if cmp.holds(v as u32, *n) {
+                    out = oom(out.or(t))?;
+                }
+            }
+            Ok(out)
+        }
+    }
+}

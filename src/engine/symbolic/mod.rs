@@ -1,0 +1,444 @@
+//! The symbolic engine: knowledge structures (as in SMCDEL) with BDDs.
+//!
+//! A structure `(V, θ, O₁…Oₙ)` has boolean variables V, a state law θ (a
+//! BDD: the states are its satisfying assignments) and for each agent the
+//! variables it observes; two states are a-related iff they agree on
+//! `O_a`. The facts are the count of each card kind at each location (a
+//! little-endian bit vector) and the propositions; after updates V also
+//! holds history variables (old values), event variables and class
+//! variables. Knowledge is quantification (`eval.rs`), updates are
+//! knowledge transformers (`transform.rs`) followed by a cleanup that keeps
+//! every state's bisimulation class (`cleanup.rs`). A deal of 52 cards is a
+//! law of a few thousand nodes where the explicit model would have 10²²
+//! worlds.
+//!
+//! Answers equal the explicit engine's: truth at the actual state, validity
+//! over the reachable states, possible events and refusals; counts are
+//! exact when the reachable states have pairwise different values or can
+//! be listed (see [`SymbolicModel::count_is_exact`]). World identifiers
+//! are those of the listed (materialised, contracted) model.
+
+mod cleanup;
+mod counts;
+mod eval;
+mod explicit;
+mod law;
+#[cfg(test)]
+mod tests;
+mod transform;
+mod vars;
+mod walk;
+
+use std::cell::OnceCell;
+use std::rc::Rc;
+
+use oxidd::{BooleanFunction, Function, VarNo};
+
+use self::vars::{oom, Bdd, Meta, Res, State};
+use super::deal::{self, DealSpec};
+use super::{Agent, Formula};
+use super::{Backend, EngineError, EventId, EventModel, ExplicitModel, WorldId, WorldView};
+
+/// Limits of the symbolic engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SymbolicLimits {
+    /// The most states that are listed as worlds (for `worlds`, `why`, exact counts).
+    pub list: u128,
+    /// The capacity of the BDD manager, in nodes.
+    pub nodes: usize,
+}
+
+impl Default for SymbolicLimits {
+    fn default() -> SymbolicLimits {
+        SymbolicLimits {
+            list: 200_000,
+            nodes: 1 << 24,
+        }
+    }
+}
+
+/// A knowledge structure behind the [`Backend`] interface. Cheap to clone,
+/// immutable: updates return a new model sharing the BDD manager.
+#[derive(Clone)]
+pub struct SymbolicModel {
+    inner: Rc<Inner>,
+}
+
+/// The parts of a model.
+struct Inner {
+    state: State,
+    law: Bdd,
+    /// The actual state's value of every variable (by number).
+    actual: Vec<bool>,
+    limits: SymbolicLimits,
+    reach: OnceCell<Bdd>,
+    listed: OnceCell<Option<ExplicitModel>>,
+}
+
+impl std::fmt::Debug for SymbolicModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SymbolicModel")
+            .field("variables", &self.inner.state.live.len())
+            .field("nodes", &self.bdd_nodes())
+            .finish()
+    }
+}
+
+/// A new manager for one lineage of models.
+fn new_meta(limits: &SymbolicLimits, copies: Vec<u32>, locs: usize, props: usize) -> Rc<Meta> {
+    let nodes = limits.nodes.clamp(1 << 10, (1 << 31) - 2);
+    let cache = (nodes / 4).clamp(1 << 10, 1 << 22);
+    Rc::new(Meta {
+        mgr: oxidd::bdd::new_manager(nodes, cache, 1),
+        copies,
+        locs,
+        props,
+    })
+}
+
+impl SymbolicModel {
+    /// The structure of a card deal: every allocation of the deck with the
+    /// given sizes, the locations every agent sees fixed as dealt; agent a
+    /// observes the contents of `spec.observers[a]`.
+    pub fn from_deal(
+        spec: &DealSpec,
+        limits: &SymbolicLimits,
+    ) -> Result<SymbolicModel, EngineError> {
+        deal::validate(spec).map_err(EngineError::Malformed)?;
+        let meta = new_meta(limits, spec.copies.clone(), spec.sizes.len(), spec.props);
+        let (state, law) = law::deal_structure(meta.clone(), spec)?;
+        let mut actual = vec![false; meta.num_vars()];
+        for k in 0..spec.copies.len() {
+            for l in 0..spec.sizes.len() {
+                for (i, &v) in state.facts[meta.fact(k, l)].iter().enumerate() {
+                    actual[v as usize] = spec.actual[l][k] >> i & 1 == 1;
+                }
+            }
+        }
+        Ok(SymbolicModel::new(state, law, actual, *limits))
+    }
+
+    /// The structure of an explicit S5 model (for comparing the engines):
+    /// refused with [`EngineError::Unsupported`] when a relation is not an
+    /// equivalence.
+    pub fn from_explicit(m: &ExplicitModel) -> Result<SymbolicModel, EngineError> {
+        explicit::from_explicit(m, &SymbolicLimits::default())
+    }
+
+    fn new(state: State, law: Bdd, actual: Vec<bool>, limits: SymbolicLimits) -> SymbolicModel {
+        SymbolicModel {
+            inner: Rc::new(Inner {
+                state,
+                law,
+                actual,
+                limits,
+                reach: OnceCell::new(),
+                listed: OnceCell::new(),
+            }),
+        }
+    }
+
+    /// The actual world's cards and propositions, read off the actual state.
+    pub fn actual_view(&self) -> WorldView {
+        let st = &self.inner.state;
+        let meta = &*st.meta;
+        let value = |vars: &[VarNo]| -> u32 {
+            vars.iter()
+                .enumerate()
+                .map(|(i, &v)| u32::from(self.inner.actual[v as usize]) << i)
+                .sum()
+        };
+        let cards = (0..meta.locs)
+            .map(|l| {
+                (0..meta.copies.len())
+                    .map(|k| value(&st.facts[meta.fact(k, l)]))
+                    .collect()
+            })
+            .collect();
+        let props = st
+            .props
+            .iter()
+            .map(|&v| self.inner.actual[v as usize])
+            .collect();
+        WorldView {
+            id: self.actual(),
+            cards,
+            props,
+        }
+    }
+
+    /// Ok when the reachable states can be listed as worlds (at most `limits.list`).
+    pub fn listable(&self) -> Result<(), EngineError> {
+        let count = self.state_counts(None).map_or(u128::MAX, |(s, _)| s);
+        if count <= self.inner.limits.list {
+            Ok(())
+        } else {
+            Err(EngineError::TooManyWorlds {
+                count,
+                budget: self.inner.limits.list,
+            })
+        }
+    }
+
+    /// Whether [`Backend::world_count`] and [`Backend::considers`] are the
+    /// explicit engine's counts: true when the reachable states have
+    /// pairwise different values or are few enough to be listed and
+    /// contracted; false when the count is the number of states (an upper bound).
+    pub fn count_is_exact(&self) -> bool {
+        match self.state_counts(None) {
+            Ok((s, v)) => s == v || s <= self.inner.limits.list,
+            Err(_) => false,
+        }
+    }
+
+    /// The number of nodes of the law.
+    pub fn bdd_nodes(&self) -> usize {
+        self.inner.law.node_count()
+    }
+
+    /// The number of variables in the structure's vocabulary.
+    pub fn variables(&self) -> usize {
+        self.inner.state.live.len()
+    }
+
+    /// The reachable states (computed once).
+    fn reach(&self) -> Res<Bdd> {
+        if let Some(r) = self.inner.reach.get() {
+            return Ok(r.clone());
+        }
+        let r = counts::reachable(&self.inner.state, &self.inner.law, &self.inner.actual)?;
+        Ok(self.inner.reach.get_or_init(|| r).clone())
+    }
+
+    /// The listed model, when listable.
+    fn listed(&self) -> Option<&ExplicitModel> {
+        self.inner
+            .listed
+            .get_or_init(|| {
+                self.listable().ok()?;
+                let reach = self.reach().ok()?;
+                Some(counts::materialize(
+                    &self.inner.state,
+                    &reach,
+                    &self.inner.actual,
+                ))
+            })
+            .as_ref()
+    }
+
+    /// States and distinct values among the reachable states (those `agent` considers possible).
+    fn state_counts(&self, agent: Option<Agent>) -> Res<(u128, u128)> {
+        let st = &self.inner.state;
+        let mut set = self.reach()?;
+        if let Some(a) = agent {
+            let seen = st.observed(a)?;
+            set = oom(set.and(
+                &st.meta
+                    .assignment(seen, |v| self.inner.actual[v as usize])?,
+            ))?;
+        }
+        counts::state_and_value_counts(st, &set)
+    }
+
+    /// Whether `t` holds at the actual state.
+    fn at_actual(&self, t: &Bdd) -> bool {
+        let actual = &self.inner.actual;
+        let n = self.inner.state.meta.num_vars();
+        t.eval((0..n).map(|v| (v as VarNo, actual.get(v).copied().unwrap_or(false))))
+    }
+
+    /// The law to evaluate `f` under: the reachable states when `f` reads
+    /// the whole model (D of no agent, updates that may refuse), else θ.
+    fn law_for(&self, f: &Formula) -> Res<Bdd> {
+        if reads_whole_model(f) {
+            self.reach()
+        } else {
+            Ok(self.inner.law.clone())
+        }
+    }
+
+    /// The truth set of `f`.
+    fn truth(&self, f: &Formula) -> Res<Bdd> {
+        eval::eval(&self.inner.state, &self.law_for(f)?, f)
+    }
+
+    /// Product update with the transformer of `em`, then cleanup.
+    fn update(&self, em: &EventModel, chosen: Option<EventId>) -> Res<SymbolicModel> {
+        let inner = &*self.inner;
+        transform::check(&inner.state, em)?;
+        let pres = transform::pres(&inner.state, &inner.law, em)?;
+        let possible: Vec<bool> = pres.iter().map(|p| self.at_actual(p)).collect();
+        let e = choose(em, &possible, chosen)?;
+        let t = match transform::transform(&inner.state, &inner.law, em, Some(pres.clone())) {
+            Err(EngineError::MissingCards { .. }) => {
+                // θ may hold unreachable states the explicit model does not have.
+                transform::transform(&inner.state, &self.reach()?, em, Some(pres))?
+            }
+            other => other?,
+        };
+        let mut actual = inner.actual.clone();
+        actual.resize(inner.state.meta.num_vars(), false);
+        for (i, &v) in t.event_bits.iter().enumerate() {
+            actual[v as usize] = e >> i & 1 == 1;
+        }
+        for (v, def) in &t.defs {
+            let value = def.eval(actual.iter().enumerate().map(|(x, &b)| (x as VarNo, b)));
+            actual[*v as usize] = value;
+        }
+        let mut state = t.state;
+        let current = state.current();
+        let fresh_current: Vec<VarNo> = t
+            .fresh
+            .iter()
+            .copied()
+            .filter(|v| current.binary_search(v).is_ok())
+            .collect();
+        let defs = &t.defs;
+        let support = |x: VarNo| {
+            defs.iter()
+                .find(|(v, _)| *v == x)
+                .map(|(_, d)| walk::support(d))
+        };
+        let law = cleanup::cleanup(&mut state, t.law, &actual, &fresh_current, &support)?;
+        Ok(SymbolicModel::new(state, law, actual, inner.limits))
+    }
+}
+
+/// Whether `f` reads more than the actual state's neighbourhood: D of the
+/// empty group (the universal relation) or an update (whose refusals
+/// depend on every state).
+fn reads_whole_model(f: &Formula) -> bool {
+    match f {
+        Formula::Top | Formula::Bottom | Formula::Atom(_) => false,
+        Formula::D(g, h) => g.is_empty() || reads_whole_model(h),
+        Formula::Update(..) | Formula::UpdateDiamond(..) => true,
+        Formula::Not(g) | Formula::K(_, g) | Formula::M(_, g) | Formula::Kw(_, g) => {
+            reads_whole_model(g)
+        }
+        Formula::E(_, g) | Formula::C(_, g) => reads_whole_model(g),
+        Formula::And(gs) | Formula::Or(gs) => gs.iter().any(reads_whole_model),
+        Formula::Implies(a, b) | Formula::Iff(a, b) => reads_whole_model(a) || reads_whole_model(b),
+        Formula::Announce(a, b) | Formula::AnnounceDiamond(a, b) => {
+            reads_whole_model(a) || reads_whole_model(b)
+        }
+    }
+}
+
+/// The event that happens, exactly as the explicit engine chooses it.
+fn choose(em: &EventModel, possible: &[bool], chosen: Option<EventId>) -> Res<EventId> {
+    match chosen {
+        Some(e) if e >= em.events.len() => Err(EngineError::Malformed(format!(
+            "event model `{}` has no event {e}",
+            em.name
+        ))),
+        Some(e) if possible[e] => Ok(e),
+        Some(e) => Err(EngineError::EventImpossible {
+            model: em.name.clone(),
+            event: em.events[e].name.clone(),
+        }),
+        None => {
+            let mut it = (0..possible.len()).filter(|&e| possible[e]);
+            match (it.next(), it.next()) {
+                (Some(e), None) => Ok(e),
+                (None, _) => Err(EngineError::NoEventPossible {
+                    model: em.name.clone(),
+                }),
+                (Some(_), Some(_)) => Err(EngineError::AmbiguousEvent {
+                    model: em.name.clone(),
+                }),
+            }
+        }
+    }
+}
+
+impl Backend for SymbolicModel {
+    fn eval_actual(&self, f: &Formula) -> Result<bool, EngineError> {
+        Ok(self.at_actual(&self.truth(f)?))
+    }
+
+    fn eval_valid(&self, f: &Formula) -> Result<bool, EngineError> {
+        let reach = self.reach()?;
+        let t = eval::eval(&self.inner.state, &reach, f)?;
+        Ok(oom(reach.imp(&t))?.valid())
+    }
+
+    fn eval_at(&self, f: &Formula, w: WorldId) -> Result<bool, EngineError> {
+        match self.listed() {
+            Some(m) => m.eval_at(f, w),
+            None if w == self.actual() => self.eval_actual(f),
+            None => Err(EngineError::Malformed(format!(
+                "world {w}: the model is too large to list its worlds"
+            ))),
+        }
+    }
+
+    fn satisfying(&self, f: &Formula) -> Result<Vec<WorldId>, EngineError> {
+        match self.listed() {
+            Some(m) => m.satisfying(f),
+            None => Ok(if self.eval_actual(f)? {
+                vec![0]
+            } else {
+                Vec::new()
+            }),
+        }
+    }
+
+    fn apply(
+        &self,
+        model: &EventModel,
+        actual: Option<EventId>,
+    ) -> Result<Rc<dyn Backend>, EngineError> {
+        Ok(Rc::new(self.update(model, actual)?))
+    }
+
+    fn possible_events(&self, model: &EventModel) -> Result<Vec<EventId>, EngineError> {
+        transform::check(&self.inner.state, model)?;
+        let pres = transform::pres(&self.inner.state, &self.inner.law, model)?;
+        Ok((0..pres.len())
+            .filter(|&e| self.at_actual(&pres[e]))
+            .collect())
+    }
+
+    fn world_count(&self) -> u128 {
+        match self.state_counts(None) {
+            Ok((s, v)) if s == v => s,
+            Ok((s, _)) => self.listed().map_or(s, |m| m.len() as u128),
+            Err(_) => u128::MAX,
+        }
+    }
+
+    fn considers(&self, agent: Agent) -> u128 {
+        match self.state_counts(Some(agent)) {
+            Ok((s, v)) if s == v => s,
+            Ok((s, _)) => self.listed().map_or(s, |m| m.considers(agent)),
+            Err(_) => 0,
+        }
+    }
+
+    fn actual(&self) -> WorldId {
+        self.listed().map_or(0, |m| m.actual())
+    }
+
+    fn accessible(&self, agent: Agent, w: WorldId) -> Vec<WorldId> {
+        match self.listed() {
+            Some(m) => m.accessible(agent, w),
+            None if w == 0 && agent < self.agents() => vec![0],
+            None => Vec::new(),
+        }
+    }
+
+    fn is_s5(&self) -> bool {
+        true
+    }
+
+    fn world(&self, w: WorldId) -> WorldView {
+        match self.listed() {
+            Some(m) if w < m.len() => m.world(w),
+            _ => self.actual_view(),
+        }
+    }
+
+    fn agents(&self) -> usize {
+        self.inner.state.obs.len()
+    }
+}

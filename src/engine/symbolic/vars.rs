@@ -1,0 +1,384 @@
+//! The variables of a knowledge structure: the BDD manager they live in,
+//! which variables hold each fact's present value, who observes what, and
+//! small helpers (cubes, quantifiers, bit vectors of BDDs).
+//!
+//! Variables are never reordered: a variable's number is its level. The
+//! deal's variables come first, in an order chosen by [`fact_order`];
+//! variables made by later updates are added below them.
+
+use std::rc::Rc;
+
+use oxidd::bdd::{BDDFunction, BDDManagerRef};
+use oxidd::{BooleanFunction, BooleanFunctionQuant, Manager, ManagerRef, VarNo};
+
+use super::super::EngineError;
+
+/// A BDD.
+pub(crate) type Bdd = BDDFunction;
+
+/// The result of a BDD operation.
+pub(crate) type Res<T> = Result<T, EngineError>;
+
+/// Turns an allocation failure of the manager into an engine error.
+pub(crate) fn oom<T>(r: oxidd::util::AllocResult<T>) -> Res<T> {
+    r.map_err(|_| EngineError::OutOfMemory)
+}
+
+/// What every structure of one lineage shares: the manager and the deck's shape.
+pub(crate) struct Meta {
+    /// The BDD manager.
+    pub mgr: BDDManagerRef,
+    /// Copies of each kind.
+    pub copies: Vec<u32>,
+    /// The number of locations.
+    pub locs: usize,
+    /// The number of propositions.
+    pub props: usize,
+}
+
+impl Meta {
+    /// Index of fact (kind, location) in [`State::facts`].
+    pub fn fact(&self, k: usize, l: usize) -> usize {
+        k * self.locs + l
+    }
+
+    /// The number of bits that hold any count of kind `k`.
+    pub fn full_width(&self, k: usize) -> usize {
+        width_for(self.copies[k])
+    }
+
+    /// `n` fresh variables, below every existing one.
+    pub fn fresh(&self, n: usize) -> Vec<VarNo> {
+        if n == 0 {
+            return Vec::new();
+        }
+        self.mgr
+            .with_manager_exclusive(|m| m.add_vars(n as VarNo))
+            .collect()
+    }
+
+    /// The number of variables in the manager.
+    pub fn num_vars(&self) -> usize {
+        self.mgr.with_manager_shared(|m| m.num_vars() as usize)
+    }
+
+    /// ⊤
+    pub fn top(&self) -> Bdd {
+        self.mgr.with_manager_shared(|m| Bdd::t(m))
+    }
+
+    /// ⊥
+    pub fn bot(&self) -> Bdd {
+        self.mgr.with_manager_shared(|m| Bdd::f(m))
+    }
+
+    /// The variable `v` as a function.
+    pub fn var(&self, v: VarNo) -> Res<Bdd> {
+        oom(self.mgr.with_manager_shared(|m| Bdd::var(m, v)))
+    }
+
+    /// The literal `v` (if `value`) or `¬v`.
+    pub fn lit(&self, v: VarNo, value: bool) -> Res<Bdd> {
+        oom(self.mgr.with_manager_shared(|m| {
+            if value {
+                Bdd::var(m, v)
+            } else {
+                Bdd::not_var(m, v)
+            }
+        }))
+    }
+
+    /// The conjunction of the variables `vars` (a cube for quantifiers).
+    pub fn cube(&self, vars: &[VarNo]) -> Res<Bdd> {
+        let mut sorted = vars.to_vec();
+        sorted.sort_unstable();
+        let mut acc = self.top();
+        for &v in sorted.iter().rev() {
+            acc = oom(self.var(v)?.and(&acc))?;
+        }
+        Ok(acc)
+    }
+
+    /// The conjunction of the literals `vars[i] = values[i]`.
+    pub fn assignment(&self, vars: &[VarNo], value: impl Fn(VarNo) -> bool) -> Res<Bdd> {
+        let mut sorted = vars.to_vec();
+        sorted.sort_unstable();
+        let mut acc = self.top();
+        for &v in sorted.iter().rev() {
+            acc = oom(self.lit(v, value(v))?.and(&acc))?;
+        }
+        Ok(acc)
+    }
+
+    /// ∃vars f
+    pub fn exists(&self, f: &Bdd, vars: &[VarNo]) -> Res<Bdd> {
+        if vars.is_empty() {
+            return Ok(f.clone());
+        }
+        oom(f.exists(&self.cube(vars)?))
+    }
+
+    /// ∃vars (f ∧ g), in one pass.
+    pub fn and_exists(&self, f: &Bdd, g: &Bdd, vars: &[VarNo]) -> Res<Bdd> {
+        if vars.is_empty() {
+            return oom(f.and(g));
+        }
+        oom(f.apply_exists(oxidd::BooleanOperator::And, g, &self.cube(vars)?))
+    }
+}
+
+/// The number of bits of a count up to `max`.
+pub(crate) fn width_for(max: u32) -> usize {
+    (u32::BITS - max.leading_zeros()) as usize
+}
+
+/// A knowledge structure's variables: where each fact's value is, who
+/// observes what, which variables the law may depend on.
+#[derive(Clone)]
+pub(crate) struct State {
+    /// The shared manager and deck shape.
+    pub meta: Rc<Meta>,
+    /// For each fact (kind, location), the bits of its count, little-endian.
+    pub facts: Vec<Vec<VarNo>>,
+    /// The variable of each proposition.
+    pub props: Vec<VarNo>,
+    /// For each agent, the variables it observes (sorted).
+    pub obs: Vec<Vec<VarNo>>,
+    /// Every variable the law may depend on (sorted): the vocabulary.
+    pub live: Vec<VarNo>,
+}
+
+impl State {
+    /// The variables holding present values (facts and propositions), sorted.
+    pub fn current(&self) -> Vec<VarNo> {
+        let mut v: Vec<VarNo> = self.facts.iter().flatten().copied().collect();
+        v.extend(&self.props);
+        v.sort_unstable();
+        v
+    }
+
+    /// The live variables not in `keep` (sorted input).
+    pub fn live_except(&self, keep: &[VarNo]) -> Vec<VarNo> {
+        self.live
+            .iter()
+            .copied()
+            .filter(|v| keep.binary_search(v).is_err())
+            .collect()
+    }
+
+    /// The variables observed by some agent of `group`, sorted.
+    pub fn union_obs(&self, group: &[usize]) -> Res<Vec<VarNo>> {
+        let mut out = Vec::new();
+        for &a in group {
+            out.extend(self.observed(a)?);
+        }
+        out.sort_unstable();
+        out.dedup();
+        Ok(out)
+    }
+
+    /// Agent `a`'s observed variables, or an error if there is no such agent.
+    pub fn observed(&self, a: usize) -> Res<&[VarNo]> {
+        self.obs.get(a).map(|o| o.as_slice()).ok_or_else(|| {
+            EngineError::Malformed(format!(
+                "agent {a} out of range ({} agents)",
+                self.obs.len()
+            ))
+        })
+    }
+
+    /// Adds fresh variables to the vocabulary.
+    pub fn add_live(&mut self, vars: &[VarNo]) {
+        self.live.extend(vars);
+        self.live.sort_unstable();
+        self.live.dedup();
+    }
+
+    /// Removes variables from the vocabulary and from every observation.
+    pub fn drop_vars(&mut self, vars: &[VarNo]) {
+        let mut gone = vars.to_vec();
+        gone.sort_unstable();
+        let keep = |v: &VarNo| gone.binary_search(v).is_err();
+        self.live.retain(keep);
+        for o in &mut self.obs {
+            o.retain(keep);
+        }
+    }
+}
+
+/// A number as a vector of BDDs, little-endian.
+pub(crate) type BitVec = Vec<Bdd>;
+
+/// The bits of a fact as functions.
+pub(crate) fn vec_of(meta: &Meta, vars: &[VarNo]) -> Res<BitVec> {
+    vars.iter().map(|&v| meta.var(v)).collect()
+}
+
+/// `x = c` for a vector of BDDs (false if `c` does not fit).
+pub(crate) fn eq_const(meta: &Meta, x: &[Bdd], c: u32) -> Res<Bdd> {
+    if x.len() < 32 && c >> x.len() != 0 {
+        return Ok(meta.bot());
+    }
+    let mut acc = meta.top();
+    for (i, b) in x.iter().enumerate().rev() {
+        let lit = if c >> i & 1 == 1 {
+            b.clone()
+        } else {
+            oom(b.not())?
+        };
+        acc = oom(lit.and(&acc))?;
+    }
+    Ok(acc)
+}
+
+/// `x < c`, by the bits from the most significant one.
+pub(crate) fn lt_const(meta: &Meta, x: &[Bdd], c: u32) -> Res<Bdd> {
+    if x.len() < 32 && c >> x.len() != 0 {
+        return Ok(meta.top());
+    }
+    // lt over bits i..0: at bit i, c_i = 1: ¬x_i ∨ (x_i ∧ lt_rest); c_i = 0: ¬x_i ∧ lt_rest.
+    let mut lt = meta.bot();
+    for (i, b) in x.iter().enumerate() {
+        lt = if c >> i & 1 == 1 {
+            oom(b.not())?.or(&oom(b.and(&lt))?)
+        } else {
+            oom(b.not())?.and(&lt)
+        }
+        .map_err(|_| EngineError::OutOfMemory)?;
+    }
+    Ok(lt)
+}
+
+/// `x + y` on `width` bits (the carry out of the top bit is dropped).
+pub(crate) fn add(meta: &Meta, x: &[Bdd], y: &[Bdd], width: usize) -> Res<BitVec> {
+    let zero = meta.bot();
+    let mut carry = meta.bot();
+    let mut out = Vec::with_capacity(width);
+    for i in 0..width {
+        let a = x.get(i).unwrap_or(&zero);
+        let b = y.get(i).unwrap_or(&zero);
+        let ab = oom(a.xor(b))?;
+        out.push(oom(ab.xor(&carry))?);
+        carry = oom(oom(a.and(b))?.or(&oom(ab.and(&carry))?))?;
+    }
+    Ok(out)
+}
+
+/// The constant `c` on `width` bits.
+pub(crate) fn constant(meta: &Meta, c: u32, width: usize) -> BitVec {
+    (0..width)
+        .map(|i| {
+            if c >> i & 1 == 1 {
+                meta.top()
+            } else {
+                meta.bot()
+            }
+        })
+        .collect()
+}
+
+/// `x - c` on `width` bits, and the condition `x < c` (a borrow).
+pub(crate) fn sub_const(meta: &Meta, x: &[Bdd], c: u32, width: usize) -> Res<(BitVec, Bdd)> {
+    let under = lt_const(meta, x, c)?;
+    let modulus = if width >= 32 { 0 } else { 1u32 << width };
+    let neg = modulus.wrapping_sub(c) & modulus.wrapping_sub(1);
+    let out = add(meta, x, &constant(meta, neg, width), width)?;
+    Ok((out, under))
+}
+
+/// For each `v < cap`, the condition "Σ xs = v", and at index `cap` "Σ xs ≥ cap":
+/// dynamic programming over the vectors, never enumerating assignments.
+pub(crate) fn sum_table(meta: &Meta, xs: &[BitVec], cap: u32) -> Res<Vec<Bdd>> {
+    let mut table = vec![meta.bot(); cap as usize + 1];
+    table[0] = meta.top();
+    for x in xs {
+        let max = if x.len() >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << x.len()) - 1
+        };
+        let mut next = vec![meta.bot(); cap as usize + 1];
+        for c in 0..=max.min(cap) {
+            let is_c = if c == cap && max > cap {
+                oom(lt_const(meta, x, cap)?.not())?
+            } else {
+                eq_const(meta, x, c)?
+            };
+            if !is_c.satisfiable() {
+                continue;
+            }
+            for (v, before) in table.iter().enumerate() {
+                if !before.satisfiable() {
+                    continue;
+                }
+                let to = (v as u32 + c).min(cap) as usize;
+                next[to] = oom(next[to].or(&oom(is_c.and(before))?))?;
+            }
+        }
+        table = next;
+    }
+    Ok(table)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meta(vars: usize) -> Meta {
+        let m = Meta {
+            mgr: oxidd::bdd::new_manager(1 << 16, 1 << 12, 1),
+            copies: vec![],
+            locs: 0,
+            props: 0,
+        };
+        m.fresh(vars);
+        m
+    }
+
+    fn value(x: &[Bdd], env: &[bool]) -> u32 {
+        x.iter()
+            .enumerate()
+            .map(|(i, b)| {
+                u32::from(b.eval(env.iter().enumerate().map(|(v, &x)| (v as VarNo, x)))) << i
+            })
+            .sum()
+    }
+
+    #[test]
+    fn arithmetic_matches_integers() {
+        let m = meta(6);
+        let x = vec_of(&m, &[0, 1, 2]).unwrap();
+        let y = vec_of(&m, &[3, 4, 5]).unwrap();
+        let s = add(&m, &x, &y, 4).unwrap();
+        for bits in 0..64u32 {
+            let env: Vec<bool> = (0..6).map(|i| bits >> i & 1 == 1).collect();
+            let (a, b) = (bits & 7, bits >> 3);
+            assert_eq!(value(&s, &env), a + b);
+            for c in 0..9 {
+                let eq = eq_const(&m, &x, c).unwrap();
+                let lt = lt_const(&m, &x, c).unwrap();
+                let args = || env.iter().enumerate().map(|(v, &x)| (v as VarNo, x));
+                assert_eq!(eq.eval(args()), a == c);
+                assert_eq!(lt.eval(args()), a < c);
+                let (d, under) = sub_const(&m, &x, c, 3).unwrap();
+                assert_eq!(under.eval(args()), a < c);
+                if a >= c {
+                    assert_eq!(value(&d, &env), a - c);
+                }
+            }
+            let table = sum_table(&m, &[x.clone(), y.clone()], 9).unwrap();
+            for (v, t) in table.iter().enumerate() {
+                let args = env.iter().enumerate().map(|(v, &x)| (v as VarNo, x));
+                assert_eq!(t.eval(args), (a + b).min(9) == v as u32, "{a}+{b} at {v}");
+            }
+        }
+    }
+
+    #[test]
+    fn widths() {
+        assert_eq!(width_for(0), 0);
+        assert_eq!(width_for(1), 1);
+        assert_eq!(width_for(3), 2);
+        assert_eq!(width_for(4), 3);
+    }
+}

@@ -1,0 +1,199 @@
+//! Walks over a BDD's nodes: its support, its model count over a
+//! vocabulary (exact, saturating at `u128::MAX`) and the enumeration of its
+//! models. Variables are never reordered, so a node's level is its variable.
+
+use std::collections::HashMap;
+
+use oxidd::{BooleanFunction, Function, HasLevel, InnerNode, Manager, Node, VarNo};
+
+use super::vars::Bdd;
+
+/// A node as the walks see it: its variable and its two children's ids
+/// (then, else), or a terminal.
+#[derive(Clone, Copy)]
+enum Step {
+    Inner(VarNo, usize, usize),
+    True,
+    False,
+}
+
+/// The reachable part of a BDD as a table of steps, the root first.
+struct Graph {
+    steps: Vec<Step>,
+}
+
+impl Graph {
+    /// Copies the nodes of `f` into a table (ids are positions).
+    fn of(f: &Bdd) -> Graph {
+        f.with_manager_shared(|m, root| {
+            let truth = Bdd::t(m);
+            let true_id = truth.as_edge(m).node_id();
+            let mut ids: HashMap<usize, usize> = HashMap::new();
+            let mut steps = Vec::new();
+            let mut stack = vec![(root.node_id(), root)];
+            ids.insert(root.node_id(), 0);
+            steps.push(Step::False);
+            while let Some((id, e)) = stack.pop() {
+                let at = ids[&id];
+                steps[at] = match m.get_node(e) {
+                    Node::Terminal(_) if id == true_id => Step::True,
+                    Node::Terminal(_) => Step::False,
+                    Node::Inner(node) => {
+                        let mut kids = [0usize; 2];
+                        for (slot, child) in kids.iter_mut().zip(node.children()) {
+                            let cid = child.node_id();
+                            *slot = *ids.entry(cid).or_insert_with(|| {
+                                steps.push(Step::False);
+                                stack.push((cid, child));
+                                steps.len() - 1
+                            });
+                        }
+                        Step::Inner(node.level(), kids[0], kids[1])
+                    }
+                };
+            }
+            Graph { steps }
+        })
+    }
+
+    /// The variable of a step (`u32::MAX` for terminals).
+    fn var(&self, i: usize) -> VarNo {
+        match self.steps[i] {
+            Step::Inner(v, _, _) => v,
+            _ => VarNo::MAX,
+        }
+    }
+}
+
+/// The variables `f` depends on, sorted.
+pub(crate) fn support(f: &Bdd) -> Vec<VarNo> {
+    let g = Graph::of(f);
+    let mut vars: Vec<VarNo> = (0..g.steps.len())
+        .map(|i| g.var(i))
+        .filter(|&v| v != VarNo::MAX)
+        .collect();
+    vars.sort_unstable();
+    vars.dedup();
+    vars
+}
+
+/// The number of assignments of the variables `vocab` (sorted, a superset
+/// of the support of `f`) that satisfy `f`; saturates at `u128::MAX`.
+///
+/// Every node's count is at most the root's, so saturating arithmetic is
+/// exact whenever the answer fits.
+pub(crate) fn count(f: &Bdd, vocab: &[VarNo]) -> u128 {
+    let g = Graph::of(f);
+    let above = |v: VarNo| vocab.partition_point(|&x| x < v) as u32;
+    let total = vocab.len() as u32;
+    let level = |i: usize| match g.var(i) {
+        VarNo::MAX => total,
+        v => above(v),
+    };
+    let mut memo: Vec<Option<u128>> = vec![None; g.steps.len()];
+    fn shl(x: u128, by: u32) -> u128 {
+        if x == 0 {
+            0
+        } else if by >= x.leading_zeros() {
+            u128::MAX
+        } else {
+            x << by
+        }
+    }
+    // Children have larger ids than... not necessarily: compute by explicit post-order.
+    let mut stack = vec![(0usize, false)];
+    while let Some((i, done)) = stack.pop() {
+        if memo[i].is_some() {
+            continue;
+        }
+        match g.steps[i] {
+            Step::True => memo[i] = Some(1),
+            Step::False => memo[i] = Some(0),
+            Step::Inner(_, t, e) => {
+                if done {
+                    let here = level(i);
+                    let part = |c: usize| shl(memo[c].unwrap_or(0), level(c) - here - 1);
+                    memo[i] = Some(part(t).saturating_add(part(e)));
+                } else {
+                    stack.push((i, true));
+                    stack.push((t, false));
+                    stack.push((e, false));
+                }
+            }
+        }
+    }
+    shl(memo[0].unwrap_or(0), level(0))
+}
+
+/// Calls `visit` with every model of `f` over the variables `vocab` (sorted,
+/// a superset of the support): `values[i]` is the value of `vocab[i]`.
+pub(crate) fn models(f: &Bdd, vocab: &[VarNo], visit: &mut dyn FnMut(&[bool])) {
+    let g = Graph::of(f);
+    let mut values = vec![false; vocab.len()];
+    let index = |v: VarNo| vocab.partition_point(|&x| x < v);
+    walk_models(&g, 0, 0, &index, &mut values, visit);
+}
+
+/// The models below step `i`, with the variables `vocab[from..]` still free.
+fn walk_models(
+    g: &Graph,
+    i: usize,
+    from: usize,
+    index: &dyn Fn(VarNo) -> usize,
+    values: &mut Vec<bool>,
+    visit: &mut dyn FnMut(&[bool]),
+) {
+    let upto = match g.steps[i] {
+        Step::False => return,
+        Step::True => values.len(),
+        Step::Inner(v, _, _) => index(v),
+    };
+    if from < upto {
+        // A free variable the node skips: both values.
+        for b in [false, true] {
+            values[from] = b;
+            walk_models(g, i, from + 1, index, values, visit);
+        }
+        return;
+    }
+    match g.steps[i] {
+        Step::Inner(_, t, e) => {
+            values[from] = true;
+            walk_models(g, t, from + 1, index, values, visit);
+            values[from] = false;
+            walk_models(g, e, from + 1, index, values, visit);
+        }
+        _ => visit(values),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::symbolic::vars::Meta;
+
+    #[test]
+    fn counts_and_models_agree() {
+        let m = Meta {
+            mgr: oxidd::bdd::new_manager(1 << 16, 1 << 12, 1),
+            copies: vec![],
+            locs: 0,
+            props: 0,
+        };
+        m.fresh(5);
+        let (a, b, d) = (m.var(0).unwrap(), m.var(1).unwrap(), m.var(3).unwrap());
+        let f = a.or(&b).unwrap().and(&d.not().unwrap()).unwrap();
+        assert_eq!(support(&f), vec![0, 1, 3]);
+        assert_eq!(count(&f, &[0, 1, 3]), 3);
+        assert_eq!(count(&f, &[0, 1, 2, 3, 4]), 12);
+        let mut seen = Vec::new();
+        models(&f, &[0, 1, 2, 3], &mut |v| seen.push(v.to_vec()));
+        assert_eq!(seen.len(), 6);
+        assert!(seen.iter().all(|v| (v[0] || v[1]) && !v[3]));
+        assert_eq!(count(&m.top(), &[]), 1);
+        assert_eq!(count(&m.bot(), &[0]), 0);
+        let wide: Vec<VarNo> = (0..200).collect();
+        m.fresh(200);
+        assert_eq!(count(&m.top(), &wide), u128::MAX);
+    }
+}
