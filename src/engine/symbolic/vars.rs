@@ -32,6 +32,8 @@ pub(crate) struct Meta {
     pub copies: Vec<u32>,
     /// The number of locations.
     pub locs: usize,
+    /// The manager's capacity in nodes.
+    pub capacity: usize,
     /// The number of propositions.
     pub props: usize,
 }
@@ -45,6 +47,28 @@ impl Meta {
     /// The number of bits that hold any count of kind `k`.
     pub fn full_width(&self, k: usize) -> usize {
         width_for(self.copies[k])
+    }
+
+    /// Collects dead nodes when more than half of the capacity is used.
+    pub fn maybe_gc(&self) {
+        self.mgr.with_manager_shared(|m| {
+            if m.num_inner_nodes() > self.capacity / 2 {
+                m.gc();
+            }
+        });
+    }
+
+    /// Runs `op`; when the manager runs out of nodes, collects the dead
+    /// ones and runs it once more.
+    pub fn retry<T>(&self, op: impl Fn() -> Res<T>) -> Res<T> {
+        self.maybe_gc();
+        match op() {
+            Err(EngineError::OutOfMemory) => {
+                self.mgr.with_manager_shared(|m| m.gc());
+                op()
+            }
+            other => other,
+        }
     }
 
     /// `n` fresh variables, below every existing one.
@@ -329,6 +353,7 @@ mod tests {
             mgr: oxidd::bdd::new_manager(1 << 16, 1 << 12, 1),
             copies: vec![],
             locs: 0,
+            capacity: 1 << 16,
             props: 0,
         };
         m.fresh(vars);

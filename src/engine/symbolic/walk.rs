@@ -178,6 +178,7 @@ mod tests {
             mgr: oxidd::bdd::new_manager(1 << 16, 1 << 12, 1),
             copies: vec![],
             locs: 0,
+            capacity: 1 << 16,
             props: 0,
         };
         m.fresh(5);
