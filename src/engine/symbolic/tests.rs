@@ -215,3 +215,53 @@ fn empty_group_reads_the_reachable_states() {
         s.possible_events(&em).unwrap()
     );
 }
+
+#[test]
+#[ignore]
+fn probe_k_speed() {
+    use std::time::Instant;
+    let mut sizes = vec![7u32, 7, 7, 31];
+    let mut actual = vec![vec![0u32; 52]; 4];
+    for c in 0..52 {
+        actual[if c < 21 { c / 7 } else { 3 }][c] = 1;
+    }
+    sizes.truncate(4);
+    let spec = DealSpec { copies: vec![1; 52], sizes, observers: vec![vec![0], vec![1], vec![2]], props: 0, actual };
+    let m = SymbolicModel::from_deal(&spec, &SymbolicLimits::default()).unwrap();
+    let st = &m.inner.state;
+    let law = &m.inner.law;
+    let phi = eval::eval(st, law, &Formula::holds(1, 4)).unwrap();
+    let t = Instant::now();
+    let bad = phi.not().unwrap();
+    let hidden = st.live_except(&st.obs[0]);
+    let cube = st.meta.cube(&hidden).unwrap();
+    println!("prep {:?}", t.elapsed());
+    let t = Instant::now();
+    let a = law.and(&bad).unwrap();
+    println!("and {:?} {}", t.elapsed(), a.node_count());
+    let t = Instant::now();
+    let e = oxidd::BooleanFunctionQuant::exists(&a, &cube).unwrap();
+    println!("exists {:?} {}", t.elapsed(), e.node_count());
+    let t = Instant::now();
+    let e2 = oxidd::BooleanFunctionQuant::exists(law, &cube).unwrap();
+    println!("exists law {:?} {}", t.elapsed(), e2.node_count());
+    let q = Formula::holds(1, 4).known_by(0);
+    let t = Instant::now();
+    m.eval_actual(&q).unwrap();
+    println!("eval_actual {:?}", t.elapsed());
+    let t = Instant::now();
+    m.meta().maybe_gc();
+    println!("maybe_gc {:?}", t.elapsed());
+    let t = Instant::now();
+    let tr = m.truth(&q).unwrap();
+    println!("truth {:?}", t.elapsed());
+    let t = Instant::now();
+    m.at_actual(&tr);
+    println!("at_actual {:?}", t.elapsed());
+    let t = Instant::now();
+    m.world_count();
+    println!("count {:?}", t.elapsed());
+    let t = Instant::now();
+    m.eval_actual(&q).unwrap();
+    println!("eval_actual {:?}", t.elapsed());
+}
