@@ -93,6 +93,7 @@ fn new_meta(limits: &SymbolicLimits, copies: Vec<u32>, locs: usize, props: usize
         copies,
         locs,
         capacity: nodes,
+        slots: Default::default(),
         props,
     })
 }
@@ -293,17 +294,18 @@ impl SymbolicModel {
         let pres = transform::pres(&inner.state, &law, em)?;
         let possible: Vec<bool> = pres.iter().map(|p| self.at_actual(p)).collect();
         let e = choose(em, &possible, chosen)?;
-        let t = match transform::transform(&inner.state, &law, em, Some(pres.clone())) {
+        let t = match transform::transform(&inner.state, &law, em, Some(pres.clone()), Some(e)) {
             Err(EngineError::MissingCards { .. }) => {
                 // θ may hold unreachable states the explicit model does not have.
-                transform::transform(&inner.state, &self.reach()?, em, Some(pres))?
+                transform::transform(&inner.state, &self.reach()?, em, Some(pres), Some(e))?
             }
             other => other?,
         };
         let mut actual = inner.actual.clone();
         actual.resize(inner.state.meta.num_vars(), false);
+        let position = t.kept.iter().position(|&k| k == e).unwrap_or(0);
         for (i, &v) in t.event_bits.iter().enumerate() {
-            actual[v as usize] = e >> i & 1 == 1;
+            actual[v as usize] = position >> i & 1 == 1;
         }
         for (v, def) in &t.defs {
             let value = def.eval(actual.iter().enumerate().map(|(x, &b)| (x as VarNo, b)));
@@ -317,9 +319,10 @@ impl SymbolicModel {
             .copied()
             .filter(|v| current.binary_search(v).is_ok())
             .collect();
-        let defs = &t.defs;
+        let derived = &t.derived;
         let support = |x: VarNo| {
-            defs.iter()
+            derived
+                .iter()
                 .find(|(v, _)| *v == x)
                 .map(|(_, d)| walk::support(d))
         };

@@ -179,6 +179,7 @@ mod tests {
             copies: vec![],
             locs: 0,
             capacity: 1 << 16,
+            slots: Default::default(),
             props: 0,
         };
         m.fresh(5);
