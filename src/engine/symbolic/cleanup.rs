@@ -63,6 +63,15 @@ fn shared_by(st: &State, group: &[usize]) -> Vec<VarNo> {
     out
 }
 
+/// Whether the semantic tests of steps 2 and 3 (two quantifications per
+/// variable and agent) are cheap enough for `law`.
+fn small(law: &Bdd) -> bool {
+    oxidd::Function::node_count(law) <= SMALL
+}
+
+/// The largest law on which steps 2 and 3 test every variable.
+const SMALL: usize = 20_000;
+
 /// Whether `x` takes one value in all θ-states that agree on `observed`.
 fn determined(st: &State, law: &Bdd, observed: &[VarNo], x: VarNo) -> Res<bool> {
     let meta = &*st.meta;
@@ -82,12 +91,16 @@ fn observe_determined(
     fresh: &[VarNo],
     defs_support: &dyn Fn(VarNo) -> Option<Vec<VarNo>>,
 ) -> Res<()> {
+    let small = small(law);
     for a in 0..st.obs.len() {
         let mut add = Vec::new();
         for &x in fresh {
+            if st.obs[a].binary_search(&x).is_ok() {
+                continue;
+            }
             let by_def = defs_support(x)
                 .is_some_and(|sup| sup.iter().all(|v| st.obs[a].binary_search(v).is_ok()));
-            if by_def || determined(st, law, &st.obs[a], x)? {
+            if by_def || (small && determined(st, law, &st.obs[a], x)?) {
                 add.push(x);
             }
         }
@@ -97,8 +110,13 @@ fn observe_determined(
     Ok(())
 }
 
-/// Step 3: agents stop observing history variables their other observations determine.
+/// Step 3: agents stop observing history variables their other
+/// observations determine (tested on small laws only: the steps are
+/// optional, they only keep the structure small).
 fn drop_determined(st: &mut State, law: &Bdd) -> Res<()> {
+    if !small(law) {
+        return Ok(());
+    }
     let current = st.current();
     for a in 0..st.obs.len() {
         let history: Vec<VarNo> = st.obs[a]
@@ -131,31 +149,58 @@ fn forget_unobserved(st: &mut State, law: Bdd) -> Res<Bdd> {
     Ok(law)
 }
 
-/// Step 4: groups of history variables (runs of consecutive variables with
-/// the same observers) that θ does not tie to the rest beyond what their
-/// observers share are forgotten.
+/// Step 4: groups of history variables that θ does not tie to the rest
+/// beyond what their observers share are forgotten: first all the history
+/// variables with the same observers at once, then (on small laws) each
+/// run of consecutive ones.
 fn forget_independent(st: &mut State, law: Bdd) -> Res<Bdd> {
     let mut law = law;
-    for group in history_groups(st) {
-        let observers: Vec<usize> = (0..st.obs.len())
-            .filter(|&a| st.obs[a].binary_search(&group[0]).is_ok())
-            .collect();
-        let s: Vec<VarNo> = shared_by(st, &observers)
-            .into_iter()
-            .filter(|v| !group.contains(v))
-            .collect();
-        let meta = &*st.meta;
-        let without = meta.exists(&law, &group)?;
-        let mut keep = s.clone();
-        keep.extend(&group);
-        keep.sort_unstable();
-        let local = meta.exists(&law, &st.live_except(&keep))?;
-        if oom(without.and(&local))? == law {
-            law = without;
-            st.drop_vars(&group);
+    let runs = history_groups(st);
+    let mut by_observers: Vec<(Vec<usize>, Vec<VarNo>)> = Vec::new();
+    for run in &runs {
+        let who = observers_of(st, run[0]);
+        match by_observers.iter_mut().find(|(w, _)| *w == who) {
+            Some((_, vars)) => vars.extend(run),
+            None => by_observers.push((who, run.clone())),
+        }
+    }
+    for (_, group) in by_observers {
+        law = try_forget(st, law, &group)?;
+    }
+    if small(&law) {
+        for run in history_groups(st) {
+            law = try_forget(st, law, &run)?;
         }
     }
     Ok(law)
+}
+
+/// The agents that observe `v`.
+fn observers_of(st: &State, v: VarNo) -> Vec<usize> {
+    (0..st.obs.len())
+        .filter(|&a| st.obs[a].binary_search(&v).is_ok())
+        .collect()
+}
+
+/// Forgets `group` (history variables with the same observers) if step 4's test holds.
+fn try_forget(st: &mut State, law: Bdd, group: &[VarNo]) -> Res<Bdd> {
+    let observers = observers_of(st, group[0]);
+    let s: Vec<VarNo> = shared_by(st, &observers)
+        .into_iter()
+        .filter(|v| !group.contains(v))
+        .collect();
+    let meta = &*st.meta;
+    let without = meta.exists(&law, group)?;
+    let mut keep = s;
+    keep.extend(group);
+    keep.sort_unstable();
+    let local = meta.exists(&law, &st.live_except(&keep))?;
+    if oom(without.and(&local))? == law {
+        st.drop_vars(group);
+        Ok(without)
+    } else {
+        Ok(law)
+    }
 }
 
 /// Runs of consecutive live history variables with the same observers.

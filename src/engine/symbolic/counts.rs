@@ -18,20 +18,23 @@ use crate::engine::model::{ExplicitModel, Partition, Rel, Shape};
 pub(crate) fn reachable(st: &State, law: &Bdd, actual: &[bool]) -> Res<Bdd> {
     let meta = &*st.meta;
     let mut reached = oom(law.and(&meta.assignment(&st.live, |v| actual[v as usize])?))?;
-    let mut frontier = reached.clone();
-    loop {
-        let mut next = meta.bot();
-        for a in 0..st.obs.len() {
-            let seen = oom(law.and(&meta.exists(&frontier, &st.live_except(&st.obs[a]))?))?;
-            next = oom(next.or(&seen))?;
+    // One agent at a time (each step's set is θ ∧ a condition on what that
+    // agent sees, which stays small), until a whole round adds nothing.
+    let agents = st.obs.len();
+    let mut unchanged = 0;
+    let mut a = 0;
+    while unchanged < agents {
+        let seen = meta.exists(&reached, &st.live_except(&st.obs[a]))?;
+        let next = oom(law.and(&seen))?;
+        if next == reached {
+            unchanged += 1;
+        } else {
+            unchanged = 1;
+            reached = next;
         }
-        let new = oom(next.and(&oom(reached.not())?))?;
-        if !new.satisfiable() {
-            return Ok(reached);
-        }
-        reached = oom(reached.or(&new))?;
-        frontier = new;
+        a = (a + 1) % agents;
     }
+    Ok(reached)
 }
 
 /// The number of states of `set` and of distinct present values among them.

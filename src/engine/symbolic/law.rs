@@ -13,10 +13,15 @@ use std::rc::Rc;
 
 use oxidd::{BooleanFunction, Function, VarNo};
 
-use super::vars::{eq_const, oom, sum_table, vec_of, width_for, Bdd, BitVec, Meta, Res, State};
+use super::vars::{
+    eq_const, oom, sum_eq, sum_table, vec_of, weighted, width_for, Bdd, BitVec, Meta, Res, State,
+};
 use crate::engine::deal::{pinned, DealSpec};
 use crate::engine::formula::Atom;
 use crate::engine::EngineError;
+
+/// Spare copies of each fact's bits, next to them in the variable order.
+const SPARE: usize = 3;
 
 /// The order of the facts' variables: kind-major (every location of kind 0,
 /// then kind 1, ...) when the law's running sums per location are the
@@ -28,13 +33,19 @@ pub(crate) fn fact_order(spec: &DealSpec) -> Vec<(usize, usize)> {
     let by_location = log(&mut spec.sizes.iter().copied());
     let by_kind = log(&mut spec.copies.iter().copied());
     let (kinds, locs) = (spec.copies.len(), spec.sizes.len());
+    // Locations fewer agents see go lower: every K quantifies them, and
+    // quantifying variables near the bottom creates few nodes.
+    let mut order: Vec<usize> = (0..locs).collect();
+    let seen_by = |l: usize| spec.observers.iter().filter(|o| o.contains(&l)).count();
+    order.sort_by_key(|&l| std::cmp::Reverse(seen_by(l)));
     if by_location <= by_kind {
         (0..kinds)
-            .flat_map(|k| (0..locs).map(move |l| (k, l)))
+            .flat_map(|k| order.iter().map(move |&l| (k, l)))
             .collect()
     } else {
-        (0..locs)
-            .flat_map(|l| (0..kinds).map(move |k| (k, l)))
+        order
+            .iter()
+            .flat_map(|&l| (0..kinds).map(move |k| (k, l)))
             .collect()
     }
 }
@@ -45,14 +56,29 @@ pub(crate) fn deal_structure(meta: Rc<Meta>, spec: &DealSpec) -> Res<(State, Bdd
     let (kinds, locs) = (spec.copies.len(), spec.sizes.len());
     let width = |k: usize, l: usize| width_for(spec.copies[k].min(spec.sizes[l]));
     let order = fact_order(spec);
-    let total: usize = order.iter().map(|&(k, l)| width(k, l)).sum();
-    let fresh = meta.fresh(total + spec.props);
+    let full = |k: usize| meta.full_width(k);
+    let total: usize = order
+        .iter()
+        .map(|&(k, l)| width(k, l) + SPARE * full(k))
+        .sum();
+    let fresh = meta.fresh(total + spec.props * (1 + SPARE));
     let mut facts = vec![Vec::new(); kinds * locs];
+    let mut slots = vec![Vec::new(); kinds * locs + spec.props];
     let mut next = fresh.iter().copied();
     for &(k, l) in &order {
         facts[meta.fact(k, l)] = next.by_ref().take(width(k, l)).collect();
+        for _ in 0..SPARE {
+            slots[meta.fact(k, l)].push(next.by_ref().take(full(k)).collect());
+        }
     }
-    let props: Vec<VarNo> = next.collect();
+    let mut props = Vec::new();
+    for p in 0..spec.props {
+        props.extend(next.next());
+        for _ in 0..SPARE {
+            slots[kinds * locs + p].push(next.by_ref().take(1).collect());
+        }
+    }
+    let _ = meta.slots.set(slots);
     let obs = spec
         .observers
         .iter()
@@ -73,8 +99,10 @@ pub(crate) fn deal_structure(meta: Rc<Meta>, spec: &DealSpec) -> Res<(State, Bdd
         facts,
         props,
         obs,
-        live: fresh,
+        live: Vec::new(),
     };
+    let mut state = state;
+    state.live = state.current();
     let law = deal_law(&state, spec)?;
     Ok((state, law))
 }
@@ -93,19 +121,15 @@ fn deal_law(st: &State, spec: &DealSpec) -> Res<Bdd> {
             }
         }
     }
-    let vectors = |k: usize, l: usize| vec_of(meta, &st.facts[meta.fact(k, l)]);
+    let fact = |k: usize, l: usize| st.facts[meta.fact(k, l)].as_slice();
     let mut parts = Vec::new();
     for (k, &c) in spec.copies.iter().enumerate() {
-        let xs = (0..locs)
-            .map(|l| vectors(k, l))
-            .collect::<Res<Vec<BitVec>>>()?;
-        parts.push(sum_table(meta, &xs, c + 1)?.swap_remove(c as usize));
+        let bits: Vec<&[VarNo]> = (0..locs).map(|l| fact(k, l)).collect();
+        parts.push(sum_eq(meta, &weighted(&bits), c)?);
     }
     for (l, &s) in spec.sizes.iter().enumerate() {
-        let xs = (0..kinds)
-            .map(|k| vectors(k, l))
-            .collect::<Res<Vec<BitVec>>>()?;
-        parts.push(sum_table(meta, &xs, s + 1)?.swap_remove(s as usize));
+        let bits: Vec<&[VarNo]> = (0..kinds).map(|k| fact(k, l)).collect();
+        parts.push(sum_eq(meta, &weighted(&bits), s)?);
     }
     // Smallest first keeps the intermediate conjunctions small.
     parts.sort_by_key(|p| std::cmp::Reverse(p.node_count()));

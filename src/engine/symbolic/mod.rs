@@ -37,7 +37,7 @@ use oxidd::{BooleanFunction, Function, VarNo};
 use self::vars::{oom, Bdd, Meta, Res, State};
 use super::deal::{self, DealSpec};
 use super::{Agent, Formula};
-use super::{Backend, EngineError, EventId, EventModel, ExplicitModel, WorldId, WorldView};
+use super::{Backend, EngineError, EventId, EventModel, ExplicitModel, Post, WorldId, WorldView};
 
 /// Limits of the symbolic engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,6 +92,8 @@ fn new_meta(limits: &SymbolicLimits, copies: Vec<u32>, locs: usize, props: usize
         mgr: oxidd::bdd::new_manager(nodes, cache, 1),
         copies,
         locs,
+        capacity: nodes,
+        slots: Default::default(),
         props,
     })
 }
@@ -201,12 +203,19 @@ impl SymbolicModel {
         self.inner.state.live.len()
     }
 
+    /// The shared manager and deck shape.
+    fn meta(&self) -> &Meta {
+        &self.inner.state.meta
+    }
+
     /// The reachable states (computed once).
     fn reach(&self) -> Res<Bdd> {
         if let Some(r) = self.inner.reach.get() {
             return Ok(r.clone());
         }
-        let r = counts::reachable(&self.inner.state, &self.inner.law, &self.inner.actual)?;
+        let r = self
+            .meta()
+            .retry(|| counts::reachable(&self.inner.state, &self.inner.law, &self.inner.actual))?;
         Ok(self.inner.reach.get_or_init(|| r).clone())
     }
 
@@ -257,6 +266,21 @@ impl SymbolicModel {
         }
     }
 
+    /// The law to evaluate the preconditions and postconditions of `em` under.
+    fn law_for_events(&self, em: &EventModel) -> Res<Bdd> {
+        let whole = em.events.iter().any(|e| {
+            reads_whole_model(&e.pre)
+                || e.post
+                    .iter()
+                    .any(|p| matches!(p, Post::Set(_, f) if reads_whole_model(f)))
+        });
+        if whole {
+            self.reach()
+        } else {
+            Ok(self.inner.law.clone())
+        }
+    }
+
     /// The truth set of `f`.
     fn truth(&self, f: &Formula) -> Res<Bdd> {
         eval::eval(&self.inner.state, &self.law_for(f)?, f)
@@ -266,20 +290,22 @@ impl SymbolicModel {
     fn update(&self, em: &EventModel, chosen: Option<EventId>) -> Res<SymbolicModel> {
         let inner = &*self.inner;
         transform::check(&inner.state, em)?;
-        let pres = transform::pres(&inner.state, &inner.law, em)?;
+        let law = self.law_for_events(em)?;
+        let pres = transform::pres(&inner.state, &law, em)?;
         let possible: Vec<bool> = pres.iter().map(|p| self.at_actual(p)).collect();
         let e = choose(em, &possible, chosen)?;
-        let t = match transform::transform(&inner.state, &inner.law, em, Some(pres.clone())) {
+        let t = match transform::transform(&inner.state, &law, em, Some(pres.clone()), Some(e)) {
             Err(EngineError::MissingCards { .. }) => {
                 // θ may hold unreachable states the explicit model does not have.
-                transform::transform(&inner.state, &self.reach()?, em, Some(pres))?
+                transform::transform(&inner.state, &self.reach()?, em, Some(pres), Some(e))?
             }
             other => other?,
         };
         let mut actual = inner.actual.clone();
         actual.resize(inner.state.meta.num_vars(), false);
+        let position = t.kept.iter().position(|&k| k == e).unwrap_or(0);
         for (i, &v) in t.event_bits.iter().enumerate() {
-            actual[v as usize] = e >> i & 1 == 1;
+            actual[v as usize] = position >> i & 1 == 1;
         }
         for (v, def) in &t.defs {
             let value = def.eval(actual.iter().enumerate().map(|(x, &b)| (x as VarNo, b)));
@@ -293,9 +319,10 @@ impl SymbolicModel {
             .copied()
             .filter(|v| current.binary_search(v).is_ok())
             .collect();
-        let defs = &t.defs;
+        let derived = &t.derived;
         let support = |x: VarNo| {
-            defs.iter()
+            derived
+                .iter()
                 .find(|(v, _)| *v == x)
                 .map(|(_, d)| walk::support(d))
         };
@@ -353,13 +380,15 @@ fn choose(em: &EventModel, possible: &[bool], chosen: Option<EventId>) -> Res<Ev
 
 impl Backend for SymbolicModel {
     fn eval_actual(&self, f: &Formula) -> Result<bool, EngineError> {
-        Ok(self.at_actual(&self.truth(f)?))
+        self.meta().retry(|| Ok(self.at_actual(&self.truth(f)?)))
     }
 
     fn eval_valid(&self, f: &Formula) -> Result<bool, EngineError> {
-        let reach = self.reach()?;
-        let t = eval::eval(&self.inner.state, &reach, f)?;
-        Ok(oom(reach.imp(&t))?.valid())
+        self.meta().retry(|| {
+            let reach = self.reach()?;
+            let t = eval::eval(&self.inner.state, &reach, f)?;
+            Ok(oom(reach.imp(&t))?.valid())
+        })
     }
 
     fn eval_at(&self, f: &Formula, w: WorldId) -> Result<bool, EngineError> {
@@ -388,12 +417,15 @@ impl Backend for SymbolicModel {
         model: &EventModel,
         actual: Option<EventId>,
     ) -> Result<Rc<dyn Backend>, EngineError> {
-        Ok(Rc::new(self.update(model, actual)?))
+        Ok(Rc::new(self.meta().retry(|| self.update(model, actual))?))
     }
 
     fn possible_events(&self, model: &EventModel) -> Result<Vec<EventId>, EngineError> {
         transform::check(&self.inner.state, model)?;
-        let pres = transform::pres(&self.inner.state, &self.inner.law, model)?;
+        let pres = self.meta().retry(|| {
+            let law = self.law_for_events(model)?;
+            transform::pres(&self.inner.state, &law, model)
+        })?;
         Ok((0..pres.len())
             .filter(|&e| self.at_actual(&pres[e]))
             .collect())

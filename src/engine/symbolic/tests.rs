@@ -194,3 +194,24 @@ fn actual_view_and_worlds() {
     assert_eq!(s.world_count(), 8);
     assert_eq!(s.world(s.actual()).cards, spec.actual);
 }
+
+#[test]
+fn empty_group_reads_the_reachable_states() {
+    let spec = DealSpec {
+        copies: vec![1, 1, 1],
+        sizes: vec![1, 2, 0, 0],
+        observers: vec![vec![0, 2], vec![1, 2]],
+        props: 1,
+        actual: vec![vec![0, 1, 0], vec![1, 0, 1], vec![0, 0, 0], vec![0, 0, 0]],
+    };
+    let e = ExplicitModel::from_deal(&spec, 1000).unwrap();
+    let s = SymbolicModel::from_deal(&spec, &SymbolicLimits::default()).unwrap();
+    assert_eq!(e.world_count(), s.world_count());
+    let f = Formula::D(vec![], Box::new(Formula::count(0, vec![2], Cmp::Ne, 1)));
+    assert_eq!(e.eval_actual(&f).unwrap(), s.eval_actual(&f).unwrap());
+    let em = EventModel::announcement("d", 2, f);
+    assert_eq!(
+        e.possible_events(&em).unwrap(),
+        s.possible_events(&em).unwrap()
+    );
+}

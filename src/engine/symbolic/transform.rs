@@ -22,7 +22,8 @@ use super::eval::eval;
 use super::vars::{
     add, constant, eq_const, oom, sub_const, vec_of, width_for, Bdd, BitVec, Meta, Res, State,
 };
-use crate::engine::event::{EventModel, Post};
+use super::walk;
+use crate::engine::event::{EventId, EventModel, Post};
 use crate::engine::model::Rel;
 use crate::engine::EngineError;
 
@@ -38,9 +39,14 @@ pub(crate) struct Transformed {
     pub fresh: Vec<VarNo>,
     /// The event variables ē.
     pub event_bits: Vec<VarNo>,
-    /// For each fresh variable of a changed fact or of a class, how its value follows
-    /// from the old state and the event: `(var, function)`.
+    /// For each fresh variable, a function of the old state and the event
+    /// variables that gives its value in the actual state (in order).
     pub defs: Vec<(VarNo, Bdd)>,
+    /// For fresh variables that are functions of the old state and ē in every
+    /// state, that function (to see cheaply who can compute them).
+    pub derived: Vec<(VarNo, Bdd)>,
+    /// The events kept (the actual event's component), when an actual event was given.
+    pub kept: Vec<EventId>,
 }
 
 /// Checks `em` against the structure (as the explicit engine does) and
@@ -79,33 +85,25 @@ pub(crate) fn pres(st: &State, law: &Bdd, em: &EventModel) -> Res<Vec<Bdd>> {
 }
 
 /// Applies the transformer of `em` to `(st, law)`. `pre` are the
-/// preconditions when already computed.
+/// preconditions when already computed; `actual` the event that happens
+/// (for an update of the model, not inside a formula): then only the
+/// events connected to it by the agents' partitions are kept (the others
+/// give states unreachable from the actual one), and the event variables
+/// are left out when every agent can tell the events apart by what it sees
+/// ([`without_events`]).
 pub(crate) fn transform(
     st: &State,
     law: &Bdd,
     em: &EventModel,
     pre: Option<Vec<Bdd>>,
+    actual: Option<EventId>,
 ) -> Res<Transformed> {
     let classes = check(st, em)?;
     let pre = match pre {
         Some(p) => p,
         None => pres(st, law, em)?,
     };
-    let meta = &*st.meta;
     let posts = compile(st, law, em)?;
-    let n = em.events.len();
-    let event_bits = meta.fresh(width_for(n.saturating_sub(1) as u32));
-    let ev = vec_of(meta, &event_bits)?;
-    let is_event: Vec<Bdd> = (0..n)
-        .map(|e| eq_const(meta, &ev, e as u32))
-        .collect::<Res<_>>()?;
-    let mut state = st.clone();
-    let mut fresh = event_bits.clone();
-    let mut defs = Vec::new();
-    let mut new_law = meta.bot();
-    for e in 0..n {
-        new_law = oom(new_law.or(&oom(is_event[e].and(&pre[e]))?))?;
-    }
     // Cards that are not there: refused if some possible state and event need them.
     for (e, post) in posts.iter().enumerate() {
         let problem = oom(oom(post.missing.and(&pre[e]))?.and(law))?;
@@ -116,35 +114,261 @@ pub(crate) fn transform(
             });
         }
     }
+    let kept = match actual {
+        Some(e) => connected(&classes, e),
+        None => (0..em.events.len()).collect(),
+    };
+    let ev = Events {
+        classes: classes
+            .iter()
+            .map(|c| kept.iter().map(|&e| c[e]).collect())
+            .collect(),
+        pre: kept.iter().map(|&e| pre[e].clone()).collect(),
+        posts: kept.iter().map(|&e| &posts[e]).collect(),
+        designated: em
+            .designated_events()
+            .iter()
+            .filter_map(|e| kept.iter().position(|k| k == e))
+            .collect(),
+    };
+    if let Some(e) = actual {
+        let at = kept.iter().position(|&k| k == e).unwrap_or(0);
+        if let Some(t) = without_events(st, law, &ev, at)? {
+            return Ok(t);
+        }
+    }
+    let mut t = with_events(st, law, &ev)?;
+    t.kept = kept;
+    Ok(t)
+}
+
+/// The events a transformer keeps, renumbered.
+struct Events<'a> {
+    /// Each agent's class of each event.
+    classes: Vec<Vec<u32>>,
+    /// The preconditions.
+    pre: Vec<Bdd>,
+    /// The postconditions.
+    posts: Vec<&'a Compiled>,
+    /// The designated events.
+    designated: Vec<usize>,
+}
+
+/// The events connected to `e` by the union of the agents' partitions, in order.
+fn connected(classes: &[Vec<u32>], e: usize) -> Vec<usize> {
+    let n = classes.first().map_or(e + 1, |c| c.len());
+    let mut keep = vec![false; n];
+    keep[e] = true;
+    loop {
+        let mut grew = false;
+        for c in classes {
+            for f in 0..n {
+                if !keep[f] && (0..n).any(|g| keep[g] && c[g] == c[f]) {
+                    keep[f] = true;
+                    grew = true;
+                }
+            }
+        }
+        if !grew {
+            return (0..n).filter(|&f| keep[f]).collect();
+        }
+    }
+}
+
+/// The new value of target `t` after event `e` (the old value if `e` leaves it).
+fn new_value(st: &State, ev: &Events, e: usize, t: Target) -> Res<BitVec> {
+    match ev.posts[e].values.iter().find(|(x, _)| *x == t) {
+        Some((_, v)) => Ok(v.clone()),
+        None => vec_of(&st.meta, target_vars(st, t)),
+    }
+}
+
+/// Bit i of a vector (false past its end).
+fn bit(meta: &Meta, v: &BitVec, i: usize) -> Bdd {
+    v.get(i).cloned().unwrap_or_else(|| meta.bot())
+}
+
+/// The width and slot index of a target's new value.
+fn target_shape(meta: &Meta, t: Target) -> (usize, usize) {
+    match t {
+        Target::Fact(f) => (meta.full_width(f / meta.locs), f),
+        Target::Prop(p) => (1, meta.copies.len() * meta.locs + p),
+    }
+}
+
+/// The transformer without event variables, when every agent that tells
+/// some kept events apart can tell them apart by its old observations and
+/// the new values it can compute from them (its "news" N_a): no two events
+/// in different a-classes can give equal news from a-indistinguishable
+/// states. Then a state (s, e) is identified by (s, new values) and
+/// `θ' = θ ∧ ∨_e (pre_e ∧ x' ↔ post_e(x))`; two such states are
+/// a-related iff they agree on `O_a` and N_a, which is the product's
+/// relation. States (s, e), (s, f) with equal new values merge, which is
+/// sound because no agent tells e and f apart (else the test would fail).
+fn without_events(st: &State, law: &Bdd, ev: &Events, actual: usize) -> Res<Option<Transformed>> {
+    let meta = &*st.meta;
+    let n = ev.pre.len();
+    let changed = changed_facts(&ev.posts);
+    let values: Vec<Vec<BitVec>> = (0..n)
+        .map(|e| changed.iter().map(|&t| new_value(st, ev, e, t)).collect())
+        .collect::<Res<_>>()?;
+    let mut news: Vec<Vec<usize>> = Vec::new();
+    for a in 0..ev.classes.len() {
+        let mine = news_of(st, ev, a, &values);
+        if !tells_apart(st, ev, a, &values, &mine)? {
+            return Ok(None);
+        }
+        news.push(mine);
+    }
+    let mut state = st.clone();
+    let mut fresh = Vec::new();
+    let mut new_vars = Vec::new();
+    for &t in &changed {
+        let (width, index) = target_shape(meta, t);
+        let vars = meta.slot(&state.live, index, width);
+        state.add_live(&vars);
+        fresh.extend(&vars);
+        new_vars.push(vars);
+    }
+    let mut any = meta.bot();
+    for (pre, after) in ev.pre.iter().zip(&values) {
+        let mut this = pre.clone();
+        for (t, vars) in new_vars.iter().enumerate() {
+            for (i, &v) in vars.iter().enumerate() {
+                let same = oom(meta.var(v)?.equiv(&bit(meta, &after[t], i)))?;
+                this = oom(this.and(&same))?;
+            }
+        }
+        any = oom(any.or(&this))?;
+    }
+    let mut defs = Vec::new();
+    for (t, &target) in changed.iter().enumerate() {
+        for (i, &v) in new_vars[t].iter().enumerate() {
+            defs.push((v, bit(meta, &values[actual][t], i)));
+        }
+        match target {
+            Target::Fact(f) => state.facts[f] = new_vars[t].clone(),
+            Target::Prop(p) => state.props[p] = new_vars[t][0],
+        }
+    }
+    for (a, mine) in news.iter().enumerate() {
+        for &t in mine {
+            state.obs[a].extend(&new_vars[t]);
+        }
+        state.obs[a].sort_unstable();
+    }
+    Ok(Some(Transformed {
+        state,
+        law: oom(law.and(&any))?,
+        designated: meta.top(),
+        fresh,
+        event_bits: Vec::new(),
+        defs,
+        derived: Vec::new(),
+        kept: Vec::new(),
+    }))
+}
+
+/// Agent a's news: the changed targets (indices into `values[e]`) whose
+/// new value a can compute from what it observes and its class of the event.
+fn news_of(st: &State, ev: &Events, a: usize, values: &[Vec<BitVec>]) -> Vec<usize> {
+    let (observed, class) = (&st.obs[a], &ev.classes[a]);
+    let n = class.len();
+    let reads_seen = |b: &Bdd| {
+        walk::support(b)
+            .iter()
+            .all(|v| observed.binary_search(v).is_ok())
+    };
+    let known = |t: usize| -> bool {
+        (0..n).all(|e| values[e][t].iter().all(reads_seen))
+            && (0..n).all(|e| (0..n).all(|f| class[e] != class[f] || values[e][t] == values[f][t]))
+    };
+    let targets = values.first().map_or(0, |v| v.len());
+    (0..targets).filter(|&t| known(t)).collect()
+}
+
+/// Whether agent `a` tells apart every two events of different a-classes
+/// by its observations and its news `mine`: no two such events have
+/// preconditions possible for a and equal news.
+fn tells_apart(
+    st: &State,
+    ev: &Events,
+    a: usize,
+    values: &[Vec<BitVec>],
+    mine: &[usize],
+) -> Res<bool> {
+    let meta = &*st.meta;
+    let class = &ev.classes[a];
+    let n = class.len();
+    if (0..n).all(|e| class[e] == class[0]) {
+        return Ok(true);
+    }
+    let hidden = st.live_except(&st.obs[a]);
+    let possible: Vec<Bdd> = ev
+        .pre
+        .iter()
+        .map(|p| meta.exists(p, &hidden))
+        .collect::<Res<_>>()?;
+    for e in 0..n {
+        for f in e + 1..n {
+            if class[e] == class[f] {
+                continue;
+            }
+            let mut both = oom(possible[e].and(&possible[f]))?;
+            for &t in mine {
+                if !both.satisfiable() {
+                    break;
+                }
+                for i in 0..values[e][t].len().max(values[f][t].len()) {
+                    let same =
+                        oom(bit(meta, &values[e][t], i).equiv(&bit(meta, &values[f][t], i)))?;
+                    both = oom(both.and(&same))?;
+                }
+            }
+            if both.satisfiable() {
+                return Ok(false);
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// The transformer with event variables ē (and class variables).
+fn with_events(st: &State, law: &Bdd, ev: &Events) -> Res<Transformed> {
+    let meta = &*st.meta;
+    let n = ev.pre.len();
+    let event_bits = meta.fresh(width_for(n.saturating_sub(1) as u32));
+    let evec = vec_of(meta, &event_bits)?;
+    let is_event: Vec<Bdd> = (0..n)
+        .map(|e| eq_const(meta, &evec, e as u32))
+        .collect::<Res<_>>()?;
+    let mut state = st.clone();
+    state.add_live(&event_bits);
+    let mut fresh = event_bits.clone();
+    let mut defs = Vec::new();
+    let mut new_law = meta.bot();
+    for (is, pre) in is_event.iter().zip(&ev.pre) {
+        new_law = oom(new_law.or(&oom(is.and(pre))?))?;
+    }
     new_law = oom(new_law.and(law))?;
     observe_events(
         meta,
         &mut state,
-        &classes,
+        &ev.classes,
         &event_bits,
         &is_event,
         &mut fresh,
         &mut defs,
     )?;
-    let changed = changed_facts(&posts);
-    for target in changed {
-        let old = target_vars(&state, target).to_vec();
-        let width = match target {
-            Target::Fact(f) => meta.full_width(f / meta.locs),
-            Target::Prop(_) => 1,
-        };
-        let vars = meta.fresh(width);
+    for target in changed_facts(&ev.posts) {
+        let (width, index) = target_shape(meta, target);
+        let vars = meta.slot(&state.live, index, width);
+        state.add_live(&vars);
         for (i, &v) in vars.iter().enumerate() {
             let mut value = meta.bot();
-            for (e, post) in posts.iter().enumerate() {
-                let bit = match post.values.iter().find(|(t, _)| *t == target) {
-                    Some((_, x)) => x.get(i).cloned().unwrap_or_else(|| meta.bot()),
-                    None => match old.get(i) {
-                        Some(&o) => meta.var(o)?,
-                        None => meta.bot(),
-                    },
-                };
-                value = oom(value.or(&oom(is_event[e].and(&bit))?))?;
+            for (e, is) in is_event.iter().enumerate() {
+                let x = new_value(st, ev, e, target)?;
+                value = oom(value.or(&oom(is.and(&bit(meta, &x, i)))?))?;
             }
             defs.push((v, value));
         }
@@ -159,7 +383,7 @@ pub(crate) fn transform(
     }
     state.add_live(&fresh);
     let mut designated = meta.bot();
-    for e in em.designated_events() {
+    for &e in &ev.designated {
         designated = oom(designated.or(&is_event[e]))?;
     }
     Ok(Transformed {
@@ -168,7 +392,9 @@ pub(crate) fn transform(
         designated,
         fresh,
         event_bits,
+        derived: defs.clone(),
         defs,
+        kept: Vec::new(),
     })
 }
 
@@ -241,7 +467,7 @@ struct Compiled {
 }
 
 /// The targets some event changes, sorted.
-fn changed_facts(posts: &[Compiled]) -> Vec<Target> {
+fn changed_facts(posts: &[&Compiled]) -> Vec<Target> {
     let mut all: Vec<Target> = posts
         .iter()
         .flat_map(|p| p.values.iter().map(|(t, _)| *t))

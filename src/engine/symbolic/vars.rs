@@ -32,6 +32,13 @@ pub(crate) struct Meta {
     pub copies: Vec<u32>,
     /// The number of locations.
     pub locs: usize,
+    /// The manager's capacity in nodes.
+    pub capacity: usize,
+    /// For each target (fact index, then `facts + p` for proposition p),
+    /// spare copies of its bits placed next to it in the order: an update
+    /// that rewrites the target takes a copy no live variable uses, so new
+    /// values stay next to the old ones. Set once when the structure is built.
+    pub slots: std::cell::OnceCell<Vec<Vec<Vec<VarNo>>>>,
     /// The number of propositions.
     pub props: usize,
 }
@@ -45,6 +52,47 @@ impl Meta {
     /// The number of bits that hold any count of kind `k`.
     pub fn full_width(&self, k: usize) -> usize {
         width_for(self.copies[k])
+    }
+
+    /// Collects dead nodes when more than two million nodes (or half of
+    /// the capacity) are used.
+    pub fn maybe_gc(&self) {
+        self.mgr.with_manager_shared(|m| {
+            if m.num_inner_nodes() > (self.capacity / 2).min(1 << 21) {
+                m.gc();
+            }
+        });
+    }
+
+    /// Runs `op`; when the manager runs out of nodes, collects the dead
+    /// ones and runs it once more.
+    pub fn retry<T>(&self, op: impl Fn() -> Res<T>) -> Res<T> {
+        self.maybe_gc();
+        match op() {
+            Err(EngineError::OutOfMemory) => {
+                self.mgr.with_manager_shared(|m| m.gc());
+                op()
+            }
+            other => other,
+        }
+    }
+
+    /// `width` variables for a new value of target `t`: a spare copy next
+    /// to it that no variable of `live` uses, else fresh ones at the bottom.
+    pub fn slot(&self, live: &[VarNo], t: usize, width: usize) -> Vec<VarNo> {
+        let spare = self
+            .slots
+            .get()
+            .and_then(|s| s.get(t))
+            .into_iter()
+            .flatten();
+        for vars in spare {
+            let free = vars.iter().all(|v| live.binary_search(v).is_err());
+            if free && vars.len() >= width {
+                return vars[..width].to_vec();
+            }
+        }
+        self.fresh(width)
     }
 
     /// `n` fresh variables, below every existing one.
@@ -286,6 +334,40 @@ pub(crate) fn sub_const(meta: &Meta, x: &[Bdd], c: u32, width: usize) -> Res<(Bi
     Ok((out, under))
 }
 
+/// "Σ weight·x = target" over weighted variables, built bottom-up by
+/// dynamic programming on (variable, sum still to reach): at most
+/// `items × (target + 1)` if-then-else steps, never an enumeration.
+pub(crate) fn sum_eq(meta: &Meta, items: &[(VarNo, u32)], target: u32) -> Res<Bdd> {
+    let mut items = items.to_vec();
+    items.sort_unstable();
+    // below[r]: "the items after the current one sum to r".
+    let mut below: Vec<Bdd> = (0..=target)
+        .map(|r| if r == 0 { meta.top() } else { meta.bot() })
+        .collect();
+    for &(v, w) in items.iter().rev() {
+        let x = meta.var(v)?;
+        let mut here = Vec::with_capacity(below.len());
+        for r in 0..=target {
+            let taken = if r >= w {
+                below[(r - w) as usize].clone()
+            } else {
+                meta.bot()
+            };
+            here.push(oom(x.ite(&taken, &below[r as usize]))?);
+        }
+        below = here;
+    }
+    Ok(below.swap_remove(target as usize))
+}
+
+/// The weighted bits of facts: bit i of each fact weighs 2^i.
+pub(crate) fn weighted(facts: &[&[VarNo]]) -> Vec<(VarNo, u32)> {
+    facts
+        .iter()
+        .flat_map(|f| f.iter().enumerate().map(|(i, &v)| (v, 1u32 << i)))
+        .collect()
+}
+
 /// For each `v < cap`, the condition "Σ xs = v", and at index `cap` "Σ xs ≥ cap":
 /// dynamic programming over the vectors, never enumerating assignments.
 pub(crate) fn sum_table(meta: &Meta, xs: &[BitVec], cap: u32) -> Res<Vec<Bdd>> {
@@ -329,6 +411,8 @@ mod tests {
             mgr: oxidd::bdd::new_manager(1 << 16, 1 << 12, 1),
             copies: vec![],
             locs: 0,
+            capacity: 1 << 16,
+            slots: Default::default(),
             props: 0,
         };
         m.fresh(vars);

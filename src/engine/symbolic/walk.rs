@@ -178,6 +178,8 @@ mod tests {
             mgr: oxidd::bdd::new_manager(1 << 16, 1 << 12, 1),
             copies: vec![],
             locs: 0,
+            capacity: 1 << 16,
+            slots: Default::default(),
             props: 0,
         };
         m.fresh(5);
