@@ -84,36 +84,37 @@ fn every_scenario_holds() {
     );
 }
 
-/// Benchmark scenarios too slow for the unoptimised test build: replayed
-/// in full only by `cargo test --release` and by `dealer bench`.
-const SLOW_IN_DEBUG: &[&str] = &["muddy-20.deal"];
+/// Scenarios too slow for the unoptimised test build: replayed in full only
+/// by `cargo test --release` and by `dealer bench`.
+const SLOW_IN_DEBUG: &[&str] = &[
+    "bench/muddy-20.deal",
+    "bench/muddy-100.deal",
+    "gofish/full-deck.deal",
+    "kwartet/full-deck.deal",
+];
 
-/// Whether `path` is a slow benchmark and this build has debug assertions.
+/// Whether `path` is a slow scenario and this build has debug assertions.
 fn skipped_here(path: &Path) -> bool {
-    cfg!(debug_assertions)
-        && path
-            .parent()
-            .and_then(Path::file_name)
-            .is_some_and(|d| d == "bench")
-        && path
-            .file_name()
-            .is_some_and(|f| SLOW_IN_DEBUG.iter().any(|s| f == *s))
+    cfg!(debug_assertions) && SLOW_IN_DEBUG.iter().any(|s| path.ends_with(s))
 }
 
-/// Every benchmark scenario, the slow ones included, parses and passes the
-/// checking pass (names, moves, the size guard's count) in every build.
+/// Every benchmark and every slow scenario parses and passes the checking
+/// pass (names, moves) in every build.
 #[test]
-fn bench_scenarios_check() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/bench");
+fn slow_scenarios_check() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
     let mut files = Vec::new();
-    scenario_files(&dir, &mut files);
+    scenario_files(&root, &mut files);
     for name in SLOW_IN_DEBUG {
         assert!(
             files.iter().any(|p| p.ends_with(name)),
-            "{name} is listed as slow but is not under scenarios/bench/"
+            "{name} is listed as slow but is not under scenarios/"
         );
     }
-    for path in &files {
+    let bench = root.join("bench");
+    for path in files.iter().filter(|p| {
+        p.starts_with(&bench) || skipped_here(p) || SLOW_IN_DEBUG.iter().any(|s| p.ends_with(s))
+    }) {
         let src = std::fs::read_to_string(path).unwrap();
         let file = path.display().to_string();
         let scenario = syntax::parse(&src).unwrap_or_else(|_| panic!("{file} does not parse"));

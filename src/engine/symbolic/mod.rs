@@ -417,7 +417,19 @@ impl Backend for SymbolicModel {
         model: &EventModel,
         actual: Option<EventId>,
     ) -> Result<Rc<dyn Backend>, EngineError> {
-        Ok(Rc::new(self.meta().retry(|| self.update(model, actual))?))
+        match self.meta().retry(|| self.update(model, actual)) {
+            Ok(next) => Ok(Rc::new(next)),
+            // Beliefs (an event relation that is not an equivalence) have no
+            // knowledge structure; a model small enough to list hands over to
+            // the explicit engine, whose listed model is bisimilar to this one.
+            Err(EngineError::Unsupported(why)) => match self.listed() {
+                Some(listed) => listed.apply(model, actual),
+                None => Err(EngineError::Unsupported(format!(
+                    "{why}, and this model is too large to hand over to the explicit engine"
+                ))),
+            },
+            Err(e) => Err(e),
+        }
     }
 
     fn possible_events(&self, model: &EventModel) -> Result<Vec<EventId>, EngineError> {

@@ -146,7 +146,7 @@ fn muddy_children_from_explicit() {
 }
 
 #[test]
-fn beliefs_are_refused() {
+fn beliefs_hand_over_to_the_explicit_engine_or_are_refused() {
     let s = SymbolicModel::from_explicit(&muddy()).unwrap();
     let skip = Event {
         name: "skip".into(),
@@ -163,8 +163,27 @@ fn beliefs_are_refused() {
         ],
         designated: Vec::new(),
     };
+    // Small enough to list: the explicit engine takes over, with the same answers.
+    let handed = s.apply(&em, Some(0)).unwrap();
+    let direct = muddy().apply(&em, Some(0)).unwrap();
+    assert_eq!(handed.describe().0, "explicit");
+    assert!(!handed.is_s5());
+    assert_eq!(handed.world_count(), direct.world_count());
+    for i in 0..3 {
+        let f = Formula::K(i, Box::new(p(i)));
+        assert_eq!(
+            handed.eval_actual(&f).unwrap(),
+            direct.eval_actual(&f).unwrap()
+        );
+    }
+    // Too large to list: refused.
+    let limits = SymbolicLimits {
+        list: 0,
+        ..SymbolicLimits::default()
+    };
+    let big = SymbolicModel::from_deal(&qa_spec(), &limits).unwrap();
     assert!(matches!(
-        s.apply(&em, Some(0)),
+        big.apply(&em, Some(0)),
         Err(EngineError::Unsupported(_))
     ));
 }
