@@ -10,11 +10,15 @@
 //! observed free location. That is a number in mixed radix, one digit per
 //! (free kind but the last, observed location) — the last free kind's counts
 //! follow from the sizes — accumulated while the copies are placed, so a
-//! world's class number costs one table look-up per agent instead of a scan
-//! of its row. Agents whose number could overflow are classed afterwards by
-//! hashing ([`super::model`]'s `observer_partition`).
+//! world's class number costs a few additions instead of a scan of its row;
+//! the numbers are made dense after the enumeration, one agent per thread.
+//! Agents whose number could overflow are classed afterwards by hashing
+//! ([`super::model`]'s `observer_partition`).
+
+use rayon::prelude::*;
 
 use super::deal::{self, DealSpec};
+use super::par;
 use super::relation::Partition;
 
 /// The rows of every world of a deal
@@ -33,9 +37,17 @@ pub(crate) struct Built {
 pub(crate) fn build(spec: &DealSpec, width: usize, n: usize) -> Built {
     let mut b = Builder::new(spec, width, n);
     b.level(0);
+    let classes = if par::worth(n) {
+        b.keyers
+            .into_par_iter()
+            .map(|k| k.map(Keyer::finish))
+            .collect()
+    } else {
+        b.keyers.into_iter().map(|k| k.map(Keyer::finish)).collect()
+    };
     Built {
         rows: b.rows,
-        classes: b.keyers.into_iter().map(|k| k.map(Keyer::finish)).collect(),
+        classes,
     }
 }
 
@@ -90,12 +102,10 @@ struct Level {
 
 /// Turns an agent's class number into a dense class.
 enum Keyer {
-    /// Numbers below a small range: renumbered through a direct table.
-    Table {
-        slots: Vec<u32>,
-        count: u32,
-        class: Vec<u32>,
-    },
+    /// Numbers below a small range: recorded during the enumeration, then
+    /// renumbered in increasing order through a direct table (no table at
+    /// all when every number of the range occurs).
+    Table { range: usize, keys: Vec<u32> },
     /// Larger numbers, renumbered by hashing at the end.
     Keys(Vec<u64>),
 }
@@ -103,12 +113,10 @@ enum Keyer {
 impl Keyer {
     /// A keyer for `n` numbers below `range`.
     fn new(range: u64, n: usize) -> Keyer {
-        if range <= (4 * n as u64).max(1 << 16) {
+        if range <= (4 * n as u64).max(1 << 16) && range <= u64::from(u32::MAX) {
             Keyer::Table {
-                // Zeroed memory comes from the allocator without a pass over it.
-                slots: vec![0; range as usize],
-                count: 0,
-                class: Vec::with_capacity(n),
+                range: range as usize,
+                keys: Vec::with_capacity(n),
             }
         } else {
             Keyer::Keys(Vec::with_capacity(n))
@@ -119,27 +127,33 @@ impl Keyer {
     #[inline]
     fn push(&mut self, key: u64) {
         match self {
-            Keyer::Table {
-                slots,
-                count,
-                class,
-            } => {
-                // A slot holds its class number plus one; 0 is free.
-                let slot = &mut slots[key as usize];
-                if *slot == 0 {
-                    *count += 1;
-                    *slot = *count;
-                }
-                class.push(*slot - 1);
-            }
+            Keyer::Table { keys, .. } => keys.push(key as u32),
             Keyer::Keys(keys) => keys.push(key),
         }
     }
 
-    /// The partition of the recorded worlds.
+    /// The partition of the recorded worlds (a pass of its own, so that
+    /// the agents' partitions are finished on several threads).
     fn finish(self) -> Partition {
         match self {
-            Keyer::Table { count, class, .. } => Partition::new(class, count as usize),
+            Keyer::Table { range, keys } => {
+                // The rank of each number among those that occur.
+                let mut rank = vec![0u32; range];
+                for &k in &keys {
+                    rank[k as usize] = 1;
+                }
+                let mut count = 0u32;
+                for r in &mut rank {
+                    let used = *r;
+                    *r = count;
+                    count += used;
+                }
+                if count as usize == range {
+                    return Partition::new(keys, range);
+                }
+                let class = keys.iter().map(|&k| rank[k as usize]).collect();
+                Partition::new(class, count as usize)
+            }
             Keyer::Keys(keys) => Partition::from_labels(keys.into_iter()),
         }
     }
@@ -456,6 +470,9 @@ mod tests {
             check_rows(&spec, &rows);
             for (classes, seen) in built.classes.iter().zip(&spec.observers) {
                 let p = classes.as_ref().expect("small deals have small numbers");
+                let mut used = vec![false; p.count];
+                p.class.iter().for_each(|&c| used[c as usize] = true);
+                assert!(used.iter().all(|&u| u), "dense classes: {spec:?}");
                 for x in 0..n {
                     for y in 0..n {
                         let same = contents(&spec, rows[x], seen) == contents(&spec, rows[y], seen);

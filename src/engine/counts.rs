@@ -94,8 +94,8 @@ fn truth_sets(m: &ExplicitModel, kinds: &[Kind], tests: &[Test]) -> Vec<FixedBit
 /// The words of each test's truth set for the blocks `range`.
 ///
 /// For each block, a table of the counts at every location of each of its
-/// worlds (one byte per location and world, so that the increments of
-/// different worlds never wait for each other); each test then compares a
+/// worlds (one byte per location and world, filled a column at a time so
+/// that consecutive increments never wait for each other); each test then compares a
 /// row of the table with its number, for the whole block at once.
 fn block_words(
     m: &ExplicitModel,
@@ -103,15 +103,18 @@ fn block_words(
     tests: &[Test],
     range: std::ops::Range<usize>,
 ) -> Vec<Vec<usize>> {
+    let width = m.shape.width();
     let mut count = vec![[0u8; BITS]; m.shape.locations];
     let mut words = vec![Vec::with_capacity(range.len()); tests.len()];
     for block in range {
         let base = block * BITS;
         let len = BITS.min(m.n - base);
         count.iter_mut().for_each(|c| *c = [0; BITS]);
-        for (i, x) in (base..base + len).enumerate() {
-            let row = m.row(x);
-            for &c in cols {
+        // Column by column, so that consecutive increments touch different
+        // worlds' bytes even when a world's copies share a location.
+        let rows = &m.rows[base * width..(base + len) * width];
+        for &c in cols {
+            for (i, row) in rows.chunks_exact(width).enumerate() {
                 count[row[c] as usize][i] += 1;
             }
         }
@@ -126,10 +129,15 @@ fn block_words(
 
 /// The bits of the counts `c` with `c ⋈ n`.
 fn compare(count: &[u8; BITS], cmp: Cmp, n: u32) -> usize {
+    /// Eight 0/1 bytes to eight bits: byte k lands on bit 56 + k of the
+    /// product (the partial products never overlap, so nothing carries).
+    const GATHER: u64 = 0x0102_0408_1020_4080;
     fn word(count: &[u8; BITS], f: impl Fn(u32) -> bool) -> usize {
         let mut w = 0usize;
-        for (i, &c) in count.iter().enumerate() {
-            w |= usize::from(f(u32::from(c))) << i;
+        for (j, chunk) in count.chunks_exact(8).enumerate() {
+            let flags: [u8; 8] = std::array::from_fn(|k| u8::from(f(u32::from(chunk[k]))));
+            let bits = u64::from_le_bytes(flags).wrapping_mul(GATHER) >> 56;
+            w |= (bits as usize) << (8 * j);
         }
         w
     }
@@ -209,6 +217,19 @@ mod tests {
             });
             assert_eq!(shared.atom(&m, a), expected, "{a:?}");
             assert_eq!(alone.atom(&m, a), expected, "{a:?}");
+        }
+    }
+
+    #[test]
+    fn comparisons_fill_every_bit_of_a_word() {
+        let count: [u8; BITS] = std::array::from_fn(|i| (i * 7 % 5) as u8);
+        for cmp in [Cmp::Lt, Cmp::Le, Cmp::Eq, Cmp::Ne, Cmp::Ge, Cmp::Gt] {
+            for n in 0..6 {
+                let expected = (0..BITS)
+                    .filter(|&i| cmp.holds(u32::from(count[i]), n))
+                    .fold(0usize, |w, i| w | 1 << i);
+                assert_eq!(compare(&count, cmp, n), expected, "{cmp:?} {n}");
+            }
         }
     }
 }

@@ -223,8 +223,11 @@ impl ExplicitModel {
     /// the old number of each new world. The actual world is kept if it is
     /// in `keep`, else world 0 stands in for it.
     pub(crate) fn restrict(&self, keep: &FixedBitSet) -> (ExplicitModel, Vec<u32>) {
-        let kept: Vec<u32> = keep.ones().map(|x| x as u32).collect();
-        let dropped: Vec<u32> = keep.zeroes().map(|x| x as u32).collect();
+        let (kept, dropped): (Vec<u32>, Vec<u32>) = par::join(
+            self.n,
+            || keep.ones().map(|x| x as u32).collect(),
+            || keep.zeroes().map(|x| x as u32).collect(),
+        );
         // Old → new numbers, needed by successor lists only.
         let general = self.rels.iter().chain(self.groups.iter().flatten());
         let mut map = Vec::new();
@@ -234,9 +237,34 @@ impl ExplicitModel {
                 map[old as usize] = new as u32;
             }
         }
+        // The rows are copied while other threads restrict the relations.
+        let restrict_all =
+            |rels: &[Rel]| par::map(kept.len(), rels, |r| r.restrict(&kept, &dropped, &map));
+        let (rows, (rels, groups)) = par::join(
+            kept.len(),
+            || self.kept_rows(&kept),
+            || {
+                let groups = self.groups.as_deref().map(restrict_all);
+                (restrict_all(&self.rels), groups)
+            },
+        );
+        let actual = kept.binary_search(&(self.actual as u32)).ok();
+        let model = ExplicitModel {
+            shape: Arc::clone(&self.shape),
+            rows,
+            n: kept.len(),
+            rels,
+            groups,
+            actual: actual.unwrap_or(0),
+        };
+        (model, kept)
+    }
+
+    /// The rows of the `kept` worlds (increasing), runs of consecutive
+    /// worlds copied at once.
+    fn kept_rows(&self, kept: &[u32]) -> Vec<u8> {
         let width = self.shape.width();
         let mut rows = Vec::with_capacity(kept.len() * width);
-        // Runs of consecutive kept worlds are copied at once.
         let mut i = 0;
         while i < kept.len() {
             let start = kept[i] as usize;
@@ -248,21 +276,7 @@ impl ExplicitModel {
             rows.extend_from_slice(&self.rows[start * width..end * width]);
             i += 1;
         }
-        let actual = kept.binary_search(&(self.actual as u32)).ok();
-        let model = ExplicitModel {
-            shape: Arc::clone(&self.shape),
-            rows,
-            n: kept.len(),
-            rels: par::map(kept.len(), &self.rels, |r| {
-                r.restrict(&kept, &dropped, &map)
-            }),
-            groups: self
-                .groups
-                .as_ref()
-                .map(|gs| par::map(kept.len(), gs, |r| r.restrict(&kept, &dropped, &map))),
-            actual: actual.unwrap_or(0),
-        };
-        (model, kept)
+        rows
     }
 
     /// The worlds reachable from the actual world along any agents' relations.
@@ -284,23 +298,30 @@ impl ExplicitModel {
     /// Reachability when every relation is a partition: union-find over the
     /// worlds, joining each world to the first world of its class for every
     /// agent (the forest has one node per world, whatever the classes).
+    /// Once one tree is left, every world is reachable and the passes stop.
     ///
     /// For large models, two threads build the forests of half the agents
     /// each; the second forest is then merged into the first by joining
     /// every world to its root there.
     fn reachable_by_classes(&self, ps: &[&Partition]) -> FixedBitSet {
-        let mut parent = if par::worth(self.n) && ps.len() >= 2 {
+        let (mut parent, trees) = if par::worth(self.n) && ps.len() >= 2 {
             let (left, right) = ps.split_at(ps.len() / 2);
-            let (mut parent, mut other) =
+            let ((mut parent, mut trees), (mut other, _)) =
                 rayon::join(|| forest(self.n, left), || forest(self.n, right));
             for x in 0..self.n as u32 {
+                if trees == 1 {
+                    break;
+                }
                 let y = find(&mut other, x);
-                join(&mut parent, x, y);
+                trees -= usize::from(join(&mut parent, x, y));
             }
-            parent
+            (parent, trees)
         } else {
             forest(self.n, ps)
         };
+        if trees <= 1 {
+            return eval::full(self.n);
+        }
         let root = find(&mut parent, self.actual as u32);
         let mut seen = FixedBitSet::with_capacity(self.n);
         for x in 0..self.n {
@@ -391,9 +412,11 @@ impl ExplicitModel {
 }
 
 /// The union-find forest of `n` elements in which the members of each
-/// class of every partition of `ps` are joined.
-fn forest(n: usize, ps: &[&Partition]) -> Vec<u32> {
+/// class of every partition of `ps` are joined, and its number of trees
+/// (the passes stop at one tree).
+fn forest(n: usize, ps: &[&Partition]) -> (Vec<u32>, usize) {
     let mut parent: Vec<u32> = (0..n as u32).collect();
+    let mut trees = n;
     let mut first = Vec::new();
     for p in ps {
         first.clear();
@@ -402,21 +425,26 @@ fn forest(n: usize, ps: &[&Partition]) -> Vec<u32> {
             let f = &mut first[c as usize];
             if *f == u32::MAX {
                 *f = x as u32;
-            } else {
-                join(&mut parent, x as u32, *f);
+            } else if join(&mut parent, x as u32, *f) {
+                trees -= 1;
+                if trees == 1 {
+                    return (parent, trees);
+                }
             }
         }
     }
-    parent
+    (parent, trees)
 }
 
-/// Joins the trees of `x` and `y` (the smaller root goes on top).
+/// Joins the trees of `x` and `y` (the smaller root goes on top); whether
+/// they were two trees.
 #[inline]
-fn join(parent: &mut [u32], x: u32, y: u32) {
+fn join(parent: &mut [u32], x: u32, y: u32) -> bool {
     let (a, b) = (find(parent, x), find(parent, y));
     if a != b {
         parent[a.max(b) as usize] = a.min(b);
     }
+    a != b
 }
 
 /// The root of `x` in a union-find forest, halving paths on the way.

@@ -78,3 +78,16 @@ pub(crate) fn map<T: Sync, R: Send>(n: usize, items: &[T], f: impl Fn(&T) -> R +
         items.iter().map(f).collect()
     }
 }
+
+/// `a` and `b`, on two threads for large models.
+pub(crate) fn join<A: Send, B: Send>(
+    n: usize,
+    a: impl FnOnce() -> A + Send,
+    b: impl FnOnce() -> B + Send,
+) -> (A, B) {
+    if worth(n) {
+        rayon::join(a, b)
+    } else {
+        (a(), b())
+    }
+}
