@@ -72,6 +72,8 @@ struct Inner {
     actual: Vec<bool>,
     limits: SymbolicLimits,
     reach: OnceCell<Bdd>,
+    /// States and distinct values among the reachable states.
+    counts: OnceCell<(u128, u128)>,
     listed: OnceCell<Option<ExplicitModel>>,
 }
 
@@ -135,6 +137,7 @@ impl SymbolicModel {
                 actual,
                 limits,
                 reach: OnceCell::new(),
+                counts: OnceCell::new(),
                 listed: OnceCell::new(),
             }),
         }
@@ -224,6 +227,9 @@ impl SymbolicModel {
         self.inner
             .listed
             .get_or_init(|| {
+                if self.surely_too_many() {
+                    return None;
+                }
                 self.listable().ok()?;
                 let reach = self.reach().ok()?;
                 Some(counts::materialize(
@@ -235,8 +241,33 @@ impl SymbolicModel {
             .as_ref()
     }
 
+    /// Whether some agent alone considers more states possible than
+    /// `limits.list`: then the reachable states (a superset) cannot be
+    /// listed. Cheaper than counting the reachable states (no fixpoint),
+    /// so that models far too large to list never compute them unasked.
+    fn surely_too_many(&self) -> bool {
+        let st = &self.inner.state;
+        (0..st.obs.len()).any(|a| {
+            let Ok(seen) = st.observed(a) else {
+                return false;
+            };
+            let Ok(here) = st.meta.assignment(seen, |v| self.inner.actual[v as usize]) else {
+                return false;
+            };
+            let Ok(set) = oom(self.inner.law.and(&here)) else {
+                return false;
+            };
+            walk::count(&set, &st.live) > self.inner.limits.list
+        })
+    }
+
     /// States and distinct values among the reachable states (those `agent` considers possible).
     fn state_counts(&self, agent: Option<Agent>) -> Res<(u128, u128)> {
+        if agent.is_none() {
+            if let Some(&c) = self.inner.counts.get() {
+                return Ok(c);
+            }
+        }
         let st = &self.inner.state;
         let mut set = self.reach()?;
         if let Some(a) = agent {
@@ -246,7 +277,11 @@ impl SymbolicModel {
                     .assignment(seen, |v| self.inner.actual[v as usize])?,
             ))?;
         }
-        counts::state_and_value_counts(st, &set)
+        let r = counts::state_and_value_counts(st, &set)?;
+        if agent.is_none() {
+            let _ = self.inner.counts.set(r);
+        }
+        Ok(r)
     }
 
     /// Whether `t` holds at the actual state.

@@ -205,6 +205,7 @@ fn target_shape(meta: &Meta, t: Target) -> (usize, usize) {
 /// a-related iff they agree on `O_a` and N_a, which is the product's
 /// relation. States (s, e), (s, f) with equal new values merge, which is
 /// sound because no agent tells e and f apart (else the test would fail).
+/// Old values that no agent observes are quantified out at once.
 fn without_events(st: &State, law: &Bdd, ev: &Events, actual: usize) -> Res<Option<Transformed>> {
     let meta = &*st.meta;
     let n = ev.pre.len();
@@ -257,9 +258,19 @@ fn without_events(st: &State, law: &Bdd, ev: &Events, actual: usize) -> Res<Opti
         }
         state.obs[a].sort_unstable();
     }
+    // Old values nobody observes are history no cleanup keeps (step 5):
+    // quantified out in the same pass as the conjunction (a relational
+    // product), which never builds θ ∧ T over old and new values at once.
+    let gone: Vec<VarNo> = changed
+        .iter()
+        .flat_map(|&t| target_vars(st, t).iter().copied())
+        .filter(|v| st.obs.iter().all(|o| o.binary_search(v).is_err()))
+        .collect();
+    let law = meta.and_exists(law, &any, &gone)?;
+    state.drop_vars(&gone);
     Ok(Some(Transformed {
         state,
-        law: oom(law.and(&any))?,
+        law,
         designated: meta.top(),
         fresh,
         event_bits: Vec::new(),

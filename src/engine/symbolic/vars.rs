@@ -54,11 +54,11 @@ impl Meta {
         width_for(self.copies[k])
     }
 
-    /// Collects dead nodes when more than two million nodes (or half of
+    /// Collects dead nodes when more than eight million nodes (or half of
     /// the capacity) are used.
     pub fn maybe_gc(&self) {
         self.mgr.with_manager_shared(|m| {
-            if m.num_inner_nodes() > (self.capacity / 2).min(1 << 21) {
+            if m.num_inner_nodes() > (self.capacity / 2).min(1 << 23) {
                 m.gc();
             }
         });
