@@ -234,3 +234,14 @@ fn empty_group_reads_the_reachable_states() {
         s.possible_events(&em).unwrap()
     );
 }
+
+#[test]
+fn kept_classes_are_renumbered_densely() {
+    // An agent whose classes 1 and 1 are all that is left of [0, 1, 1]
+    // has one class among the kept events, not two.
+    assert_eq!(super::transform::dense([1u32, 1].into_iter()), vec![0, 0]);
+    assert_eq!(
+        super::transform::dense([2u32, 0, 2, 5].into_iter()),
+        vec![0, 1, 0, 2]
+    );
+}

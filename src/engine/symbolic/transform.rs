@@ -121,7 +121,7 @@ pub(crate) fn transform(
     let ev = Events {
         classes: classes
             .iter()
-            .map(|c| kept.iter().map(|&e| c[e]).collect())
+            .map(|c| dense(kept.iter().map(|&e| c[e])))
             .collect(),
         pre: kept.iter().map(|&e| pre[e].clone()).collect(),
         posts: kept.iter().map(|&e| &posts[e]).collect(),
@@ -152,6 +152,22 @@ struct Events<'a> {
     posts: Vec<&'a Compiled>,
     /// The designated events.
     designated: Vec<usize>,
+}
+
+/// Class ids renumbered 0, 1, ... in order of first appearance. The kept
+/// events may miss some of an agent's classes, and the transformer reads
+/// the number of classes off the largest id (an agent with one class among
+/// the kept events must not look as if it told them apart).
+pub(crate) fn dense(ids: impl Iterator<Item = u32>) -> Vec<u32> {
+    let mut seen: Vec<u32> = Vec::new();
+    ids.map(|c| match seen.iter().position(|&s| s == c) {
+        Some(i) => i as u32,
+        None => {
+            seen.push(c);
+            seen.len() as u32 - 1
+        }
+    })
+    .collect()
 }
 
 /// The events connected to `e` by the union of the agents' partitions, in order.
