@@ -3,11 +3,14 @@
 //! models: every answer (truth at the actual world, validity, possible
 //! events, refusals, world counts, what each agent considers) must agree.
 
+mod common;
+
 use std::rc::Rc;
 
+use common::{any_cmp, deck_of};
 use dealer::engine::deal::DealSpec;
 use dealer::engine::{
-    Atom, Backend, Cmp, EngineError, Event, EventModel, ExplicitModel, Formula, Post, Relation,
+    Atom, Backend, EngineError, Event, EventModel, ExplicitModel, Formula, Post, Relation,
     SymbolicLimits, SymbolicModel,
 };
 use proptest::collection::vec;
@@ -55,12 +58,6 @@ impl Case {
     }
 }
 
-fn deck_of(copies: &[u32]) -> Vec<usize> {
-    (0..copies.len())
-        .flat_map(|k| std::iter::repeat_n(k, copies[k] as usize))
-        .collect()
-}
-
 prop_compose! {
     /// 2-3 agents, 3-5 kinds of 1-2 copies, hands of 0-2 cards, a public
     /// pile of 0-1 card, the rest in the stock; a shuffled actual deal.
@@ -100,14 +97,7 @@ fn atom(locs: usize, kinds: usize, props: usize) -> BoxedStrategy<Formula> {
             .prop_map(|p| Formula::Atom(Atom::Prop(p)))
             .boxed();
     }
-    let cmp = prop_oneof![
-        Just(Cmp::Lt),
-        Just(Cmp::Le),
-        Just(Cmp::Eq),
-        Just(Cmp::Ne),
-        Just(Cmp::Ge),
-        Just(Cmp::Gt)
-    ];
+    let cmp = any_cmp();
     let count = (
         0..locs,
         subsequence((0..kinds).collect::<Vec<_>>(), 1..=kinds),

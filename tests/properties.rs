@@ -4,11 +4,14 @@
 
 mod naive;
 
+mod common;
+
 use std::rc::Rc;
 
+use common::{any_cmp, deck_of};
 use dealer::engine::deal::DealSpec;
 use dealer::engine::{
-    Atom, Backend, Cmp, EngineError, Event, EventModel, ExplicitModel, Formula, Post, Relation,
+    Atom, Backend, EngineError, Event, EventModel, ExplicitModel, Formula, Post, Relation,
 };
 use naive::NaiveModel;
 use proptest::collection::vec;
@@ -501,23 +504,10 @@ prop_compose! {
 }
 
 /// The deck as a list of kinds, one entry per card.
-fn deck_of(copies: &[u32]) -> Vec<usize> {
-    (0..copies.len())
-        .flat_map(|k| std::iter::repeat_n(k, copies[k] as usize))
-        .collect()
-}
-
 /// A formula about cards: counts at any location, K/M/C/E/D over the players,
 /// announcements; depth at most 3.
 fn card_formula(players: usize, kinds: usize, props: usize) -> BoxedStrategy<Formula> {
-    let cmp = prop_oneof![
-        Just(Cmp::Lt),
-        Just(Cmp::Le),
-        Just(Cmp::Eq),
-        Just(Cmp::Ne),
-        Just(Cmp::Ge),
-        Just(Cmp::Gt)
-    ];
+    let cmp = any_cmp();
     let count = (
         0..=players,
         subsequence((0..kinds).collect::<Vec<_>>(), 1..=kinds),

@@ -2,25 +2,14 @@
 //! every `expect` in it must hold. Each scenario must state at least one
 //! expectation.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
+
+use common::scenario_files;
 
 use dealer::interp::{Options, Output, Session};
 use dealer::syntax;
-
-fn scenario_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            scenario_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "deal") {
-            out.push(path);
-        }
-    }
-}
 
 /// Replays a scenario; returns (expectations held, failures as messages).
 fn replay(path: &Path) -> (usize, Vec<String>) {
@@ -112,9 +101,8 @@ fn slow_scenarios_check() {
         );
     }
     let bench = root.join("bench");
-    for path in files.iter().filter(|p| {
-        p.starts_with(&bench) || skipped_here(p) || SLOW_IN_DEBUG.iter().any(|s| p.ends_with(s))
-    }) {
+    let slow = |p: &Path| SLOW_IN_DEBUG.iter().any(|s| p.ends_with(s));
+    for path in files.iter().filter(|p| p.starts_with(&bench) || slow(p)) {
         let src = std::fs::read_to_string(path).unwrap();
         let file = path.display().to_string();
         let scenario = syntax::parse(&src).unwrap_or_else(|_| panic!("{file} does not parse"));

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 
 use crate::diag::line_col;
+use crate::engine::Representation;
 use crate::interp::{Options, Output, Session};
 use crate::syntax;
 
@@ -152,7 +153,10 @@ fn replay_once(src: &str, options: Options) -> Result<Run, String> {
             if let Some(p) = session.playing() {
                 run.build = Some(took);
                 run.worlds = Some(p.model.world_count());
-                run.engine = p.model.describe().0;
+                run.engine = match p.model.representation() {
+                    Representation::Explicit => "explicit",
+                    Representation::Symbolic { .. } => "symbolic",
+                };
             }
         }
         run.failed += outputs

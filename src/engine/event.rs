@@ -11,6 +11,7 @@
 //! by the card rules; knowledge changes only through this product update.
 
 use super::formula::{Agent, Formula, Kind, Loc, Prop};
+use super::EngineError;
 
 /// An event's identifier: its index in [`EventModel::events`].
 pub type EventId = usize;
@@ -131,6 +132,38 @@ impl EventModel {
             (0..self.events.len()).collect()
         } else {
             self.designated.clone()
+        }
+    }
+}
+
+/// The event that happens, for every backend: `actual` if its precondition
+/// holds (`possible[e]`: in the actual world), else the unique possible one.
+pub(crate) fn choose(
+    em: &EventModel,
+    possible: &[bool],
+    actual: Option<EventId>,
+) -> Result<EventId, EngineError> {
+    match actual {
+        Some(e) if e >= em.events.len() => Err(EngineError::Malformed(format!(
+            "event model `{}` has no event {e}",
+            em.name
+        ))),
+        Some(e) if possible[e] => Ok(e),
+        Some(e) => Err(EngineError::EventImpossible {
+            model: em.name.clone(),
+            event: em.events[e].name.clone(),
+        }),
+        None => {
+            let mut it = (0..possible.len()).filter(|&e| possible[e]);
+            match (it.next(), it.next()) {
+                (Some(e), None) => Ok(e),
+                (None, _) => Err(EngineError::NoEventPossible {
+                    model: em.name.clone(),
+                }),
+                (Some(_), Some(_)) => Err(EngineError::AmbiguousEvent {
+                    model: em.name.clone(),
+                }),
+            }
         }
     }
 }

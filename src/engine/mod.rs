@@ -51,6 +51,20 @@ pub struct WorldView {
     pub props: Vec<bool>,
 }
 
+/// How a model is held, for `stats` and `dealer bench` (which word it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Representation {
+    /// Every world written out.
+    Explicit,
+    /// A knowledge structure on BDDs.
+    Symbolic {
+        /// Nodes of the law's BDD.
+        nodes: usize,
+        /// Variables of the structure.
+        variables: usize,
+    },
+}
+
 /// What can go wrong inside the engine. The interpreter turns these into
 /// located diagnostics.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -185,9 +199,8 @@ pub trait Backend {
     fn counts_exact(&self) -> bool {
         true
     }
-    /// Which engine holds the model (`"explicit"`, `"symbolic"`) and a few
-    /// lines about its size, for `stats` and `dealer bench`.
-    fn describe(&self) -> (&'static str, Vec<String>) {
-        ("explicit", Vec::new())
+    /// Which representation holds the model, with its size.
+    fn representation(&self) -> Representation {
+        Representation::Explicit
     }
 }

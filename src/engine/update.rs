@@ -77,39 +77,6 @@ pub(crate) fn possible_events(
         .collect())
 }
 
-/// The event that happens: `actual` if its precondition holds, else the
-/// unique possible one.
-fn choose(
-    m: &ExplicitModel,
-    em: &EventModel,
-    pres: &[FixedBitSet],
-    actual: Option<EventId>,
-) -> Result<EventId, EngineError> {
-    match actual {
-        Some(e) if e >= em.events.len() => Err(EngineError::Malformed(format!(
-            "event model `{}` has no event {e}",
-            em.name
-        ))),
-        Some(e) if pres[e].contains(m.actual) => Ok(e),
-        Some(e) => Err(EngineError::EventImpossible {
-            model: em.name.clone(),
-            event: em.events[e].name.clone(),
-        }),
-        None => {
-            let mut possible = (0..em.events.len()).filter(|&e| pres[e].contains(m.actual));
-            match (possible.next(), possible.next()) {
-                (Some(e), None) => Ok(e),
-                (None, _) => Err(EngineError::NoEventPossible {
-                    model: em.name.clone(),
-                }),
-                (Some(_), Some(_)) => Err(EngineError::AmbiguousEvent {
-                    model: em.name.clone(),
-                }),
-            }
-        }
-    }
-}
-
 /// Product update with `em`, the actual event chosen, then restriction to
 /// the worlds reachable from the new actual world and contraction.
 pub(crate) fn apply(
@@ -119,7 +86,8 @@ pub(crate) fn apply(
 ) -> Result<ExplicitModel, EngineError> {
     let erels = check(m, em)?;
     let pres = pre_sets(m, em)?;
-    let e = choose(m, em, &pres, actual)?;
+    let possible: Vec<bool> = pres.iter().map(|p| p.contains(m.actual)).collect();
+    let e = super::event::choose(em, &possible, actual)?;
     if is_public_test(em, &erels, &pres, e) {
         // M ⊗ E is M restricted to the precondition: no rows to rewrite; and
         // M itself (already generated and minimal) when it holds everywhere.

@@ -16,7 +16,7 @@ use crate::cards::events;
 use crate::cards::rules::describe_player;
 use crate::cards::{LocKind, Table};
 use crate::diag::Diagnostic;
-use crate::engine::{Agent, Backend, Formula, WorldId};
+use crate::engine::{Agent, Backend, Formula, Representation, WorldId};
 use crate::syntax::ast::{self, FormulaKind, Group};
 
 use super::resolve::Scope;
@@ -95,10 +95,10 @@ pub fn stats(table: &Table, model: &dyn Backend) -> Vec<String> {
     if !model.is_s5() {
         out.push("  (relations are not all S5: K reads as belief)".into());
     }
-    let (engine, lines) = model.describe();
-    if engine != "explicit" {
-        out.push(format!("  engine: {engine}"));
-        out.extend(lines.into_iter().map(|l| format!("  {l}")));
+    if let Representation::Symbolic { nodes, variables } = model.representation() {
+        out.push(format!(
+            "  engine: symbolic ({nodes} BDD nodes in the law, {variables} variables)"
+        ));
     }
     if !model.counts_exact() {
         out.push(

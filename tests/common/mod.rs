@@ -3,11 +3,14 @@
 // Each test crate uses only some of these helpers.
 #![allow(dead_code)]
 
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use dealer::diag::{line_col, Diagnostic};
+use dealer::engine::Cmp;
 use dealer::interp::{Options, Output, Session};
 use dealer::syntax;
+use proptest::prelude::*;
 
 /// Replays a scenario that must succeed; its outputs and the session.
 pub fn run(src: &str) -> (Vec<Output>, Session) {
@@ -61,4 +64,39 @@ pub fn assert_unchanged(before: &Session, after: &Session) {
         }
         _ => panic!("the session started or stopped"),
     }
+}
+
+/// Every `.deal` file under `dir`, recursively, in sorted order.
+pub fn scenario_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            scenario_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "deal") {
+            out.push(path);
+        }
+    }
+}
+
+/// The deck as a list of kinds, one entry per copy.
+pub fn deck_of(copies: &[u32]) -> Vec<usize> {
+    (0..copies.len())
+        .flat_map(|k| std::iter::repeat_n(k, copies[k] as usize))
+        .collect()
+}
+
+/// Any comparison of a count atom.
+pub fn any_cmp() -> impl Strategy<Value = Cmp> + Clone {
+    prop_oneof![
+        Just(Cmp::Lt),
+        Just(Cmp::Le),
+        Just(Cmp::Eq),
+        Just(Cmp::Ne),
+        Just(Cmp::Ge),
+        Just(Cmp::Gt)
+    ]
 }

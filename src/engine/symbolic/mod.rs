@@ -37,7 +37,10 @@ use oxidd::{BooleanFunction, Function, VarNo};
 use self::vars::{oom, Bdd, Meta, Res, State};
 use super::deal::{self, DealSpec};
 use super::{Agent, Formula};
-use super::{Backend, EngineError, EventId, EventModel, ExplicitModel, Post, WorldId, WorldView};
+use super::{
+    Backend, EngineError, EventId, EventModel, ExplicitModel, Post, Representation, WorldId,
+    WorldView,
+};
 
 /// Limits of the symbolic engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -328,7 +331,7 @@ impl SymbolicModel {
         let law = self.law_for_events(em)?;
         let pres = transform::pres(&inner.state, &law, em)?;
         let possible: Vec<bool> = pres.iter().map(|p| self.at_actual(p)).collect();
-        let e = choose(em, &possible, chosen)?;
+        let e = crate::engine::event::choose(em, &possible, chosen)?;
         let t = match transform::transform(&inner.state, &law, em, Some(pres.clone()), Some(e)) {
             Err(EngineError::MissingCards { .. }) => {
                 // θ may hold unreachable states the explicit model does not have.
@@ -382,33 +385,6 @@ fn reads_whole_model(f: &Formula) -> bool {
         Formula::Implies(a, b) | Formula::Iff(a, b) => reads_whole_model(a) || reads_whole_model(b),
         Formula::Announce(a, b) | Formula::AnnounceDiamond(a, b) => {
             reads_whole_model(a) || reads_whole_model(b)
-        }
-    }
-}
-
-/// The event that happens, exactly as the explicit engine chooses it.
-fn choose(em: &EventModel, possible: &[bool], chosen: Option<EventId>) -> Res<EventId> {
-    match chosen {
-        Some(e) if e >= em.events.len() => Err(EngineError::Malformed(format!(
-            "event model `{}` has no event {e}",
-            em.name
-        ))),
-        Some(e) if possible[e] => Ok(e),
-        Some(e) => Err(EngineError::EventImpossible {
-            model: em.name.clone(),
-            event: em.events[e].name.clone(),
-        }),
-        None => {
-            let mut it = (0..possible.len()).filter(|&e| possible[e]);
-            match (it.next(), it.next()) {
-                (Some(e), None) => Ok(e),
-                (None, _) => Err(EngineError::NoEventPossible {
-                    model: em.name.clone(),
-                }),
-                (Some(_), Some(_)) => Err(EngineError::AmbiguousEvent {
-                    model: em.name.clone(),
-                }),
-            }
         }
     }
 }
@@ -533,14 +509,10 @@ impl Backend for SymbolicModel {
         self.count_is_exact()
     }
 
-    fn describe(&self) -> (&'static str, Vec<String>) {
-        (
-            "symbolic",
-            vec![format!(
-                "BDD nodes of the law: {}, variables: {}",
-                self.bdd_nodes(),
-                self.variables()
-            )],
-        )
+    fn representation(&self) -> Representation {
+        Representation::Symbolic {
+            nodes: self.bdd_nodes(),
+            variables: self.variables(),
+        }
     }
 }

@@ -166,7 +166,10 @@ fn beliefs_hand_over_to_the_explicit_engine_or_are_refused() {
     // Small enough to list: the explicit engine takes over, with the same answers.
     let handed = s.apply(&em, Some(0)).unwrap();
     let direct = muddy().apply(&em, Some(0)).unwrap();
-    assert_eq!(handed.describe().0, "explicit");
+    assert_eq!(
+        handed.representation(),
+        crate::engine::Representation::Explicit
+    );
     assert!(!handed.is_s5());
     assert_eq!(handed.world_count(), direct.world_count());
     for i in 0..3 {
