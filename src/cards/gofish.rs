@@ -16,6 +16,7 @@ use std::rc::Rc;
 
 use crate::engine::{Agent, Backend, Cmp, Event, EventModel, Formula, Kind, Post};
 
+use super::books;
 use super::events;
 use super::rules::{
     actual_cards, check_asks_another, check_turn, describe_player, generic, generic_event_models,
@@ -284,17 +285,15 @@ pub fn settle(
         let Some(books) = table.books(p) else {
             continue;
         };
-        for kinds in book_ranks(table, asked) {
-            let before = actual_cards(out.model.as_ref(), books);
-            let em = events::lay_down(table, p, &kinds, books, "books");
-            out.model = out.model.apply(&em, None)?;
-            if actual_cards(out.model.as_ref(), books) != before {
-                out.notes.push(format!(
-                    "{} lays down the book of {}",
-                    describe_player(table, p),
-                    rank_name(table, &kinds)
-                ));
-            }
+        let ranks = book_ranks(table, asked);
+        let (model, laid) = books::lay_down_complete(table, &out.model, p, &ranks, books, "books")?;
+        out.model = model;
+        for r in laid {
+            out.notes.push(format!(
+                "{} lays down the book of {}",
+                describe_player(table, p),
+                rank_name(table, &ranks[r])
+            ));
         }
     }
     require_draws(table, &mut out);

@@ -17,6 +17,7 @@ use std::rc::Rc;
 
 use crate::engine::{Agent, Backend, Cmp, Event, EventModel, Formula, Kind, Post};
 
+use super::books;
 use super::events;
 use super::rules::{
     actual_cards, check_asks_another, check_turn, describe_player, generic, generic_event_models,
@@ -239,17 +240,14 @@ fn lay_down_sets(
         let Some(books) = table.books(p) else {
             continue;
         };
-        for set in &sets {
-            let before = actual_cards(out.model.as_ref(), books);
-            let em = events::lay_down(table, p, set, books, "sets");
-            out.model = out.model.apply(&em, None)?;
-            if actual_cards(out.model.as_ref(), books) != before {
-                out.notes.push(format!(
-                    "{} lays down the set {}",
-                    describe_player(table, p),
-                    set_name(table, set[0])
-                ));
-            }
+        let (model, laid) = books::lay_down_complete(table, &out.model, p, &sets, books, "sets")?;
+        out.model = model;
+        for s in laid {
+            out.notes.push(format!(
+                "{} lays down the set {}",
+                describe_player(table, p),
+                set_name(table, sets[s][0])
+            ));
         }
     }
     Ok(out)

@@ -6,6 +6,7 @@
 //! actual world) and never on the interpreter or any front end. It never
 //! writes down what a player knows: that follows from product update.
 
+pub mod books;
 pub mod cabo;
 pub mod deck;
 pub mod events;

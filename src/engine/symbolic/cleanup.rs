@@ -25,7 +25,9 @@
 //! 5. History and event variables nobody observes are quantified out: no
 //!    relation and no atom reads them (4 with A empty).
 
-use oxidd::{BooleanFunction, VarNo};
+use std::collections::HashSet;
+
+use oxidd::{BooleanFunction, Function, InnerNode, Manager, Node, VarNo};
 
 use super::vars::{oom, Bdd, Res, State};
 
@@ -66,7 +68,29 @@ fn shared_by(st: &State, group: &[usize]) -> Vec<VarNo> {
 /// Whether the semantic tests of steps 2 and 3 (two quantifications per
 /// variable and agent) are cheap enough for `law`.
 fn small(law: &Bdd) -> bool {
-    oxidd::Function::node_count(law) <= SMALL
+    nodes_at_most(law, SMALL)
+}
+
+/// Whether `f` has at most `limit` inner nodes: a walk that stops at the
+/// first node past the limit, where counting every node of a large law
+/// (as `node_count` does) would cost a pass over all of it.
+fn nodes_at_most(f: &Bdd, limit: usize) -> bool {
+    f.with_manager_shared(|m, root| {
+        let mut seen: HashSet<usize> = HashSet::new();
+        let mut stack = vec![root];
+        while let Some(e) = stack.pop() {
+            if let Node::Inner(node) = m.get_node(e) {
+                if !seen.insert(e.node_id()) {
+                    continue;
+                }
+                if seen.len() > limit {
+                    return false;
+                }
+                stack.extend(node.children());
+            }
+        }
+        true
+    })
 }
 
 /// The largest law on which steps 2 and 3 test every variable.
