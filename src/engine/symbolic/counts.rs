@@ -9,6 +9,7 @@
 
 use oxidd::{BooleanFunction, VarNo};
 
+use super::derived;
 use super::vars::{oom, Bdd, Res, State};
 use super::walk;
 use crate::engine::model::{ExplicitModel, Partition, Rel, Shape};
@@ -73,15 +74,23 @@ pub(crate) fn materialize(st: &State, set: &Bdd, actual: &[bool]) -> ExplicitMod
             actual_world = n;
         }
         let bit = |p: &Option<usize>| p.is_some_and(|i| values[i]);
+        let mut cards: Vec<Vec<u32>> = (0..meta.locs)
+            .map(|l| {
+                (0..meta.copies.len())
+                    .map(|k| {
+                        let bits = &fact_pos[meta.fact(k, l)];
+                        bits.iter()
+                            .enumerate()
+                            .map(|(i, p)| u32::from(bit(p)) << i)
+                            .sum()
+                    })
+                    .collect()
+            })
+            .collect();
+        derived::fill_row(&meta.copies, st.derived, &mut cards);
         for k in 0..meta.copies.len() {
-            for l in 0..meta.locs {
-                let bits = &fact_pos[meta.fact(k, l)];
-                let count: usize = bits
-                    .iter()
-                    .enumerate()
-                    .map(|(i, p)| usize::from(bit(p)) << i)
-                    .sum();
-                rows.extend(std::iter::repeat_n(l as u8, count));
+            for (l, row) in cards.iter().enumerate() {
+                rows.extend(std::iter::repeat_n(l as u8, row[k] as usize));
             }
         }
         rows.extend(prop_pos.iter().map(|p| u8::from(bit(p))));
