@@ -69,29 +69,22 @@ pub(crate) fn materialize(st: &State, set: &Bdd, actual: &[bool]) -> ExplicitMod
     let target: Vec<bool> = vocab.iter().map(|&v| actual[v as usize]).collect();
     let (mut rows, mut labels) = (Vec::new(), vec![Vec::new(); st.obs.len()]);
     let (mut n, mut actual_world) = (0usize, 0usize);
+    let mut counts = vec![0u32; fact_pos.len()];
     walk::models(set, vocab, &mut |values| {
         if values == target.as_slice() {
             actual_world = n;
         }
         let bit = |p: &Option<usize>| p.is_some_and(|i| values[i]);
-        let mut cards: Vec<Vec<u32>> = (0..meta.locs)
-            .map(|l| {
-                (0..meta.copies.len())
-                    .map(|k| {
-                        let bits = &fact_pos[meta.fact(k, l)];
-                        bits.iter()
-                            .enumerate()
-                            .map(|(i, p)| u32::from(bit(p)) << i)
-                            .sum()
-                    })
-                    .collect()
-            })
-            .collect();
-        derived::fill_row(&meta.copies, st.derived, &mut cards);
-        for k in 0..meta.copies.len() {
-            for (l, row) in cards.iter().enumerate() {
-                rows.extend(std::iter::repeat_n(l as u8, row[k] as usize));
-            }
+        for (f, bits) in fact_pos.iter().enumerate() {
+            counts[f] = bits
+                .iter()
+                .enumerate()
+                .map(|(i, p)| u32::from(bit(p)) << i)
+                .sum();
+        }
+        derived::fill(&meta.copies, st.derived, &mut counts);
+        for (f, &c) in counts.iter().enumerate() {
+            rows.extend(std::iter::repeat_n((f % meta.locs) as u8, c as usize));
         }
         rows.extend(prop_pos.iter().map(|p| u8::from(bit(p))));
         for (a, ps) in obs_pos.iter().enumerate() {

@@ -22,12 +22,15 @@ use crate::engine::deal::{pinned, DealSpec};
 
 /// The location of a deal to hold derived: among those no agent observes
 /// (and so not pinned, when there are agents), the one dealt the most cards
-/// (the first of those); none when every location is observed.
+/// (the first of those); none when every location is observed. An empty
+/// location is never chosen: it has no variables at the deal anyway (its
+/// counts are 0 bits wide), and the law "the others hold exactly the
+/// copies" is then cheaper than "at most the copies" (Kwartet's empty stock).
 pub(crate) fn choose(spec: &DealSpec) -> Option<usize> {
     let pins = pinned(spec);
     let seen = |l: usize| spec.observers.iter().any(|o| o.contains(&l));
     (0..spec.sizes.len())
-        .filter(|&l| !seen(l) && !pins[l])
+        .filter(|&l| !seen(l) && !pins[l] && spec.sizes[l] > 0)
         .max_by_key(|&l| (spec.sizes[l], std::cmp::Reverse(l)))
 }
 
@@ -71,20 +74,23 @@ pub(crate) fn minus(meta: &Meta, c: u32, x: &[Bdd], width: usize) -> Res<BitVec>
     add(meta, &constant(meta, c1, width), &not_x, width)
 }
 
-/// The actual count of every kind at the derived location, from the
-/// counts elsewhere (`cards[l][k]`, the derived row ignored).
-pub(crate) fn fill_row(copies: &[u32], derived: Option<usize>, cards: &mut [Vec<u32>]) {
+/// The count of every kind at the derived location from the counts
+/// elsewhere: `counts` holds every fact's count by fact index (kind-major,
+/// as [`Meta::fact`]); the derived location's are overwritten.
+pub(crate) fn fill(copies: &[u32], derived: Option<usize>, counts: &mut [u32]) {
     let Some(d) = derived else {
         return;
     };
-    for (k, &c) in copies.iter().enumerate() {
-        let elsewhere: u32 = cards
+    let kinds = copies.len().max(1);
+    let locs = counts.len() / kinds;
+    for (k, row) in counts.chunks_mut(locs.max(1)).enumerate() {
+        let elsewhere = row
             .iter()
             .enumerate()
             .filter(|&(l, _)| l != d)
-            .map(|(_, row)| row.get(k).copied().unwrap_or(0))
-            .fold(0u32, u32::saturating_add);
-        if let Some(slot) = cards.get_mut(d).and_then(|row| row.get_mut(k)) {
+            .fold(0u32, |acc, (_, &c)| acc.saturating_add(c));
+        let c = copies.get(k).copied().unwrap_or(0);
+        if let Some(slot) = row.get_mut(d) {
             *slot = c.saturating_sub(elsewhere);
         }
     }

@@ -159,14 +159,15 @@ impl SymbolicModel {
                 .map(|(i, &v)| u32::from(self.inner.actual[v as usize]) << i)
                 .sum()
         };
-        let mut cards: Vec<Vec<u32>> = (0..meta.locs)
+        let mut counts: Vec<u32> = st.facts.iter().map(|f| value(f)).collect();
+        derived::fill(&meta.copies, st.derived, &mut counts);
+        let cards = (0..meta.locs)
             .map(|l| {
                 (0..meta.copies.len())
-                    .map(|k| value(&st.facts[meta.fact(k, l)]))
+                    .map(|k| counts[meta.fact(k, l)])
                     .collect()
             })
             .collect();
-        derived::fill_row(&meta.copies, st.derived, &mut cards);
         let props = st
             .props
             .iter()

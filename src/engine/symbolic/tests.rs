@@ -276,6 +276,14 @@ fn the_stock_is_derived_and_has_no_variables() {
     seen.observers[0].push(STOCK);
     let s = SymbolicModel::from_deal(&seen, &SymbolicLimits::default()).unwrap();
     assert_eq!(s.inner.state.derived, None);
+    // An empty unobserved location has no variables anyway: not derived.
+    let mut empty = qa_spec();
+    empty.sizes = vec![2, 3, 3, 0];
+    empty.actual = vec![vec![1, 1], vec![2, 1], vec![1, 2], vec![0, 0]];
+    let s = SymbolicModel::from_deal(&empty, &SymbolicLimits::default()).unwrap();
+    assert_eq!(s.inner.state.derived, None);
+    let e = ExplicitModel::from_deal(&empty, 1000).unwrap();
+    same(&e, &s);
 }
 
 #[test]
