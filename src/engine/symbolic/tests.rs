@@ -370,6 +370,15 @@ fn moves_into_and_out_of_the_derived_stock_agree() {
             "{}",
             em.name
         );
+        // The listed worlds, the derived stock's row filled in.
+        let rows = |m: &dyn Backend| {
+            let mut r: Vec<Vec<Vec<u32>>> = (0..m.world_count() as usize)
+                .map(|w| m.world(w).cards)
+                .collect();
+            r.sort();
+            r
+        };
+        assert_eq!(rows(&*e), rows(&*s), "{}", em.name);
         for l in 0..4 {
             for k in [Q, A] {
                 for n in 0..=4 {
