@@ -9,7 +9,6 @@
 
 use oxidd::{BooleanFunction, VarNo};
 
-use super::derived;
 use super::vars::{oom, Bdd, Res, State};
 use super::walk;
 use crate::engine::model::{ExplicitModel, Partition, Rel, Shape};
@@ -75,16 +74,24 @@ pub(crate) fn materialize(st: &State, set: &Bdd, actual: &[bool]) -> ExplicitMod
             actual_world = n;
         }
         let bit = |p: &Option<usize>| p.is_some_and(|i| values[i]);
-        for (f, bits) in fact_pos.iter().enumerate() {
-            counts[f] = bits
-                .iter()
-                .enumerate()
-                .map(|(i, p)| u32::from(bit(p)) << i)
-                .sum();
-        }
-        derived::fill(&meta.copies, st.derived, &mut counts);
-        for (f, &c) in counts.iter().enumerate() {
-            rows.extend(std::iter::repeat_n((f % meta.locs) as u8, c as usize));
+        for (k, &copies) in meta.copies.iter().enumerate() {
+            let row = &mut counts[k * meta.locs..(k + 1) * meta.locs];
+            let mut held = 0u32;
+            for (l, count) in row.iter_mut().enumerate() {
+                *count = fact_pos[meta.fact(k, l)]
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| u32::from(bit(p)) << i)
+                    .sum();
+                held = held.saturating_add(*count);
+            }
+            // The derived location has no bits (its count is 0 so far).
+            if let Some(slot) = st.derived.and_then(|d| row.get_mut(d)) {
+                *slot = copies.saturating_sub(held);
+            }
+            for (l, &c) in row.iter().enumerate() {
+                rows.extend(std::iter::repeat_n(l as u8, c as usize));
+            }
         }
         rows.extend(prop_pos.iter().map(|p| u8::from(bit(p))));
         for (a, ps) in obs_pos.iter().enumerate() {

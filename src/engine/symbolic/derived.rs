@@ -74,25 +74,20 @@ pub(crate) fn minus(meta: &Meta, c: u32, x: &[Bdd], width: usize) -> Res<BitVec>
     add(meta, &constant(meta, c1, width), &not_x, width)
 }
 
-/// The count of every kind at the derived location from the counts
-/// elsewhere: `counts` holds every fact's count by fact index (kind-major,
-/// as [`Meta::fact`]); the derived location's are overwritten.
-pub(crate) fn fill(copies: &[u32], derived: Option<usize>, counts: &mut [u32]) {
+/// One kind's count at the derived location from its counts elsewhere:
+/// `row` holds the kind's count at every location (the derived one's
+/// ignored and overwritten with `copies` minus the others).
+pub(crate) fn fill(copies: u32, derived: Option<usize>, row: &mut [u32]) {
     let Some(d) = derived else {
         return;
     };
-    let kinds = copies.len().max(1);
-    let locs = counts.len() / kinds;
-    for (k, row) in counts.chunks_mut(locs.max(1)).enumerate() {
-        let elsewhere = row
-            .iter()
-            .enumerate()
-            .filter(|&(l, _)| l != d)
-            .fold(0u32, |acc, (_, &c)| acc.saturating_add(c));
-        let c = copies.get(k).copied().unwrap_or(0);
-        if let Some(slot) = row.get_mut(d) {
-            *slot = c.saturating_sub(elsewhere);
-        }
+    let elsewhere = row
+        .iter()
+        .enumerate()
+        .filter(|&(l, _)| l != d)
+        .fold(0u32, |acc, (_, &c)| acc.saturating_add(c));
+    if let Some(slot) = row.get_mut(d) {
+        *slot = copies.saturating_sub(elsewhere);
     }
 }
 

@@ -160,7 +160,10 @@ impl SymbolicModel {
                 .sum()
         };
         let mut counts: Vec<u32> = st.facts.iter().map(|f| value(f)).collect();
-        derived::fill(&meta.copies, st.derived, &mut counts);
+        for (k, &copies) in meta.copies.iter().enumerate() {
+            let row = &mut counts[k * meta.locs..(k + 1) * meta.locs];
+            derived::fill(copies, st.derived, row);
+        }
         let cards = (0..meta.locs)
             .map(|l| {
                 (0..meta.copies.len())
