@@ -59,9 +59,13 @@ pub(crate) fn fact_order(spec: &DealSpec) -> Vec<(usize, usize)> {
 pub(crate) fn deal_structure(meta: Rc<Meta>, spec: &DealSpec) -> Res<(State, Bdd)> {
     let (kinds, locs) = (spec.copies.len(), spec.sizes.len());
     let derived = derived::choose(spec);
-    let width = |k: usize, l: usize| match derived == Some(l) {
-        true => 0,
-        false => width_for(spec.copies[k].min(spec.sizes[l])),
+    // The derived location has no variables and needs no spare copies.
+    let width = |k: usize, l: usize| {
+        if derived == Some(l) {
+            0
+        } else {
+            width_for(spec.copies[k].min(spec.sizes[l]))
+        }
     };
     let spare = |l: usize| if derived == Some(l) { 0 } else { SPARE };
     let order = fact_order(spec);
