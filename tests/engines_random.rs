@@ -19,7 +19,10 @@ use proptest::sample::subsequence;
 use proptest::test_runner::FileFailurePersistence;
 
 /// A small deal: one hand per agent (seen by its owner), a public pile seen
-/// by everyone and a stock nobody sees.
+/// by everyone and a stock nobody sees (the symbolic engine's derived
+/// location). `view` varies who sees the piles: 0 as said, 1 the public
+/// pile seen by nobody either (two unseen locations, one derived), 2 the
+/// stock seen by agent 0 (nothing derived).
 #[derive(Clone, Debug)]
 struct Case {
     agents: usize,
@@ -27,6 +30,7 @@ struct Case {
     sizes: Vec<u32>,
     actual: Vec<Vec<u32>>,
     props: usize,
+    view: u8,
 }
 
 impl Case {
@@ -43,8 +47,15 @@ impl Case {
         self.copies.len()
     }
     fn spec(&self) -> DealSpec {
-        let mut observers: Vec<Vec<usize>> =
-            (0..self.agents).map(|a| vec![a, self.public()]).collect();
+        let mut observers: Vec<Vec<usize>> = (0..self.agents)
+            .map(|a| match self.view {
+                1 => vec![a],
+                _ => vec![a, self.public()],
+            })
+            .collect();
+        if self.view == 2 {
+            observers[0].push(self.stock());
+        }
         for o in &mut observers {
             o.sort_unstable();
         }
@@ -60,11 +71,13 @@ impl Case {
 
 prop_compose! {
     /// 2-3 agents, 3-5 kinds of 1-2 copies, hands of 0-2 cards, a public
-    /// pile of 0-1 card, the rest in the stock; a shuffled actual deal.
+    /// pile of 0-1 card, the rest in the stock; a shuffled actual deal;
+    /// who sees the piles varied by `view`.
     fn deal()(agents in 2..=3usize, copies in vec(prop_oneof![3 => Just(1u32), 1 => Just(2u32)], 3..=5),
-              hands in vec(0..=2u32, 3), public in 0..=1u32, props in 0..=2usize)
+              hands in vec(0..=2u32, 3), public in 0..=1u32, props in 0..=2usize,
+              view in prop_oneof![4 => Just(0u8), 1 => Just(1u8), 1 => Just(2u8)])
         (deck in Just(deck_of(&copies)).prop_shuffle(), agents in Just(agents), copies in Just(copies),
-         hands in Just(hands), public in Just(public), props in Just(props)) -> Case
+         hands in Just(hands), public in Just(public), props in Just(props), view in Just(view)) -> Case
     {
         let mut left = deck.len() as u32;
         let mut sizes = Vec::new();
@@ -82,7 +95,7 @@ prop_compose! {
                 actual[loc][kind] += 1;
             }
         }
-        Case { agents, copies, sizes, actual, props }
+        Case { agents, copies, sizes, actual, props, view }
     }
 }
 
@@ -358,7 +371,7 @@ proptest! {
     #[test]
     fn explicit_models_agree(
         (n, agents, props, vals, rels, actual, fs) in (1..=6usize, 2..=3usize, 1..=3usize).prop_flat_map(|(n, agents, props)| {
-            let case = Case { agents, copies: vec![], sizes: vec![0, 0], actual: vec![vec![], vec![]], props };
+            let case = Case { agents, copies: vec![], sizes: vec![0, 0], actual: vec![vec![], vec![]], props, view: 0 };
             (Just(n), Just(agents), Just(props),
              vec(vec(any::<bool>(), props), n),
              vec(vec(0..n, n).prop_map(Relation::Partition), agents),

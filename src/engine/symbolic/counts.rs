@@ -68,20 +68,29 @@ pub(crate) fn materialize(st: &State, set: &Bdd, actual: &[bool]) -> ExplicitMod
     let target: Vec<bool> = vocab.iter().map(|&v| actual[v as usize]).collect();
     let (mut rows, mut labels) = (Vec::new(), vec![Vec::new(); st.obs.len()]);
     let (mut n, mut actual_world) = (0usize, 0usize);
+    let mut counts = vec![0u32; fact_pos.len()];
     walk::models(set, vocab, &mut |values| {
         if values == target.as_slice() {
             actual_world = n;
         }
         let bit = |p: &Option<usize>| p.is_some_and(|i| values[i]);
-        for k in 0..meta.copies.len() {
-            for l in 0..meta.locs {
-                let bits = &fact_pos[meta.fact(k, l)];
-                let count: usize = bits
+        for (k, &copies) in meta.copies.iter().enumerate() {
+            let row = &mut counts[k * meta.locs..(k + 1) * meta.locs];
+            let mut held = 0u32;
+            for (l, count) in row.iter_mut().enumerate() {
+                *count = fact_pos[meta.fact(k, l)]
                     .iter()
                     .enumerate()
-                    .map(|(i, p)| usize::from(bit(p)) << i)
+                    .map(|(i, p)| u32::from(bit(p)) << i)
                     .sum();
-                rows.extend(std::iter::repeat_n(l as u8, count));
+                held = held.saturating_add(*count);
+            }
+            // The derived location has no bits (its count is 0 so far).
+            if let Some(slot) = st.derived.and_then(|d| row.get_mut(d)) {
+                *slot = copies.saturating_sub(held);
+            }
+            for (l, &c) in row.iter().enumerate() {
+                rows.extend(std::iter::repeat_n(l as u8, c as usize));
             }
         }
         rows.extend(prop_pos.iter().map(|p| u8::from(bit(p))));

@@ -51,6 +51,7 @@ pub(crate) fn from_explicit(m: &ExplicitModel, limits: &SymbolicLimits) -> Res<S
     let mut st = State {
         meta: meta.clone(),
         facts,
+        derived: None,
         props,
         obs,
         live: (0..meta.num_vars() as VarNo).collect(),

@@ -8,13 +8,17 @@
 //! over the locations, that each location holds its size, that every
 //! proposition is false and that the locations every agent sees hold what
 //! they hold in the actual deal (the explicit engine's pinned locations).
+//! A location no agent observes is held derived (`derived.rs`): it has no
+//! variables, the other locations hold at most each kind's copies, and its
+//! counts are the copies left over.
 
 use std::rc::Rc;
 
 use oxidd::{BooleanFunction, Function, VarNo};
 
+use super::derived;
 use super::vars::{
-    eq_const, oom, sum_eq, sum_table, vec_of, weighted, width_for, Bdd, BitVec, Meta, Res, State,
+    eq_const, oom, sum_eq, sum_table, weighted, width_for, Bdd, BitVec, Meta, Res, State,
 };
 use crate::engine::deal::{pinned, DealSpec};
 use crate::engine::formula::Atom;
@@ -54,12 +58,21 @@ pub(crate) fn fact_order(spec: &DealSpec) -> Vec<(usize, usize)> {
 /// its locations) and its law.
 pub(crate) fn deal_structure(meta: Rc<Meta>, spec: &DealSpec) -> Res<(State, Bdd)> {
     let (kinds, locs) = (spec.copies.len(), spec.sizes.len());
-    let width = |k: usize, l: usize| width_for(spec.copies[k].min(spec.sizes[l]));
+    let derived = derived::choose(spec);
+    // The derived location has no variables and needs no spare copies.
+    let width = |k: usize, l: usize| {
+        if derived == Some(l) {
+            0
+        } else {
+            width_for(spec.copies[k].min(spec.sizes[l]))
+        }
+    };
+    let spare = |l: usize| if derived == Some(l) { 0 } else { SPARE };
     let order = fact_order(spec);
     let full = |k: usize| meta.full_width(k);
     let total: usize = order
         .iter()
-        .map(|&(k, l)| width(k, l) + SPARE * full(k))
+        .map(|&(k, l)| width(k, l) + spare(l) * full(k))
         .sum();
     let fresh = meta.fresh(total + spec.props * (1 + SPARE));
     let mut facts = vec![Vec::new(); kinds * locs];
@@ -67,7 +80,7 @@ pub(crate) fn deal_structure(meta: Rc<Meta>, spec: &DealSpec) -> Res<(State, Bdd
     let mut next = fresh.iter().copied();
     for &(k, l) in &order {
         facts[meta.fact(k, l)] = next.by_ref().take(width(k, l)).collect();
-        for _ in 0..SPARE {
+        for _ in 0..spare(l) {
             slots[meta.fact(k, l)].push(next.by_ref().take(full(k)).collect());
         }
     }
@@ -97,6 +110,7 @@ pub(crate) fn deal_structure(meta: Rc<Meta>, spec: &DealSpec) -> Res<(State, Bdd
     let state = State {
         meta: meta.clone(),
         facts,
+        derived,
         props,
         obs,
         live: Vec::new(),
@@ -107,7 +121,10 @@ pub(crate) fn deal_structure(meta: Rc<Meta>, spec: &DealSpec) -> Res<(State, Bdd
     Ok((state, law))
 }
 
-/// θ for a deal: spread, sizes, propositions false, pinned locations as dealt.
+/// θ for a deal: spread, sizes, propositions false, pinned locations as
+/// dealt. With a derived location D, each kind's copies are spread over
+/// the other locations as "at most the copies" (D holds the rest), and D's
+/// size is left out (it follows from the others').
 fn deal_law(st: &State, spec: &DealSpec) -> Res<Bdd> {
     let meta = &*st.meta;
     let (kinds, locs) = (spec.copies.len(), spec.sizes.len());
@@ -116,7 +133,7 @@ fn deal_law(st: &State, spec: &DealSpec) -> Res<Bdd> {
     for (l, &fixed) in pins.iter().enumerate() {
         if fixed {
             for k in 0..kinds {
-                let x = vec_of(meta, &st.facts[meta.fact(k, l)])?;
+                let x = derived::fact_value(st, k, l)?;
                 law = oom(law.and(&eq_const(meta, &x, spec.actual[l][k])?))?;
             }
         }
@@ -125,9 +142,15 @@ fn deal_law(st: &State, spec: &DealSpec) -> Res<Bdd> {
     let mut parts = Vec::new();
     for (k, &c) in spec.copies.iter().enumerate() {
         let bits: Vec<&[VarNo]> = (0..locs).map(|l| fact(k, l)).collect();
-        parts.push(sum_eq(meta, &weighted(&bits), c)?);
+        parts.push(match st.derived {
+            Some(_) => derived::sum_le(meta, &weighted(&bits), c)?,
+            None => sum_eq(meta, &weighted(&bits), c)?,
+        });
     }
     for (l, &s) in spec.sizes.iter().enumerate() {
+        if st.derived == Some(l) {
+            continue;
+        }
         let bits: Vec<&[VarNo]> = (0..kinds).map(|k| fact(k, l)).collect();
         parts.push(sum_eq(meta, &weighted(&bits), s)?);
     }
@@ -165,7 +188,7 @@ pub(crate) fn atom(st: &State, a: &Atom) -> Res<Bdd> {
             }
             let xs = kinds
                 .iter()
-                .map(|&k| vec_of(meta, &st.facts[meta.fact(k, *loc)]))
+                .map(|&k| derived::fact_value(st, k, *loc))
                 .collect::<Res<Vec<BitVec>>>()?;
             let total: u32 = meta.copies.iter().sum();
             let cap = (*n).min(total).saturating_add(1);

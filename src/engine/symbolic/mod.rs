@@ -4,7 +4,9 @@
 //! BDD: the states are its satisfying assignments) and for each agent the
 //! variables it observes; two states are a-related iff they agree on
 //! `O_a`. The facts are the count of each card kind at each location (a
-//! little-endian bit vector) and the propositions; after updates V also
+//! little-endian bit vector; for one location no agent observes, the
+//! stock, no variables: its counts are the copies not elsewhere, see
+//! `derived.rs`) and the propositions; after updates V also
 //! holds history variables (old values), event variables and class
 //! variables. Knowledge is quantification (`eval.rs`), updates are
 //! knowledge transformers (`transform.rs`) followed by a cleanup that keeps
@@ -20,6 +22,7 @@
 
 mod cleanup;
 mod counts;
+mod derived;
 mod eval;
 mod explicit;
 mod law;
@@ -156,10 +159,15 @@ impl SymbolicModel {
                 .map(|(i, &v)| u32::from(self.inner.actual[v as usize]) << i)
                 .sum()
         };
+        let mut counts: Vec<u32> = st.facts.iter().map(|f| value(f)).collect();
+        for (k, &copies) in meta.copies.iter().enumerate() {
+            let row = &mut counts[k * meta.locs..(k + 1) * meta.locs];
+            derived::fill(copies, st.derived, row);
+        }
         let cards = (0..meta.locs)
             .map(|l| {
                 (0..meta.copies.len())
-                    .map(|k| value(&st.facts[meta.fact(k, l)]))
+                    .map(|k| counts[meta.fact(k, l)])
                     .collect()
             })
             .collect();

@@ -6,6 +6,7 @@ use super::*;
 use crate::engine::formula::Cmp;
 use crate::engine::testkit::*;
 use crate::engine::{Event, Post, Relation};
+use oxidd::VarNo;
 
 fn qa_spec() -> DealSpec {
     DealSpec {
@@ -247,4 +248,161 @@ fn kept_classes_are_renumbered_densely() {
         super::transform::dense([2u32, 0, 2, 5].into_iter()),
         vec![0, 1, 0, 2]
     );
+}
+
+/// A public event moving cards: `posts` in one event everybody sees.
+fn public_move(name: &str, pre: Formula, posts: Vec<Post>) -> EventModel {
+    let e = Event {
+        name: name.into(),
+        pre,
+        post: posts,
+    };
+    EventModel::public(name, 3, vec![e])
+}
+
+#[test]
+fn the_stock_is_derived_and_has_no_variables() {
+    let s = SymbolicModel::from_deal(&qa_spec(), &SymbolicLimits::default()).unwrap();
+    let st = &s.inner.state;
+    assert_eq!(st.derived, Some(STOCK));
+    for k in [Q, A] {
+        assert!(st.facts[st.meta.fact(k, STOCK)].is_empty());
+    }
+    // Three one-card hands of 1 bit per kind and a proposition: 7 variables.
+    assert_eq!(s.variables(), 7);
+    assert_eq!(s.actual_view().cards[STOCK], vec![2, 3]);
+    // Every location observed: nothing is derived.
+    let mut seen = qa_spec();
+    seen.observers[0].push(STOCK);
+    let s = SymbolicModel::from_deal(&seen, &SymbolicLimits::default()).unwrap();
+    assert_eq!(s.inner.state.derived, None);
+    // An empty unobserved location has no variables anyway: not derived.
+    let mut empty = qa_spec();
+    empty.sizes = vec![2, 3, 3, 0];
+    empty.actual = vec![vec![1, 1], vec![2, 1], vec![1, 2], vec![0, 0]];
+    let s = SymbolicModel::from_deal(&empty, &SymbolicLimits::default()).unwrap();
+    assert_eq!(s.inner.state.derived, None);
+    let e = ExplicitModel::from_deal(&empty, 1000).unwrap();
+    same(&e, &s);
+}
+
+#[test]
+fn the_derived_count_is_the_copies_not_elsewhere() {
+    let s = SymbolicModel::from_deal(&qa_spec(), &SymbolicLimits::default()).unwrap();
+    let st = &s.inner.state;
+    let x = derived::fact_value(st, Q, STOCK).unwrap();
+    assert_eq!(x.len(), 3);
+    // Hands: 0 holds Q, 1 holds A, 2 holds Q: the stock holds 4 - 2 = 2 Q.
+    let hand = |l: usize, k: usize| st.facts[st.meta.fact(k, l)][0];
+    let held = [(0, Q), (1, A), (2, Q)];
+    let mut env = vec![false; st.meta.num_vars()];
+    for (l, k) in held {
+        env[hand(l, k) as usize] = true;
+    }
+    let value: u32 = x
+        .iter()
+        .enumerate()
+        .map(|(i, b)| u32::from(b.eval(env.iter().enumerate().map(|(v, &b)| (v as VarNo, b)))) << i)
+        .sum();
+    assert_eq!(value, 2);
+    let m = derived::minus(&st.meta, 5, &[st.meta.top()], 3).unwrap();
+    assert!(
+        !m[0].satisfiable() && !m[1].satisfiable() && m[2].valid(),
+        "5 - 1 = 4"
+    );
+}
+
+#[test]
+fn moves_into_and_out_of_the_derived_stock_agree() {
+    let spec = qa_spec();
+    let e: Rc<dyn Backend> = Rc::new(ExplicitModel::from_deal(&spec, 1000).unwrap());
+    let s: Rc<dyn Backend> =
+        Rc::new(SymbolicModel::from_deal(&spec, &SymbolicLimits::default()).unwrap());
+    let discard = public_move(
+        "discard",
+        Formula::holds(0, Q),
+        vec![Post::Move {
+            kind: Q,
+            from: 0,
+            to: STOCK,
+            n: 1,
+        }],
+    );
+    let take_all = public_move(
+        "take all",
+        Formula::Top,
+        vec![Post::MoveAll { from: STOCK, to: 2 }],
+    );
+    let give_back = public_move(
+        "give back",
+        Formula::count(2, vec![A], Cmp::Ge, 2),
+        vec![
+            Post::Move {
+                kind: A,
+                from: 2,
+                to: STOCK,
+                n: 2,
+            },
+            Post::Move {
+                kind: A,
+                from: STOCK,
+                to: 1,
+                n: 1,
+            },
+        ],
+    );
+    let mut models = (e, s);
+    for (em, ev) in [
+        (&discard, Some(0)),
+        (&draw(0), Some(1)),
+        (&take_all, Some(0)),
+        (&give_back, Some(0)),
+        (&draw(1), Some(1)),
+    ] {
+        let (e, s) = (
+            models.0.apply(em, ev).unwrap(),
+            models.1.apply(em, ev).unwrap(),
+        );
+        same(&*e, &*s);
+        assert_eq!(
+            e.actual_world().cards,
+            s.actual_world().cards,
+            "{}",
+            em.name
+        );
+        // The listed worlds, the derived stock's row filled in.
+        let rows = |m: &dyn Backend| {
+            let mut r: Vec<Vec<Vec<u32>>> = (0..m.world_count() as usize)
+                .map(|w| m.world(w).cards)
+                .collect();
+            r.sort();
+            r
+        };
+        assert_eq!(rows(&*e), rows(&*s), "{}", em.name);
+        for l in 0..4 {
+            for k in [Q, A] {
+                for n in 0..=4 {
+                    let f = Formula::count(l, vec![k], Cmp::Eq, n);
+                    assert_eq!(e.eval_valid(&f).unwrap(), s.eval_valid(&f).unwrap());
+                }
+            }
+        }
+        models = (e, s);
+    }
+    // Emptied by "take all", two A in and one out, then drawn by 1.
+    assert_eq!(models.1.actual_world().cards[STOCK], vec![0, 0]);
+    // Taking from an empty stock is refused by both engines.
+    let steal = public_move(
+        "steal",
+        Formula::Top,
+        vec![Post::Move {
+            kind: Q,
+            from: STOCK,
+            to: 0,
+            n: 1,
+        }],
+    );
+    let a = models.0.apply(&steal, None).map(|_| ()).unwrap_err();
+    let b = models.1.apply(&steal, None).map(|_| ()).unwrap_err();
+    assert_eq!(std::mem::discriminant(&a), std::mem::discriminant(&b));
 }

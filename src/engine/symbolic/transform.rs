@@ -18,6 +18,7 @@
 
 use oxidd::{BooleanFunction, VarNo};
 
+use super::derived;
 use super::eval::eval;
 use super::vars::{
     add, constant, eq_const, oom, sub_const, vec_of, width_for, Bdd, BitVec, Meta, Res, State,
@@ -566,17 +567,29 @@ fn compile(st: &State, law: &Bdd, em: &EventModel) -> Res<Vec<Compiled>> {
                 }
             }
         }
+        // The derived location's new value follows from the others' (the
+        // event conserves the cards): it was tracked only for later posts
+        // of this event and for the missing cards.
+        c.values.retain(|(t, _)| !is_derived(st, *t));
         out.push(c);
     }
     Ok(out)
 }
 
-/// A target's value so far in an event's postcondition.
+/// A target's value so far in an event's postcondition (the derived
+/// location's computed from the others').
 fn value(st: &State, c: &Compiled, t: Target) -> Res<BitVec> {
-    match c.values.iter().find(|(x, _)| *x == t) {
-        Some((_, v)) => Ok(v.clone()),
-        None => vec_of(&st.meta, target_vars(st, t)),
+    let meta = &*st.meta;
+    match (c.values.iter().find(|(x, _)| *x == t), t) {
+        (Some((_, v)), _) => Ok(v.clone()),
+        (None, Target::Fact(f)) => derived::fact_value(st, f / meta.locs, f % meta.locs),
+        (None, Target::Prop(_)) => vec_of(meta, target_vars(st, t)),
     }
+}
+
+/// Whether `t` is a fact of the derived location.
+fn is_derived(st: &State, t: Target) -> bool {
+    matches!(t, Target::Fact(f) if st.derived == Some(f % st.meta.locs))
 }
 
 /// Records a target's new value in an event's postcondition.

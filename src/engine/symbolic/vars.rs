@@ -186,8 +186,12 @@ pub(crate) fn width_for(max: u32) -> usize {
 pub(crate) struct State {
     /// The shared manager and deck shape.
     pub meta: Rc<Meta>,
-    /// For each fact (kind, location), the bits of its count, little-endian.
+    /// For each fact (kind, location), the bits of its count, little-endian
+    /// (none for the derived location).
     pub facts: Vec<Vec<VarNo>>,
+    /// The location whose counts have no variables: each kind's copies not
+    /// elsewhere (`derived.rs`). No agent observes it.
+    pub derived: Option<usize>,
     /// The variable of each proposition.
     pub props: Vec<VarNo>,
     /// For each agent, the variables it observes (sorted).
