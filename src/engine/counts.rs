@@ -32,8 +32,16 @@ pub(crate) struct CountTables {
 impl CountTables {
     /// The kind sets asked about by two or more atoms of `f` (at any depth).
     pub fn for_formula(f: &Formula) -> CountTables {
+        CountTables::for_formulas(&[f])
+    }
+
+    /// The kind sets asked about by two or more atoms of all of `fs`
+    /// together (the preconditions of an event model often repeat atoms).
+    pub fn for_formulas(fs: &[&Formula]) -> CountTables {
         let mut uses: FxMap<&[Kind], (u32, Vec<Test>)> = FxMap::default();
-        collect(f, &mut uses);
+        for f in fs {
+            collect(f, &mut uses);
+        }
         let tables = uses
             .into_iter()
             .filter(|(_, (n, _))| *n >= 2)
@@ -217,6 +225,32 @@ mod tests {
             });
             assert_eq!(shared.atom(&m, a), expected, "{a:?}");
             assert_eq!(alone.atom(&m, a), expected, "{a:?}");
+        }
+    }
+
+    #[test]
+    fn formulas_sharing_tables_agree_with_each_alone() {
+        let m = qa_deal();
+        let count =
+            |loc, kinds: Vec<Kind>, cmp, n| Formula::Atom(Atom::Count { loc, kinds, cmp, n });
+        // Atoms repeated across the formulas, as in an event model's
+        // preconditions, and some only in one of them.
+        let fs = [
+            Formula::And(vec![
+                count(0, vec![Q], Cmp::Ge, 1),
+                count(1, vec![A], Cmp::Eq, 0),
+            ]),
+            Formula::Or(vec![
+                count(0, vec![Q], Cmp::Ge, 1),
+                count(2, vec![Q, A], Cmp::Le, 2),
+            ]),
+            Formula::Not(Box::new(count(1, vec![A], Cmp::Eq, 0))),
+            count(2, vec![Q], Cmp::Lt, 2),
+        ];
+        let refs: Vec<&Formula> = fs.iter().collect();
+        let together = crate::engine::eval::eval_sets(&m, &refs).unwrap();
+        for (f, set) in fs.iter().zip(&together) {
+            assert_eq!(*set, crate::engine::eval::eval_set(&m, f).unwrap(), "{f:?}");
         }
     }
 

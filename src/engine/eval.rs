@@ -13,6 +13,17 @@ pub(crate) fn eval_set(m: &ExplicitModel, f: &Formula) -> Result<FixedBitSet, En
     set(m, f, &mut CountTables::for_formula(f))
 }
 
+/// The sets of worlds of `m` where each of `fs` holds, with count tables
+/// shared by all of them (an atom repeated across the formulas is
+/// evaluated once).
+pub(crate) fn eval_sets(
+    m: &ExplicitModel,
+    fs: &[&Formula],
+) -> Result<Vec<FixedBitSet>, EngineError> {
+    let mut tables = CountTables::for_formulas(fs);
+    fs.iter().map(|f| set(m, f, &mut tables)).collect()
+}
+
 /// The set of worlds of `m` where `f` holds, with the count tables of the
 /// whole formula being evaluated.
 fn set(m: &ExplicitModel, f: &Formula, t: &mut CountTables) -> Result<FixedBitSet, EngineError> {

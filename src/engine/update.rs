@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use fixedbitset::FixedBitSet;
 
-use super::eval::{eval_set, full};
+use super::eval::{eval_set, eval_sets, full};
 use super::event::{EventId, EventModel, Post};
 use super::formula::Formula;
 use super::groups;
@@ -62,7 +62,8 @@ fn check(m: &ExplicitModel, em: &EventModel) -> Result<Vec<Rel>, EngineError> {
 
 /// The precondition of every event, as a set of worlds.
 fn pre_sets(m: &ExplicitModel, em: &EventModel) -> Result<Vec<FixedBitSet>, EngineError> {
-    em.events.iter().map(|e| eval_set(m, &e.pre)).collect()
+    let pres: Vec<&Formula> = em.events.iter().map(|e| &e.pre).collect();
+    eval_sets(m, &pres)
 }
 
 /// The events of `em` whose preconditions hold in the actual world of `m`.
