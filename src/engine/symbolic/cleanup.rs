@@ -248,3 +248,34 @@ fn history_groups(st: &State) -> Vec<Vec<VarNo>> {
     }
     groups
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{SymbolicLimits, SymbolicModel};
+    use super::*;
+    use crate::engine::deal::DealSpec;
+
+    #[test]
+    fn the_bounded_size_test_agrees_with_the_node_count() {
+        // Eight distinct cards in two hands of three and a stock of two.
+        let mut actual = vec![vec![0u32; 8]; 3];
+        for k in 0..8 {
+            actual[k * 3 / 8][k] = 1;
+        }
+        let spec = DealSpec {
+            copies: vec![1; 8],
+            sizes: vec![3, 3, 2],
+            observers: vec![vec![0], vec![1]],
+            props: 0,
+            actual,
+        };
+        let m = SymbolicModel::from_deal(&spec, &SymbolicLimits::default()).unwrap();
+        let law = &m.inner.law;
+        let inner = Function::node_count(law) - 2;
+        assert!(inner > 10, "a law worth testing: {inner} nodes");
+        assert!(nodes_at_most(law, inner));
+        assert!(nodes_at_most(law, inner + 1));
+        assert!(!nodes_at_most(law, inner - 1));
+        assert!(!nodes_at_most(law, 1));
+    }
+}
