@@ -17,9 +17,9 @@
 
 use std::rc::Rc;
 
-use crate::engine::{Agent, Backend, Event, EventModel, Formula, Kind, Loc, Post};
+use crate::engine::{Agent, Backend, Event, EventModel, Formula, Kind, Loc};
 
-use super::events::{holds_all, lay_down};
+use super::events::{holds_all, lay_down, move_every_copy};
 use super::rules::{actual_cards, Refusal};
 use super::table::Table;
 
@@ -35,8 +35,8 @@ pub fn lay_down_complete(
     name: &str,
 ) -> Result<(Rc<dyn Backend>, Vec<usize>), Refusal> {
     let before = actual_cards(model.as_ref(), books);
-    let fold =
-        ranks.len() > 1 && !model.eval_actual(&at_least_two(table, table.hand(player), ranks))?;
+    let fold = ranks.len() > 1
+        && !model.eval_actual(&at_least_two(&completes(table, table.hand(player), ranks)))?;
     let model = if fold {
         model.apply(&at_most_one(table, player, ranks, books, name), None)?
     } else {
@@ -64,7 +64,7 @@ pub fn at_most_one(
     name: &str,
 ) -> EventModel {
     let hand = table.hand(player);
-    let complete: Vec<Formula> = ranks.iter().map(|r| holds_all(table, hand, r)).collect();
+    let complete = completes(table, hand, ranks);
     let only = |r: usize| -> Formula {
         Formula::And(
             (0..ranks.len())
@@ -85,30 +85,26 @@ pub fn at_most_one(
     }];
     for (r, kinds) in ranks.iter().enumerate() {
         events.push(Event {
-            name: format!("lays down {}", rank_name(table, kinds)),
+            name: format!("lays down {}", table.deck.kinds[kinds[0]].rank_name()),
             pre: only(r),
-            post: kinds
-                .iter()
-                .map(|&kind| Post::Move {
-                    kind,
-                    from: hand,
-                    to: books,
-                    n: table.deck.kinds[kind].copies,
-                })
-                .collect(),
+            post: move_every_copy(table, kinds, hand, books),
         });
     }
     events.push(Event {
         name: "two or more".into(),
-        pre: at_least_two(table, hand, ranks),
+        pre: at_least_two(&complete),
         post: Vec::new(),
     });
     EventModel::public(name, table.players.len(), events)
 }
 
-/// `hand` holds every card of at least two of `ranks`.
-fn at_least_two(table: &Table, hand: Loc, ranks: &[Vec<Kind>]) -> Formula {
-    let complete: Vec<Formula> = ranks.iter().map(|r| holds_all(table, hand, r)).collect();
+/// For each rank, "`hand` holds every card of it".
+fn completes(table: &Table, hand: Loc, ranks: &[Vec<Kind>]) -> Vec<Formula> {
+    ranks.iter().map(|r| holds_all(table, hand, r)).collect()
+}
+
+/// At least two of the `complete` formulas hold.
+fn at_least_two(complete: &[Formula]) -> Formula {
     let mut pairs = Vec::new();
     for r in 0..complete.len() {
         for s in r + 1..complete.len() {
@@ -116,10 +112,4 @@ fn at_least_two(table: &Table, hand: Loc, ranks: &[Vec<Kind>]) -> Formula {
         }
     }
     Formula::Or(pairs)
-}
-
-/// A rank's name (its first kind's, for decks without ranks).
-fn rank_name(table: &Table, kinds: &[Kind]) -> String {
-    let kind = &table.deck.kinds[kinds[0]];
-    kind.rank.clone().unwrap_or_else(|| kind.name.clone())
 }

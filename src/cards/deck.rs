@@ -26,6 +26,14 @@ pub struct CardKind {
     pub copies: u32,
 }
 
+impl CardKind {
+    /// The rank's name (`Q`, `<8,*>`'s set), or the card's own name when it
+    /// has no rank.
+    pub fn rank_name(&self) -> String {
+        self.rank.clone().unwrap_or_else(|| self.name.clone())
+    }
+}
+
 /// A deck: its card kinds in declaration order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Deck {
@@ -379,7 +387,7 @@ impl Deck {
     pub fn ranks(&self) -> Vec<(String, Vec<Kind>)> {
         let mut ranks: Vec<(String, Vec<Kind>)> = Vec::new();
         for (k, kind) in self.kinds.iter().enumerate() {
-            let rank = kind.rank.clone().unwrap_or_else(|| kind.name.clone());
+            let rank = kind.rank_name();
             match ranks.iter_mut().find(|(r, _)| *r == rank) {
                 Some((_, kinds)) => kinds.push(k),
                 None => ranks.push((rank, vec![k])),

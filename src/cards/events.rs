@@ -113,6 +113,20 @@ pub fn holds_all(table: &Table, loc: Loc, kinds: &[Kind]) -> Formula {
     )
 }
 
+/// Every copy of every kind in `kinds` moves from `from` to `to` (a book or
+/// set laid down).
+pub fn move_every_copy(table: &Table, kinds: &[Kind], from: Loc, to: Loc) -> Vec<Post> {
+    kinds
+        .iter()
+        .map(|&kind| Post::Move {
+            kind,
+            from,
+            to,
+            n: table.deck.kinds[kind].copies,
+        })
+        .collect()
+}
+
 /// Laying down a book: public; event 0 moves every card of `kinds` from
 /// `player`'s hand to `books` when the hand holds them all, event 1 is "no
 /// complete book of this rank".
@@ -125,15 +139,7 @@ pub fn lay_down(
 ) -> EventModel {
     let hand = table.hand(player);
     let complete = holds_all(table, hand, kinds);
-    let post = kinds
-        .iter()
-        .map(|&kind| Post::Move {
-            kind,
-            from: hand,
-            to: books,
-            n: table.deck.kinds[kind].copies,
-        })
-        .collect();
+    let post = move_every_copy(table, kinds, hand, books);
     let events = vec![
         Event {
             name: "lays down".into(),

@@ -143,8 +143,7 @@ fn check_ask(
 }
 
 fn rank_name(table: &Table, kinds: &[Kind]) -> String {
-    let kind = &table.deck.kinds[kinds[0]];
-    kind.rank.clone().unwrap_or_else(|| kind.name.clone())
+    table.deck.kinds[kinds[0]].rank_name()
 }
 
 /// `ask p q R`.

@@ -236,15 +236,7 @@ pub fn claim_events(table: &Table, player: Agent, label: &str) -> Result<EventMo
         .map(|(rank, kinds)| Event {
             name: format!("four {rank}"),
             pre: events::holds_all(table, hand, &kinds),
-            post: kinds
-                .iter()
-                .map(|&kind| Post::Move {
-                    kind,
-                    from: hand,
-                    to: books,
-                    n: table.deck.kinds[kind].copies,
-                })
-                .collect(),
+            post: events::move_every_copy(table, &kinds, hand, books),
         })
         .collect();
     Ok(EventModel::public(label, table.players.len(), events))

@@ -90,26 +90,3 @@ pub(crate) fn fill(copies: u32, derived: Option<usize>, row: &mut [u32]) {
         *slot = copies.saturating_sub(elsewhere);
     }
 }
-
-/// "Σ weight·x ≤ target" over weighted variables, by the dynamic program
-/// of [`super::vars::sum_eq`] on (variable, sum still allowed).
-pub(crate) fn sum_le(meta: &Meta, items: &[(VarNo, u32)], target: u32) -> Res<Bdd> {
-    let mut items = items.to_vec();
-    items.sort_unstable();
-    // below[r]: "the items after the current one sum to at most r".
-    let mut below = vec![meta.top(); target as usize + 1];
-    for &(v, w) in items.iter().rev() {
-        let x = meta.var(v)?;
-        let mut here = Vec::with_capacity(below.len());
-        for r in 0..=target {
-            let taken = if r >= w {
-                below[(r - w) as usize].clone()
-            } else {
-                meta.bot()
-            };
-            here.push(oom(x.ite(&taken, &below[r as usize]))?);
-        }
-        below = here;
-    }
-    Ok(below.swap_remove(target as usize))
-}

@@ -18,7 +18,7 @@ use oxidd::{BooleanFunction, Function, VarNo};
 
 use super::derived;
 use super::vars::{
-    eq_const, oom, sum_eq, sum_table, weighted, width_for, Bdd, BitVec, Meta, Res, State,
+    eq_const, oom, sum_eq, sum_le, sum_table, weighted, width_for, Bdd, BitVec, Meta, Res, State,
 };
 use crate::engine::deal::{pinned, DealSpec};
 use crate::engine::formula::Atom;
@@ -143,7 +143,7 @@ fn deal_law(st: &State, spec: &DealSpec) -> Res<Bdd> {
     for (k, &c) in spec.copies.iter().enumerate() {
         let bits: Vec<&[VarNo]> = (0..locs).map(|l| fact(k, l)).collect();
         parts.push(match st.derived {
-            Some(_) => derived::sum_le(meta, &weighted(&bits), c)?,
+            Some(_) => sum_le(meta, &weighted(&bits), c)?,
             None => sum_eq(meta, &weighted(&bits), c)?,
         });
     }

@@ -342,12 +342,25 @@ pub(crate) fn sub_const(meta: &Meta, x: &[Bdd], c: u32, width: usize) -> Res<(Bi
 /// dynamic programming on (variable, sum still to reach): at most
 /// `items × (target + 1)` if-then-else steps, never an enumeration.
 pub(crate) fn sum_eq(meta: &Meta, items: &[(VarNo, u32)], target: u32) -> Res<Bdd> {
-    let mut items = items.to_vec();
-    items.sort_unstable();
-    // below[r]: "the items after the current one sum to r".
-    let mut below: Vec<Bdd> = (0..=target)
+    let exact = (0..=target)
         .map(|r| if r == 0 { meta.top() } else { meta.bot() })
         .collect();
+    weighted_sum(meta, items, target, exact)
+}
+
+/// "Σ weight·x ≤ target", by the same dynamic program.
+pub(crate) fn sum_le(meta: &Meta, items: &[(VarNo, u32)], target: u32) -> Res<Bdd> {
+    let any = vec![meta.top(); target as usize + 1];
+    weighted_sum(meta, items, target, any)
+}
+
+/// The dynamic program of [`sum_eq`] and [`sum_le`]: `last[r]` says what
+/// the sum still allowed, r, must satisfy after the last item.
+fn weighted_sum(meta: &Meta, items: &[(VarNo, u32)], target: u32, last: Vec<Bdd>) -> Res<Bdd> {
+    let mut items = items.to_vec();
+    items.sort_unstable();
+    // below[r]: "the items after the current one leave r allowed".
+    let mut below = last;
     for &(v, w) in items.iter().rev() {
         let x = meta.var(v)?;
         let mut here = Vec::with_capacity(below.len());
@@ -406,21 +419,44 @@ pub(crate) fn sum_table(meta: &Meta, xs: &[BitVec], cap: u32) -> Res<Vec<Bdd>> {
     Ok(table)
 }
 
+/// A small manager with `vars` variables and no deck, for unit tests.
+#[cfg(test)]
+pub(crate) fn test_meta(vars: usize) -> Meta {
+    let m = Meta {
+        mgr: oxidd::bdd::new_manager(1 << 16, 1 << 12, 1),
+        copies: vec![],
+        locs: 0,
+        capacity: 1 << 16,
+        slots: Default::default(),
+        props: 0,
+    };
+    m.fresh(vars);
+    m
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn meta(vars: usize) -> Meta {
-        let m = Meta {
-            mgr: oxidd::bdd::new_manager(1 << 16, 1 << 12, 1),
-            copies: vec![],
-            locs: 0,
-            capacity: 1 << 16,
-            slots: Default::default(),
-            props: 0,
-        };
-        m.fresh(vars);
-        m
+    #[test]
+    fn weighted_sums_match_integers() {
+        let m = test_meta(4);
+        let items = [(0, 1), (1, 2), (2, 2), (3, 3)];
+        for target in 0..9 {
+            let eq = sum_eq(&m, &items, target).unwrap();
+            let le = sum_le(&m, &items, target).unwrap();
+            for bits in 0..16u32 {
+                let env: Vec<bool> = (0..4).map(|i| bits >> i & 1 == 1).collect();
+                let sum: u32 = items
+                    .iter()
+                    .filter(|(v, _)| env[*v as usize])
+                    .map(|(_, w)| w)
+                    .sum();
+                let at = |b: &Bdd| b.eval(env.iter().enumerate().map(|(v, &x)| (v as VarNo, x)));
+                assert_eq!(at(&eq), sum == target, "= {target} at {bits:04b}");
+                assert_eq!(at(&le), sum <= target, "<= {target} at {bits:04b}");
+            }
+        }
     }
 
     fn value(x: &[Bdd], env: &[bool]) -> u32 {
@@ -434,7 +470,7 @@ mod tests {
 
     #[test]
     fn arithmetic_matches_integers() {
-        let m = meta(6);
+        let m = test_meta(6);
         let x = vec_of(&m, &[0, 1, 2]).unwrap();
         let y = vec_of(&m, &[3, 4, 5]).unwrap();
         let s = add(&m, &x, &y, 4).unwrap();

@@ -194,19 +194,11 @@ fn walk_models(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::symbolic::vars::Meta;
+    use crate::engine::symbolic::vars::test_meta;
 
     #[test]
     fn counts_and_models_agree() {
-        let m = Meta {
-            mgr: oxidd::bdd::new_manager(1 << 16, 1 << 12, 1),
-            copies: vec![],
-            locs: 0,
-            capacity: 1 << 16,
-            slots: Default::default(),
-            props: 0,
-        };
-        m.fresh(5);
+        let m = test_meta(5);
         let (a, b, d) = (m.var(0).unwrap(), m.var(1).unwrap(), m.var(3).unwrap());
         let f = a.or(&b).unwrap().and(&d.not().unwrap()).unwrap();
         assert_eq!(support(&f), vec![0, 1, 3]);
