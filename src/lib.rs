@@ -38,4 +38,6 @@ pub mod engine;
 pub mod figure;
 pub mod interp;
 pub mod repl;
+pub mod strategy;
 pub mod syntax;
+pub mod tournament;

@@ -21,6 +21,7 @@ use crate::syntax;
 pub mod bench;
 pub mod export;
 pub mod progress;
+pub mod tournament;
 
 /// dealer: dynamic epistemic logic with card games.
 #[derive(Parser, Debug)]
@@ -62,6 +63,8 @@ pub enum Command {
     Export(export::ExportArgs),
     /// Time scenarios (default: every file under scenarios/bench/) and print a table.
     Bench(bench::BenchArgs),
+    /// Play many seeded games between strategies; print the table, write CSV, JSON and a chart.
+    Tournament(tournament::TournamentArgs),
 }
 
 /// The options every command that builds models takes.
@@ -112,6 +115,7 @@ pub fn main() -> ExitCode {
     let (file, options) = match cli.command {
         Command::Export(args) => return ExitCode::from(export::run(&args, color)),
         Command::Bench(args) => return ExitCode::from(bench::run(&args)),
+        Command::Tournament(args) => return ExitCode::from(tournament::main(&args)),
         Command::Run { file, model } => (file, model.options(false)),
         Command::Repl { file, model } => return crate::repl::run(file, model.options(false)),
         Command::Check { file, model } => (file, model.options(true)),

@@ -174,6 +174,26 @@ impl Session {
         &self.checkpoints
     }
 
+    /// Whether a formula holds in the actual world of the current model:
+    /// the answer of `? φ`, without an output or a change to the session
+    /// (strategies ask their guards this way).
+    pub fn holds(&self, f: &ast::Formula) -> Result<bool, Diagnostic> {
+        let play = self
+            .play
+            .as_ref()
+            .ok_or_else(|| Diagnostic::error("not-dealt", "no cards are dealt yet", f.span))?;
+        let scope = Scope {
+            table: &play.table,
+            game: play.game,
+            state: &play.state,
+            props: &play.props,
+            lets: &self.lets,
+            events: &self.events,
+        };
+        let phi = scope.formula(f)?;
+        eval(&*play.model, &phi, false, f.span)
+    }
+
     /// Executes one statement of `src`. On error the session is unchanged.
     pub fn execute(&mut self, stmt: &Statement, src: &str) -> Result<Vec<Output>, Diagnostic> {
         if let Some(result) = self.declare(stmt) {

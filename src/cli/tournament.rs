@@ -1,0 +1,263 @@
+//! `dealer tournament GAME --strategies a,b,c --games N --seed S`: many
+//! seeded games between strategies (see [`crate::tournament`]), with a
+//! progress bar, the report's table, a CSV row per game, a JSON summary
+//! and a chart; `dealer tournament merge --out DIR A.csv B.csv ...` joins
+//! the CSV files of shards.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::cards::Size;
+use crate::strategy::{find, Strategy};
+use crate::tournament::chart::draw;
+use crate::tournament::{read_csv, run, summarise, write_csv, Deal, Plan, Record};
+
+use super::ModelArgs;
+
+/// The arguments of `dealer tournament`.
+#[derive(Args, Debug)]
+pub struct TournamentArgs {
+    /// The game (`gofish`, `kwartet`), or `merge` to join CSV files.
+    pub game: String,
+    /// With `merge`: the CSV files to join.
+    pub inputs: Vec<PathBuf>,
+    /// The strategies: names of strategies/GAME-NAME.strat or paths to
+    /// .strat files, comma-separated. With more strategies than seats,
+    /// every combination of them plays (one run each).
+    #[arg(long, value_delimiter = ',')]
+    pub strategies: Vec<String>,
+    /// Games per combination.
+    #[arg(long, default_value_t = 100)]
+    pub games: u64,
+    /// The tournament's seed (every game's seed derives from it and the game's index).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Play only part K of N of the games (`--shard 2/8`).
+    #[arg(long, value_parser = parse_shard, default_value = "1/1")]
+    pub shard: (u64, u64),
+    /// Where to write games.csv, summary.json, table.txt, chart.svg and chart.png.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// The deal: `full` (the report's deck and players) or `small` (the
+    /// teaching deck).
+    #[arg(long, default_value = "full")]
+    pub size: String,
+    /// Another deck for the report's players (`"deck ranks A K Q J suits S H D C"`); needs --hand.
+    #[arg(long, requires = "hand")]
+    pub deck: Option<String>,
+    /// Cards dealt to each player with --deck.
+    #[arg(long)]
+    pub hand: Option<usize>,
+    /// Where the strategies' files are.
+    #[arg(long, default_value = crate::strategy::SHIPPED_DIR)]
+    pub dir: PathBuf,
+    /// The engine and its budget.
+    #[command(flatten)]
+    pub model: ModelArgs,
+}
+
+fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+    let (k, n) = s
+        .split_once('/')
+        .ok_or("write the shard as K/N, e.g. 2/8")?;
+    let (k, n): (u64, u64) = (
+        k.parse().map_err(|_| format!("`{k}` is not a number"))?,
+        n.parse().map_err(|_| format!("`{n}` is not a number"))?,
+    );
+    if n == 0 || k == 0 || k > n {
+        return Err(format!("shard {k}/{n}: K must be between 1 and N"));
+    }
+    Ok((k, n))
+}
+
+/// Runs the command; returns the exit code.
+pub fn main(args: &TournamentArgs) -> u8 {
+    let result = if args.game == "merge" {
+        merge(args)
+    } else {
+        tournament(args)
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}
+
+fn deal(args: &TournamentArgs) -> Result<Deal, String> {
+    if let (Some(deck), Some(hand)) = (&args.deck, args.hand) {
+        let deck = if deck.starts_with("deck ") {
+            deck.clone()
+        } else {
+            format!("deck {deck}")
+        };
+        return Ok(Deal::Custom { deck, hand });
+    }
+    match args.size.as_str() {
+        "full" => Ok(Deal::Referee(Size::Full)),
+        "small" => Ok(Deal::Referee(Size::Teaching)),
+        other => Err(format!(
+            "--size {other}: use `full` or `small`, or --deck and --hand"
+        )),
+    }
+}
+
+fn tournament(args: &TournamentArgs) -> Result<(), String> {
+    let strategies: Vec<Strategy> = args
+        .strategies
+        .iter()
+        .map(|name| find(&args.dir, &args.game, name))
+        .collect::<Result<_, _>>()?;
+    if strategies.is_empty() {
+        return Err("give the strategies: --strategies a,b,c".into());
+    }
+    for (s, name) in strategies.iter().zip(&args.strategies) {
+        if s.game != args.game {
+            return Err(format!(
+                "strategy `{name}` is for {}, not {}",
+                s.game, args.game
+            ));
+        }
+    }
+    let deal = deal(args)?;
+    let setup = crate::tournament::game::setup_text(&args.game, &deal, 0)?;
+    let players = setup
+        .lines()
+        .find_map(|l| l.strip_prefix("players "))
+        .map_or(0, |p| p.split_whitespace().count());
+    let plan = Plan {
+        game: args.game.clone(),
+        deal,
+        strategies,
+        players,
+        games: args.games,
+        seed: args.seed,
+        shard: args.shard,
+        engine: args.model.options(false).engine,
+    };
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("tournament-{}", args.game)));
+    std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let csv = match args.shard {
+        (1, 1) => out.join("games.csv"),
+        (k, n) => out.join(format!("games-{k}-of-{n}.csv")),
+    };
+    let (before, skipped) = read_csv(&csv)?;
+    let total = plan.indices()?.len() as u64;
+    if !before.is_empty() {
+        eprintln!(
+            "resuming {}: {} of {total} games already played{}",
+            csv.display(),
+            before.len(),
+            if skipped > 0 {
+                format!(" ({skipped} cut-short lines played again)")
+            } else {
+                String::new()
+            }
+        );
+    }
+    let bar = progress_bar(total, before.len() as u64);
+    let started = Instant::now();
+    let records = run(&plan, &csv, &|_r: &Record| bar.inc(1))?;
+    bar.finish_and_clear();
+    let played = records.len() - before.len();
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "{played} games played in {secs:.1} s ({:.3} s per game on {} threads); {} in {}",
+        secs / played.max(1) as f64,
+        rayon::current_num_threads(),
+        records.len(),
+        csv.display()
+    );
+    let names: Vec<String> = args
+        .strategies
+        .iter()
+        .map(|n| strategy_name(&plan, n))
+        .collect();
+    report(&args.game, &names, records.values().collect(), &out)
+}
+
+fn strategy_name(plan: &Plan, given: &str) -> String {
+    plan.strategies
+        .iter()
+        .find(|s| s.name == given || given.ends_with(&format!("{}.strat", s.name)))
+        .map_or_else(|| given.to_string(), |s| s.name.clone())
+}
+
+fn progress_bar(total: u64, done: u64) -> ProgressBar {
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed} elapsed, {eta} left")
+            .expect("a valid template"),
+    );
+    bar.set_position(done);
+    bar
+}
+
+/// Prints the table and writes summary.json, table.txt and the chart.
+fn report(game: &str, names: &[String], records: Vec<&Record>, out: &Path) -> Result<(), String> {
+    let summary = summarise(game, names, &records);
+    let table = summary.table();
+    print!("{table}");
+    let write = |file: &str, text: &str| {
+        std::fs::write(out.join(file), text).map_err(|e| format!("cannot write {file}: {e}"))
+    };
+    write("summary.json", &summary.json())?;
+    write("table.txt", &table)?;
+    let files = draw(&summary, &out.join("chart.svg"), &out.join("chart.png"))?;
+    println!(
+        "wrote {}, {}, {}",
+        out.join("summary.json").display(),
+        out.join("table.txt").display(),
+        files.join(", ")
+    );
+    Ok(())
+}
+
+fn merge(args: &TournamentArgs) -> Result<(), String> {
+    if args.inputs.is_empty() {
+        return Err(
+            "give the CSV files to merge: dealer tournament merge --out DIR A.csv B.csv".into(),
+        );
+    }
+    let mut all = std::collections::BTreeMap::new();
+    for path in &args.inputs {
+        if !path.exists() {
+            return Err(format!("{} does not exist", path.display()));
+        }
+        let (records, _) = read_csv(path)?;
+        all.extend(records);
+    }
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("tournament-merged"));
+    std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    write_csv(&out.join("games.csv"), all.values())?;
+    println!(
+        "{} games merged into {}",
+        all.len(),
+        out.join("games.csv").display()
+    );
+    let mut names: Vec<String> = Vec::new();
+    for r in all.values() {
+        for s in &r.strategies {
+            if !names.contains(s) {
+                names.push(s.clone());
+            }
+        }
+    }
+    let game = args
+        .strategies
+        .first()
+        .cloned()
+        .unwrap_or_else(|| "merged".into());
+    report(&game, &names, all.values().collect(), &out)
+}

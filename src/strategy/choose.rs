@@ -1,0 +1,413 @@
+//! Choosing a move: the rules tried in order against the legal moves, each
+//! guard and score asked of an [`Oracle`] (the engine), with a trace of
+//! what held and what failed.
+
+use std::collections::HashMap;
+
+use rand::RngExt;
+use rand_chacha::ChaCha8Rng;
+
+use crate::cards::Table;
+use crate::diag::Diagnostic;
+use crate::interp::Session;
+use crate::syntax::parse_formula;
+
+use super::expand::{expand, substitute};
+use super::parse::{Rule, Strategy, Template, Term};
+
+/// Answers formulas of the scenario language in the actual world.
+pub trait Oracle {
+    /// Whether `formula` (scenario syntax) holds in the actual world.
+    fn holds(&mut self, formula: &str) -> Result<bool, Diagnostic>;
+}
+
+impl Oracle for Session {
+    fn holds(&mut self, formula: &str) -> Result<bool, Diagnostic> {
+        let ast = parse_formula(formula)
+            .map_err(|e| super::error("strategy-formula", format!("`{formula}`: {}", e.message)))?;
+        Session::holds(self, &ast)
+    }
+}
+
+/// A legal move a rule's template matched, and what its guard said.
+#[derive(Clone, Debug)]
+pub struct Tried {
+    /// The move's index among the legal moves.
+    pub index: usize,
+    /// The move's statement.
+    pub text: String,
+    /// The variables the template bound.
+    pub bindings: Vec<(String, String)>,
+    /// The guard as asked of the engine (`None`: the rule has none).
+    pub guard: Option<String>,
+    /// Whether the guard held.
+    pub held: bool,
+    /// The score, for a move whose guard held in a rule that scores.
+    pub score: Option<i64>,
+}
+
+/// What one rule did.
+#[derive(Clone, Debug)]
+pub struct RuleTrace {
+    /// The rule's name.
+    pub rule: String,
+    /// The rule's `chance` draw failed, so it was not tried.
+    pub skipped: bool,
+    /// The legal moves its template matched, in order.
+    pub tried: Vec<Tried>,
+}
+
+impl RuleTrace {
+    /// Whether some matched move's guard held.
+    pub fn applies(&self) -> bool {
+        !self.skipped && self.tried.iter().any(|t| t.held)
+    }
+}
+
+/// A strategy's choice and why.
+#[derive(Clone, Debug)]
+pub struct Decision {
+    /// The chosen move's index among the legal moves.
+    pub index: usize,
+    /// The rule that fired (`None`: the only legal move, or no rule applied).
+    pub rule: Option<String>,
+    /// Every rule tried, up to the one that fired.
+    pub trace: Vec<RuleTrace>,
+    /// The moves the fired rule kept (its guard held, best score), among
+    /// which the choice was drawn.
+    pub best: Vec<usize>,
+}
+
+impl Decision {
+    /// A few lines for a person: which rule fired, on which move, which
+    /// guards held and which failed.
+    pub fn explain(&self, legal: &[String]) -> String {
+        let mut out = String::new();
+        for t in &self.trace {
+            if t.skipped {
+                out.push_str(&format!(
+                    "rule {}: not tried (its chance draw failed)\n",
+                    t.rule
+                ));
+                continue;
+            }
+            if t.tried.is_empty() {
+                out.push_str(&format!("rule {}: no legal move matches\n", t.rule));
+                continue;
+            }
+            let held = t.tried.iter().filter(|x| x.held).count();
+            out.push_str(&format!(
+                "rule {}: {held} of {} matching moves pass the guard\n",
+                t.rule,
+                t.tried.len()
+            ));
+            for x in &t.tried {
+                let guard = x.guard.as_deref().unwrap_or("(no guard)");
+                let score = x.score.map(|s| format!("  score {s}")).unwrap_or_default();
+                let mark = if x.held { "holds" } else { "fails" };
+                out.push_str(&format!("  {:<16} {mark}: {guard}{score}\n", x.text));
+            }
+        }
+        let chosen = &legal[self.index];
+        match &self.rule {
+            Some(r) => out.push_str(&format!(
+                "→ {chosen}  (rule {r}; drawn among {} best)\n",
+                self.best.len()
+            )),
+            None if legal.len() == 1 => {
+                out.push_str(&format!("→ {chosen}  (the only legal move)\n"))
+            }
+            None => out.push_str(&format!(
+                "→ {chosen}  (no rule applies: a random legal move)\n"
+            )),
+        }
+        out
+    }
+}
+
+/// Chooses one of `legal` (the referee's moves as statements) for player
+/// `me`, asking `oracle` every guard and score.
+pub fn choose(
+    strategy: &Strategy,
+    oracle: &mut dyn Oracle,
+    table: &Table,
+    me: usize,
+    legal: &[String],
+    rng: &mut ChaCha8Rng,
+) -> Result<Decision, Diagnostic> {
+    if legal.is_empty() {
+        return Err(super::error(
+            "no-legal-move",
+            "there is no legal move to choose from",
+        ));
+    }
+    if legal.len() == 1 {
+        return Ok(Decision {
+            index: 0,
+            rule: None,
+            trace: Vec::new(),
+            best: vec![0],
+        });
+    }
+    let mut asker = Asker {
+        oracle,
+        cache: HashMap::new(),
+        table,
+        me,
+    };
+    let mut trace = Vec::new();
+    for rule in &strategy.rules {
+        let skipped = rule
+            .chance
+            .is_some_and(|(n, d)| rng.random_range(0..d) >= n);
+        let tried = if skipped {
+            Vec::new()
+        } else {
+            asker.try_rule(rule, legal)?
+        };
+        trace.push(RuleTrace {
+            rule: rule.name.clone(),
+            skipped,
+            tried,
+        });
+        let last = trace.last().expect("just pushed");
+        if last.applies() {
+            let best = best_moves(&last.tried);
+            let index = best[rng.random_range(0..best.len())];
+            return Ok(Decision {
+                index,
+                rule: Some(rule.name.clone()),
+                trace,
+                best,
+            });
+        }
+    }
+    let index = rng.random_range(0..legal.len());
+    Ok(Decision {
+        index,
+        rule: None,
+        trace,
+        best: (0..legal.len()).collect(),
+    })
+}
+
+/// The indices of the held moves with the highest score.
+fn best_moves(tried: &[Tried]) -> Vec<usize> {
+    let held: Vec<&Tried> = tried.iter().filter(|t| t.held).collect();
+    let top = held.iter().filter_map(|t| t.score).max();
+    held.iter()
+        .filter(|t| t.score == top)
+        .map(|t| t.index)
+        .collect()
+}
+
+struct Asker<'a> {
+    oracle: &'a mut dyn Oracle,
+    cache: HashMap<String, bool>,
+    table: &'a Table,
+    me: usize,
+}
+
+impl Asker<'_> {
+    fn ask(&mut self, formula: &str) -> Result<bool, Diagnostic> {
+        if let Some(&v) = self.cache.get(formula) {
+            return Ok(v);
+        }
+        let v = self.oracle.holds(formula)?;
+        self.cache.insert(formula.to_string(), v);
+        Ok(v)
+    }
+
+    /// A written formula with the quantifiers expanded and every variable
+    /// replaced.
+    fn instance(&self, text: &str, bindings: &[(String, String)]) -> Result<String, Diagnostic> {
+        let players = &self.table.players;
+        let me = &players[self.me];
+        let expanded = expand(text, players, me)
+            .map_err(|m| super::error("strategy-formula", format!("`{text}`: {m}")))?;
+        let others: Vec<&str> = players
+            .iter()
+            .filter(|p| *p != me)
+            .map(String::as_str)
+            .collect();
+        let mut all = bindings.to_vec();
+        all.push(("me".into(), me.clone()));
+        all.push(("others".into(), others.join(",")));
+        Ok(substitute(&expanded, &all))
+    }
+
+    fn try_rule(&mut self, rule: &Rule, legal: &[String]) -> Result<Vec<Tried>, Diagnostic> {
+        let mut out = Vec::new();
+        for (index, text) in legal.iter().enumerate() {
+            let Some(bindings) = self.matches(&rule.template, text, rule)? else {
+                continue;
+            };
+            let guard = match &rule.guard {
+                Some(g) => Some(self.instance(g, &bindings)?),
+                None => None,
+            };
+            let held = match &guard {
+                Some(g) => self.ask(g)?,
+                None => true,
+            };
+            let score = if held && !rule.score.is_empty() {
+                Some(self.score(&rule.score, &bindings)?)
+            } else {
+                None
+            };
+            out.push(Tried {
+                index,
+                text: text.clone(),
+                bindings,
+                guard,
+                held,
+                score,
+            });
+        }
+        Ok(out)
+    }
+
+    fn score(&mut self, terms: &[Term], bindings: &[(String, String)]) -> Result<i64, Diagnostic> {
+        let mut total = 0;
+        for term in terms {
+            total += match term {
+                Term::Const(n) => *n,
+                Term::Holds { formula, sign } => {
+                    let f = self.instance(formula, bindings)?;
+                    sign * i64::from(self.ask(&f)?)
+                }
+                Term::Known { atom, sign } => sign * self.known(atom, bindings)?,
+            };
+        }
+        Ok(total)
+    }
+
+    /// The largest n such that `K_me ATOM >= n` (at most the deck's size).
+    fn known(&mut self, atom: &str, bindings: &[(String, String)]) -> Result<i64, Diagnostic> {
+        let atom = self.instance(atom, bindings)?;
+        let me = &self.table.players[self.me];
+        let mut n = 0;
+        while n < i64::from(self.table.deck.total())
+            && self.ask(&format!("K_{me} {atom} >= {}", n + 1))?
+        {
+            n += 1;
+        }
+        Ok(n)
+    }
+
+    /// The bindings under which `template` is the move `text`, if any.
+    fn matches(
+        &self,
+        template: &Template,
+        text: &str,
+        rule: &Rule,
+    ) -> Result<Option<Vec<(String, String)>>, Diagnostic> {
+        if template.words.is_empty() {
+            return Ok(Some(Vec::new()));
+        }
+        let words: Vec<&str> = text.split_whitespace().collect();
+        if words.len() != template.words.len() || !words[0].eq_ignore_ascii_case(&template.words[0])
+        {
+            return Ok(None);
+        }
+        let mut bindings: Vec<(String, String)> = Vec::new();
+        for (t, w) in template.words.iter().zip(&words).skip(1) {
+            if !self.match_word(t, w, &mut bindings, rule)? {
+                return Ok(None);
+            }
+        }
+        Ok(Some(bindings))
+    }
+
+    fn match_word(
+        &self,
+        t: &str,
+        w: &str,
+        bindings: &mut Vec<(String, String)>,
+        rule: &Rule,
+    ) -> Result<bool, Diagnostic> {
+        if t == "_" {
+            return Ok(true);
+        }
+        let (tp, wp) = (pieces(t), pieces(w));
+        if tp.len() == 1 {
+            return self.match_piece(t, w, bindings, rule);
+        }
+        if tp.len() != wp.len() {
+            return Ok(false);
+        }
+        for (a, b) in tp.iter().zip(&wp) {
+            let alnum = a.chars().all(|c| c.is_ascii_alphanumeric());
+            let ok = if alnum {
+                self.match_piece(a, b, bindings, rule)?
+            } else {
+                a == b
+            };
+            if !ok {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    fn match_piece(
+        &self,
+        t: &str,
+        w: &str,
+        bindings: &mut Vec<(String, String)>,
+        rule: &Rule,
+    ) -> Result<bool, Diagnostic> {
+        if t == "me" {
+            return Ok(w == self.table.players[self.me]);
+        }
+        if !self.is_variable(t, rule)? {
+            return Ok(t.eq_ignore_ascii_case(w));
+        }
+        if let Some((_, v)) = bindings.iter().find(|(name, _)| name == t) {
+            return Ok(v == w);
+        }
+        bindings.push((t.to_string(), w.to_string()));
+        Ok(true)
+    }
+
+    /// A lower-case word that names no player and no card is a variable; a
+    /// lower-case word that names a card in another case is an error.
+    fn is_variable(&self, t: &str, rule: &Rule) -> Result<bool, Diagnostic> {
+        let table = self.table;
+        if t.chars().any(|c| !c.is_ascii_lowercase()) || table.players.iter().any(|p| p == t) {
+            return Ok(false);
+        }
+        let card = table
+            .deck
+            .kinds
+            .iter()
+            .find(|k| k.name.eq_ignore_ascii_case(t) || k.rank_name().eq_ignore_ascii_case(t));
+        match card {
+            None => Ok(true),
+            Some(k) => Err(Diagnostic::error(
+                "strategy-variable",
+                format!(
+                    "in rule {}, the variable `{t}` is also the card {}",
+                    rule.name, k.name
+                ),
+                rule.span,
+            )
+            .with_help(
+                "rename the variable (e.g. `x`, `r`, `c`), or write the card in upper case",
+            )),
+        }
+    }
+}
+
+/// A word cut into runs of letters and digits and single other characters.
+fn pieces(word: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for c in word.chars() {
+        let alnum = c.is_ascii_alphanumeric();
+        match out.last_mut() {
+            Some(last) if alnum && last.chars().all(|x| x.is_ascii_alphanumeric()) => last.push(c),
+            _ => out.push(c.to_string()),
+        }
+    }
+    out
+}

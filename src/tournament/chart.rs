@@ -1,0 +1,132 @@
+//! The chart of a tournament in the style of the Go Fish report's Figure 3:
+//! for each run, one bar per strategy with its wins, drawn with plotters
+//! as SVG and as PNG.
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::summary::Summary;
+
+const COLOURS: [RGBColor; 6] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+];
+
+/// Fonts tried for the PNG's text (the SVG names its font and needs none).
+const FONT_FILES: &[&str] = &[
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/TTF/DejaVuSans.ttf",
+    "/Library/Fonts/Arial.ttf",
+    "C:\\Windows\\Fonts\\arial.ttf",
+];
+
+/// Writes the chart as SVG at `svg` and as PNG at `png`; returns the
+/// files written. The text's layout needs a font of the system (DejaVu
+/// Sans or Arial); without one no chart is drawn and the error says so.
+pub fn draw(summary: &Summary, svg: &Path, png: &Path) -> Result<Vec<String>, String> {
+    if !font_registered() {
+        return Err(format!(
+            "no chart: none of these fonts was found: {}",
+            FONT_FILES.join(", ")
+        ));
+    }
+    let mut written = Vec::new();
+    {
+        let root = SVGBackend::new(svg, (900, 520)).into_drawing_area();
+        plot(summary, &root).map_err(|e| format!("{}: {e}", svg.display()))?;
+        root.present()
+            .map_err(|e| format!("{}: {e}", svg.display()))?;
+    }
+    written.push(svg.display().to_string());
+    let root = BitMapBackend::new(png, (900, 520)).into_drawing_area();
+    plot(summary, &root).map_err(|e| format!("{}: {e}", png.display()))?;
+    root.present()
+        .map_err(|e| format!("{}: {e}", png.display()))?;
+    written.push(png.display().to_string());
+    Ok(written)
+}
+
+/// Registers the first font of [`FONT_FILES`] that exists, once.
+fn font_registered() -> bool {
+    static FOUND: OnceLock<bool> = OnceLock::new();
+    *FOUND.get_or_init(|| {
+        FONT_FILES.iter().any(|f| {
+            let Ok(bytes) = std::fs::read(f) else {
+                return false;
+            };
+            let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
+            plotters::style::register_font("sans-serif", FontStyle::Normal, bytes).is_ok()
+        })
+    })
+}
+
+fn plot<DB: DrawingBackend>(
+    summary: &Summary,
+    root: &DrawingArea<DB, Shift>,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    root.fill(&WHITE)?;
+    let runs: Vec<usize> = summary.runs.keys().copied().collect();
+    let names = &summary.strategies;
+    let top = summary
+        .runs
+        .values()
+        .flat_map(|m| m.values().map(|c| c.wins))
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let slots = names.len() as u32 + 1;
+    let width = runs.len() as u32 * slots;
+    let mut chart = ChartBuilder::on(root)
+        .caption(
+            format!(
+                "{}: wins of each strategy in each run ({} games)",
+                summary.game, summary.games
+            ),
+            ("sans-serif", 20),
+        )
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(56)
+        .build_cartesian_2d(0u32..width, 0u64..top + top / 8 + 1)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(runs.len() * 2 + 1)
+        .x_label_formatter(&|x| {
+            if x % slots == (slots - 1) / 2 && (*x / slots) < runs.len() as u32 {
+                format!("Run {}", runs[(*x / slots) as usize])
+            } else {
+                String::new()
+            }
+        })
+        .y_desc("wins")
+        .label_style(("sans-serif", 14))
+        .draw()?;
+    for (s, name) in names.iter().enumerate() {
+        let colour = COLOURS[s % COLOURS.len()];
+        let bars = runs.iter().enumerate().filter_map(|(i, r)| {
+            let wins = summary.runs[r].get(name)?.wins;
+            let x = i as u32 * slots + s as u32;
+            Some(Rectangle::new([(x, 0), (x + 1, wins)], colour.filled()))
+        });
+        chart
+            .draw_series(bars)?
+            .label(name.as_str())
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], colour.filled()));
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 14))
+        .draw()?;
+    Ok(())
+}

@@ -1,0 +1,152 @@
+//! One game between strategies: the referee's seeded deal executed as
+//! scenario text in a [`Session`], then, until the game is over, the
+//! player to move asks its strategy (whose guards the session's engine
+//! answers) and the chosen legal move is executed as a statement.
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::cards::referee::deal_lines;
+use crate::cards::{game_named, Referee, Size};
+use crate::diag::Span;
+use crate::interp::{Engine, Options, Session};
+use crate::strategy::{choose, Strategy};
+use crate::syntax;
+
+/// Which deal a game starts from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Deal {
+    /// The referee's deal of this size.
+    Referee(Size),
+    /// A deck line and a hand size, dealt to the referee's full-size
+    /// players (`deck ranks A K Q J suits S H D C`, 3).
+    Custom {
+        /// The `deck ...` line.
+        deck: String,
+        /// Cards dealt to each player.
+        hand: usize,
+    },
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameOutcome {
+    /// Each seat's score.
+    pub scores: Vec<i64>,
+    /// The seats with the best score.
+    pub winners: Vec<usize>,
+    /// The moves played (draws included).
+    pub turns: usize,
+}
+
+/// The scenario text of a game's deal.
+pub fn setup_text(game: &str, deal: &Deal, seed: u64) -> Result<String, String> {
+    let referee = referee_of(game)?;
+    Ok(match deal {
+        Deal::Referee(size) => referee.setup(seed, *size),
+        Deal::Custom { deck, hand } => {
+            let full = referee.setup(0, Size::Full);
+            let players = full
+                .lines()
+                .find_map(|l| l.strip_prefix("players "))
+                .ok_or("the referee's deal names no players")?
+                .to_string();
+            let names: Vec<&str> = players.split_whitespace().collect();
+            deal_lines(game, &names, deck, *hand, seed)
+        }
+    })
+}
+
+/// The referee of a game, or an error naming the games that have one.
+pub fn referee_of(game: &str) -> Result<&'static dyn Referee, String> {
+    let rules = game_named(game).ok_or_else(|| format!("no game `{game}`"))?;
+    rules
+        .referee()
+        .ok_or_else(|| format!("{} cannot be played yet (it has no referee)", rules.title()))
+}
+
+/// A session with the deal of `setup` executed.
+pub fn deal_session(setup: &str, engine: Engine) -> Result<Session, String> {
+    let options = Options {
+        engine,
+        ..Options::default()
+    };
+    let mut session = Session::new(options);
+    let scenario = syntax::parse(setup).map_err(|e| e[0].message.clone())?;
+    for stmt in &scenario.statements {
+        session
+            .execute(stmt, setup)
+            .map_err(|d| d.render("deal", setup, false))?;
+    }
+    session
+        .finish(Span::new(0, 0))
+        .map_err(|d| d.render("deal", setup, false))?;
+    Ok(session)
+}
+
+/// The generator of seat `seat` in the game of `seed`.
+pub fn seat_rng(seed: u64, seat: usize) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(seat as u64 + 1);
+    rng
+}
+
+/// The legal moves in the session's actual state, as statements.
+pub fn legal_texts(referee: &dyn Referee, session: &Session) -> Vec<String> {
+    let play = session.playing().expect("dealt");
+    referee
+        .legal_moves(&play.position())
+        .iter()
+        .map(|m| referee.move_text(&play.table, m))
+        .collect()
+}
+
+/// Plays a game to its end: `seats[i]` plays player `i`.
+pub fn play_game(
+    game: &str,
+    deal: &Deal,
+    seed: u64,
+    seats: &[&Strategy],
+    engine: Engine,
+    max_moves: usize,
+) -> Result<GameOutcome, String> {
+    let referee = referee_of(game)?;
+    let setup = setup_text(game, deal, seed)?;
+    let mut session = deal_session(&setup, engine)?;
+    let players = session.playing().expect("dealt").table.players.len();
+    if players != seats.len() {
+        return Err(format!(
+            "{game} has {players} players and {} strategies were seated",
+            seats.len()
+        ));
+    }
+    let mut rngs: Vec<ChaCha8Rng> = (0..players).map(|s| seat_rng(seed, s)).collect();
+    let mut turns = 0;
+    loop {
+        let play = session.playing().expect("dealt");
+        let Some(me) = referee.current_player(&play.position()) else {
+            break;
+        };
+        if turns >= max_moves {
+            return Err(format!("game {seed} did not end within {max_moves} moves"));
+        }
+        let legal = legal_texts(referee, &session);
+        let table = play.table.clone();
+        let decision = choose(seats[me], &mut session, &table, me, &legal, &mut rngs[me])
+            .map_err(|d| d.message.clone())?;
+        let text = &legal[decision.index];
+        let stmt = syntax::parse_statement(text)
+            .map_err(|e| format!("`{text}`: {}", e[0].message))?
+            .remove(0);
+        session
+            .execute(&stmt, text)
+            .map_err(|d| format!("game {seed}: `{text}` refused: {}", d.message))?;
+        turns += 1;
+    }
+    let pos = session.playing().expect("dealt").position();
+    Ok(GameOutcome {
+        scores: referee.scores(&pos),
+        winners: referee.winners(&pos),
+        turns,
+    })
+}

@@ -1,0 +1,21 @@
+//! Tournaments: many seeded games between strategies, in every
+//! combination a report used, with per-game records (CSV), a summary
+//! with 95% confidence intervals (JSON, a table) and a chart.
+//!
+//! Game `i` of a tournament with seed `S` has its own seed derived from
+//! `S` and `i` ([`game_seed`]), so the results do not depend on how many
+//! threads play, on sharding (`--shard K/N` plays the games with
+//! `i % N == K - 1`) or on an interruption (a resumed run skips the games
+//! its CSV already holds).
+
+pub mod game;
+
+pub use game::{play_game, Deal, GameOutcome};
+pub mod chart;
+pub mod record;
+pub mod run;
+pub mod summary;
+
+pub use record::{read_csv, write_csv, Record};
+pub use run::{game_seed, run, Plan};
+pub use summary::{summarise, Summary};

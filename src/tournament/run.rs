@@ -1,0 +1,179 @@
+//! Planning and playing a tournament: the combinations, each game's seed
+//! and seating, the games played on every core, each written to the CSV
+//! as soon as it ends.
+
+use std::collections::BTreeMap;
+use std::fs::OpenOptions;
+use std::path::Path;
+use std::sync::Mutex;
+
+use rayon::prelude::*;
+
+use crate::interp::Engine;
+use crate::strategy::Strategy;
+
+use super::game::{play_game, Deal};
+use super::record::{append, read_csv, Record, HEADER};
+
+/// What to play.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The game (`gofish`).
+    pub game: String,
+    /// The deal every game starts from (its seed aside).
+    pub deal: Deal,
+    /// The strategies, in the order given.
+    pub strategies: Vec<Strategy>,
+    /// The players at the table.
+    pub players: usize,
+    /// Games per combination.
+    pub games: u64,
+    /// The tournament's seed.
+    pub seed: u64,
+    /// `(k, n)`: play only the games with `index % n == k - 1`.
+    pub shard: (u64, u64),
+    /// The engine that holds every game's model.
+    pub engine: Engine,
+}
+
+impl Plan {
+    /// The combinations (runs): every choice of `players` strategies from
+    /// the list, in the list's order (Go Fish: the four triples of four
+    /// strategies; Kwartet: the four at one table).
+    pub fn runs(&self) -> Result<Vec<Vec<usize>>, String> {
+        let n = self.strategies.len();
+        if n < self.players {
+            return Err(format!(
+                "{} is played by {} players: give at least {} strategies (a name may repeat)",
+                self.game, self.players, self.players
+            ));
+        }
+        let mut out = Vec::new();
+        subsets(n, self.players, 0, &mut Vec::new(), &mut out);
+        Ok(out)
+    }
+
+    /// Every game index this shard plays.
+    pub fn indices(&self) -> Result<Vec<u64>, String> {
+        let total = self.runs()?.len() as u64 * self.games;
+        let (k, n) = self.shard;
+        Ok((0..total).filter(|i| i % n == k - 1).collect())
+    }
+
+    /// The run, seed and seating of game `index`: seats rotate from game
+    /// to game, so that every strategy of a run moves first equally often.
+    pub fn game(&self, index: u64, runs: &[Vec<usize>]) -> (usize, u64, Vec<usize>) {
+        let run = (index / self.games) as usize;
+        let combo = &runs[run];
+        let shift = (index % self.games) as usize;
+        let seats = (0..combo.len())
+            .map(|s| combo[(s + shift) % combo.len()])
+            .collect();
+        (run, game_seed(self.seed, index), seats)
+    }
+}
+
+/// Every `k`-subset of `0..n`, in lexicographic order.
+fn subsets(n: usize, k: usize, from: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+    if cur.len() == k {
+        out.push(cur.clone());
+        return;
+    }
+    for i in from..n {
+        cur.push(i);
+        subsets(n, k, i + 1, cur, out);
+        cur.pop();
+    }
+}
+
+/// The seed of game `index` of a tournament seeded `seed` (SplitMix64 of
+/// both): independent of threads, shards and interruptions.
+pub fn game_seed(seed: u64, index: u64) -> u64 {
+    let mut z = seed ^ index.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Plays every game of the plan not yet in `csv` (which is created or
+/// appended to), calling `done` after each game; returns every record of
+/// the shard, old and new.
+pub fn run(
+    plan: &Plan,
+    csv: &Path,
+    done: &(dyn Fn(&Record) + Sync),
+) -> Result<BTreeMap<u64, Record>, String> {
+    let runs = plan.runs()?;
+    let (old, _) = read_csv(csv)?;
+    let fresh = old.is_empty();
+    let mut file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(csv)
+        .map_err(|e| format!("cannot open {}: {e}", csv.display()))?;
+    if fresh {
+        use std::io::Write;
+        writeln!(file, "{HEADER}").map_err(|e| e.to_string())?;
+    }
+    let pending: Vec<u64> = plan
+        .indices()?
+        .into_iter()
+        .filter(|i| !old.contains_key(i))
+        .collect();
+    let file = Mutex::new(file);
+    let results: Vec<Result<Record, String>> = pending
+        .par_iter()
+        .map(|&index| {
+            let record = play_one(plan, &runs, index)?;
+            append(&mut file.lock().expect("csv lock"), &record).map_err(|e| e.to_string())?;
+            done(&record);
+            Ok(record)
+        })
+        .collect();
+    let mut all = old;
+    for r in results {
+        let r = r?;
+        all.insert(r.index, r);
+    }
+    Ok(all)
+}
+
+/// Plays game `index` of the plan.
+pub fn play_one(plan: &Plan, runs: &[Vec<usize>], index: u64) -> Result<Record, String> {
+    let (run, seed, seats) = plan.game(index, runs);
+    let strategies: Vec<&Strategy> = seats.iter().map(|&s| &plan.strategies[s]).collect();
+    let outcome = play_game(
+        &plan.game,
+        &plan.deal,
+        seed,
+        &strategies,
+        plan.engine,
+        20_000,
+    )?;
+    Ok(Record {
+        index,
+        seed,
+        run: run + 1,
+        strategies: strategies.iter().map(|s| s.name.clone()).collect(),
+        scores: outcome.scores,
+        winners: outcome.winners,
+        turns: outcome.turns,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn four_strategies_at_three_seats_make_four_runs() {
+        let mut out = Vec::new();
+        subsets(4, 3, 0, &mut Vec::new(), &mut out);
+        assert_eq!(
+            out,
+            vec![vec![0, 1, 2], vec![0, 1, 3], vec![0, 2, 3], vec![1, 2, 3]]
+        );
+        assert_ne!(game_seed(1, 0), game_seed(1, 1));
+        assert_ne!(game_seed(1, 0), game_seed(2, 0));
+    }
+}

@@ -1,0 +1,259 @@
+//! Strategies: every shipped strategy parses; on hand-made states the
+//! chosen move is the one the report's rule asks for; and on every
+//! decision of seeded games, the fired rule's guard holds by a direct
+//! query (`? φ` executed by the session), every earlier rule's guards
+//! fail, and the move is legal.
+
+use std::path::Path;
+
+use dealer::cards::Size;
+use dealer::interp::{Engine, Output, Session};
+use dealer::strategy::{choose, find, load, shipped_names, Decision, Strategy};
+use dealer::syntax;
+use dealer::tournament::game::{deal_session, legal_texts, referee_of, seat_rng, setup_text};
+use dealer::tournament::Deal;
+
+fn dir() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/strategies"))
+}
+
+fn strategy(game: &str, name: &str) -> Strategy {
+    find(dir(), game, name).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A session after the statements of `src`.
+fn session(src: &str) -> Session {
+    deal_session(src, Engine::Auto).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// `? φ` executed by a copy of the session: the engine's answer.
+fn query(session: &Session, formula: &str) -> bool {
+    let src = format!("? {formula}");
+    let stmt = syntax::parse_statement(&src)
+        .expect("a query parses")
+        .remove(0);
+    let mut copy = session.clone();
+    let out = copy.execute(&stmt, &src).expect("the query is answered");
+    matches!(out.as_slice(), [Output::Answer { value, .. }] if *value)
+}
+
+/// Chooses for the player to move and checks the decision against the
+/// model: the fired rule's guard holds for every kept move, every other
+/// tried guard is as the trace says, and the chosen move is legal.
+fn decide(
+    game: &str,
+    session: &mut Session,
+    strategy: &Strategy,
+    seed: u64,
+) -> (Decision, Vec<String>) {
+    let referee = referee_of(game).unwrap();
+    let legal = legal_texts(referee, session);
+    let play = session.playing().unwrap();
+    let me = referee
+        .current_player(&play.position())
+        .expect("the game goes on");
+    let table = play.table.clone();
+    let mut rng = seat_rng(seed, me);
+    let d = choose(strategy, session, &table, me, &legal, &mut rng).unwrap();
+    assert!(d.index < legal.len());
+    for (i, t) in d.trace.iter().enumerate() {
+        let last = i + 1 == d.trace.len() && d.rule.is_some();
+        for x in &t.tried {
+            if let Some(g) = &x.guard {
+                assert_eq!(query(session, g), x.held, "guard {g} of rule {}", t.rule);
+            }
+            if !last {
+                assert!(
+                    !x.held,
+                    "rule {} applies, so a later rule may not fire",
+                    t.rule
+                );
+            }
+        }
+    }
+    if let Some(rule) = &d.rule {
+        let fired = d.trace.last().unwrap();
+        assert_eq!(&fired.rule, rule);
+        let chosen = fired
+            .tried
+            .iter()
+            .find(|x| x.index == d.index)
+            .expect("chosen move tried");
+        assert!(
+            chosen.held,
+            "the fired rule's guard holds for the chosen move"
+        );
+        if let Some(g) = &chosen.guard {
+            assert!(query(session, g), "{g}");
+        }
+    }
+    (d, legal)
+}
+
+const GOFISH: &str = "game gofish
+players 1 2 3
+deck ranks A K Q J suits S H D C
+deal 1: AS AH KS | 2: KH QS JS | 3: AD QH JH
+stock KD QD JD AC KC QC JC
+ask 1 2 A
+draw 1: KD
+ask 2 3 Q
+ask 2 3 J
+ask 2 1 K
+";
+
+#[test]
+fn every_shipped_strategy_parses() {
+    for game in ["gofish", "kwartet"] {
+        let names = shipped_names(dir(), game);
+        assert!(names.len() >= 4, "{game}: {names:?}");
+        for n in names {
+            let s = load(&dir().join(format!("{game}-{n}.strat"))).unwrap();
+            assert_eq!(s.game, game);
+            assert_eq!(s.name, n);
+        }
+    }
+}
+
+#[test]
+fn gofish_first_order_asks_the_known_holder() {
+    // Player 3 holds AD; everyone heard player 1 ask for aces.
+    let mut s = session(&format!("{GOFISH}ask 2 1 Q\ndraw 2: QD\n"));
+    assert!(query(&s, "K3 hand1(A)"));
+    let (d, legal) = decide("gofish", &mut s, &strategy("gofish", "first-order"), 1);
+    assert_eq!(d.rule.as_deref(), Some("known"));
+    assert_eq!(legal[d.index], "ask 3 1 A");
+    // Second order: no book, nobody knows what 3 holds: first order.
+    let (d, legal) = decide("gofish", &mut s, &strategy("gofish", "second-order"), 1);
+    assert_eq!(d.rule.as_deref(), Some("known"));
+    assert_eq!(legal[d.index], "ask 3 1 A");
+    // Most cards knows nothing about the others: either opponent.
+    let (d, legal) = decide("gofish", &mut s, &strategy("gofish", "most-cards"), 1);
+    assert_eq!(d.rule.as_deref(), Some("most"));
+    assert_eq!(d.best.len(), 2);
+    assert!(legal[d.index].ends_with(" A"));
+}
+
+#[test]
+fn gofish_second_order_conceals_and_careful_avoids_known_lacks() {
+    // Player 2 holds Q Q J J K K K, all asked for in public: its opponents
+    // know it holds each, and it knows no one else's cards.
+    let mut s = session(GOFISH);
+    assert!(query(&s, "K2 E{1,3} hand2(K)"));
+    let (d, legal) = decide("gofish", &mut s, &strategy("gofish", "second-order"), 3);
+    assert_eq!(d.rule.as_deref(), Some("conceal"));
+    assert!(legal[d.index].ends_with(" K"), "{}", legal[d.index]);
+    // Careful: player 1 just gave away its kings, so 2 knows 1 has none.
+    assert!(query(&s, "K2 !hand1(K)"));
+    let (d, legal) = decide("gofish", &mut s, &strategy("gofish", "careful"), 3);
+    assert_eq!(d.rule.as_deref(), Some("hopeful"));
+    assert_eq!(legal[d.index], "ask 2 3 K");
+    // Random consults no rule.
+    let (d, _) = decide("gofish", &mut s, &strategy("gofish", "random"), 3);
+    assert_eq!(d.rule, None);
+}
+
+const KWARTET: &str = "game kwartet
+players 1 2 3 4
+deck sets 1..4 of 4
+deal 1: <1,1> <2,1> <3,1> <4,1> | 2: <1,2> <1,3> <2,2> <3,2> | 3: <1,4> <2,3> <3,3> <4,2> | 4: <2,4> <3,4> <4,3> <4,4>
+ask 1 2 <1,2>
+ask 1 2 <2,3>
+";
+
+#[test]
+fn kwartet_greedy_asks_a_known_card_and_silent_waits() {
+    let mut s = session(KWARTET);
+    assert!(query(&s, "K2 hand1(<1,2>)"));
+    let (d, legal) = decide("kwartet", &mut s, &strategy("kwartet", "greedy"), 5);
+    assert_eq!(d.rule.as_deref(), Some("known"));
+    let fired = d.trace.last().unwrap();
+    assert!(fired
+        .tried
+        .iter()
+        .any(|x| x.held && x.text == "ask 2 1 <1,2>"));
+    assert!(legal.contains(&"ask 2 1 <1,2>".to_string()));
+    // Silent: player 2 does not know where <1,4> is, so no complete set.
+    assert!(!query(&s, "K2 hand3(<1,4>)"));
+    let (d, _) = decide("kwartet", &mut s, &strategy("kwartet", "silent"), 5);
+    assert_eq!(d.rule, None);
+}
+
+#[test]
+fn kwartet_silent_asks_when_the_whole_set_is_located() {
+    // Player 3 shows its <1,4> in public: player 2 now knows where all
+    // four cards of set 1 are (<1,3> with itself, <1,1> and <1,2> with 1:
+    // 1 asked for set 1, <1,4> with 3).
+    let mut s = session(KWARTET);
+    let (_, legal) = decide("kwartet", &mut s, &strategy("kwartet", "random"), 5);
+    assert!(!legal.is_empty());
+    let src = "reveal 3 <1,4>";
+    let stmt = syntax::parse_statement(src).unwrap().remove(0);
+    s.execute(&stmt, src).expect("a reveal is legal");
+    assert!(query(&s, "K2 hand3(<1,4>)"));
+    for name in ["silent", "mixed"] {
+        let (d, legal) = decide("kwartet", &mut s, &strategy("kwartet", name), 5);
+        assert!(d.rule.is_some(), "{name}");
+        assert!(
+            ["ask 2 1 <1,2>", "ask 2 3 <1,4>"].contains(&legal[d.index].as_str()),
+            "{name}: {}",
+            legal[d.index]
+        );
+    }
+}
+
+/// Plays seeded small games with every shipped strategy at every seat and
+/// checks each decision against the model.
+fn check_games(game: &str, deal: &Deal, names: &[&str], seeds: std::ops::Range<u64>) {
+    let referee = referee_of(game).unwrap();
+    let strategies: Vec<Strategy> = names.iter().map(|n| strategy(game, n)).collect();
+    for seed in seeds {
+        let mut s = session(&setup_text(game, deal, seed).unwrap());
+        let mut moves = 0;
+        while let Some(me) = referee.current_player(&s.playing().unwrap().position()) {
+            let st = &strategies[(me + seed as usize) % strategies.len()];
+            let (d, legal) = decide(game, &mut s, st, seed + moves);
+            let stmt = syntax::parse_statement(&legal[d.index]).unwrap().remove(0);
+            s.execute(&stmt, &legal[d.index])
+                .expect("a chosen move is legal");
+            moves += 1;
+            assert!(moves < 500, "game {seed} ends");
+        }
+    }
+}
+
+#[test]
+fn gofish_decisions_agree_with_the_model() {
+    let deal = Deal::Referee(Size::Teaching);
+    check_games(
+        "gofish",
+        &deal,
+        &["first-order", "second-order", "careful", "most-cards"],
+        0..6,
+    );
+}
+
+#[test]
+fn kwartet_decisions_agree_with_the_model() {
+    let deal = Deal::Referee(Size::Teaching);
+    check_games("kwartet", &deal, &["greedy", "silent", "mixed"], 0..4);
+}
+
+#[test]
+fn bad_strategies_get_located_errors() {
+    let err = dealer::strategy::parse("strategy x for gofish\nrule a: ask me x r when K_me &")
+        .unwrap_err();
+    assert_eq!(err.code, "strategy-formula");
+    let err = dealer::strategy::parse("rule a: ask me x r").unwrap_err();
+    assert_eq!(err.code, "strategy-header");
+    let err = dealer::strategy::parse("strategy x for gofish\nrule a chance 3/2: any").unwrap_err();
+    assert_eq!(err.code, "strategy-rule");
+    // A variable that is also a card name is refused when a game is dealt.
+    let s = dealer::strategy::parse("strategy x for gofish\nrule a: ask me x q").unwrap();
+    let mut sess = session(GOFISH);
+    let referee = referee_of("gofish").unwrap();
+    let legal = legal_texts(referee, &sess);
+    let table = sess.playing().unwrap().table.clone();
+    let err = choose(&s, &mut sess, &table, 1, &legal, &mut seat_rng(0, 1)).unwrap_err();
+    assert_eq!(err.code, "strategy-variable");
+}
