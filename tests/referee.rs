@@ -206,3 +206,40 @@ fn cabo_teaching_games_end_with_the_closed_pile_empty() {
         assert!(g.winners.iter().all(|&p| g.scores[p] == low));
     });
 }
+
+#[test]
+fn kemps_teaching_games_end_when_no_new_hand_can_be_dealt() {
+    check_teaching("kemps", 0..6, |g| {
+        assert!(
+            g.scores.iter().sum::<i64>() >= 1,
+            "a Kemps ends the game\n{}",
+            g.text
+        );
+        assert!(g.text.contains("\nkemps "), "{}", g.text);
+    });
+}
+
+/// Full-deck games (the reports' decks and players): slow in a debug build,
+/// so run with `cargo test --release --test referee -- --ignored --nocapture`,
+/// which prints each game's moves and time.
+#[test]
+#[ignore]
+fn full_deck_games_end_and_replay() {
+    let games = std::env::var("DEALER_GAMES")
+        .unwrap_or_else(|_| "gofish,kwartet,konigrufen,cabo,kemps".into());
+    for game in games.split(',') {
+        let start = std::time::Instant::now();
+        let g = play(game, 1, Size::Full, false);
+        let took = start.elapsed();
+        eprintln!(
+            "{game}: {} moves in {:.1?} ({:.1?} per move), scores {:?}, winners {:?}",
+            g.moves,
+            took,
+            took / g.moves.max(1) as u32,
+            g.scores,
+            g.winners
+        );
+        assert!(!g.winners.is_empty());
+        assert!(replays(&g.text) > 0);
+    }
+}
