@@ -18,7 +18,9 @@ use super::event::{EventId, EventModel, Relation};
 use super::formula::{Agent, Formula};
 use super::groups;
 pub(crate) use super::relation::{Csr, Partition, Rel};
-use super::{bisim, build, eval, par, update, Backend, EngineError, WorldId, WorldView};
+use super::{
+    bisim, build, eval, par, update, Backend, EngineError, GroupAccess, WorldId, WorldView,
+};
 
 /// The layout of a row: the card columns of each kind, then the propositions.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -144,6 +146,21 @@ impl ExplicitModel {
         relations: Vec<Relation>,
         actual: WorldId,
     ) -> Result<ExplicitModel, EngineError> {
+        Ok(Self::from_valuations_generated(agents, props, worlds, relations, actual)?.contracted())
+    }
+
+    /// [`ExplicitModel::from_valuations`] without the contraction: the
+    /// worlds reachable from the actual one, as written. The symbolic engine
+    /// is built from this model: a knowledge structure reads distributed
+    /// knowledge off the agents' observations, which a contraction that
+    /// merges worlds some group tells apart no longer shows.
+    pub fn from_valuations_generated(
+        agents: usize,
+        props: usize,
+        worlds: Vec<Vec<bool>>,
+        relations: Vec<Relation>,
+        actual: WorldId,
+    ) -> Result<ExplicitModel, EngineError> {
         let n = worlds.len();
         let bad = |why: String| EngineError::Malformed(why);
         if relations.len() != agents {
@@ -179,7 +196,25 @@ impl ExplicitModel {
             groups: None,
             actual,
         };
-        Ok(model.generated().contracted())
+        Ok(model.generated())
+    }
+
+    /// The model contracted by collective bisimulation (see [`groups`]).
+    pub fn contract(self) -> ExplicitModel {
+        self.contracted()
+    }
+
+    /// Whether every stored group relation is the intersection of its
+    /// agents' relations (always so before a contraction merged worlds).
+    pub(crate) fn groups_are_intersections(&self) -> bool {
+        let Some(stored) = &self.groups else {
+            return true;
+        };
+        let derived = groups::intersections(&self.rels, self.n);
+        stored
+            .iter()
+            .zip(&derived)
+            .all(|(a, b)| (0..self.n).all(|x| a.successors(x) == b.successors(x)))
     }
 
     /// Copies of each card kind.
@@ -382,6 +417,16 @@ impl ExplicitModel {
             .groups
             .map(|gs| gs.into_iter().map(Rel::normalized).collect());
         model
+    }
+
+    /// The stored relation of `group` (two or more distinct agents), when
+    /// contraction has merged worlds; `None` when it is the intersection of
+    /// the agents' relations.
+    pub(crate) fn group_rel(&self, group: &[Agent]) -> Option<&Rel> {
+        let agents = self.rels.len();
+        let mask = groups::mask_of(group, agents)?;
+        let stored = self.groups.as_ref()?;
+        (mask.count_ones() >= 2).then(|| &stored[groups::index(mask, agents)])
     }
 
     /// The relations of every group of two or more agents (see [`groups`]).
@@ -590,6 +635,15 @@ impl Backend for ExplicitModel {
         match self.rels.get(agent) {
             Some(rel) if w < self.n => rel.successors(w).iter().map(|&y| y as usize).collect(),
             _ => Vec::new(),
+        }
+    }
+
+    fn group_accessible(&self, access: GroupAccess, group: &[Agent], w: WorldId) -> Vec<WorldId> {
+        match (access, self.group_rel(group)) {
+            (GroupAccess::Distributed, Some(rel)) if w < self.n => {
+                rel.successors(w).iter().map(|&y| y as usize).collect()
+            }
+            _ => groups::from_agents(self, access, group, w),
         }
     }
 

@@ -16,9 +16,10 @@ use crate::cards::events;
 use crate::cards::rules::describe_player;
 use crate::cards::{LocKind, Table};
 use crate::diag::Diagnostic;
-use crate::engine::{Agent, Backend, Formula, Representation, WorldId};
+use crate::engine::{Agent, Backend, EngineError, Formula, GroupAccess, Representation, WorldId};
 use crate::syntax::ast::{self, FormulaKind, Group};
 
+use super::errors;
 use super::resolve::Scope;
 
 /// A world in one line: `w3* 1:QQ 2:A 3:A stock:QQA` or `w1* p q`.
@@ -121,8 +122,8 @@ pub struct Why<'a> {
     pub src: &'a str,
 }
 
-fn engine_error(e: impl ToString, f: &ast::Formula) -> Diagnostic {
-    Diagnostic::error("engine", e.to_string(), f.span)
+fn engine_error(e: EngineError, f: &ast::Formula) -> Diagnostic {
+    errors::engine(&e, f.span)
 }
 
 fn word(value: bool) -> &'static str {
@@ -200,7 +201,9 @@ impl Why<'_> {
             FormulaKind::Kw(p, inner) => self.knows_whether(self.scope.agent(p)?, inner, w, depth),
             FormulaKind::D(g, inner) => {
                 let agents = self.group(g)?;
-                let access = self.together(&agents, w);
+                let access = self
+                    .model
+                    .group_accessible(GroupAccess::Distributed, &agents, w);
                 let who = format!("{} together consider", self.names(&agents));
                 self.over(&access, &who, inner, false, depth)
             }
@@ -317,17 +320,6 @@ impl Why<'_> {
             .map(|&a| self.who(a))
             .collect::<Vec<_>>()
             .join(", ")
-    }
-
-    /// The worlds every agent of the group considers possible at `w` (distributed knowledge).
-    fn together(&self, agents: &[Agent], w: WorldId) -> Vec<WorldId> {
-        let mut sets = agents.iter().map(|&a| self.model.accessible(a, w));
-        let first = sets.next().unwrap_or_default();
-        let rest: Vec<HashSet<WorldId>> = sets.map(|s| s.into_iter().collect()).collect();
-        first
-            .into_iter()
-            .filter(|v| rest.iter().all(|s| s.contains(v)))
-            .collect()
     }
 
     fn everybody(
@@ -469,12 +461,14 @@ impl Why<'_> {
         let agents = self.group(g)?;
         let sat = self.truth(inner)?;
         let text = self.text(inner);
-        let (reach, path) = self.search(&agents, &sat, w);
-        if value {
+        let reach = self.model.group_accessible(GroupAccess::Common, &agents, w);
+        if value || reach.iter().all(|v| sat.contains(v)) {
             return Ok(vec![format!(
-                "{text} holds in all {reach} world(s) reachable from here along the players' possibilities"
+                "{text} holds in all {} world(s) reachable from here along the players' possibilities",
+                reach.len()
             )]);
         }
+        let path = self.search(&agents, &sat, w);
         let mut lines = vec![format!(
             "a chain of possibilities leads to a world where {text} is false:"
         )];
@@ -491,15 +485,15 @@ impl Why<'_> {
         Ok(lines)
     }
 
-    /// Breadth-first search from `start` along the agents' relations (paths
-    /// of length ≥ 1): the number of worlds reached, and the shortest path to
-    /// a world outside `sat` (empty when there is none).
+    /// A shortest path of one or more steps along the agents' relations from
+    /// `start` to a world outside `sat` (empty when there is none): the
+    /// chain that shows why `C` fails.
     fn search(
         &self,
         agents: &[Agent],
         sat: &HashSet<WorldId>,
         start: WorldId,
-    ) -> (usize, Vec<(Option<Agent>, WorldId)>) {
+    ) -> Vec<(Option<Agent>, WorldId)> {
         let mut parent: HashMap<WorldId, (WorldId, Agent)> = HashMap::new();
         let mut seen = HashSet::new();
         let mut queue = VecDeque::from([start]);
@@ -511,13 +505,13 @@ impl Why<'_> {
                     }
                     parent.entry(v).or_insert((w, a));
                     if !sat.contains(&v) {
-                        return (seen.len(), chain(&parent, start, v));
+                        return chain(&parent, start, v);
                     }
                     queue.push_back(v);
                 }
             }
         }
-        (seen.len(), Vec::new())
+        Vec::new()
     }
 }
 

@@ -234,9 +234,9 @@ impl Scope<'_> {
             game: self.game,
         };
         let label = "move";
-        let mut models = rules.event_models_at(self.state, &mv, label).map_err(|r| {
-            Diagnostic::error(r.code, r.message, m.span).with_help(r.help.unwrap_or_default())
-        })?;
+        let mut models = rules
+            .event_models_at(self.state, &mv, label)
+            .map_err(|r| super::errors::refusal(&r, m.span))?;
         let designated = match &mv {
             Move::Draw { kind: Some(k), .. } | Move::Show { kind: k, .. } => Some(*k),
             Move::Apply(_, e) => Some(*e),
