@@ -79,7 +79,9 @@ fn replay(src: &str, engine: Engine) -> (Session, Vec<String>) {
 fn world_of(play: &Playing, text: &str) -> WorldId {
     let model = &*play.model;
     let found: Vec<WorldId> = (0..model.world_count() as usize)
-        .filter(|&w| world_line(&play.table, &play.props, model, w).trim() == text.trim())
+        .filter(|&w| {
+            world_line(&play.table, &play.props, play.world_names(), model, w).trim() == text.trim()
+        })
         .collect();
     assert_eq!(found.len(), 1, "one world printed as {text:?}: {found:?}");
     found[0]
@@ -234,5 +236,44 @@ fn common_knowledge_chains_follow_the_named_players() {
                 "the chain ends where q is false"
             );
         }
+    }
+}
+
+#[test]
+fn worlds_and_why_print_the_written_names_on_both_engines() {
+    let src = format!("{}worlds\n", crossing("w2"));
+    let shown: Vec<Vec<String>> = [Engine::Explicit, Engine::Symbolic]
+        .into_iter()
+        .map(|engine| replay(&src, engine).1)
+        .collect();
+    assert_eq!(
+        shown[0],
+        [
+            "2 world(s) (* is the actual world):",
+            "  w0=w2* p",
+            "  w1=w3  (no proposition true)"
+        ]
+    );
+    assert_eq!(shown[0], shown[1]);
+    // A written world that is not merged keeps its own name, whatever the
+    // numbering inside the model; unreachable worlds are not shown.
+    let src = "model {\n  agents a b\n  props p q\n  world u: q\n  world v: p q\n  world x: p\n  \
+               world y:\n  a: {u} {v x} {y}\n  b: {u} {v} {x} {y}\n  actual x\n}\nworlds\nwhy K_a q\n";
+    for engine in [Engine::Explicit, Engine::Symbolic] {
+        let (session, lines) = replay(src, engine);
+        assert_eq!(
+            lines,
+            [
+                "K_a q is false in the actual world",
+                "  a considers possible a world where q is false:",
+                "    x* p"
+            ],
+            "{engine:?}"
+        );
+        let play = session.playing().unwrap();
+        let names = &play.world_names().unwrap().names;
+        let mut sorted = names.clone();
+        sorted.sort();
+        assert_eq!(sorted, ["v", "x"], "{engine:?}");
     }
 }

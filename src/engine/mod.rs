@@ -224,6 +224,12 @@ pub trait Backend {
     fn counts_exact(&self) -> bool {
         true
     }
+    /// The model as an explicit model, when it is one or its worlds are
+    /// listed (a small symbolic model): to match its worlds with others
+    /// ([`ExplicitModel::bisimilar_worlds`]).
+    fn as_explicit(&self) -> Option<&ExplicitModel> {
+        None
+    }
     /// Which representation holds the model, with its size.
     fn representation(&self) -> Representation {
         Representation::Explicit

@@ -2,7 +2,9 @@
 //!
 //! Worlds are shown by their id (`w3`) and their cards, player 1 first:
 //! `w3  1:QQ 2:A 3:A stock:QQA`, or by their true propositions for explicit
-//! models. The actual world is marked with `*`.
+//! models; the worlds of a written `model { }` by the names written there
+//! (until the first move), the same on both engines. The actual world is
+//! marked with `*`.
 //!
 //! `why φ` explains the top operator of φ in the actual world from the model:
 //! a world a player considers possible where the formula fails (or "in all N
@@ -21,9 +23,17 @@ use crate::syntax::ast::{self, FormulaKind, Group};
 
 use super::errors;
 use super::resolve::Scope;
+use super::session::WorldNames;
 
-/// A world in one line: `w3* 1:QQ 2:A 3:A stock:QQA` or `w1* p q`.
-pub fn world_line(table: &Table, props: &[String], model: &dyn Backend, w: WorldId) -> String {
+/// A world in one line: `w3* 1:QQ 2:A 3:A stock:QQA` or `w1* p q`; with
+/// `names` (the worlds of a written model), its written name instead of `w3`.
+pub fn world_line(
+    table: &Table,
+    props: &[String],
+    names: Option<&WorldNames>,
+    model: &dyn Backend,
+    w: WorldId,
+) -> String {
     let view = model.world(w);
     let mark = if w == model.actual() { "*" } else { " " };
     let mut parts = Vec::new();
@@ -53,20 +63,27 @@ pub fn world_line(table: &Table, props: &[String], model: &dyn Backend, w: World
             true_props.join(" ")
         });
     }
-    format!("w{w}{mark} {}", parts.join(" "))
+    let name = names
+        .and_then(|n| n.names.get(w).cloned())
+        .unwrap_or_else(|| format!("w{w}"));
+    format!("{name}{mark} {}", parts.join(" "))
 }
 
 /// `worlds` / `worlds P`: every world, or the ones P considers possible.
 pub fn worlds(
     table: &Table,
     props: &[String],
+    names: Option<&WorldNames>,
     model: &dyn Backend,
     player: Option<Agent>,
 ) -> Vec<String> {
-    let ids: Vec<WorldId> = match player {
+    let mut ids: Vec<WorldId> = match player {
         Some(p) => model.accessible(p, model.actual()),
         None => (0..model.world_count() as usize).collect(),
     };
+    if let Some(n) = names {
+        ids.sort_by_key(|&w| n.order.iter().position(|&v| v == w));
+    }
     let head = match player {
         Some(p) => format!(
             "{} considers {} world(s) possible:",
@@ -78,7 +95,7 @@ pub fn worlds(
     let mut out = vec![head];
     out.extend(
         ids.into_iter()
-            .map(|w| format!("  {}", world_line(table, props, model, w))),
+            .map(|w| format!("  {}", world_line(table, props, names, model, w))),
     );
     out
 }
@@ -118,6 +135,8 @@ pub struct Why<'a> {
     pub scope: &'a Scope<'a>,
     /// The model.
     pub model: &'a dyn Backend,
+    /// The written names of its worlds, if any.
+    pub names: Option<&'a WorldNames>,
     /// The scenario's source, for quoting subformulas.
     pub src: &'a str,
 }
@@ -148,7 +167,13 @@ impl Why<'_> {
     }
 
     fn world(&self, w: WorldId) -> String {
-        world_line(self.scope.table, self.scope.props, self.model, w)
+        world_line(
+            self.scope.table,
+            self.scope.props,
+            self.names,
+            self.model,
+            w,
+        )
     }
 
     fn who(&self, a: Agent) -> String {
@@ -398,6 +423,7 @@ impl Why<'_> {
         let inner = Why {
             scope: self.scope,
             model: &*after,
+            names: None,
             src: self.src,
         };
         let value = inner.value_at(b, after.actual())?;

@@ -15,4 +15,4 @@ pub mod session;
 pub mod setup;
 
 pub use replay::{Replay, Script, Step};
-pub use session::{Engine, Options, Output, Playing, Session};
+pub use session::{Engine, Options, Output, Playing, Session, WorldNames};

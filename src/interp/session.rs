@@ -12,7 +12,7 @@ use crate::cards::game::{free, game_named, game_names};
 use crate::cards::rules::describe_player;
 use crate::cards::{Game, GameState, Outcome, Table};
 use crate::diag::{Diagnostic, Span};
-use crate::engine::{Backend, Formula, SymbolicModel};
+use crate::engine::{Backend, ExplicitModel, Formula, SymbolicModel, WorldId};
 use crate::figure::Figure;
 use crate::syntax::ast::{self, CmpOp, Expectation, Name, Statement, StatementKind};
 
@@ -119,6 +119,28 @@ pub struct Playing {
     pub state: GameState,
     /// Declared propositions.
     pub props: Vec<String>,
+    /// The names of the worlds as written in a `model { }` block (`w0=w2`
+    /// for a world that stands for two bisimilar written worlds), until the
+    /// first move; `None` for deals and after a move (worlds are then `w3`,
+    /// by their number in the model).
+    pub names: Option<Rc<WorldNames>>,
+}
+
+/// The written names of a model's worlds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorldNames {
+    /// Each world's name.
+    pub names: Vec<String>,
+    /// The worlds in the order their first name was written (how `worlds`
+    /// lists them, the same on both engines).
+    pub order: Vec<WorldId>,
+}
+
+impl Playing {
+    /// The world names `worlds` and `why` print, if the worlds have written names.
+    pub fn world_names(&self) -> Option<&WorldNames> {
+        self.names.as_deref()
+    }
 }
 
 /// A scenario session.
@@ -243,6 +265,7 @@ impl Session {
             model: out.model,
             state: out.state,
             props: started.props,
+            names: None,
         });
         Ok(())
     }
@@ -357,6 +380,7 @@ impl Session {
         let why = Why {
             scope: &scope,
             model,
+            names: self.scope_parts().world_names(),
             src,
         };
         Ok(vec![Output::Lines(why.explain(f)?)])
@@ -370,6 +394,7 @@ impl Session {
         Ok(vec![Output::Lines(explain::worlds(
             &play.table,
             &play.props,
+            play.world_names(),
             &*play.model,
             player,
         ))])
@@ -442,6 +467,7 @@ impl Session {
         let play = self.play.as_mut().expect("started");
         play.model = out.model;
         play.state = out.state;
+        play.names = None;
         Ok(vec![Output::Moved {
             source,
             notes: out.notes,
@@ -458,13 +484,17 @@ impl Session {
             )
             .with_help("put the `model { ... }` block first, without players, deck or deal"));
         }
-        let (table, props, model) = explicit::model(def)?;
+        let (table, props, written) = explicit::model(def)?;
+        let generated = written.clone().generate();
         let model: Rc<dyn Backend> = match self.options.engine {
             Engine::Symbolic => Rc::new(
-                SymbolicModel::from_explicit(&model).map_err(|e| errors::engine(&e, def.span))?,
+                SymbolicModel::from_explicit(&generated)
+                    .map_err(|e| errors::engine(&e, def.span))?,
             ),
-            Engine::Explicit | Engine::Auto => Rc::new(model.contract()),
+            Engine::Explicit | Engine::Auto => Rc::new(generated.contract()),
         };
+        let written_names: Vec<&str> = def.worlds.iter().map(|w| w.name.text.as_str()).collect();
+        let names = world_names(&*model, &written, &written_names);
         let state = GameState {
             turn: 0,
             pending: Vec::new(),
@@ -480,9 +510,44 @@ impl Session {
             model,
             state,
             props,
+            names,
         });
         Ok(())
     }
+}
+
+/// The written names of each world of `model`: the written worlds (of
+/// `written`, reachable from its actual world) bisimilar to it, joined by
+/// `=`. `None` when the worlds cannot be matched (belief relations, a model
+/// too large to list).
+fn world_names(
+    model: &dyn Backend,
+    written: &ExplicitModel,
+    names: &[&str],
+) -> Option<Rc<WorldNames>> {
+    let matches = model.as_explicit()?.bisimilar_worlds(written)?;
+    let firsts: Vec<Vec<usize>> = matches
+        .into_iter()
+        .map(|xs| {
+            xs.into_iter()
+                .filter(|&x| written.is_reachable(x))
+                .collect()
+        })
+        .collect();
+    let shown = firsts
+        .iter()
+        .enumerate()
+        .map(|(w, xs)| match xs.is_empty() {
+            true => format!("w{w}"),
+            false => xs.iter().map(|&x| names[x]).collect::<Vec<_>>().join("="),
+        })
+        .collect();
+    let mut order: Vec<WorldId> = (0..firsts.len()).collect();
+    order.sort_by_key(|&w| firsts[w].first().copied().unwrap_or(usize::MAX));
+    Some(Rc::new(WorldNames {
+        names: shown,
+        order,
+    }))
 }
 
 fn declare_into(setup: &mut Setup, kind: &StatementKind, span: Span) -> Result<(), Diagnostic> {

@@ -502,6 +502,10 @@ impl Backend for SymbolicModel {
         true
     }
 
+    fn as_explicit(&self) -> Option<&ExplicitModel> {
+        self.listed()
+    }
+
     fn world(&self, w: WorldId) -> WorldView {
         match self.listed() {
             Some(m) if w < m.len() => m.world(w),
