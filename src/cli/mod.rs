@@ -2,6 +2,7 @@
 //! `dealer repl [FILE]` (see [`crate::repl`]).
 //! `dealer export FILE --at CHECKPOINT -o OUT` ([`export`]).
 //! `dealer bench [FILES...]` ([`bench`]) times scenarios.
+//! `dealer play GAME --seed N --agents ...` ([`play`]) plays a game.
 //!
 //! Only the front ends print. Output is coloured on a terminal and plain when
 //! piped or when `NO_COLOR` is set. Exit codes: 0 when every expectation
@@ -20,6 +21,7 @@ use crate::syntax;
 
 pub mod bench;
 pub mod export;
+pub mod play;
 pub mod progress;
 
 /// dealer: dynamic epistemic logic with card games.
@@ -62,6 +64,8 @@ pub enum Command {
     Export(export::ExportArgs),
     /// Time scenarios (default: every file under scenarios/bench/) and print a table.
     Bench(bench::BenchArgs),
+    /// Play a game from a seeded deal to its end, by agents or with you at the terminal.
+    Play(play::PlayArgs),
 }
 
 /// The options every command that builds models takes.
@@ -112,6 +116,7 @@ pub fn main() -> ExitCode {
     let (file, options) = match cli.command {
         Command::Export(args) => return ExitCode::from(export::run(&args, color)),
         Command::Bench(args) => return ExitCode::from(bench::run(&args)),
+        Command::Play(args) => return ExitCode::from(play::run(&args, color)),
         Command::Run { file, model } => (file, model.options(false)),
         Command::Repl { file, model } => return crate::repl::run(file, model.options(false)),
         Command::Check { file, model } => (file, model.options(true)),
