@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use crate::cards::game::{free, game_named, game_names};
 use crate::cards::rules::describe_player;
-use crate::cards::{Game, GameState, Outcome, Table};
+use crate::cards::{Game, GameState, Outcome, Position, Table};
 use crate::diag::{Diagnostic, Span};
 use crate::engine::{Backend, EngineError, Formula, SymbolicModel};
 use crate::figure::Figure;
@@ -118,6 +118,17 @@ pub struct Playing {
     pub state: GameState,
     /// Declared propositions.
     pub props: Vec<String>,
+}
+
+impl Playing {
+    /// What a game's referee reads: the table, the model and the game state.
+    pub fn position(&self) -> Position<'_> {
+        Position {
+            table: &self.table,
+            model: &*self.model,
+            state: &self.state,
+        }
+    }
 }
 
 /// A scenario session.
