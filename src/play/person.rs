@@ -138,10 +138,16 @@ impl Desk {
         }
         let help = format!("your moves now: {}", offered(&legal, self.my_turn()));
         match self.game.try_move(&text) {
-            Err(diagnostic) => Reply::Refused {
-                diagnostic: diagnostic.with_help(help),
-                source: text,
-            },
+            Err(diagnostic) => {
+                let help = match &diagnostic.help {
+                    Some(h) => format!("{h}\n          {help}"),
+                    None => help,
+                };
+                Reply::Refused {
+                    diagnostic: diagnostic.with_help(help),
+                    source: text,
+                }
+            }
             Ok(()) => refused(
                 "not-your-move",
                 "the rules allow this move, but it is not one of yours to make now",
