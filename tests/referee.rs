@@ -165,3 +165,81 @@ fn the_same_seed_deals_the_same_cards_and_another_seed_others() {
     let deal = referee("gofish").setup(1, Size::Teaching);
     assert!(deal.contains("deal 1: "), "{deal}");
 }
+
+#[test]
+fn konigrufen_teaching_games_play_every_trick() {
+    check_teaching("konigrufen", 0..12, |g| {
+        for p in ["Bruno", "Jakob", "Katrin", "Nadine"] {
+            assert!(
+                g.text.contains(&format!("expect hand_{p} = 0")),
+                "{}",
+                g.text
+            );
+            assert!(
+                g.text.contains(&format!("expect played_{p} = 2")),
+                "{}",
+                g.text
+            );
+        }
+        // A call and eight cards; the two teams share the count of 50/3.
+        assert_eq!(g.moves, 9);
+        let mut teams = g.scores.clone();
+        teams.sort();
+        teams.dedup();
+        let total: i64 = if teams.len() == 1 {
+            2 * teams[0]
+        } else {
+            teams.iter().sum()
+        };
+        assert!((16..=17).contains(&total), "{:?}\n{}", g.scores, g.text);
+    });
+}
+
+#[test]
+fn cabo_teaching_games_end_with_the_closed_pile_empty() {
+    check_teaching("cabo", 0..12, |g| {
+        assert!(g.text.contains("expect stock = 0"), "{}", g.text);
+        assert!(g.text.contains("expect hand1 = 0") && g.text.contains("expect hand2 = 0"));
+        // Eight slots of values 0..3: the sums stay within 0..=12 each.
+        assert!(g.scores.iter().all(|s| (0..=12).contains(s)));
+        let low = *g.scores.iter().min().expect("two players");
+        assert!(g.winners.iter().all(|&p| g.scores[p] == low));
+    });
+}
+
+#[test]
+fn kemps_teaching_games_end_when_no_new_hand_can_be_dealt() {
+    check_teaching("kemps", 0..6, |g| {
+        assert!(
+            g.scores.iter().sum::<i64>() >= 1,
+            "a Kemps ends the game\n{}",
+            g.text
+        );
+        assert!(g.text.contains("\nkemps "), "{}", g.text);
+    });
+}
+
+/// Full-deck games (the reports' decks and players): slow in a debug build,
+/// so run with `cargo test --release --test referee -- --ignored --nocapture`,
+/// which prints each game's moves and time.
+#[test]
+#[ignore]
+fn full_deck_games_end_and_replay() {
+    let games = std::env::var("DEALER_GAMES")
+        .unwrap_or_else(|_| "gofish,kwartet,konigrufen,cabo,kemps".into());
+    for game in games.split(',') {
+        let start = std::time::Instant::now();
+        let g = play(game, 1, Size::Full, false);
+        let took = start.elapsed();
+        eprintln!(
+            "{game}: {} moves in {:.1?} ({:.1?} per move), scores {:?}, winners {:?}",
+            g.moves,
+            took,
+            took / g.moves.max(1) as u32,
+            g.scores,
+            g.winners
+        );
+        assert!(!g.winners.is_empty());
+        assert!(replays(&g.text) > 0);
+    }
+}

@@ -215,26 +215,21 @@ pub fn deal_lines(game: &str, players: &[&str], deck_line: &str, hand: usize, se
     out
 }
 
-/// The `expect` lines that pin down where every card lies at the end: each
-/// location's number of cards in the actual world, and the actual world's
-/// cards of every face-up location.
+/// The `expect` lines that pin down where every card lies at the end:
+/// each location's number of cards, and how many of each kind it holds in
+/// the actual world, as common knowledge for the face-up locations.
 pub fn final_expectations(pos: &Position) -> Vec<String> {
     let table = pos.table;
     let mut lines = Vec::new();
     for (loc, l) in table.locations.iter().enumerate() {
-        lines.push(format!(
-            "expect {} = {}",
-            table.location_name(loc),
-            pos.count(loc)
-        ));
-        if matches!(l.kind, LocKind::Books(_)) || l.seen_by.len() == table.players.len() {
-            for k in pos.kinds_at(loc) {
-                lines.push(format!(
-                    "expect C {}({})",
-                    table.location_name(loc),
-                    table.deck.kinds[k].name
-                ));
-            }
+        let name = table.location_name(loc);
+        lines.push(format!("expect {name} = {}", pos.count(loc)));
+        let public = matches!(l.kind, LocKind::Books(_)) || l.seen_by.len() == table.players.len();
+        let cards = pos.cards(loc);
+        for k in pos.kinds_at(loc) {
+            let card = &table.deck.kinds[k].name;
+            let c = if public { "C " } else { "" };
+            lines.push(format!("expect {c}{name}({card}) = {}", cards[k]));
         }
     }
     lines
