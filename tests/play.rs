@@ -132,8 +132,9 @@ proptest! {
     /// loop plays it through the session, which refuses illegal moves),
     /// and every move offered to it is accepted too.
     #[test]
-    fn random_agents_make_only_legal_moves(seed in 0u64..10_000, kwartet in any::<bool>()) {
-        let game = if kwartet { "kwartet" } else { "gofish" };
+    fn random_agents_make_only_legal_moves(seed in 0u64..10_000, which in 0usize..5) {
+        let games = playable();
+        let game = games[which % games.len()];
         let mut m = seated(game, seed, Size::Teaching, None, Engine::Auto);
         while !m.is_over() {
             for l in m.legal_moves() {
@@ -165,7 +166,12 @@ fn text(replies: &[Reply]) -> String {
 
 /// A desk for player 1 of a small Go Fish game at its first turn.
 fn desk(seed: u64) -> Desk {
-    let mut d = Desk::new(seated("gofish", seed, Size::Teaching, Some(0), Engine::Auto), 0);
+    desk_of("gofish", seed)
+}
+
+/// A desk for the first player of a small game at its first turn.
+fn desk_of(game: &str, seed: u64) -> Desk {
+    let mut d = Desk::new(seated(game, seed, Size::Teaching, Some(0), Engine::Auto), 0);
     d.advance();
     d
 }
@@ -224,8 +230,11 @@ fn listed(d: &mut Desk, command: &str) -> Vec<String> {
 
 #[test]
 fn the_knowledge_views_agree_with_a_replay_on_the_other_engine() {
-    for seed in [3, 5, 9] {
-        let mut d = desk(seed);
+    for (game, seed) in playable()
+        .into_iter()
+        .flat_map(|g| [(g, 3), (g, 5), (g, 9)])
+    {
+        let mut d = desk_of(game, seed);
         // Play the person's first legal moves until a few turns are done.
         for _ in 0..3 {
             if !d.my_turn() {
@@ -236,8 +245,8 @@ fn the_knowledge_views_agree_with_a_replay_on_the_other_engine() {
         }
         let table = d.game().playing().table.clone();
         for (command, facts) in [
-            ("know", first_order(&table, "gofish", 0)),
-            ("known", second_order(&table, "gofish", 0)),
+            ("know", first_order(&table, game, 0)),
+            ("known", second_order(&table, game, 0)),
         ] {
             let mut shown = listed(&mut d, command);
             shown.sort();
@@ -248,13 +257,17 @@ fn the_knowledge_views_agree_with_a_replay_on_the_other_engine() {
             for f in &facts {
                 let src = format!("? {}", f.formula);
                 let stmt = &syntax::parse(&src).expect("parses").statements[0];
-                let out = session.execute(stmt, &src).expect("answered");
+                // Königrufen's `partner` is not askable before the call.
+                let Ok(out) = session.execute(stmt, &src) else {
+                    assert!(f.formula.contains("partner("), "{}", f.formula);
+                    continue;
+                };
                 if matches!(out[0], Output::Answer { value: true, .. }) {
                     expected.push(f.formula.clone());
                 }
             }
             expected.sort();
-            assert_eq!(shown, expected, "seed {seed} `{command}`");
+            assert_eq!(shown, expected, "{game} seed {seed} `{command}`");
         }
     }
 }

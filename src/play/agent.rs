@@ -15,8 +15,9 @@ use rand_chacha::ChaCha8Rng;
 use crate::cards::{LocKind, Move, Table};
 use crate::diag::{Diagnostic, Span};
 use crate::engine::Agent as Player;
+use crate::interp::{Playing, Session};
 
-use super::game_loop::{Match, Played};
+use super::game_loop::{ask, Played};
 
 /// A legal move: the resolved move and its statement.
 #[derive(Clone, Debug)]
@@ -27,17 +28,35 @@ pub struct Legal {
     pub text: String,
 }
 
-/// What an agent's player sees and can ask the engine about.
+/// What an agent's player sees and can ask the engine about. A view reads
+/// a session, so it can be made for any session of a game with a referee
+/// (a [`Match`](super::Match), or the REPL's session at any point of a file).
 pub struct View<'a> {
-    game: &'a Match,
+    session: &'a Session,
     me: Player,
     legal: &'a [Legal],
+    history: &'a [Played],
 }
 
 impl<'a> View<'a> {
-    /// The view of player `me`, given the legal moves.
-    pub fn new(game: &'a Match, me: Player, legal: &'a [Legal]) -> View<'a> {
-        View { game, me, legal }
+    /// The view of player `me` of a dealt session, given the legal moves
+    /// and the moves played so far.
+    pub fn new(
+        session: &'a Session,
+        me: Player,
+        legal: &'a [Legal],
+        history: &'a [Played],
+    ) -> View<'a> {
+        View {
+            session,
+            me,
+            legal,
+            history,
+        }
+    }
+
+    fn playing(&self) -> &Playing {
+        self.session.playing().expect("a view is of a dealt session")
     }
 
     /// The player this view belongs to.
@@ -47,12 +66,12 @@ impl<'a> View<'a> {
 
     /// Its name as formulas write it (`1`, `Bruno`).
     pub fn me_name(&self) -> &str {
-        self.game.player_name(self.me)
+        &self.table().players[self.me]
     }
 
     /// Players, deck and locations.
     pub fn table(&self) -> &Table {
-        &self.game.playing().table
+        &self.playing().table
     }
 
     /// The legal moves, in the referee's order.
@@ -63,14 +82,14 @@ impl<'a> View<'a> {
     /// The moves played so far (the public record: every move is a public
     /// statement; what a move reveals privately is in the model).
     pub fn history(&self) -> &[Played] {
-        self.game.history()
+        self.history
     }
 
     /// The cards at a location the player sees (its hand, face-up piles),
     /// per kind; `None` for a location it does not see.
     pub fn seen(&self, loc: usize) -> Option<Vec<u32>> {
         let l = &self.table().locations[loc];
-        (l.seen_by.contains(&self.me)).then(|| self.game.position().cards(loc))
+        (l.seen_by.contains(&self.me)).then(|| self.playing().position().cards(loc))
     }
 
     /// The player's hand, per kind.
@@ -81,15 +100,10 @@ impl<'a> View<'a> {
 
     /// How many cards every location holds (public in every game).
     pub fn counts(&self) -> Vec<u32> {
-        let pos = self.game.position();
+        let pos = self.playing().position();
         (0..self.table().locations.len())
             .map(|l| pos.count(l))
             .collect()
-    }
-
-    /// Each player's score so far.
-    pub fn scores(&self) -> Vec<i64> {
-        self.game.scores()
     }
 
     /// Whether the player knows `formula` (scenario syntax): the engine
@@ -102,7 +116,7 @@ impl<'a> View<'a> {
     pub fn knows_all(&self, formulas: &[String]) -> Result<Vec<bool>, Diagnostic> {
         let me = self.me_name();
         let wrapped: Vec<String> = formulas.iter().map(|f| format!("K_{me} ({f})")).collect();
-        self.game.ask_all(&wrapped)
+        ask(self.session, &wrapped)
     }
 
     /// Evaluates formulas that are about the player's perspective as they
@@ -122,7 +136,7 @@ impl<'a> View<'a> {
                 .with_help(format!("start it with K_{me}, M_{me}, Kv_{me} or Kw_{me}")));
             }
         }
-        self.game.ask_all(formulas)
+        ask(self.session, formulas)
     }
 
     /// The locations of the table that are other players' hands.

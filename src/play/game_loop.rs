@@ -197,15 +197,7 @@ impl Match {
 
     /// The legal moves in the actual state, each with its statement.
     pub fn legal_moves(&self) -> Vec<Legal> {
-        let table = &self.playing().table;
-        self.referee
-            .legal_moves(&self.position())
-            .into_iter()
-            .map(|mv: Move| Legal {
-                text: self.referee.move_text(table, &mv),
-                mv,
-            })
-            .collect()
+        legal_moves(self.referee, self.playing())
     }
 
     /// Each player's score.
@@ -275,7 +267,7 @@ impl Match {
         let mut seats = std::mem::take(&mut self.seats);
         let chosen = match seats.get_mut(player) {
             Some(Seat::Agent { agent, rng }) => {
-                let view = View::new(self, player, &legal);
+                let view = View::new(&self.session, player, &legal, &self.history);
                 Some(agent.choose(&view, rng))
             }
             _ => None,
@@ -298,24 +290,9 @@ impl Match {
         })
     }
 
-    /// Evaluates formulas (scenario syntax) in the actual world, each as a
-    /// `?` query through the parser and the interpreter, on a copy of the
-    /// session. An error names the formula that failed.
+    /// Evaluates formulas (scenario syntax) in the actual world: [`ask`].
     pub fn ask_all(&self, formulas: &[String]) -> Result<Vec<bool>, Diagnostic> {
-        let mut copy = self.session.clone();
-        let mut answers = Vec::with_capacity(formulas.len());
-        for f in formulas {
-            let src = format!("? {f}");
-            let stmt = syntax::parse(&src)
-                .map_err(|e| e[0].to_diagnostic())?
-                .statements
-                .into_iter()
-                .next()
-                .ok_or_else(|| Diagnostic::error("empty", "no formula", Span::new(0, 0)))?;
-            let out = copy.execute(&stmt, &src)?;
-            answers.push(out.iter().any(|o| matches!(o, Output::Answer { value: true, .. })));
-        }
-        Ok(answers)
+        ask(&self.session, formulas)
     }
 
     /// The whole game as a scenario: a header, the deal, a checkpoint
@@ -363,6 +340,43 @@ impl Match {
     pub fn model(&self) -> Rc<dyn crate::engine::Backend> {
         Rc::clone(&self.playing().model)
     }
+}
+
+/// The legal moves of a session's game in its actual state, each with its
+/// statement (also for a session that is not a [`Match`], such as the
+/// REPL's).
+pub fn legal_moves(referee: &dyn Referee, play: &Playing) -> Vec<Legal> {
+    referee
+        .legal_moves(&play.position())
+        .into_iter()
+        .map(|mv: Move| Legal {
+            text: referee.move_text(&play.table, &mv),
+            mv,
+        })
+        .collect()
+}
+
+/// Evaluates formulas (scenario syntax) in the actual world, each as a `?`
+/// query through the parser and the interpreter, on a copy of `session`
+/// (which is left as it was). An error names the formula that failed.
+pub fn ask(session: &Session, formulas: &[String]) -> Result<Vec<bool>, Diagnostic> {
+    let mut copy = session.clone();
+    let mut answers = Vec::with_capacity(formulas.len());
+    for f in formulas {
+        let src = format!("? {f}");
+        let stmt = syntax::parse(&src)
+            .map_err(|e| e[0].to_diagnostic())?
+            .statements
+            .into_iter()
+            .next()
+            .ok_or_else(|| Diagnostic::error("empty", "no formula", Span::new(0, 0)))?;
+        let out = copy.execute(&stmt, &src)?;
+        answers.push(
+            out.iter()
+                .any(|o| matches!(o, Output::Answer { value: true, .. })),
+        );
+    }
+    Ok(answers)
 }
 
 /// Parses a line that must be one move.

@@ -18,6 +18,28 @@
 //!   the front end (`cli/play.rs`) reads lines and prints what it returns.
 //!
 //! The play room never prints.
+//!
+//! A small Go Fish game between three random agents:
+//!
+//! ```
+//! use dealer::cards::Size;
+//! use dealer::interp::Options;
+//! use dealer::play::{agent_named, Match};
+//!
+//! let mut game = Match::new("gofish", 7, Size::Teaching, Options::default()).unwrap();
+//! let seats = (0..3)
+//!     .map(|p| game.agent_seat(agent_named("random").unwrap(), p))
+//!     .collect();
+//! game.seat(seats).unwrap();
+//! while let Some(played) = game.agent_move() {
+//!     played.expect("agents choose legal moves");
+//! }
+//! assert!(game.is_over());
+//! // Three books of three cards: every book is down.
+//! assert_eq!(game.scores().iter().sum::<i64>(), 3);
+//! // The whole game as a scenario that `dealer run` replays.
+//! assert!(game.scenario().contains("checkpoint \"turn 1\""));
+//! ```
 
 pub mod agent;
 pub mod game_loop;

@@ -221,7 +221,11 @@ impl Desk {
             };
             lines.push(line);
         }
-        lines.push(format!("score         {}", g.score_line()));
+        // The score is shown at the end only: in some games it depends on
+        // hidden cards (Cabo's sums) or hidden teams (Königrufen).
+        if g.is_over() {
+            lines.push(format!("score         {}", g.score_line()));
+        }
         let recent: Vec<String> = g
             .history()
             .iter()
@@ -237,6 +241,9 @@ impl Desk {
     }
 
     fn moves(&self) -> Vec<String> {
+        if self.game.is_over() {
+            return vec!["no moves: the game is over".into()];
+        }
         let legal = self.game.legal_moves();
         vec![format!("your moves: {}", offered(&legal, self.my_turn()))]
     }
