@@ -83,7 +83,10 @@ fn setup(args: &PlayArgs) -> Result<(Match, Option<usize>), String> {
     let me = match &args.me {
         None => None,
         Some(name) => Some(players.iter().position(|p| p == name).ok_or_else(|| {
-            format!("--me {name}: no such player; the players are {}", players.join(", "))
+            format!(
+                "--me {name}: no such player; the players are {}",
+                players.join(", ")
+            )
         })?),
     };
     let wanted = players.len() - usize::from(me.is_some());
@@ -97,7 +100,11 @@ fn setup(args: &PlayArgs) -> Result<(Match, Option<usize>), String> {
             args.game,
             players.len(),
             players.join(", "),
-            if me.is_some() { " and you play one" } else { "" },
+            if me.is_some() {
+                " and you play one"
+            } else {
+                ""
+            },
             names.len()
         ));
     }
@@ -158,7 +165,10 @@ fn automatic(mut game: Match, args: &PlayArgs, color: bool) -> u8 {
                 print_move(&game, &played, args.times);
                 if game.scores() != scores {
                     scores = game.scores();
-                    println!("        {}", format!("score {}", game.score_line()).dimmed());
+                    println!(
+                        "        {}",
+                        format!("score {}", game.score_line()).dimmed()
+                    );
                 }
             }
             Err(d) => {
@@ -175,7 +185,11 @@ fn print_hands(game: &Match) {
     let pos = game.position();
     for p in 0..table.players.len() {
         let cards = pos.cards(table.hand(p));
-        println!("  hand {:<4} {}", table.players[p], table.deck.show_cards(&cards));
+        println!(
+            "  hand {:<4} {}",
+            table.players[p],
+            table.deck.show_cards(&cards)
+        );
     }
 }
 
@@ -186,7 +200,11 @@ fn print_move(game: &Match, played: &Played, times: bool) {
     } else {
         String::new()
     };
-    println!("{}  {}{time}", format!("{n:>4}").dimmed(), played.text.cyan());
+    println!(
+        "{}  {}{time}",
+        format!("{n:>4}").dimmed(),
+        played.text.cyan()
+    );
     for note in &played.notes {
         println!("        {}", note.dimmed());
     }
@@ -237,7 +255,11 @@ fn write_out(game: &Match, args: &PlayArgs) -> u8 {
             0
         }
         Err(e) => {
-            eprintln!("{}: cannot write {}: {e}", "error".red().bold(), out.display());
+            eprintln!(
+                "{}: cannot write {}: {e}",
+                "error".red().bold(),
+                out.display()
+            );
             2
         }
     }
@@ -246,7 +268,10 @@ fn write_out(game: &Match, args: &PlayArgs) -> u8 {
 /// A person plays: the screen, then a loop of inputs.
 fn person(mut desk: Desk, args: &PlayArgs, color: bool) -> u8 {
     println!("{}", header(desk.game()).bold());
-    println!("you are player {}; type `help` for the commands", desk.game().player_name(desk.me()));
+    println!(
+        "you are player {}; type `help` for the commands",
+        desk.game().player_name(desk.me())
+    );
     let replies = desk.advance();
     print_replies(&desk, &replies, color);
     print_screen(&desk);
@@ -325,7 +350,9 @@ fn terminal(desk: Desk, color: bool) -> u8 {
         match editor.readline(&prompt) {
             Ok(line) => {
                 let _ = editor.add_history_entry(line.as_str());
-                let Some(assist) = editor.helper_mut() else { break };
+                let Some(assist) = editor.helper_mut() else {
+                    break;
+                };
                 let replies = assist.desk.eval(&line);
                 if print_replies(&assist.desk, &replies, color) {
                     break;
@@ -346,7 +373,12 @@ struct Assist {
 impl Completer for Assist {
     type Candidate = String;
 
-    fn complete(&self, line: &str, pos: usize, _ctx: &Context<'_>) -> rustyline::Result<(usize, Vec<String>)> {
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _ctx: &Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<String>)> {
         Ok(self.desk.complete(line, pos))
     }
 }

@@ -56,7 +56,9 @@ impl<'a> View<'a> {
     }
 
     fn playing(&self) -> &Playing {
-        self.session.playing().expect("a view is of a dealt session")
+        self.session
+            .playing()
+            .expect("a view is of a dealt session")
     }
 
     /// The player this view belongs to.

@@ -385,13 +385,11 @@ fn move_statement(text: &str) -> Result<crate::syntax::ast::Statement, Diagnosti
     let mut statements = scenario.statements.into_iter();
     match (statements.next(), statements.next()) {
         (Some(stmt), None) if matches!(stmt.kind, StatementKind::Move(_)) => Ok(stmt),
-        (Some(stmt), _) => Err(Diagnostic::error(
-            "not-a-move",
-            "this is not a move",
-            stmt.span,
-        )
-        .with_label("expected one move")
-        .with_help("type one move, such as one of `moves`, or a command (`help`)")),
+        (Some(stmt), _) => Err(
+            Diagnostic::error("not-a-move", "this is not a move", stmt.span)
+                .with_label("expected one move")
+                .with_help("type one move, such as one of `moves`, or a command (`help`)"),
+        ),
         (None, _) => Err(Diagnostic::error(
             "not-a-move",
             "no move",

@@ -122,7 +122,12 @@ impl Desk {
     fn person_move(&mut self, line: &str) -> Reply {
         let text = line.split_whitespace().collect::<Vec<_>>().join(" ");
         if self.game.is_over() {
-            return refused("game-over", "the game is over", &text, "type `save FILE` or `quit`");
+            return refused(
+                "game-over",
+                "the game is over",
+                &text,
+                "type `save FILE` or `quit`",
+            );
         }
         let legal = self.game.legal_moves();
         if self.my_turn() {
@@ -169,7 +174,11 @@ impl Desk {
         match views::holding(&self.game, all) {
             Ok(kept) => {
                 let mut lines = vec![format!("{title} (each line decided by the engine):")];
-                lines.extend(views::render(&kept, formulas).into_iter().map(|l| format!("  {l}")));
+                lines.extend(
+                    views::render(&kept, formulas)
+                        .into_iter()
+                        .map(|l| format!("  {l}")),
+                );
                 Reply::Lines(lines)
             }
             Err(diagnostic) => Reply::Refused {
@@ -181,7 +190,12 @@ impl Desk {
 
     fn save(&self, path: &str) -> Reply {
         if path.is_empty() {
-            return refused("save-needs-file", "save where?", "save", "type `save FILE`, e.g. `save game.deal`");
+            return refused(
+                "save-needs-file",
+                "save where?",
+                "save",
+                "type `save FILE`, e.g. `save game.deal`",
+            );
         }
         match std::fs::write(path, self.game.scenario()) {
             Ok(()) => Reply::Saved(path.to_string()),
@@ -204,8 +218,16 @@ impl Desk {
         let mut lines = Vec::new();
         let turn = match g.current_player() {
             None => "the game is over".to_string(),
-            Some(p) if p == self.me => format!("turn {}: your move (player {})", g.history().len() + 1, g.player_name(p)),
-            Some(p) => format!("turn {}: player {} to move", g.history().len() + 1, g.player_name(p)),
+            Some(p) if p == self.me => format!(
+                "turn {}: your move (player {})",
+                g.history().len() + 1,
+                g.player_name(p)
+            ),
+            Some(p) => format!(
+                "turn {}: player {} to move",
+                g.history().len() + 1,
+                g.player_name(p)
+            ),
         };
         lines.push(format!("── {} ── {turn}", g.game()));
         for (loc, l) in table.locations.iter().enumerate() {
@@ -270,7 +292,11 @@ impl Desk {
         if self.my_turn() {
             candidates.extend(self.game.legal_moves().into_iter().map(|l| l.text));
         }
-        candidates.extend(COMMANDS.iter().map(|(c, _)| c.split(' ').next().unwrap_or(c).to_string()));
+        candidates.extend(
+            COMMANDS
+                .iter()
+                .map(|(c, _)| c.split(' ').next().unwrap_or(c).to_string()),
+        );
         candidates.retain(|c| c.starts_with(typed));
         (line.len() - line.trim_start().len(), candidates)
     }

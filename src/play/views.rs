@@ -93,10 +93,17 @@ fn about_hand(
                 facts.push(fact(
                     &format!("{holds}{}", if prefix.is_empty() { "s" } else { "" }),
                     rank.clone(),
-                    format!("{k} {hand}({pattern}) >= {}", if game == "kemps" { 2 } else { 1 }),
+                    format!(
+                        "{k} {hand}({pattern}) >= {}",
+                        if game == "kemps" { 2 } else { 1 }
+                    ),
                 ));
                 facts.push(fact(
-                    if prefix.is_empty() { "has no" } else { "have no" },
+                    if prefix.is_empty() {
+                        "has no"
+                    } else {
+                        "have no"
+                    },
                     rank,
                     format!("{k} {hand}({pattern}) = 0"),
                 ));
@@ -105,7 +112,11 @@ fn about_hand(
         "konigrufen" => {
             for suit in suits(table) {
                 facts.push(fact(
-                    if prefix.is_empty() { "lacks suit" } else { "lack suit" },
+                    if prefix.is_empty() {
+                        "lacks suit"
+                    } else {
+                        "lack suit"
+                    },
                     suit.to_string(),
                     format!("{k} {hand}(*{suit}) = 0"),
                 ));
@@ -157,7 +168,11 @@ fn partners(table: &Table, k: &str, only: Option<(Player, &str)>) -> Vec<Fact> {
     for p in players {
         let name = &table.players[p];
         let (about, yes, no) = match only {
-            Some((_, about)) => (about.to_string(), "knows you are the partner", "knows you are not the partner"),
+            Some((_, about)) => (
+                about.to_string(),
+                "knows you are the partner",
+                "knows you are not the partner",
+            ),
             None => ("teams".to_string(), "partner", "not partner"),
         };
         facts.push(Fact {
@@ -225,9 +240,18 @@ fn cabo_second(table: &Table, me: Player, q: Player) -> Vec<Fact> {
         }
         for (label, formula) in [
             ("knows the card in your", format!("Kv_{n} {slot}")),
-            ("knows you know the card in your", format!("K_{n} Kv_{m} {slot}")),
-            ("you know it knows the card in your", format!("K_{m} Kv_{n} {slot}")),
-            ("knows you know it knows your", format!("K_{n} K_{m} Kv_{n} {slot}")),
+            (
+                "knows you know the card in your",
+                format!("K_{n} Kv_{m} {slot}"),
+            ),
+            (
+                "you know it knows the card in your",
+                format!("K_{m} Kv_{n} {slot}"),
+            ),
+            (
+                "knows you know it knows your",
+                format!("K_{n} K_{m} Kv_{n} {slot}"),
+            ),
         ] {
             facts.push(Fact {
                 about: about.clone(),
@@ -251,7 +275,8 @@ pub fn holding(game: &Match, facts: Vec<Fact>) -> Result<Vec<Fact>, Diagnostic> 
     let mut kept = Vec::new();
     let mut askable = Vec::new();
     for f in facts {
-        if !f.formula.contains("partner(") || game.ask_all(std::slice::from_ref(&f.formula)).is_ok() {
+        if !f.formula.contains("partner(") || game.ask_all(std::slice::from_ref(&f.formula)).is_ok()
+        {
             askable.push(f);
         }
     }
