@@ -2,6 +2,7 @@
 //! `dealer repl [FILE]` (see [`crate::repl`]).
 //! `dealer export FILE --at CHECKPOINT -o OUT` ([`export`]).
 //! `dealer bench [FILES...]` ([`bench`]) times scenarios.
+//! `dealer play GAME --seed N --agents ...` ([`play`]) plays a game.
 //!
 //! Only the front ends print. Output is coloured on a terminal and plain when
 //! piped or when `NO_COLOR` is set. Exit codes: 0 when every expectation
@@ -19,6 +20,7 @@ use crate::interp::{errors, Engine, Options, Output, Script, Session};
 
 pub mod bench;
 pub mod export;
+pub mod play;
 pub mod progress;
 pub mod tournament;
 
@@ -64,6 +66,8 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// Play many seeded games between strategies; print the table, write CSV, JSON and a chart.
     Tournament(tournament::TournamentArgs),
+    /// Play a game from a seeded deal to its end, by agents or with you at the terminal.
+    Play(play::PlayArgs),
 }
 
 /// The options every command that builds models takes.
@@ -114,6 +118,7 @@ pub fn main() -> ExitCode {
         Command::Export(args) => return ExitCode::from(export::run(&args, color)),
         Command::Bench(args) => return ExitCode::from(bench::run(&args)),
         Command::Tournament(args) => return ExitCode::from(tournament::main(&args)),
+        Command::Play(args) => return ExitCode::from(play::run(&args, color)),
         Command::Run { file, model } => (file, model.options(false)),
         Command::Repl { file, model } => return crate::repl::run(file, model.options(false)),
         Command::Check { file, model } => (file, model.options(true)),
