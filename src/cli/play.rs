@@ -116,10 +116,16 @@ fn setup(args: &PlayArgs) -> Result<(Match, Option<usize>), String> {
             continue;
         }
         let name = names.next().expect("counted");
-        let agent = agent_named(&name).ok_or_else(|| {
-            let known: Vec<&str> = AGENTS.iter().map(|(n, _)| *n).collect();
-            format!("no agent `{name}`; the agents are: {}", known.join(", "))
-        })?;
+        let agent = match agent_named(&name) {
+            Some(agent) => agent,
+            None => crate::strategy::agent::named(&args.game, &name).map_err(|e| {
+                let known: Vec<&str> = AGENTS.iter().map(|(n, _)| *n).collect();
+                format!(
+                    "no agent `{name}` ({}), nor strategy: {e}",
+                    known.join(", ")
+                )
+            })?,
+        };
         seats.push(game.agent_seat(agent, seat));
     }
     game.seat(seats)?;

@@ -61,6 +61,11 @@ impl<'a> View<'a> {
             .expect("a view is of a dealt session")
     }
 
+    /// The session the view reads (strategies ask their guards of it).
+    pub fn session(&self) -> &'a Session {
+        self.session
+    }
+
     /// The player this view belongs to.
     pub fn me(&self) -> Player {
         self.me

@@ -131,6 +131,10 @@ impl Repl {
                 self.narrate = n;
                 vec![Item::Info(vec![format!("narration: {}", narrate_name(n))])]
             }
+            Command::Strategy(arg) => match self.strategy(&arg, at) {
+                Ok(lines) => vec![Item::Info(lines)],
+                Err(d) => vec![error(INPUT, line, d)],
+            },
             Command::Help(topic) => match command::help(topic.as_deref(), at) {
                 Ok(lines) => vec![Item::Info(lines)],
                 Err(d) => vec![error(INPUT, line, d)],
@@ -140,6 +144,67 @@ impl Repl {
                 Vec::new()
             }
         }
+    }
+
+    /// `:strategy NAME [PLAYER]`: the strategy's decision in the current
+    /// state, with every rule tried and every guard's answer. Ties are
+    /// drawn with the generator of seed 0.
+    fn strategy(&self, arg: &str, at: Span) -> Result<Vec<String>, Diagnostic> {
+        use rand::SeedableRng;
+        let play = self
+            .session()
+            .playing()
+            .ok_or_else(|| Diagnostic::error("not-dealt", "no cards are dealt yet", at))?;
+        let game = play.game.name();
+        let referee = play.game.referee().ok_or_else(|| {
+            Diagnostic::error(
+                "no-referee",
+                format!("{game} has no referee, so no legal moves"),
+                at,
+            )
+        })?;
+        let mut words = arg.split_whitespace();
+        let name = words.next().unwrap_or_default();
+        let dir = std::path::Path::new(crate::strategy::SHIPPED_DIR);
+        let strategy = crate::strategy::find(dir, game, name)
+            .map_err(|e| Diagnostic::error("unknown-strategy", e, at))?;
+        let pos = play.position();
+        let me = match words.next() {
+            Some(p) => play
+                .table
+                .players
+                .iter()
+                .position(|n| n == p)
+                .ok_or_else(|| {
+                    Diagnostic::error("unknown-player", format!("no player `{p}`"), at)
+                        .with_help(format!("the players are {}", play.table.players.join(", ")))
+                })?,
+            None => referee
+                .current_player(&pos)
+                .ok_or_else(|| Diagnostic::error("game-over", "the game is over", at))?,
+        };
+        if referee.current_player(&pos) != Some(me) {
+            return Err(Diagnostic::error(
+                "not-to-move",
+                format!("it is not player {}'s move", play.table.players[me]),
+                at,
+            ));
+        }
+        let legal: Vec<String> = referee
+            .legal_moves(&pos)
+            .iter()
+            .map(|m| referee.move_text(&play.table, m))
+            .collect();
+        let mut session = self.session().clone();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
+        let d =
+            crate::strategy::choose(&strategy, &mut session, &play.table, me, &legal, &mut rng)?;
+        let mut lines = vec![format!(
+            "strategy {} for player {}:",
+            strategy.name, play.table.players[me]
+        )];
+        lines.extend(d.explain(&legal).lines().map(str::to_string));
+        Ok(lines)
     }
 
     fn with_script(&mut self, line: &str, f: impl FnOnce(&mut Repl) -> Vec<Item>) -> Vec<Item> {

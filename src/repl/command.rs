@@ -33,6 +33,8 @@ pub enum Command {
     Statement(String),
     /// `:narrate off|short|full`.
     Narrate(Narrate),
+    /// `:strategy NAME [PLAYER]`: what a strategy would do now, and why.
+    Strategy(String),
     /// `:help [COMMAND]`.
     Help(Option<String>),
     /// `:quit`.
@@ -113,6 +115,12 @@ pub const COMMANDS: &[Info] = &[
         &[],
         "off|short|full",
         "how much to say after each move",
+    ),
+    info(
+        "strategy",
+        &["strat"],
+        "NAME [PLAYER]",
+        "what a strategy (strategies/GAME-NAME.strat or a .strat file) would do now for PLAYER (default: the player to move), and why",
     ),
     info(
         "help",
@@ -206,6 +214,7 @@ pub fn parse(line: &str) -> Result<Command, Diagnostic> {
         "list" => none().map(|_| Command::List)?,
         "quit" => none().map(|_| Command::Quit)?,
         "narrate" => Command::Narrate(narrate(arg, arg_span)?),
+        "strategy" => Command::Strategy(needs("a strategy's name")?),
         "help" => Command::Help((!arg.is_empty()).then(|| arg.trim_start_matches(':').to_string())),
         name => {
             if name == "why" {

@@ -36,6 +36,7 @@
 //! guards held or failed, so that the REPL can show it and tests can check
 //! every guard against the engine.
 
+pub mod agent;
 mod choose;
 mod expand;
 mod parse;
