@@ -111,9 +111,15 @@ pub fn run(
         .append(true)
         .open(csv)
         .map_err(|e| format!("cannot open {}: {e}", csv.display()))?;
-    if fresh {
+    {
         use std::io::Write;
-        writeln!(file, "{HEADER}").map_err(|e| e.to_string())?;
+        if fresh {
+            writeln!(file, "{HEADER}").map_err(|e| e.to_string())?;
+        } else if !ends_with_newline(csv) {
+            // The last line was cut short by an interruption: end it, so
+            // that the next record starts a line (the cut one is skipped).
+            writeln!(file).map_err(|e| e.to_string())?;
+        }
     }
     let pending: Vec<u64> = plan
         .indices()?
@@ -136,6 +142,10 @@ pub fn run(
         all.insert(r.index, r);
     }
     Ok(all)
+}
+
+fn ends_with_newline(path: &Path) -> bool {
+    std::fs::read(path).map_or(true, |b| b.last().is_none_or(|&c| c == b'\n'))
 }
 
 /// Plays game `index` of the plan.
