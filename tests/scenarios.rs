@@ -139,6 +139,13 @@ fn language_reference_examples_parse() {
         if block.trim_start().starts_with("dealer ") {
             continue; // command lines, not scenario text
         }
+        if block.lines().any(|l| l.starts_with("strategy ")) {
+            // A strategy (docs/language.md §7), read by its own parser.
+            if let Err(d) = dealer::strategy::parse(block) {
+                panic!("{}", d.render("language.md", block, false));
+            }
+            continue;
+        }
         if let Err(errs) = syntax::parse(block) {
             let shown: Vec<String> = errs
                 .iter()

@@ -166,7 +166,7 @@ mod tests {
         );
         assert_eq!(
             expand("all(w in 1..2: any(y in others: hand_y(<3,w>)))", &p, "3").unwrap(),
-            "(((hand_1(<3,1>)) | (hand_2(<3,1>))) & ((hand_1(<3,2>)) | (hand_2(<3,2>))))"
+            "((((hand_1(<3,1>)) | (hand_2(<3,1>)))) & (((hand_1(<3,2>)) | (hand_2(<3,2>)))))"
         );
         assert!(expand("any(y in friends: p)", &p, "1").is_err());
     }

@@ -95,13 +95,14 @@ fn plot<DB: DrawingBackend>(
         .margin(12)
         .x_label_area_size(36)
         .y_label_area_size(56)
-        .build_cartesian_2d(0u32..width, 0u64..top + top / 8 + 1)?;
+        .build_cartesian_2d(0u32..width, 0u64..top + top * 2 / 5 + 1)?;
     chart
         .configure_mesh()
         .disable_x_mesh()
-        .x_labels(runs.len() * 2 + 1)
+        .x_labels(width as usize + 1)
         .x_label_formatter(&|x| {
             if x % slots == (slots - 1) / 2 && (*x / slots) < runs.len() as u32 {
+                // The label sits under the middle bar of its run.
                 format!("Run {}", runs[(*x / slots) as usize])
             } else {
                 String::new()
@@ -124,6 +125,7 @@ fn plot<DB: DrawingBackend>(
     }
     chart
         .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
         .background_style(WHITE.mix(0.8))
         .border_style(BLACK)
         .label_font(("sans-serif", 14))
