@@ -60,6 +60,8 @@ impl Case {
             o.sort_unstable();
         }
         DealSpec {
+            only: Vec::new(),
+            order: Vec::new(),
             copies: self.copies.clone(),
             sizes: self.sizes.clone(),
             observers,

@@ -196,6 +196,7 @@ impl Session {
                 | StatementKind::Players(_)
                 | StatementKind::Deck(_)
                 | StatementKind::Pile { .. }
+                | StatementKind::Order(_)
                 | StatementKind::Deal(_)
                 | StatementKind::Stock(_)
                 | StatementKind::Seed(..)
@@ -485,9 +486,17 @@ fn declare_into(setup: &mut Setup, kind: &StatementKind, span: Span) -> Result<(
             setup.players = Some((names.clone(), span));
         }
         StatementKind::Deck(spec) => setup.deck(spec, span)?,
-        StatementKind::Pile { name, visibility } => {
-            setup.piles.push((name.clone(), visibility.clone()))
+        StatementKind::Pile {
+            name,
+            visibility,
+            holds,
+        } => {
+            setup.piles.push((name.clone(), visibility.clone()));
+            if let Some(cards) = holds {
+                setup.holds.push((name.clone(), cards.clone()));
+            }
         }
+        StatementKind::Order(locations) => setup.order.extend(locations.iter().cloned()),
         StatementKind::Deal(parts) => setup.deal.extend(parts.iter().cloned()),
         StatementKind::Stock(cards) => setup.stock = Some(cards.clone()),
         StatementKind::Seed(seed, _) => setup.seed = *seed,

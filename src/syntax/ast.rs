@@ -54,7 +54,13 @@ pub enum StatementKind {
         name: Name,
         /// Who sees its contents.
         visibility: Visibility,
+        /// `holds P N`: the only cards (or patterns) the pile can hold in
+        /// the deal's worlds; `None`: any card.
+        holds: Option<Vec<Name>>,
     },
+    /// `order pay1 coin1 pay2`: the symbolic engine's variable order, by
+    /// location (the locations listed go first, in this order).
+    Order(Vec<Name>),
     /// `deal 1: Q | 2: Q | table: 6H`
     Deal(Vec<DealPart>),
     /// `stock A A Q`: the actual order of the stock, top first.

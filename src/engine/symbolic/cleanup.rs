@@ -263,6 +263,8 @@ mod tests {
             actual[k * 3 / 8][k] = 1;
         }
         let spec = DealSpec {
+            only: Vec::new(),
+            order: Vec::new(),
             copies: vec![1; 8],
             sizes: vec![3, 3, 2],
             observers: vec![vec![0], vec![1]],

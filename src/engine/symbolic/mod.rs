@@ -97,7 +97,7 @@ fn new_meta(limits: &SymbolicLimits, copies: Vec<u32>, locs: usize, props: usize
     let nodes = limits.nodes.clamp(1 << 10, (1 << 31) - 2);
     let cache = (nodes / 4).clamp(1 << 10, 1 << 22);
     Rc::new(Meta {
-        mgr: oxidd::bdd::new_manager(nodes, cache, 1),
+        mgr: oxidd::bcdd::new_manager(nodes, cache, 1),
         copies,
         locs,
         capacity: nodes,

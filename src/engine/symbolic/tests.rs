@@ -10,6 +10,8 @@ use oxidd::VarNo;
 
 fn qa_spec() -> DealSpec {
     DealSpec {
+        only: Vec::new(),
+        order: Vec::new(),
         copies: vec![4, 4],
         sizes: vec![1, 1, 1, 5],
         observers: vec![vec![0], vec![1], vec![2]],
@@ -221,6 +223,8 @@ fn actual_view_and_worlds() {
 #[test]
 fn empty_group_reads_the_reachable_states() {
     let spec = DealSpec {
+        only: Vec::new(),
+        order: Vec::new(),
         copies: vec![1, 1, 1],
         sizes: vec![1, 2, 0, 0],
         observers: vec![vec![0, 2], vec![1, 2]],

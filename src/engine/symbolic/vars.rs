@@ -8,13 +8,13 @@
 
 use std::rc::Rc;
 
-use oxidd::bdd::{BDDFunction, BDDManagerRef};
+use oxidd::bcdd::{BCDDFunction, BCDDManagerRef};
 use oxidd::{BooleanFunction, BooleanFunctionQuant, Manager, ManagerRef, VarNo};
 
 use super::super::EngineError;
 
 /// A BDD.
-pub(crate) type Bdd = BDDFunction;
+pub(crate) type Bdd = BCDDFunction;
 
 /// The result of a BDD operation.
 pub(crate) type Res<T> = Result<T, EngineError>;
@@ -27,7 +27,7 @@ pub(crate) fn oom<T>(r: oxidd::util::AllocResult<T>) -> Res<T> {
 /// What every structure of one lineage shares: the manager and the deck's shape.
 pub(crate) struct Meta {
     /// The BDD manager.
-    pub mgr: BDDManagerRef,
+    pub mgr: BCDDManagerRef,
     /// Copies of each kind.
     pub copies: Vec<u32>,
     /// The number of locations.
@@ -423,7 +423,7 @@ pub(crate) fn sum_table(meta: &Meta, xs: &[BitVec], cap: u32) -> Res<Vec<Bdd>> {
 #[cfg(test)]
 pub(crate) fn test_meta(vars: usize) -> Meta {
     let m = Meta {
-        mgr: oxidd::bdd::new_manager(1 << 16, 1 << 12, 1),
+        mgr: oxidd::bcdd::new_manager(1 << 16, 1 << 12, 1),
         copies: vec![],
         locs: 0,
         capacity: 1 << 16,
