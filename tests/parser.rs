@@ -520,18 +520,18 @@ fn queries_and_checks() {
     let StatementKind::Expect(Expectation::Considers {
         player,
         cmp: CmpOp::Eq,
-        n: 4,
+        n,
     }) = &s[4].kind
     else {
         panic!()
     };
-    assert_eq!(player.text, "3");
+    assert_eq!((player.text.as_str(), n.to_string()), ("3", "4".into()));
     assert!(matches!(
         &s[5].kind,
         StatementKind::Expect(Expectation::Worlds {
             cmp: CmpOp::Eq,
-            n: 15
-        })
+            n
+        }) if n.to_string() == "15"
     ));
     let StatementKind::Let(name, formula) = &s[6].kind else {
         panic!()
@@ -559,8 +559,13 @@ fn queries_and_checks() {
         one("expect worlds >= 2"),
         StatementKind::Expect(Expectation::Worlds {
             cmp: CmpOp::Ge,
-            n: 2
-        })
+            n
+        }) if n.to_string() == "2"
+    ));
+    let big = "1".to_string() + &"0".repeat(200);
+    assert!(matches!(
+        one(&format!("expect worlds = {big}")),
+        StatementKind::Expect(Expectation::Worlds { cmp: CmpOp::Eq, n }) if n.to_string() == big
     ));
 }
 

@@ -528,7 +528,7 @@ fn engine_error(e: &EngineError, span: Span) -> Diagnostic {
     }
 }
 
-fn compare(op: CmpOp, left: u128, right: u128) -> bool {
+fn compare<T: Ord>(op: CmpOp, left: &T, right: &T) -> bool {
     match op {
         CmpOp::Lt => left < right,
         CmpOp::Le => left <= right,
@@ -601,10 +601,10 @@ fn expect(
                 return Ok(None);
             }
             exact_counts(model, span)?;
-            let found = model.considers(p);
+            let found = model.considers_big(p);
             let who = describe_player(scope.table, p);
             Ok(Some((
-                compare(*op, found, *n),
+                compare(*op, &found, n),
                 format!("{who} considers {found} world(s) possible"),
             )))
         }
@@ -613,9 +613,9 @@ fn expect(
                 return Ok(None);
             }
             exact_counts(model, span)?;
-            let found = model.world_count();
+            let found = model.world_count_big();
             Ok(Some((
-                compare(*op, found, *n),
+                compare(*op, &found, n),
                 format!("the model has {found} world(s)"),
             )))
         }

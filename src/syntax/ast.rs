@@ -6,6 +6,8 @@
 
 use std::fmt;
 
+use num_bigint::BigUint;
+
 pub use crate::diag::Span;
 
 /// A piece of text with its place in the source.
@@ -299,15 +301,15 @@ pub enum Expectation {
         player: Name,
         /// The comparison.
         cmp: CmpOp,
-        /// The number.
-        n: u128,
+        /// The number (any size: 2^500 worlds are written out).
+        n: BigUint,
     },
     /// `expect worlds = 15`: the number of worlds of the model.
     Worlds {
         /// The comparison.
         cmp: CmpOp,
-        /// The number.
-        n: u128,
+        /// The number (any size: 2^500 worlds are written out).
+        n: BigUint,
     },
 }
 

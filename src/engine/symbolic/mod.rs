@@ -35,6 +35,7 @@ mod walk;
 use std::cell::OnceCell;
 use std::rc::Rc;
 
+use num_bigint::BigUint;
 use oxidd::{BooleanFunction, Function, VarNo};
 
 use self::vars::{oom, Bdd, Meta, Res, State};
@@ -79,7 +80,7 @@ struct Inner {
     limits: SymbolicLimits,
     reach: OnceCell<Bdd>,
     /// States and distinct values among the reachable states.
-    counts: OnceCell<(u128, u128)>,
+    counts: OnceCell<(BigUint, BigUint)>,
     listed: OnceCell<Option<ExplicitModel>>,
 }
 
@@ -185,7 +186,9 @@ impl SymbolicModel {
 
     /// Ok when the reachable states can be listed as worlds (at most `limits.list`).
     pub fn listable(&self) -> Result<(), EngineError> {
-        let count = self.state_counts(None).map_or(u128::MAX, |(s, _)| s);
+        let count = self
+            .state_counts(None)
+            .map_or(u128::MAX, |(s, _)| walk::saturate(&s));
         if count <= self.inner.limits.list {
             Ok(())
         } else {
@@ -202,7 +205,7 @@ impl SymbolicModel {
     /// contracted; false when the count is the number of states (an upper bound).
     pub fn count_is_exact(&self) -> bool {
         match self.state_counts(None) {
-            Ok((s, v)) => s == v || s <= self.inner.limits.list,
+            Ok((s, v)) => s == v || walk::saturate(&s) <= self.inner.limits.list,
             Err(_) => false,
         }
     }
@@ -273,10 +276,10 @@ impl SymbolicModel {
     }
 
     /// States and distinct values among the reachable states (those `agent` considers possible).
-    fn state_counts(&self, agent: Option<Agent>) -> Res<(u128, u128)> {
+    fn state_counts(&self, agent: Option<Agent>) -> Res<(BigUint, BigUint)> {
         if agent.is_none() {
-            if let Some(&c) = self.inner.counts.get() {
-                return Ok(c);
+            if let Some(c) = self.inner.counts.get() {
+                return Ok(c.clone());
             }
         }
         let st = &self.inner.state;
@@ -290,7 +293,7 @@ impl SymbolicModel {
         }
         let r = counts::state_and_value_counts(st, &set)?;
         if agent.is_none() {
-            let _ = self.inner.counts.set(r);
+            let _ = self.inner.counts.set(r.clone());
         }
         Ok(r)
     }
@@ -463,19 +466,29 @@ impl Backend for SymbolicModel {
     }
 
     fn world_count(&self) -> u128 {
+        walk::saturate(&self.world_count_big())
+    }
+
+    fn world_count_big(&self) -> BigUint {
         match self.state_counts(None) {
             Ok((s, v)) if s == v => s,
-            Ok((s, _)) => self.listed().map_or(s, |m| m.len() as u128),
-            Err(_) => u128::MAX,
+            Ok((s, _)) => self.listed().map_or(s, |m| BigUint::from(m.len())),
+            Err(_) => BigUint::from(u128::MAX),
+        }
+    }
+
+    fn considers_big(&self, agent: Agent) -> BigUint {
+        match self.state_counts(Some(agent)) {
+            Ok((s, v)) if s == v => s,
+            Ok((s, _)) => self
+                .listed()
+                .map_or(s, |m| BigUint::from(m.considers(agent))),
+            Err(_) => BigUint::from(0u32),
         }
     }
 
     fn considers(&self, agent: Agent) -> u128 {
-        match self.state_counts(Some(agent)) {
-            Ok((s, v)) if s == v => s,
-            Ok((s, _)) => self.listed().map_or(s, |m| m.considers(agent)),
-            Err(_) => 0,
-        }
+        walk::saturate(&self.considers_big(agent))
     }
 
     fn actual(&self) -> WorldId {

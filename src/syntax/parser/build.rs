@@ -188,8 +188,7 @@ pub(crate) fn number<T: FromStr>(ctx: &Ctx, pair: &Pair<'_, Rule>) -> Result<T> 
             format!("the number {} is too large", pair.as_str()),
             "expected a smaller number",
         );
-        e.help =
-            Some("numbers here must fit in 32 bits (64 for seeds, 128 for world counts)".into());
+        e.help = Some("numbers here must fit in 32 bits (64 for seeds)".into());
         e
     })
 }
