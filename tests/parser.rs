@@ -440,7 +440,7 @@ fn setting_the_table() {
         panic!()
     };
     assert!(
-        matches!(&s[5].kind, StatementKind::Pile { name, visibility: Visibility::Public } if name.text == "table")
+        matches!(&s[5].kind, StatementKind::Pile { name, visibility: Visibility::Public, holds: None } if name.text == "table")
     );
     assert!(matches!(
         &s[7].kind,
@@ -452,6 +452,7 @@ fn setting_the_table() {
     let StatementKind::Pile {
         name,
         visibility: Visibility::SeenBy(who),
+        holds: None,
     } = &s[8].kind
     else {
         panic!()
@@ -460,6 +461,19 @@ fn setting_the_table() {
         (name.text.as_str(), texts(who)),
         ("forehead1", vec!["2", "3"])
     );
+    let StatementKind::Pile {
+        visibility: Visibility::SeenBy(who),
+        holds: Some(cards),
+        ..
+    } = one("pile coin1 seen-by 1 2 holds H T")
+    else {
+        panic!()
+    };
+    assert_eq!((texts(&who), texts(&cards)), (vec!["1", "2"], vec!["H", "T"]));
+    let StatementKind::Order(piles) = one("order pay1 coin1 pay2") else {
+        panic!()
+    };
+    assert_eq!(texts(&piles), ["pay1", "coin1", "pay2"]);
     let StatementKind::Deal(parts) = &s[10].kind else {
         panic!()
     };
@@ -913,7 +927,7 @@ fn error_pile_visibility_and_moves() {
 fn error_numbers_and_ranges() {
     check("seed 99999999999999999999999", "the number 99999999999999999999999 is too large", "1:6",
           "expected a smaller number",
-          Some("numbers here must fit in 32 bits (64 for seeds, 128 for world counts)"));
+          Some("numbers here must fit in 32 bits (64 for seeds)"));
     check("deck ranks 9..2 suits S", "the range 9..2 is empty or too long", "1:12",
           "expected a range such as 2..10",
           Some("write the smaller number first; at most 1000 values"));

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use crate::diag::line_col;
+use crate::diag::LineIndex;
 use crate::engine::Representation;
 use crate::interp::{Options, Output, Session};
 use crate::syntax;
@@ -230,8 +230,9 @@ fn replay_once(src: &str, options: Options) -> Result<Run, String> {
         statements: Vec::with_capacity(scenario.statements.len()),
         failed: 0,
     };
+    let lines = LineIndex::new(src);
     for stmt in &scenario.statements {
-        let line = line_col(src, stmt.span.start).0;
+        let line = lines.line(stmt.span.start);
         let before = session.playing().is_some();
         let t = Instant::now();
         let outputs = session

@@ -15,7 +15,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use colored::Colorize;
 
-use crate::diag::{line_col, Diagnostic, Severity};
+use crate::diag::{Diagnostic, LineIndex, Severity};
 use crate::interp::{Engine, Options, Output, Session};
 use crate::syntax;
 
@@ -152,8 +152,9 @@ pub fn replay(file: &str, src: &str, options: Options, color: bool) -> u8 {
     let mut failures = Vec::new();
     let mut held = 0;
     let progress = progress::Progress::new();
+    let lines = LineIndex::new(src);
     for stmt in &scenario.statements {
-        let line = line_col(src, stmt.span.start).0;
+        let line = lines.line(stmt.span.start);
         let label = || {
             format!(
                 "line {line}: {}",

@@ -231,6 +231,42 @@ pub(crate) fn validate(spec: &DealSpec) -> Result<(), String> {
     validate_allocation(&spec.actual, &spec.copies, &spec.sizes)
 }
 
+/// How much cheaper the symbolic engine must look before `--engine auto`
+/// takes it for a deal within the explicit budget (see [`prefer_symbolic`]).
+const SYMBOLIC_MARGIN: f64 = 64.0;
+
+/// Whether a deal of `worlds` reachable worlds is cheaper on the symbolic
+/// engine, by a rough cost estimate of one query or move on each:
+///
+/// - explicit: every world, once per agent (a partition per agent):
+///   `worlds · (agents + 1)`;
+/// - symbolic: a K quantifies the law, whose size grows with its
+///   variables (the bits of every count outside the public locations):
+///   `bits² · agents`.
+///
+/// The symbolic engine is taken when its estimate is [`SYMBOLIC_MARGIN`]
+/// times smaller: the explicit engine has no BDD manager to set up and
+/// lists worlds for `why` and figures at no extra cost, so small models
+/// stay explicit.
+pub fn prefer_symbolic(spec: &DealSpec, worlds: u128) -> bool {
+    let agents = spec.observers.len().max(1) as f64;
+    let pins = pinned(spec);
+    let mut bits = 0.0;
+    for (l, &size) in spec.sizes.iter().enumerate() {
+        if pins[l] {
+            continue;
+        }
+        for (k, &c) in spec.copies.iter().enumerate() {
+            if spec.allows(l, k) {
+                bits += f64::from(u32::BITS - c.min(size).leading_zeros());
+            }
+        }
+    }
+    let explicit = worlds as f64 * (agents + 1.0);
+    let symbolic = bits.max(1.0).powi(2) * agents;
+    explicit > SYMBOLIC_MARGIN * symbolic
+}
+
 /// The most locations of an explicit model (a world's row holds each
 /// card's location in a byte).
 pub const EXPLICIT_LOCATIONS: usize = 254;
@@ -419,6 +455,36 @@ mod tests {
         sizes.push(20);
         sizes.extend(std::iter::repeat_n(1, 20));
         assert_eq!(count_worlds(&[20, 20], &sizes), 1 << 20);
+    }
+
+    #[test]
+    fn restricted_counts_match_the_filtered_enumeration() {
+        // Every restriction pattern of three locations over three kinds.
+        let copies = [2u32, 1, 2];
+        let sizes = [2u32, 1, 2];
+        let base = spec(&copies, &sizes, vec![vec![0], vec![1]]);
+        let width = 5;
+        let all = count_reachable(&base) as usize;
+        let rows = crate::engine::build::build(&base, width, all).rows;
+        for pattern in 0u32..1 << 9 {
+            let mut spec = base.clone();
+            spec.only = (0..3)
+                .map(|l| Some((0..3).map(|k| pattern >> (3 * l + k) & 1 == 1).collect()))
+                .collect();
+            if validate(&spec).is_err() {
+                continue;
+            }
+            let kind_of = |c: usize| if c < 2 { 0 } else if c < 3 { 1 } else { 2 };
+            let keeps = |row: &[u8]| (0..width).all(|c| spec.allows(row[c] as usize, kind_of(c)));
+            let mut expected: Vec<&[u8]> = rows.chunks(width).filter(|r| keeps(r)).collect();
+            let n = count_reachable(&spec) as usize;
+            assert_eq!(n, expected.len(), "pattern {pattern:09b}");
+            let built = crate::engine::build::build(&spec, width, n).rows;
+            let mut got: Vec<&[u8]> = built.chunks(width).collect();
+            got.sort();
+            expected.sort();
+            assert_eq!(got, expected, "pattern {pattern:09b}");
+        }
     }
 
     #[test]

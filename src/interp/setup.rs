@@ -268,7 +268,12 @@ fn build(
     let symbolic = match engine {
         Engine::Explicit => false,
         Engine::Symbolic => true,
-        Engine::Auto => deal::count_reachable(spec) > budget || deal::fits_explicit(spec).is_err(),
+        Engine::Auto => {
+            let worlds = deal::count_reachable(spec);
+            worlds > budget
+                || deal::fits_explicit(spec).is_err()
+                || deal::prefer_symbolic(spec, worlds)
+        }
     };
     let bad = |e: EngineError| match e {
         EngineError::TooManyWorlds { count, budget } => too_many(count, budget, at),
