@@ -233,38 +233,44 @@ pub(crate) fn validate(spec: &DealSpec) -> Result<(), String> {
 
 /// How much cheaper the symbolic engine must look before `--engine auto`
 /// takes it for a deal within the explicit budget (see [`prefer_symbolic`]).
-const SYMBOLIC_MARGIN: f64 = 64.0;
+const SYMBOLIC_MARGIN: f64 = 500.0;
 
 /// Whether a deal of `worlds` reachable worlds is cheaper on the symbolic
-/// engine, by a rough cost estimate of one query or move on each:
+/// engine whose law has `law_nodes` nodes, by a rough estimate of what one
+/// query or move costs on each:
 ///
 /// - explicit: every world, once per agent (a partition per agent):
 ///   `worlds · (agents + 1)`;
-/// - symbolic: a K quantifies the law, whose size grows with its
-///   variables (the bits of every count outside the public locations):
-///   `bits² · agents`.
+/// - symbolic: a K quantifies the law: `law_nodes · agents`.
 ///
 /// The symbolic engine is taken when its estimate is [`SYMBOLIC_MARGIN`]
-/// times smaller: the explicit engine has no BDD manager to set up and
-/// lists worlds for `why` and figures at no extra cost, so small models
-/// stay explicit.
-pub fn prefer_symbolic(spec: &DealSpec, worlds: u128) -> bool {
+/// times smaller (a margin measured on the benchmarks: the explicit engine
+/// has no BDD manager to set up, its steps are cheaper than a BDD node's,
+/// and it lists worlds for `why` and figures at no extra cost).
+pub fn prefer_symbolic(spec: &DealSpec, worlds: u128, law_nodes: usize) -> bool {
     let agents = spec.observers.len().max(1) as f64;
+    let explicit = worlds as f64 * (agents + 1.0);
+    let symbolic = (law_nodes.max(1) as f64) * agents;
+    explicit > SYMBOLIC_MARGIN * symbolic
+}
+
+/// A lower bound of the nodes of a deal's symbolic law, known without
+/// building it: one per bit of every count outside the public locations.
+/// When [`prefer_symbolic`] is false even with it, the law need not be built.
+pub fn law_nodes_at_least(spec: &DealSpec) -> usize {
     let pins = pinned(spec);
-    let mut bits = 0.0;
+    let mut bits = 0;
     for (l, &size) in spec.sizes.iter().enumerate() {
         if pins[l] {
             continue;
         }
         for (k, &c) in spec.copies.iter().enumerate() {
             if spec.allows(l, k) {
-                bits += f64::from(u32::BITS - c.min(size).leading_zeros());
+                bits += (u32::BITS - c.min(size).leading_zeros()) as usize;
             }
         }
     }
-    let explicit = worlds as f64 * (agents + 1.0);
-    let symbolic = bits.max(1.0).powi(2) * agents;
-    explicit > SYMBOLIC_MARGIN * symbolic
+    bits
 }
 
 /// The most locations of an explicit model (a world's row holds each

@@ -256,9 +256,19 @@ fn build(
         Engine::Symbolic => true,
         Engine::Auto => {
             let worlds = deal::count_reachable(spec);
-            worlds > budget
-                || deal::fits_explicit(spec).is_err()
-                || deal::prefer_symbolic(spec, worlds)
+            if worlds > budget || deal::fits_explicit(spec).is_err() {
+                true
+            } else if deal::prefer_symbolic(spec, worlds, deal::law_nodes_at_least(spec)) {
+                // Maybe cheaper: build the law and compare with its size.
+                if let Ok(model) = SymbolicModel::from_deal(spec, &SymbolicLimits::default()) {
+                    if deal::prefer_symbolic(spec, worlds, model.bdd_nodes()) {
+                        return Ok(Rc::new(model));
+                    }
+                }
+                false
+            } else {
+                false
+            }
         }
     };
     let bad = |e: EngineError| match e {
