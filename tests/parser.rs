@@ -469,7 +469,10 @@ fn setting_the_table() {
     else {
         panic!()
     };
-    assert_eq!((texts(&who), texts(&cards)), (vec!["1", "2"], vec!["H", "T"]));
+    assert_eq!(
+        (texts(&who), texts(&cards)),
+        (vec!["1", "2"], vec!["H", "T"])
+    );
     let StatementKind::Order(piles) = one("order pay1 coin1 pay2") else {
         panic!()
     };

@@ -204,7 +204,10 @@ fn bench_file(file: &Path, runs: usize, options: Options) -> Result<Row, String>
     Ok(Row {
         name: file.display().to_string(),
         engine: done[0].engine.to_string(),
-        worlds: done[0].worlds.as_ref().map_or("-".into(), |w| w.to_string()),
+        worlds: done[0]
+            .worlds
+            .as_ref()
+            .map_or("-".into(), |w| w.to_string()),
         build: builds.map_or("-".into(), ms),
         min: ms(totals[0]),
         median: ms(totals[totals.len() / 2]),

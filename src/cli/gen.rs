@@ -69,7 +69,10 @@ fn pow2(n: usize) -> BigUint {
 /// Muddy children with `n` children, all muddy.
 pub fn muddy(n: usize) -> String {
     let mut o = String::new();
-    let _ = writeln!(o, "# Benchmark: muddy children, n = {n}, all muddy (2^{n} worlds).");
+    let _ = writeln!(
+        o,
+        "# Benchmark: muddy children, n = {n}, all muddy (2^{n} worlds)."
+    );
     o.push_str("# Written by `dealer gen muddy`: one forehead pile per child, seen by\n");
     o.push_str("# every other child; the father's announcement, then rounds of\n");
     o.push_str("# \"nobody knows\" until every child knows.\n\n");
@@ -82,12 +85,23 @@ pub fn muddy(n: usize) -> String {
     let deal: Vec<String> = (1..=n).map(|i| format!("forehead{i}: M")).collect();
     let _ = writeln!(o, "deal {}\n", deal.join(" | "));
     let _ = writeln!(o, "expect worlds = {}", pow2(n));
-    let join = |f: &dyn Fn(usize) -> String, sep: &str| {
-        (1..=n).map(f).collect::<Vec<_>>().join(sep)
-    };
-    let _ = writeln!(o, "let nobody = {}", join(&|i| format!("!Kw{i} forehead{i}(M)"), " & "));
-    let _ = writeln!(o, "let everyone = {}", join(&|i| format!("K{i} forehead{i}(M)"), " & "));
-    let _ = writeln!(o, "announce {}", join(&|i| format!("forehead{i}(M)"), " | "));
+    let join =
+        |f: &dyn Fn(usize) -> String, sep: &str| (1..=n).map(f).collect::<Vec<_>>().join(sep);
+    let _ = writeln!(
+        o,
+        "let nobody = {}",
+        join(&|i| format!("!Kw{i} forehead{i}(M)"), " & ")
+    );
+    let _ = writeln!(
+        o,
+        "let everyone = {}",
+        join(&|i| format!("K{i} forehead{i}(M)"), " & ")
+    );
+    let _ = writeln!(
+        o,
+        "announce {}",
+        join(&|i| format!("forehead{i}(M)"), " | ")
+    );
     let _ = writeln!(o, "expect worlds = {}", pow2(n) - 1u32);
     for r in 1..n {
         let _ = writeln!(o, "announce nobody          # round {r}");
@@ -101,7 +115,10 @@ pub fn dc(n: usize, payer: usize) -> String {
     let left = |i: usize| if i == 1 { n } else { i - 1 };
     let heads = |i: usize| i % 2 == 1;
     let mut o = String::new();
-    let _ = writeln!(o, "# Benchmark: dining cryptographers on a ring of {n}; payer {payer} (0: the NSA).");
+    let _ = writeln!(
+        o,
+        "# Benchmark: dining cryptographers on a ring of {n}; payer {payer} (0: the NSA)."
+    );
     o.push_str("# Written by `dealer gen dc`: pay pile i holds P (i paid) or N; coin i,\n");
     o.push_str("# between i and i+1, holds H or T; the P card in the stock means the NSA\n");
     o.push_str("# paid. Each announces the parity of its pay pile and its two coins.\n\n");
@@ -187,8 +204,16 @@ pub fn russian() -> String {
     o.push_str("players Anne Bill Cath\ndeck 0..6\ndeal Anne: 0 1 2 | Bill: 3 4 5 | Cath: 6\n");
     o.push_str("expect worlds = 140\n");
     let all = |f: &dyn Fn(usize) -> String| (0..7).map(f).collect::<Vec<_>>().join(" & ");
-    let _ = writeln!(o, "let bKnowsAs = {}", all(&|k| format!("Kw_Bill hand_Anne({k})")));
-    let _ = writeln!(o, "let aKnowsBs = {}", all(&|k| format!("Kw_Anne hand_Bill({k})")));
+    let _ = writeln!(
+        o,
+        "let bKnowsAs = {}",
+        all(&|k| format!("Kw_Bill hand_Anne({k})"))
+    );
+    let _ = writeln!(
+        o,
+        "let aKnowsBs = {}",
+        all(&|k| format!("Kw_Anne hand_Bill({k})"))
+    );
     let _ = writeln!(
         o,
         "let cIgnorant = {}",
@@ -198,7 +223,12 @@ pub fn russian() -> String {
     for list in hand_lists() {
         let options: Vec<String> = list
             .iter()
-            .map(|h| format!("(hand_Anne({}) & hand_Anne({}) & hand_Anne({}))", h[0], h[1], h[2]))
+            .map(|h| {
+                format!(
+                    "(hand_Anne({}) & hand_Anne({}) & hand_Anne({}))",
+                    h[0], h[1], h[2]
+                )
+            })
             .collect();
         let a = format!("K_Anne ({})", options.join(" | "));
         let checks = [
@@ -223,7 +253,10 @@ mod tests {
     fn smcdel_has_1290_candidates() {
         let lists = hand_lists();
         assert_eq!(lists.len(), 1290);
-        assert_eq!(lists[0], vec![[0, 1, 2], [0, 3, 4], [0, 5, 6], [1, 3, 5], [1, 4, 6]]);
+        assert_eq!(
+            lists[0],
+            vec![[0, 1, 2], [0, 3, 4], [0, 5, 6], [1, 3, 5], [1, 4, 6]]
+        );
         for l in &lists {
             for (i, a) in l.iter().enumerate() {
                 for b in &l[i + 1..] {

@@ -299,7 +299,12 @@ impl Builder {
     /// room left lies where the last kind cannot go).
     fn last(&mut self, i: usize) {
         if let Some(level) = self.levels.get(i) {
-            if self.caps.iter().zip(&level.allow).any(|(&c, &a)| c > 0 && !a) {
+            if self
+                .caps
+                .iter()
+                .zip(&level.allow)
+                .any(|(&c, &a)| c > 0 && !a)
+            {
                 return;
             }
             let m = self.free.len();

@@ -220,7 +220,9 @@ pub(crate) fn validate(spec: &DealSpec) -> Result<(), String> {
     }
     for (l, counts) in spec.actual.iter().enumerate() {
         if let Some(k) = (0..counts.len()).find(|&k| counts[k] > 0 && !spec.allows(l, k)) {
-            return Err(format!("the actual deal puts kind {k} at location {l}, which cannot hold it"));
+            return Err(format!(
+                "the actual deal puts kind {k} at location {l}, which cannot hold it"
+            ));
         }
     }
     for (a, seen) in spec.observers.iter().enumerate() {
@@ -480,7 +482,15 @@ mod tests {
             if validate(&spec).is_err() {
                 continue;
             }
-            let kind_of = |c: usize| if c < 2 { 0 } else if c < 3 { 1 } else { 2 };
+            let kind_of = |c: usize| {
+                if c < 2 {
+                    0
+                } else if c < 3 {
+                    1
+                } else {
+                    2
+                }
+            };
             let keeps = |row: &[u8]| (0..width).all(|c| spec.allows(row[c] as usize, kind_of(c)));
             let mut expected: Vec<&[u8]> = rows.chunks(width).filter(|r| keeps(r)).collect();
             let n = count_reachable(&spec) as usize;

@@ -166,7 +166,11 @@ impl Setup {
                     format!(
                         "`{}` holds only {}, but the deal puts {} there",
                         pile.text,
-                        cards.iter().map(|c| c.text.as_str()).collect::<Vec<_>>().join(" "),
+                        cards
+                            .iter()
+                            .map(|c| c.text.as_str())
+                            .collect::<Vec<_>>()
+                            .join(" "),
                         table.deck.kinds[k].name
                     ),
                     pile.span,

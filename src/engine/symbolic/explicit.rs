@@ -29,7 +29,13 @@ pub(crate) fn from_explicit(m: &ExplicitModel, limits: &SymbolicLimits) -> Res<S
         })
         .collect::<Res<Vec<_>>>()?;
     let shape = &m.shape;
-    let meta = new_meta(limits, shape.copies.clone(), shape.locations, shape.props);
+    let meta = new_meta(
+        limits,
+        shape.copies.clone(),
+        shape.locations,
+        shape.props,
+        usize::MAX,
+    );
     let facts: Vec<Vec<VarNo>> = (0..shape.kinds() * shape.locations)
         .map(|f| meta.fresh(meta.full_width(f / shape.locations.max(1))))
         .collect();

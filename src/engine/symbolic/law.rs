@@ -81,15 +81,11 @@ pub(crate) fn location_order(spec: &DealSpec) -> Vec<usize> {
     }
     while order.len() < locs {
         let last = order.last().map(|&l| seers[l].as_slice());
-        let next = (0..locs)
-            .filter(|&l| !placed[l])
-            .max_by(|&x, &y| {
-                let key = |l: usize| (last.map_or(0.0, |o| jaccard(o, &seers[l])), seers[l].len());
-                let (kx, ky) = (key(x), key(y));
-                kx.0.total_cmp(&ky.0)
-                    .then(kx.1.cmp(&ky.1))
-                    .then(y.cmp(&x))
-            });
+        let next = (0..locs).filter(|&l| !placed[l]).max_by(|&x, &y| {
+            let key = |l: usize| (last.map_or(0.0, |o| jaccard(o, &seers[l])), seers[l].len());
+            let (kx, ky) = (key(x), key(y));
+            kx.0.total_cmp(&ky.0).then(kx.1.cmp(&ky.1)).then(y.cmp(&x))
+        });
         let Some(l) = next else { break };
         placed[l] = true;
         order.push(l);

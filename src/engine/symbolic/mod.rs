@@ -93,10 +93,21 @@ impl std::fmt::Debug for SymbolicModel {
     }
 }
 
-/// A new manager for one lineage of models.
-fn new_meta(limits: &SymbolicLimits, copies: Vec<u32>, locs: usize, props: usize) -> Rc<Meta> {
+/// A new manager for one lineage of models. Its operation cache (zeroed
+/// memory, allocated at once) is sized by `bits`, the deal's variables:
+/// 8,192 entries a variable, from 2^16 to 2^22 entries (a few MiB for
+/// muddy children with 10 children, 80 MiB at most).
+fn new_meta(
+    limits: &SymbolicLimits,
+    copies: Vec<u32>,
+    locs: usize,
+    props: usize,
+    bits: usize,
+) -> Rc<Meta> {
     let nodes = limits.nodes.clamp(1 << 10, (1 << 31) - 2);
-    let cache = (nodes / 4).clamp(1 << 10, 1 << 22);
+    let cache = (bits.saturating_mul(1 << 13))
+        .min(nodes / 4)
+        .clamp(1 << 16, 1 << 22);
     Rc::new(Meta {
         mgr: oxidd::bcdd::new_manager(nodes, cache, 1),
         copies,
@@ -104,6 +115,7 @@ fn new_meta(limits: &SymbolicLimits, copies: Vec<u32>, locs: usize, props: usize
         capacity: nodes,
         slots: Default::default(),
         props,
+        cubes: Default::default(),
     })
 }
 
@@ -116,7 +128,14 @@ impl SymbolicModel {
         limits: &SymbolicLimits,
     ) -> Result<SymbolicModel, EngineError> {
         deal::validate(spec).map_err(EngineError::Malformed)?;
-        let meta = new_meta(limits, spec.copies.clone(), spec.sizes.len(), spec.props);
+        let bits = deal::law_nodes_at_least(spec) + spec.props;
+        let meta = new_meta(
+            limits,
+            spec.copies.clone(),
+            spec.sizes.len(),
+            spec.props,
+            bits,
+        );
         let (state, law) = law::deal_structure(meta.clone(), spec)?;
         let mut actual = vec![false; meta.num_vars()];
         for k in 0..spec.copies.len() {

@@ -148,7 +148,8 @@ pub(crate) fn count_big(f: &Bdd, vocab: &[VarNo]) -> BigUint {
                 if done {
                     let here = level(i);
                     let zero = BigUint::zero();
-                    let part = |c: usize| shl(memo[c].as_ref().unwrap_or(&zero), level(c) - here - 1);
+                    let part =
+                        |c: usize| shl(memo[c].as_ref().unwrap_or(&zero), level(c) - here - 1);
                     memo[i] = Some(part(t) + part(e));
                 } else {
                     stack.push((i, true));
