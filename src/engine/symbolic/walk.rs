@@ -5,8 +5,7 @@
 //! or an odd number of complemented edges on the way (then it stands for
 //! the node's negation).
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use rustc_hash::FxHashMap;
 
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
@@ -21,29 +20,6 @@ enum Step {
     Inner(VarNo, usize, usize),
     True,
     False,
-}
-
-/// A hasher for node ids (small integers): one multiplication, far
-/// cheaper than the default SipHash on tables of a million nodes.
-#[derive(Default)]
-struct IdHasher(u64);
-
-impl Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.0 = (n as u64)
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .rotate_left(32);
-    }
 }
 
 /// The reachable part of a BDD as a table of steps, the root first.
@@ -62,7 +38,7 @@ impl Graph {
             let true_id = true_edge.node_id();
             let true_neg = true_edge.tag() != Default::default();
             let key = |id: usize, neg: bool| 2 * id + usize::from(neg);
-            let mut ids: HashMap<usize, usize, BuildHasherDefault<IdHasher>> = HashMap::default();
+            let mut ids: FxHashMap<usize, usize> = FxHashMap::default();
             let mut steps = Vec::new();
             let root_neg = root.tag() != Default::default();
             let mut stack = vec![(root.node_id(), root_neg, root)];
