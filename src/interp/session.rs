@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use crate::cards::game::{free, game_named, game_names};
 use crate::cards::rules::describe_player;
-use crate::cards::{Game, GameState, Outcome, Table};
+use crate::cards::{Game, GameState, Outcome, Position, Table};
 use crate::diag::{Diagnostic, Span};
 use crate::engine::{Backend, ExplicitModel, Formula, SymbolicModel, WorldId};
 use crate::figure::Figure;
@@ -143,6 +143,17 @@ impl Playing {
     }
 }
 
+impl Playing {
+    /// What a game's referee reads: the table, the model and the game state.
+    pub fn position(&self) -> Position<'_> {
+        Position {
+            table: &self.table,
+            model: &*self.model,
+            state: &self.state,
+        }
+    }
+}
+
 /// A scenario session.
 #[derive(Clone, Default)]
 pub struct Session {
@@ -220,6 +231,7 @@ impl Session {
                 | StatementKind::Players(_)
                 | StatementKind::Deck(_)
                 | StatementKind::Pile { .. }
+                | StatementKind::Order(_)
                 | StatementKind::Deal(_)
                 | StatementKind::Stock(_)
                 | StatementKind::Seed(..)
@@ -583,9 +595,17 @@ fn declare_into(setup: &mut Setup, kind: &StatementKind, span: Span) -> Result<(
             setup.players = Some((names.clone(), span));
         }
         StatementKind::Deck(spec) => setup.deck(spec, span)?,
-        StatementKind::Pile { name, visibility } => {
-            setup.piles.push((name.clone(), visibility.clone()))
+        StatementKind::Pile {
+            name,
+            visibility,
+            holds,
+        } => {
+            setup.piles.push((name.clone(), visibility.clone()));
+            if let Some(cards) = holds {
+                setup.holds.push((name.clone(), cards.clone()));
+            }
         }
+        StatementKind::Order(locations) => setup.order.extend(locations.iter().cloned()),
         StatementKind::Deal(parts) => setup.deal.extend(parts.iter().cloned()),
         StatementKind::Stock(cards) => setup.stock = Some(cards.clone()),
         StatementKind::Seed(seed, _) => setup.seed = *seed,
@@ -605,7 +625,7 @@ fn eval(model: &dyn Backend, phi: &Formula, valid: bool, span: Span) -> Result<b
     result.map_err(|e| errors::engine(&e, span))
 }
 
-fn compare(op: CmpOp, left: u128, right: u128) -> bool {
+fn compare<T: Ord>(op: CmpOp, left: &T, right: &T) -> bool {
     match op {
         CmpOp::Lt => left < right,
         CmpOp::Le => left <= right,
@@ -678,10 +698,10 @@ fn expect(
                 return Ok(None);
             }
             exact_counts(model, span)?;
-            let found = model.considers(p);
+            let found = model.considers_big(p);
             let who = describe_player(scope.table, p);
             Ok(Some((
-                compare(*op, found, *n),
+                compare(*op, &found, n),
                 format!("{who} considers {found} world(s) possible"),
             )))
         }
@@ -690,9 +710,9 @@ fn expect(
                 return Ok(None);
             }
             exact_counts(model, span)?;
-            let found = model.world_count();
+            let found = model.world_count_big();
             Ok(Some((
-                compare(*op, found, *n),
+                compare(*op, &found, n),
                 format!("the model has {found} world(s)"),
             )))
         }
