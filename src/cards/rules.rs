@@ -464,8 +464,12 @@ fn precheck(
         // finds no event possible: the formula is evaluated once.
         Move::Announce(_) => Ok(None),
         Move::Transfer { kind, from, .. } => holds(table, model, *from, *kind).map(|_| None),
-        Move::Show { from, kind, .. } | Move::Reveal { player: from, kind } => {
+        Move::Show { from, kind, .. } => {
             holds(table, model, table.hand(*from), *kind).map(|_| Some(*kind))
+        }
+        // A reveal is one public event (the test that the hand holds the card).
+        Move::Reveal { player, kind } => {
+            holds(table, model, table.hand(*player), *kind).map(|_| None)
         }
         Move::Draw { kind, from, .. } if *from == table.stock() => {
             draw_card(table, model, state, *kind).map(Some)

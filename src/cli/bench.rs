@@ -23,9 +23,9 @@ use crate::syntax;
 pub struct BenchArgs {
     /// The scenarios; every `.deal` file under `scenarios/bench/` if none.
     pub files: Vec<PathBuf>,
-    /// How many times each scenario is replayed.
-    #[arg(long, default_value_t = 5)]
-    pub runs: usize,
+    /// How many times each scenario is replayed (at least once).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    pub runs: u32,
     /// The engine and its budget.
     #[command(flatten)]
     pub model: super::ModelArgs,
@@ -71,7 +71,7 @@ pub fn run(args: &BenchArgs) -> u8 {
     let mut rows = Vec::new();
     let mut code = 0;
     for file in &files {
-        match bench_file(file, args.runs.max(1), options) {
+        match bench_file(file, args.runs as usize, options) {
             Ok(row) => rows.push(row),
             Err(why) => {
                 eprintln!("error: {}: {why}", file.display());

@@ -18,7 +18,7 @@ use crate::syntax;
 /// The options of `dealer export`.
 #[derive(Args, Debug)]
 pub struct ExportArgs {
-    /// The scenario (`.deal` file).
+    /// The scenario (`.deal` file; `-` reads standard input).
     pub file: PathBuf,
     /// Replay up to this checkpoint (default: the whole scenario).
     #[arg(long)]
@@ -81,10 +81,9 @@ fn statement(args: &ExportArgs) -> String {
 /// `dealer export`: replays to the checkpoint, builds the figure, writes it.
 /// Returns the exit code (0, or 2 on any error; no file is left on error).
 pub fn run(args: &ExportArgs, color: bool) -> u8 {
-    let name = args.file.display().to_string();
-    let src = match std::fs::read_to_string(&args.file) {
-        Ok(src) => src,
-        Err(e) => return fail(&format!("cannot read {name}: {e}"), None),
+    let (name, src) = match super::read_source(&args.file) {
+        Ok(read) => read,
+        Err(e) => return fail(&e, None),
     };
     let mut session = Session::new(args.model.options(false));
     session.set_figure_limit(args.max_nodes);

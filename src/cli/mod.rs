@@ -36,7 +36,7 @@ pub struct Cli {
 pub enum Command {
     /// Replay a scenario, print every query's answer; exit 1 if an expect fails.
     Run {
-        /// The scenario (`.deal` file).
+        /// The scenario (`.deal` file; `-` reads standard input).
         file: PathBuf,
         /// The engine and its budget.
         #[command(flatten)]
@@ -52,7 +52,7 @@ pub enum Command {
     },
     /// Parse a scenario and check its names, without playing it.
     Check {
-        /// The scenario (`.deal` file).
+        /// The scenario (`.deal` file; `-` reads standard input).
         file: PathBuf,
         /// The engine and its budget.
         #[command(flatten)]
@@ -116,20 +116,32 @@ pub fn main() -> ExitCode {
         Command::Repl { file, model } => return crate::repl::run(file, model.options(false)),
         Command::Check { file, model } => (file, model.options(true)),
     };
-    let src = match std::fs::read_to_string(&file) {
-        Ok(src) => src,
+    let (name, src) = match read_source(&file) {
+        Ok(read) => read,
         Err(e) => {
-            eprintln!(
-                "{}: cannot read {}: {e}",
-                "error".red().bold(),
-                file.display()
-            );
+            eprintln!("{}: {e}", "error".red().bold());
             return ExitCode::from(2);
         }
     };
-    let name = file.display().to_string();
     let code = replay(&name, &src, options, color);
     ExitCode::from(code)
+}
+
+/// The name to show and the text of a scenario file; `-` reads standard
+/// input (shown as `<stdin>`).
+pub fn read_source(file: &std::path::Path) -> Result<(String, String), String> {
+    use std::io::Read;
+    if file.as_os_str() == "-" {
+        let mut src = String::new();
+        return match std::io::stdin().read_to_string(&mut src) {
+            Ok(_) => Ok(("<stdin>".into(), src)),
+            Err(e) => Err(format!("cannot read the standard input: {e}")),
+        };
+    }
+    match std::fs::read_to_string(file) {
+        Ok(src) => Ok((file.display().to_string(), src)),
+        Err(e) => Err(format!("cannot read {}: {e}", file.display())),
+    }
 }
 
 /// Replays a scenario and prints the outcome; returns the exit code.
@@ -143,6 +155,18 @@ pub fn replay(file: &str, src: &str, options: Options, color: bool) -> u8 {
             return 2;
         }
     };
+    if scenario.statements.is_empty() {
+        eprintln!(
+            "{}: {file} has no statements (it is empty or holds only comments)",
+            "error".red().bold()
+        );
+        return 2;
+    }
+    if options.check_only {
+        for w in syntax::lint::warnings(&scenario, src) {
+            eprint!("{}", w.render(file, src, color));
+        }
+    }
     let mut session = Session::new(options);
     let mut failures = Vec::new();
     let mut held = 0;

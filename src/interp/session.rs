@@ -16,6 +16,13 @@ use crate::figure::Figure;
 use crate::syntax::ast::{self, CmpOp, Expectation, Name, Statement, StatementKind};
 
 use super::explain::{self, Why};
+
+/// The most operators a `let` name may stand for (names are replaced by
+/// their formulas, so each `let` may double the size).
+pub const MAX_LET_SIZE: usize = 100_000;
+/// The deepest nesting a `let` name may stand for (the parser allows 200
+/// levels in one formula; names used inside names add up).
+pub const MAX_LET_DEPTH: usize = 1_000;
 use super::explicit::{self, EventTable};
 use super::resolve::Scope;
 use super::setup::Setup;
@@ -363,6 +370,8 @@ impl Session {
         }
     }
 
+    /// Defines a `let` name, unless its formula (with the names it uses
+    /// replaced) exceeds [`MAX_LET_SIZE`] or [`MAX_LET_DEPTH`].
     fn define(&mut self, name: &Name, f: Formula) -> Result<(), Diagnostic> {
         let play = self.scope_parts();
         if play.props.contains(&name.text) || play.table.find_location(&name.text).is_some() {
@@ -371,6 +380,19 @@ impl Session {
                 format!("`{}` is already a proposition or location", name.text),
                 name.span,
             ));
+        }
+        let (size, depth) = f.size_and_depth();
+        if size > MAX_LET_SIZE || depth > MAX_LET_DEPTH {
+            return Err(Diagnostic::error(
+                "formula-too-large",
+                format!(
+                    "`{}` stands for a formula of {size} operators nested {depth} deep, \
+                     more than {MAX_LET_SIZE} operators or {MAX_LET_DEPTH} levels",
+                    name.text
+                ),
+                name.span,
+            )
+            .with_help("a `let` name is replaced by its formula wherever it is used; build smaller formulas"));
         }
         self.lets.insert(name.text.clone(), f);
         Ok(())
@@ -488,7 +510,10 @@ fn declare_into(setup: &mut Setup, kind: &StatementKind, span: Span) -> Result<(
         StatementKind::Pile { name, visibility } => {
             setup.piles.push((name.clone(), visibility.clone()))
         }
-        StatementKind::Deal(parts) => setup.deal.extend(parts.iter().cloned()),
+        StatementKind::Deal(parts) => {
+            setup.deal.extend(parts.iter().cloned());
+            setup.deal_at = Some(span);
+        }
         StatementKind::Stock(cards) => setup.stock = Some(cards.clone()),
         StatementKind::Seed(seed, _) => setup.seed = *seed,
         StatementKind::Turn(p) => setup.turn = Some(p.clone()),
