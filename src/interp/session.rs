@@ -239,7 +239,7 @@ impl Session {
         };
         let out = rules
             .start(started.model, started.state)
-            .map_err(|r| Diagnostic::error(r.code, r.message, at))?;
+            .map_err(|r| Diagnostic::error(r.code, r.message, self.setup.deal_at.unwrap_or(at)))?;
         self.play = Some(Playing {
             table: started.table.clone(),
             game: started.game,
