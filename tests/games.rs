@@ -151,3 +151,22 @@ fn kemps_claim_lays_down_four_and_deals_a_new_hand() {
     let (e, _) = fails(&format!("{src}pass 3\n"));
     assert_eq!(e.code, "game-over");
 }
+
+#[test]
+fn reveal_of_any_card_is_public() {
+    // A reveal is an announcement: every card of the deck can be revealed,
+    // not only the first kind.
+    let deal = "players 1 2\ndeck A K Q J\ndeal 1: A Q | 2: K\n";
+    let (out, _) = run(&format!(
+        "{deal}expect !K2 hand1(Q)\nreveal 1 Q\nexpect K2 hand1(Q) & !K2 hand1(A)\n"
+    ));
+    assert_eq!(
+        held(&out),
+        vec![
+            ("expect !K2 hand1(Q)".to_string(), true),
+            ("expect K2 hand1(Q) & !K2 hand1(A)".to_string(), true)
+        ]
+    );
+    let (e, _) = fails(&format!("{deal}reveal 1 K\n"));
+    assert_eq!(e.code, "card-not-there");
+}

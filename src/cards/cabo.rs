@@ -19,9 +19,11 @@ use std::rc::Rc;
 
 use crate::engine::{Agent, Backend, Event, EventModel, Formula, Kind, Loc, Post, Relation};
 
+use super::game::GameRules;
+use super::generic::{generic, generic_event_models};
 use super::rules::{
-    actual_cards, check_turn, describe_location, describe_player, generic, generic_event_models,
-    hand_size, holds, Extra, GameMove, GameState, Move, Outcome, Refusal,
+    actual_cards, check_turn, describe_location, describe_player, hand_size, holds, Extra,
+    GameMove, GameState, Move, Outcome, Refusal,
 };
 use super::table::{LocKind, Table};
 
@@ -312,4 +314,47 @@ pub fn event_models(table: &Table, mv: &Move, label: &str) -> Result<Vec<EventMo
         }
         _ => generic_event_models(table, mv, label)?,
     }])
+}
+
+/// The Cabo-like game (`game cabo`).
+#[derive(Debug)]
+pub struct Cabo;
+
+impl GameRules for Cabo {
+    fn name(&self) -> &'static str {
+        "cabo"
+    }
+
+    fn title(&self) -> &'static str {
+        "the Cabo-like game"
+    }
+
+    fn add_locations(&self, table: &mut Table) {
+        add_locations(table);
+    }
+
+    fn start(&self, table: &Table, out: Outcome) -> Result<Outcome, Refusal> {
+        start(table, out)
+    }
+
+    fn play(
+        &self,
+        table: &Table,
+        model: &Rc<dyn Backend>,
+        state: &GameState,
+        mv: &Move,
+        label: &str,
+    ) -> Result<Outcome, Refusal> {
+        play(table, model, state, mv, label)
+    }
+
+    fn event_models(
+        &self,
+        table: &Table,
+        _state: &GameState,
+        mv: &Move,
+        label: &str,
+    ) -> Result<Vec<EventModel>, Refusal> {
+        event_models(table, mv, label)
+    }
 }

@@ -14,13 +14,18 @@
 
 use std::rc::Rc;
 
+use crate::diag::Diagnostic;
 use crate::engine::{Agent, Backend, Cmp, Event, EventModel, Formula, Kind, Post};
+use crate::syntax::ast::Name;
 
 use super::books;
+use super::deck::{normalise, Deck};
 use super::events;
+use super::game::GameRules;
+use super::generic::{generic, generic_event_models};
 use super::rules::{
-    actual_cards, check_asks_another, check_turn, describe_player, generic, generic_event_models,
-    hand_size, GameState, Move, Outcome, Refusal,
+    actual_cards, check_asks_another, check_turn, describe_player, hand_size, GameState, Move,
+    Outcome, Refusal,
 };
 use super::table::Table;
 
@@ -350,4 +355,66 @@ fn pass_turn(table: &Table, out: &mut Outcome) {
 /// The game is over when no hand holds a card (every book is down).
 pub fn game_over(table: &Table, model: &dyn Backend) -> bool {
     (0..table.players.len()).all(|p| hand_size(table, model, p) == 0)
+}
+
+/// Go Fish (`game gofish`).
+#[derive(Debug)]
+pub struct GoFish;
+
+impl GameRules for GoFish {
+    fn name(&self) -> &'static str {
+        "gofish"
+    }
+
+    fn title(&self) -> &'static str {
+        "Go Fish"
+    }
+
+    fn add_locations(&self, table: &mut Table) {
+        table.add_books();
+    }
+
+    fn start(&self, table: &Table, out: Outcome) -> Result<Outcome, Refusal> {
+        let all: Vec<Agent> = (0..table.players.len()).collect();
+        settle(table, out, &all, None)
+    }
+
+    fn play(
+        &self,
+        table: &Table,
+        model: &Rc<dyn Backend>,
+        state: &GameState,
+        mv: &Move,
+        label: &str,
+    ) -> Result<Outcome, Refusal> {
+        play(table, model, state, mv, label)
+    }
+
+    fn event_models(
+        &self,
+        table: &Table,
+        _state: &GameState,
+        mv: &Move,
+        label: &str,
+    ) -> Result<Vec<EventModel>, Refusal> {
+        event_models(table, mv, label)
+    }
+
+    /// Go Fish asks for a rank: every kind of that rank.
+    fn asked_kinds(&self, deck: &Deck, card: &Name) -> Result<Vec<Kind>, Diagnostic> {
+        let text = normalise(&card.text);
+        if let Some((_, kinds)) = deck.ranks().into_iter().find(|(r, _)| *r == text) {
+            return Ok(kinds);
+        }
+        if let Ok(k) = deck.card(card) {
+            let rank = deck.kinds[k].rank.clone().unwrap_or_default();
+            return Err(Diagnostic::error(
+                "not-a-rank",
+                format!("Go Fish asks for a rank, not the card {}", card.text),
+                card.span,
+            )
+            .with_help(format!("write `{rank}`")));
+        }
+        deck.pattern(card)
+    }
 }

@@ -29,9 +29,11 @@ use rand_chacha::ChaCha8Rng;
 use crate::engine::{Agent, Backend, Event, EventModel, Formula, Kind, Loc, Post};
 
 use super::events;
+use super::game::GameRules;
+use super::generic::{generic, generic_event_models};
 use super::rules::{
-    actual_cards, describe_player, generic, holds, not_in_game, Extra, GameMove, GameState, Move,
-    Outcome, Refusal,
+    actual_cards, describe_player, holds, not_in_game, Extra, GameMove, GameState, Move, Outcome,
+    Refusal,
 };
 use super::table::{LocKind, Table};
 
@@ -218,7 +220,7 @@ pub fn event_models(table: &Table, mv: &Move, label: &str) -> Result<Vec<EventMo
             let (word, game) = g.describe();
             Err(not_in_game(word, game))
         }
-        _ => Ok(vec![super::rules::generic_event_models(table, mv, label)?]),
+        _ => Ok(vec![generic_event_models(table, mv, label)?]),
     }
 }
 
@@ -486,4 +488,55 @@ fn face_up(table: &Table, to: Loc, name: &str) -> EventModel {
         })
         .collect();
     EventModel::public(name, table.players.len(), events)
+}
+
+/// Kemps (`game kemps`).
+#[derive(Debug)]
+pub struct Kemps;
+
+impl GameRules for Kemps {
+    fn name(&self) -> &'static str {
+        "kemps"
+    }
+
+    fn title(&self) -> &'static str {
+        "Kemps"
+    }
+
+    /// The face-up `table` and `discard` piles (unless the scenario declares
+    /// them, e.g. `pile table public`) and a books pile per player.
+    fn add_locations(&self, table: &mut Table) {
+        for name in ["table", "discard"] {
+            if table.find_location(name).is_none() {
+                let everyone = (0..table.players.len()).collect();
+                table.add_location(name.into(), LocKind::Pile, everyone);
+            }
+        }
+        table.add_books();
+    }
+
+    fn start(&self, table: &Table, out: Outcome) -> Result<Outcome, Refusal> {
+        start(table, out)
+    }
+
+    fn play(
+        &self,
+        table: &Table,
+        model: &Rc<dyn Backend>,
+        state: &GameState,
+        mv: &Move,
+        label: &str,
+    ) -> Result<Outcome, Refusal> {
+        play(table, model, state, mv, label)
+    }
+
+    fn event_models(
+        &self,
+        table: &Table,
+        _state: &GameState,
+        mv: &Move,
+        label: &str,
+    ) -> Result<Vec<EventModel>, Refusal> {
+        event_models(table, mv, label)
+    }
 }

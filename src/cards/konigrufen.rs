@@ -26,10 +26,11 @@ use crate::engine::{Agent, Backend, Cmp, Event, EventModel, Formula, Kind, Loc, 
 use crate::syntax::ast::Name;
 
 use super::deck::{tarock_ranks, CardKind};
+use super::game::GameRules;
+use super::generic::{generic, generic_event_models};
 use super::rules::GameMove;
 use super::rules::{
-    actual_cards, check_turn, describe_player, generic, generic_event_models, holds, Extra,
-    GameState, Move, Outcome, Refusal,
+    actual_cards, check_turn, describe_player, holds, Extra, GameState, Move, Outcome, Refusal,
 };
 use super::table::{LocKind, Table};
 
@@ -426,4 +427,61 @@ pub fn highest(table: &Table, p: Agent) -> Formula {
             })
             .collect(),
     )
+}
+
+/// Königrufen (`game konigrufen`).
+#[derive(Debug)]
+pub struct Konigrufen;
+
+impl GameRules for Konigrufen {
+    fn name(&self) -> &'static str {
+        "konigrufen"
+    }
+
+    fn title(&self) -> &'static str {
+        "Königrufen"
+    }
+
+    fn add_locations(&self, table: &mut Table) {
+        add_locations(table);
+    }
+
+    fn start(&self, table: &Table, out: Outcome) -> Result<Outcome, Refusal> {
+        start(table, out)
+    }
+
+    fn play(
+        &self,
+        table: &Table,
+        model: &Rc<dyn Backend>,
+        state: &GameState,
+        mv: &Move,
+        label: &str,
+    ) -> Result<Outcome, Refusal> {
+        play(table, model, state, mv, label)
+    }
+
+    fn event_models(
+        &self,
+        table: &Table,
+        state: &GameState,
+        mv: &Move,
+        label: &str,
+    ) -> Result<Vec<EventModel>, Refusal> {
+        event_models(table, Some(state), mv, label)
+    }
+
+    fn atom(
+        &self,
+        table: &Table,
+        state: &GameState,
+        name: &Name,
+        arg: &Name,
+    ) -> Result<Option<Formula>, Diagnostic> {
+        atom(table, state, name, arg)
+    }
+
+    fn words(&self) -> &'static [&'static str] {
+        &["partner", "highest"]
+    }
 }

@@ -19,9 +19,11 @@ use crate::engine::{Agent, Backend, Cmp, Event, EventModel, Formula, Kind, Post}
 
 use super::books;
 use super::events;
+use super::game::GameRules;
+use super::generic::{generic, generic_event_models};
 use super::rules::{
-    actual_cards, check_asks_another, check_turn, describe_player, generic, generic_event_models,
-    hand_size, not_in_game, GameState, Move, Outcome, Refusal,
+    actual_cards, check_asks_another, check_turn, describe_player, hand_size, not_in_game,
+    GameState, Move, Outcome, Refusal,
 };
 use super::table::Table;
 
@@ -265,5 +267,48 @@ fn skip_empty_hands(table: &Table, out: &mut Outcome, before: Agent) {
     if out.state.turn != before {
         out.notes
             .push(format!("{}'s turn", describe_player(table, out.state.turn)));
+    }
+}
+
+/// Kwartet (`game kwartet`).
+#[derive(Debug)]
+pub struct Kwartet;
+
+impl GameRules for Kwartet {
+    fn name(&self) -> &'static str {
+        "kwartet"
+    }
+
+    fn title(&self) -> &'static str {
+        "Kwartet"
+    }
+
+    fn add_locations(&self, table: &mut Table) {
+        table.add_books();
+    }
+
+    fn start(&self, table: &Table, out: Outcome) -> Result<Outcome, Refusal> {
+        start(table, out)
+    }
+
+    fn play(
+        &self,
+        table: &Table,
+        model: &Rc<dyn Backend>,
+        state: &GameState,
+        mv: &Move,
+        label: &str,
+    ) -> Result<Outcome, Refusal> {
+        play(table, model, state, mv, label)
+    }
+
+    fn event_models(
+        &self,
+        table: &Table,
+        _state: &GameState,
+        mv: &Move,
+        label: &str,
+    ) -> Result<Vec<EventModel>, Refusal> {
+        event_models(table, mv, label)
     }
 }

@@ -10,6 +10,8 @@ pub mod books;
 pub mod cabo;
 pub mod deck;
 pub mod events;
+pub mod game;
+pub mod generic;
 pub mod gofish;
 pub mod kemps;
 pub mod konigrufen;
@@ -18,5 +20,6 @@ pub mod rules;
 pub mod table;
 
 pub use deck::{CardKind, Deck};
-pub use rules::{Game, GameState, Move, Outcome, Refusal, Rules};
+pub use game::{game_named, game_names, Game, GameRules, GAMES};
+pub use rules::{GameState, Move, Outcome, Refusal};
 pub use table::{LocKind, Location, Table};

@@ -216,6 +216,16 @@ impl Table {
     pub fn next_player(&self, p: Agent) -> Agent {
         (p + 1) % self.players.len()
     }
+
+    /// Adds a face-up books pile per player ([`books_name`]), for the games
+    /// that lay down books or sets.
+    pub fn add_books(&mut self) {
+        for p in 0..self.players.len() {
+            let name = books_name(&self.players[p]);
+            let everyone = (0..self.players.len()).collect();
+            self.add_location(name, LocKind::Books(p), everyone);
+        }
+    }
 }
 
 /// The name of player `p`'s books pile: `books1`, `books_Bruno`.

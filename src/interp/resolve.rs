@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use crate::cards::deck::normalise;
 use crate::cards::rules::GameMove;
-use crate::cards::{Game, GameState, LocKind, Move, Rules, Table};
+use crate::cards::{Game, GameState, LocKind, Move, Table};
 use crate::diag::{suggest, Diagnostic};
 use crate::engine::{Agent, Cmp, EventId, EventModel, Formula, Kind, Loc};
 use crate::syntax::ast::{self, CmpOp, FormulaKind, Group, MoveKind, Name};
@@ -111,8 +111,8 @@ impl Scope<'_> {
         count: Option<(CmpOp, u32)>,
     ) -> Result<Formula, Diagnostic> {
         let (op, n) = count.map_or((Cmp::Ge, 1), |(op, n)| (cmp(op), n));
-        if let (Some(arg), None, Game::Konigrufen) = (card, count, self.game) {
-            if let Some(f) = crate::cards::konigrufen::atom(self.table, self.state, name, arg)? {
+        if let (Some(arg), None) = (card, count) {
+            if let Some(f) = self.game.atom(self.table, self.state, name, arg)? {
                 return Ok(f);
             }
         }
@@ -229,14 +229,13 @@ impl Scope<'_> {
     /// designated event.
     fn move_events(&self, m: &ast::Move) -> Result<Rc<Vec<EventModel>>, Diagnostic> {
         let mv = self.move_(m)?;
-        let rules = Rules {
-            table: self.table,
-            game: self.game,
-        };
         let label = "move";
-        let mut models = rules.event_models_at(self.state, &mv, label).map_err(|r| {
-            Diagnostic::error(r.code, r.message, m.span).with_help(r.help.unwrap_or_default())
-        })?;
+        let mut models = self
+            .game
+            .event_models(self.table, self.state, &mv, label)
+            .map_err(|r| {
+                Diagnostic::error(r.code, r.message, m.span).with_help(r.help.unwrap_or_default())
+            })?;
         let designated = match &mv {
             Move::Draw { kind: Some(k), .. } | Move::Show { kind: k, .. } => Some(*k),
             Move::Apply(_, e) => Some(*e),
@@ -339,24 +338,8 @@ impl Scope<'_> {
         }
     }
 
-    /// Go Fish asks for a rank: every kind of that rank.
+    /// The cards an ask asks for, by the game's rules (Go Fish: a rank).
     fn asked_rank(&self, card: &Name) -> Result<Vec<Kind>, Diagnostic> {
-        let deck = &self.table.deck;
-        if self.game == Game::GoFish {
-            let text = normalise(&card.text);
-            if let Some((_, kinds)) = deck.ranks().into_iter().find(|(r, _)| *r == text) {
-                return Ok(kinds);
-            }
-            if let Ok(k) = deck.card(card) {
-                let rank = deck.kinds[k].rank.clone().unwrap_or_default();
-                return Err(Diagnostic::error(
-                    "not-a-rank",
-                    format!("Go Fish asks for a rank, not the card {}", card.text),
-                    card.span,
-                )
-                .with_help(format!("write `{rank}`")));
-            }
-        }
-        deck.pattern(card)
+        self.game.asked_kinds(&self.table.deck, card)
     }
 }

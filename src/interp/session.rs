@@ -8,8 +8,9 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use crate::cards::game::{free, game_named, game_names};
 use crate::cards::rules::describe_player;
-use crate::cards::{Game, GameState, Rules, Table};
+use crate::cards::{Game, GameState, Outcome, Table};
 use crate::diag::{Diagnostic, Span};
 use crate::engine::{Backend, EngineError, Formula, SymbolicModel};
 use crate::figure::Figure;
@@ -233,12 +234,14 @@ impl Session {
         let started = self
             .setup
             .start(at, self.options.max_worlds, self.options.engine)?;
-        let rules = Rules {
-            table: &started.table,
-            game: started.game,
+        let dealt = Outcome {
+            model: started.model,
+            state: started.state,
+            notes: Vec::new(),
         };
-        let out = rules
-            .start(started.model, started.state)
+        let out = started
+            .game
+            .start(&started.table, dealt)
             .map_err(|r| Diagnostic::error(r.code, r.message, self.setup.deal_at.unwrap_or(at)))?;
         self.play = Some(Playing {
             table: started.table.clone(),
@@ -326,7 +329,7 @@ impl Session {
             }
             StatementKind::Stats => {
                 let mut lines = explain::stats(&play.table, &*play.model);
-                if play.game != Game::Free {
+                if play.game.has_turns() {
                     lines.push(format!(
                         "  turn: {}",
                         describe_player(&play.table, play.state.turn)
@@ -412,12 +415,9 @@ impl Session {
         if self.options.check_only {
             return Ok(Vec::new());
         }
-        let rules = Rules {
-            table: &play.table,
-            game: play.game,
-        };
-        let out = rules
-            .play(&play.model, &play.state, &mv, &source)
+        let out = play
+            .game
+            .play(&play.table, &play.model, &play.state, &mv, &source)
             .map_err(|r| {
                 let d = Diagnostic::error(r.code, format!("{source}: {}", r.message), m.span)
                     .with_label("illegal move");
@@ -465,7 +465,7 @@ impl Session {
         };
         self.play = Some(Playing {
             table,
-            game: Game::Free,
+            game: free(),
             model,
             state,
             props,
@@ -477,13 +477,13 @@ impl Session {
 fn declare_into(setup: &mut Setup, kind: &StatementKind, span: Span) -> Result<(), Diagnostic> {
     match kind {
         StatementKind::Game(name) => {
-            let game = Game::from_name(&name.text).ok_or_else(|| {
+            let game = game_named(&name.text).ok_or_else(|| {
                 Diagnostic::error(
                     "unknown-game",
                     format!("no game `{}`", name.text),
                     name.span,
                 )
-                .with_help(format!("the games are: {}", Game::NAMES.join(", ")))
+                .with_help(format!("the games are: {}", game_names().join(", ")))
             })?;
             setup.game = Some((game, span));
         }

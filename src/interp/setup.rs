@@ -13,7 +13,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::cards::table::books_name;
+use crate::cards::game::free;
 use crate::cards::{Deck, Game, GameState, LocKind, Table};
 use crate::diag::{Diagnostic, Span};
 use crate::engine::deal::{self, DealSpec};
@@ -79,7 +79,7 @@ impl Setup {
     }
 
     /// Builds the table: hands, stock, piles, slots named in the deal, and
-    /// (Go Fish) a books pile per player.
+    /// the game's own locations (books piles, played piles...).
     pub fn table(&self, at: Span) -> Result<(Table, Game), Diagnostic> {
         let Some((players, _)) = &self.players else {
             return Err(
@@ -102,22 +102,8 @@ impl Setup {
         for part in &self.deal {
             add_slot(&mut table, &part.location);
         }
-        let game = self.game.map_or(Game::Free, |(g, _)| g);
-        if game == Game::Kemps {
-            add_kemps_piles(&mut table);
-        }
-        if matches!(game, Game::GoFish | Game::Kwartet | Game::Kemps) {
-            for p in 0..table.players.len() {
-                let name = books_name(&table.players[p]);
-                let everyone = (0..table.players.len()).collect();
-                table.add_location(name, LocKind::Books(p), everyone);
-            }
-        }
-        match game {
-            Game::Konigrufen => crate::cards::konigrufen::add_locations(&mut table),
-            Game::Cabo => crate::cards::cabo::add_locations(&mut table),
-            _ => {}
-        }
+        let game = self.game.map_or_else(free, |(g, _)| g);
+        game.add_locations(&mut table);
         Ok((table, game))
     }
 
@@ -313,17 +299,6 @@ fn add_pile(table: &mut Table, name: &Name, vis: &Visibility) -> Result<Loc, Dia
             .collect::<Result<_, _>>()?,
     };
     Ok(table.add_location(name.text.clone(), LocKind::Pile, seen_by))
-}
-
-/// Kemps plays at a face-up `table` and a face-up `discard` pile: created
-/// here unless the scenario declares them (`pile table public`).
-fn add_kemps_piles(table: &mut Table) {
-    for name in ["table", "discard"] {
-        if table.find_location(name).is_none() {
-            let everyone = (0..table.players.len()).collect();
-            table.add_location(name.into(), LocKind::Pile, everyone);
-        }
-    }
 }
 
 /// A deal to `1.2` creates player 1's face-down slot 2 (seen by no one).

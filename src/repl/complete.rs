@@ -4,14 +4,16 @@
 
 use colored::Colorize;
 
+use crate::cards::game_names;
 use crate::syntax::ast::StatementKind;
 use crate::syntax::STATEMENT_KEYWORDS;
 
 use super::command::{self, COMMANDS};
 use super::Repl;
 
-/// The words besides statement keywords ([`STATEMENT_KEYWORDS`]) that
-/// completion offers: formula words, pile visibilities and game names.
+/// The words besides statement keywords ([`STATEMENT_KEYWORDS`]) and game
+/// names ([`game_names`]) that completion offers: formula words and pile
+/// visibilities.
 pub const KEYWORDS: &[&str] = &[
     "considers",
     "true",
@@ -26,12 +28,6 @@ pub const KEYWORDS: &[&str] = &[
     "for",
     "only",
     "all",
-    "gofish",
-    "kwartet",
-    "kemps",
-    "konigrufen",
-    "cabo",
-    "free",
 ];
 
 fn is_word_char(c: char) -> bool {
@@ -57,9 +53,11 @@ impl Repl {
         let mut words: Vec<String> = STATEMENT_KEYWORDS
             .iter()
             .chain(KEYWORDS)
+            .chain(&game_names())
             .map(|s| s.to_string())
             .collect();
         if let Some(play) = self.session().playing() {
+            words.extend(play.game.words().iter().map(|w| w.to_string()));
             words.extend(play.table.players.iter().cloned());
             words.extend(play.table.deck.kinds.iter().map(|k| k.name.clone()));
             words.extend(play.table.locations.iter().map(|l| l.name.clone()));
@@ -171,7 +169,11 @@ fn paint(word: &str) -> String {
     match word {
         "true" => word.green().to_string(),
         "false" => word.red().to_string(),
-        w if w.starts_with(':') || KEYWORDS.contains(&w) || STATEMENT_KEYWORDS.contains(&w) => {
+        w if w.starts_with(':')
+            || KEYWORDS.contains(&w)
+            || STATEMENT_KEYWORDS.contains(&w)
+            || game_names().contains(&w) =>
+        {
             w.bold().to_string()
         }
         w => w.to_string(),
