@@ -20,6 +20,7 @@
 //! prints its seed and its scenario; add the seed to
 //! `tests/differential.regressions` so that it is replayed first forever.
 
+#[allow(dead_code)] // the reference has more than these tests use
 mod naive;
 
 use std::rc::Rc;
@@ -115,7 +116,11 @@ fn formula(
     let un = |op: &str, (t, f): Pair, make: &dyn Fn(Formula) -> Formula| -> Pair {
         (format!("{op}({t})"), f.map(make))
     };
-    let bin = |op: &str, (s, f): Pair, (t, h): Pair, make: &dyn Fn(Formula, Formula) -> Formula| -> Pair {
+    let bin = |op: &str,
+               (s, f): Pair,
+               (t, h): Pair,
+               make: &dyn Fn(Formula, Formula) -> Formula|
+     -> Pair {
         let both = f.zip(h).map(|(f, h)| make(f, h));
         (format!("({s} {op} {t})"), both)
     };
@@ -137,21 +142,35 @@ fn formula(
             let (l, r) = (sub(g), sub(g));
             bin("<->", l, r, &|f, h| Formula::Iff(boxed(f), boxed(h)))
         }
-        5 => un(&format!("K{} ", names(a)), sub(g), &|f| Formula::K(a, boxed(f))),
-        6 => un(&format!("M{} ", names(a)), sub(g), &|f| Formula::M(a, boxed(f))),
-        7 => un(&format!("B{} ", names(a)), sub(g), &|f| Formula::K(a, boxed(f))),
-        8 => un(&format!("Kw{} ", names(a)), sub(g), &|f| Formula::Kw(a, boxed(f))),
+        5 => un(&format!("K{} ", names(a)), sub(g), &|f| {
+            Formula::K(a, boxed(f))
+        }),
+        6 => un(&format!("M{} ", names(a)), sub(g), &|f| {
+            Formula::M(a, boxed(f))
+        }),
+        7 => un(&format!("B{} ", names(a)), sub(g), &|f| {
+            Formula::K(a, boxed(f))
+        }),
+        8 => un(&format!("Kw{} ", names(a)), sub(g), &|f| {
+            Formula::Kw(a, boxed(f))
+        }),
         9 => {
             let (t, m) = group(g);
-            un(&format!("E{t} "), sub(g), &|f| Formula::E(m.clone(), boxed(f)))
+            un(&format!("E{t} "), sub(g), &|f| {
+                Formula::E(m.clone(), boxed(f))
+            })
         }
         10 => {
             let (t, m) = group(g);
-            un(&format!("C{t} "), sub(g), &|f| Formula::C(m.clone(), boxed(f)))
+            un(&format!("C{t} "), sub(g), &|f| {
+                Formula::C(m.clone(), boxed(f))
+            })
         }
         11 => {
             let (t, m) = group(g);
-            un(&format!("D{t} "), sub(g), &|f| Formula::D(m.clone(), boxed(f)))
+            un(&format!("D{t} "), sub(g), &|f| {
+                Formula::D(m.clone(), boxed(f))
+            })
         }
         12 => {
             let ((s, f), (t, h)) = (sub(g), sub(g));
@@ -160,7 +179,9 @@ fn formula(
         }
         13 => {
             let ((s, f), (t, h)) = (sub(g), sub(g));
-            let both = f.zip(h).map(|(f, h)| Formula::AnnounceDiamond(boxed(f), boxed(h)));
+            let both = f
+                .zip(h)
+                .map(|(f, h)| Formula::AnnounceDiamond(boxed(f), boxed(h)));
             (format!("<!{s}> ({t})"), both)
         }
         _ => {
@@ -249,7 +270,9 @@ fn random_deal(g: &mut Gen) -> Deal {
             alloc[players][k] -= 1;
             alloc[0][k] += 1;
         } else {
-            let from = (1..locs).find(|&l| alloc[l][k] > 0).expect("a card somewhere");
+            let from = (1..locs)
+                .find(|&l| alloc[l][k] > 0)
+                .expect("a card somewhere");
             alloc[from][k] -= 1;
             alloc[0][k] += 1;
         }
@@ -265,7 +288,10 @@ fn random_deal(g: &mut Gen) -> Deal {
 fn deal_text(d: &Deal) -> String {
     let mut s = format!(
         "players {}\ndeck {}\n",
-        (1..=d.players).map(|p| p.to_string()).collect::<Vec<_>>().join(" "),
+        (1..=d.players)
+            .map(|p| p.to_string())
+            .collect::<Vec<_>>()
+            .join(" "),
         (0..d.kinds())
             .map(|k| format!("{}*{}", KINDS[k], d.copies[k]))
             .collect::<Vec<_>>()
@@ -277,7 +303,11 @@ fn deal_text(d: &Deal) -> String {
     let parts: Vec<String> = (0..d.locs())
         .filter(|&l| l != d.stock() && d.alloc[l].iter().sum::<u32>() > 0)
         .map(|l| {
-            let who = if l < d.players { (l + 1).to_string() } else { "table".into() };
+            let who = if l < d.players {
+                (l + 1).to_string()
+            } else {
+                "table".into()
+            };
             let cards: Vec<&str> = (0..d.kinds())
                 .flat_map(|k| std::iter::repeat_n(KINDS[k], d.alloc[l][k] as usize))
                 .collect();
@@ -295,19 +325,17 @@ fn card_atom(g: &mut Gen, d: &Deal, lets: &[(String, Formula)]) -> Pair {
     let k = g.below(d.kinds());
     let name = d.loc_name(loc);
     let count = |kinds: Vec<usize>, cmp: Cmp, n: u32| {
-        Some(Formula::Atom(Atom::Count {
-            loc,
-            kinds,
-            cmp,
-            n,
-        }))
+        Some(Formula::Atom(Atom::Count { loc, kinds, cmp, n }))
     };
     match g.below(7) {
         0 | 1 => (format!("{name}({})", KINDS[k]), count(vec![k], Cmp::Ge, 1)),
         2 => {
             let (op, cmp) = CMPS[g.below(6)];
             let n = g.below(3) as u32;
-            (format!("{name}({}) {op} {n}", KINDS[k]), count(vec![k], cmp, n))
+            (
+                format!("{name}({}) {op} {n}", KINDS[k]),
+                count(vec![k], cmp, n),
+            )
         }
         3 => {
             let (op, cmp) = CMPS[g.below(6)];
@@ -335,7 +363,10 @@ fn card_atom(g: &mut Gen, d: &Deal, lets: &[(String, Formula)]) -> Pair {
             let kv = (0..d.kinds())
                 .map(|k| Formula::Kw(p, boxed(Formula::holds(l, k))))
                 .collect();
-            (format!("Kv{} {}", p + 1, d.loc_name(l)), Some(Formula::And(kv)))
+            (
+                format!("Kv{} {}", p + 1, d.loc_name(l)),
+                Some(Formula::And(kv)),
+            )
         }
     }
 }
@@ -406,7 +437,10 @@ fn card_case(seed: u64) -> Case {
             let k = g.below(d.kinds());
             let diamond = g.chance(50);
             let (text, em) = match g.below(3) {
-                0 => (format!("draw {}: {}", p + 1, KINDS[k]), designated(draw_model(&d, p), k)),
+                0 => (
+                    format!("draw {}: {}", p + 1, KINDS[k]),
+                    designated(draw_model(&d, p), k),
+                ),
                 1 => {
                     let q = (p + 1 + g.below(d.players - 1)) % d.players;
                     let text = format!("show {} -> {} {}", p + 1, q + 1, KINDS[k]);
@@ -419,9 +453,15 @@ fn card_case(seed: u64) -> Case {
             };
             let ems = Rc::new(vec![em]);
             Some(if diamond {
-                (format!("<{text}> ({t})"), f.map(|f| Formula::UpdateDiamond(ems, boxed(f))))
+                (
+                    format!("<{text}> ({t})"),
+                    f.map(|f| Formula::UpdateDiamond(ems, boxed(f))),
+                )
             } else {
-                (format!("[{text}] ({t})"), f.map(|f| Formula::Update(ems, boxed(f))))
+                (
+                    format!("[{text}] ({t})"),
+                    f.map(|f| Formula::Update(ems, boxed(f))),
+                )
             })
         };
         let depth = 1 + g.below(3);
@@ -462,7 +502,11 @@ fn card_case(seed: u64) -> Case {
                 let k = g.below(d.kinds());
                 let here = |l: usize| nm.worlds[nm.actual].cards[l][k] > 0;
                 let (line, em, ok) = match step {
-                    7 => (format!("draw {}: {}", p + 1, KINDS[k]), draw_model(&d, p), here(d.stock())),
+                    7 => (
+                        format!("draw {}: {}", p + 1, KINDS[k]),
+                        draw_model(&d, p),
+                        here(d.stock()),
+                    ),
                     8 => {
                         let q = (p + 1 + g.below(d.players - 1)) % d.players;
                         let line = format!("show {} -> {} {}", p + 1, q + 1, KINDS[k]);
@@ -470,7 +514,8 @@ fn card_case(seed: u64) -> Case {
                     }
                     _ if g.chance(50) => {
                         let line = format!("reveal {} {}", p + 1, KINDS[k]);
-                        let em = EventModel::announcement("reveal", d.players, Formula::holds(p, k));
+                        let em =
+                            EventModel::announcement("reveal", d.players, Formula::holds(p, k));
                         (line, em, here(p))
                     }
                     _ => {
@@ -531,7 +576,12 @@ fn partition_text(class: &[usize], name: &dyn Fn(usize) -> String) -> String {
     }
     blocks
         .iter()
-        .map(|b| format!("{{{}}}", b.iter().map(|&x| name(x)).collect::<Vec<_>>().join(" ")))
+        .map(|b| {
+            format!(
+                "{{{}}}",
+                b.iter().map(|&x| name(x)).collect::<Vec<_>>().join(" ")
+            )
+        })
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -574,9 +624,14 @@ fn model_case(seed: u64) -> Case {
     } else {
         let n = 1 + g.below(5);
         let w = |i: usize| format!("w{i}");
-        (n, (0..agents).map(|_| relation(&mut g, n, s5, &w)).collect())
+        (
+            n,
+            (0..agents).map(|_| relation(&mut g, n, s5, &w)).collect(),
+        )
     };
-    let vals: Vec<Vec<bool>> = (0..n).map(|_| (0..props).map(|_| g.chance(50)).collect()).collect();
+    let vals: Vec<Vec<bool>> = (0..n)
+        .map(|_| (0..props).map(|_| g.chance(50)).collect())
+        .collect();
     let actual = g.below(n);
     let mut src = format!(
         "model {{\n  agents {}\n  props {}\n",
@@ -605,9 +660,15 @@ fn model_case(seed: u64) -> Case {
             let (name, em) = events[g.below(events.len())].clone();
             let ems = Rc::new(vec![em]);
             Some(if g.chance(50) {
-                (format!("<apply {name}> ({t})"), f.map(|f| Formula::UpdateDiamond(ems, boxed(f))))
+                (
+                    format!("<apply {name}> ({t})"),
+                    f.map(|f| Formula::UpdateDiamond(ems, boxed(f))),
+                )
             } else {
-                (format!("[apply {name}] ({t})"), f.map(|f| Formula::Update(ems, boxed(f))))
+                (
+                    format!("[apply {name}] ({t})"),
+                    f.map(|f| Formula::Update(ems, boxed(f))),
+                )
             })
         };
         let depth = 1 + g.below(3);
@@ -761,7 +822,10 @@ fn check(case: &Case) -> Result<(), String> {
         let (x, s) = (&explicit[i], &symbolic[i]);
         let same_kind = matches!((x, s), (Said::Refused(_), Said::Refused(_))) || x == s;
         if !same_kind {
-            return Err(format!("statement {}: explicit {x:?}, symbolic {s:?}", i + 1));
+            return Err(format!(
+                "statement {}: explicit {x:?}, symbolic {s:?}",
+                i + 1
+            ));
         }
         let agrees = match (want, x) {
             (Expect::Done, Said::Done) => true,
@@ -836,8 +900,16 @@ fn random_cases_agree() {
 #[test]
 #[ignore = "long: run with DEALER_DIFF_CASES=100000 in release mode"]
 fn many_random_cases_agree() {
-    let var = |k: &str, d: u64| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
-    let (first, cases) = (var("DEALER_DIFF_FIRST", 1_000), var("DEALER_DIFF_CASES", 100_000));
+    let var = |k: &str, d: u64| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let (first, cases) = (
+        var("DEALER_DIFF_FIRST", 1_000),
+        var("DEALER_DIFF_CASES", 100_000),
+    );
     let start = std::time::Instant::now();
     let n = run(first..first + cases);
     eprintln!(
@@ -854,10 +926,52 @@ fn the_generator_covers_every_statement_kind_and_operator() {
         all.push_str(&case(seed).src);
     }
     for needle in [
-        "deal ", "pile table", "draw ", "show ", "reveal ", "move ", "announce ", "let ", "? ", "?? ",
-        "model {", "event ", "apply ", "K1 ", "M1 ", "B1 ", "Kw1 ", "Kv", "E{", "C{", "D{", "E ", "C ",
-        "#hand", "(*)", "_AA", "[!", "<!", "[draw", "<draw", "[show", "<show", "[reveal", "[apply",
-        "<apply", "<->", "->", "|", "&", "!(", "K_a", "M_b", "D{a", ">=", "!=", "->w",
+        "deal ",
+        "pile table",
+        "draw ",
+        "show ",
+        "reveal ",
+        "move ",
+        "announce ",
+        "let ",
+        "? ",
+        "?? ",
+        "model {",
+        "event ",
+        "apply ",
+        "K1 ",
+        "M1 ",
+        "B1 ",
+        "Kw1 ",
+        "Kv",
+        "E{",
+        "C{",
+        "D{",
+        "E ",
+        "C ",
+        "#hand",
+        "(*)",
+        "_AA",
+        "[!",
+        "<!",
+        "[draw",
+        "<draw",
+        "[show",
+        "<show",
+        "[reveal",
+        "[apply",
+        "<apply",
+        "<->",
+        "->",
+        "|",
+        "&",
+        "!(",
+        "K_a",
+        "M_b",
+        "D{a",
+        ">=",
+        "!=",
+        "->w",
     ] {
         assert!(all.contains(needle), "no case uses `{needle}`");
     }
@@ -881,8 +995,16 @@ fn the_reference_answers_most_queries() {
             }
         }
     }
-    eprintln!("decided {decided} (true {yes}), undecided {undecided}, done {done}, refused {refused}");
-    assert!(decided > 300 && undecided == 0, "{decided} decided, {undecided} not");
-    assert!(yes > decided / 5 && yes < decided * 4 / 5, "{yes} of {decided} true");
+    eprintln!(
+        "decided {decided} (true {yes}), undecided {undecided}, done {done}, refused {refused}"
+    );
+    assert!(
+        decided > 300 && undecided == 0,
+        "{decided} decided, {undecided} not"
+    );
+    assert!(
+        yes > decided / 5 && yes < decided * 4 / 5,
+        "{yes} of {decided} true"
+    );
     assert!(refused > 10 && done > refused);
 }

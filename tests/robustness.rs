@@ -38,7 +38,11 @@ fn answers(src: &str, engine: Engine) -> Vec<bool> {
 /// The answers on both engines, which must agree.
 fn both(src: &str) -> Vec<bool> {
     let explicit = answers(src, Engine::Explicit);
-    assert_eq!(explicit, answers(src, Engine::Symbolic), "engines differ on\n{src}");
+    assert_eq!(
+        explicit,
+        answers(src, Engine::Symbolic),
+        "engines differ on\n{src}"
+    );
     explicit
 }
 
@@ -56,23 +60,43 @@ fn reveal_of_a_card_that_is_not_the_first_kind() {
 
 #[test]
 fn a_diamond_before_a_number_is_a_diamond() {
-    let kind = |src: &str| parse_formula(src).unwrap_or_else(|e| panic!("{src}: {e:?}")).kind;
-    for src in ["<!p> 2_AA", "<!hand2(Q)> 1.1(A)", "<!p>2_AA", "<announce p> 2_AA"] {
+    let kind = |src: &str| {
+        parse_formula(src)
+            .unwrap_or_else(|e| panic!("{src}: {e:?}"))
+            .kind
+    };
+    for src in [
+        "<!p> 2_AA",
+        "<!hand2(Q)> 1.1(A)",
+        "<!p>2_AA",
+        "<announce p> 2_AA",
+    ] {
         match kind(src) {
             FormulaKind::AnnounceDiamond(what, _) => {
-                assert!(matches!(what.kind, FormulaKind::Named { count: None, .. }), "{src}")
+                assert!(
+                    matches!(what.kind, FormulaKind::Named { count: None, .. }),
+                    "{src}"
+                )
             }
             FormulaKind::AfterDiamond(..) => {}
             other => panic!("{src} is not a diamond: {other:?}"),
         }
     }
-    assert!(matches!(kind("<!p> 2_AA & q"), FormulaKind::And(l, _) if matches!(l.kind, FormulaKind::AnnounceDiamond(..))));
+    assert!(
+        matches!(kind("<!p> 2_AA & q"), FormulaKind::And(l, _) if matches!(l.kind, FormulaKind::AnnounceDiamond(..)))
+    );
     // A count inside the diamond still reads as a count.
     let FormulaKind::AnnounceDiamond(what, _) = kind("<!hand1 > 1> q") else {
         panic!("not a diamond");
     };
-    assert!(matches!(what.kind, FormulaKind::Named { count: Some(_), .. }));
-    assert!(matches!(kind("hand1 > 2"), FormulaKind::Named { count: Some(_), .. }));
+    assert!(matches!(
+        what.kind,
+        FormulaKind::Named { count: Some(_), .. }
+    ));
+    assert!(matches!(
+        kind("hand1 > 2"),
+        FormulaKind::Named { count: Some(_), .. }
+    ));
     // The same on a model, on both engines.
     let src = "players 1 2\ndeck A*2 B*2 Q\ndeal 1: A A | 2: B Q\n\
                ? <!hand2(Q)> 1_AA\n? <!hand2(Q)> 2_AA\n? <!hand1 > 1> 1_AA\n";
@@ -85,8 +109,8 @@ fn a_diamond_before_a_number_is_a_diamond() {
 /// of its row.
 #[test]
 fn every_documented_location_spelling_works_everywhere() {
-    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/language.md"))
-        .unwrap();
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/language.md")).unwrap();
     let table = doc
         .split("### Locations in formulas")
         .nth(1)
@@ -149,10 +173,12 @@ fn canonical(spelling: &str) -> &str {
 
 /// A scenario in which `spelling` names a location, and a card to ask about.
 fn setup_for(spelling: &str) -> (String, &'static str) {
-    let free = "players 1 2 3 Bruno\ndeck Q*2 A*2 K*2\npile table public\npile forehead1 seen-by 2 3\n\
+    let free =
+        "players 1 2 3 Bruno\ndeck Q*2 A*2 K*2\npile table public\npile forehead1 seen-by 2 3\n\
                 deal 1: Q | 3: A | Bruno: Q | table: A | forehead1: K\n";
     if spelling.starts_with("played") {
-        let s = "game konigrufen\nplayers Bruno 1 Katrin Nadine\ndeck tarock KH QH 1H 2H KS QS 9S T4\n\
+        let s =
+            "game konigrufen\nplayers Bruno 1 Katrin Nadine\ndeck tarock KH QH 1H 2H KS QS 9S T4\n\
                  deal Bruno: QH 9S | 1: 1H QS | Katrin: T4 KS | Nadine: KH 2H\ncall Bruno KH\n";
         return (s.into(), "QH");
     }
@@ -213,7 +239,11 @@ fn dealer() -> Command {
 fn output(cmd: &mut Command) -> (i32, String, String) {
     let out = cmd.output().unwrap();
     let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
-    (out.status.code().unwrap_or(-1), text(out.stdout), text(out.stderr))
+    (
+        out.status.code().unwrap_or(-1),
+        text(out.stdout),
+        text(out.stderr),
+    )
 }
 
 #[cfg(unix)]
@@ -245,7 +275,12 @@ fn a_closed_standard_output_ends_quietly() {
     drop(stdout);
     writer.join().unwrap();
     let mut stderr = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
     let status = child.wait().unwrap();
     assert_ne!(status.code(), Some(101), "a panic: {stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
@@ -264,7 +299,11 @@ fn a_huge_world_budget_does_not_allocate_a_huge_model() {
         },
     );
     assert_eq!((e.code, at.as_str()), ("too-many-worlds", "3:1"), "{e:?}");
-    assert!(e.message.contains("GiB") && e.message.contains("no --max-worlds"), "{}", e.message);
+    assert!(
+        e.message.contains("GiB") && e.message.contains("no --max-worlds"),
+        "{}",
+        e.message
+    );
     assert!(e.help.unwrap().contains("symbolic"));
     // With `auto`, the same deal goes to the symbolic engine.
     let auto = Options {
@@ -362,7 +401,12 @@ fn go_fish_draw_from_an_empty_stock() {
 
 #[test]
 fn zero_and_negative_counts() {
-    let (code, _, stderr) = output(dealer().args(["bench", "--runs", "0", "scenarios/classics/explicit-model.deal"]));
+    let (code, _, stderr) = output(dealer().args([
+        "bench",
+        "--runs",
+        "0",
+        "scenarios/classics/explicit-model.deal",
+    ]));
     assert_eq!(code, 2);
     assert!(stderr.contains("'--runs"), "{stderr}");
     let (code, _, stderr) = output(dealer().args(["run", "--max-worlds", "-5", "x.deal"]));
@@ -377,7 +421,11 @@ fn zero_and_negative_counts() {
 fn export_into_a_missing_folder() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("missing").join("fig.dot");
-    let (code, _, stderr) = output(dealer().args(["export", "scenarios/classics/explicit-model.deal", "-o"]).arg(&out));
+    let (code, _, stderr) = output(
+        dealer()
+            .args(["export", "scenarios/classics/explicit-model.deal", "-o"])
+            .arg(&out),
+    );
     assert_eq!(code, 2);
     assert!(stderr.contains("does not exist"), "{stderr}");
     assert!(!out.exists());
@@ -388,8 +436,15 @@ fn a_dash_reads_the_scenario_from_standard_input() {
     let src = "players 1 2\ndeck Q A\ndeal 1: Q | 2: A\nexpect K1 hand1(Q)\n";
     let (code, stdout, stderr) = output(dealer().args(["run", "-"]).write_stdin(src));
     assert_eq!(code, 0, "{stderr}");
-    assert!(stdout.contains("expectations: 1 held, 0 failed"), "{stdout}");
-    let (code, _, stderr) = output(dealer().args(["check", "-"]).write_stdin("players 1 2\ndeck Q\ndeal 1: K\n"));
+    assert!(
+        stdout.contains("expectations: 1 held, 0 failed"),
+        "{stdout}"
+    );
+    let (code, _, stderr) = output(
+        dealer()
+            .args(["check", "-"])
+            .write_stdin("players 1 2\ndeck Q\ndeal 1: K\n"),
+    );
     assert_eq!(code, 2);
     assert!(stderr.contains("<stdin>:3:9"), "{stderr}");
 }
@@ -399,7 +454,11 @@ fn check_warns_about_a_bare_not_before_a_binary_operator() {
     let src = "players 1 2\ndeck Q A\ndeal 1: Q | 2: A\n? not hand1(Q) & hand2(A)\n? (not hand1(Q)) & hand2(A)\n";
     let (code, _, stderr) = output(dealer().args(["check", "-"]).write_stdin(src));
     assert_eq!(code, 0, "a warning is not an error: {stderr}");
-    assert_eq!(stderr.matches("warning[not-precedence]").count(), 1, "{stderr}");
+    assert_eq!(
+        stderr.matches("warning[not-precedence]").count(),
+        1,
+        "{stderr}"
+    );
     assert!(stderr.contains("<stdin>:4:3"), "{stderr}");
     assert!(stderr.contains("not (hand1(Q) & hand2(A))"), "{stderr}");
 }

@@ -540,6 +540,7 @@ fn engine_error(e: &EngineError, span: Span) -> Diagnostic {
             "the formula's BDDs grew past the symbolic engine's node limit; ask about fewer cards at once",
         ),
         EngineError::Unsupported(_) => d.with_help("run with `--engine explicit`"),
+        EngineError::Interrupted => d.with_label("cancelled: nothing changed"),
         _ => d,
     }
 }

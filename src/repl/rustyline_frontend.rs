@@ -33,6 +33,7 @@ pub fn run(file: Option<PathBuf>, options: Options) -> ExitCode {
     let color = std::io::stdout().is_terminal()
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let mut repl = Repl::new(options);
+    super::interrupt::install();
     println!("{BANNER}");
     if let Some(f) = file {
         print!("{}", render(&repl.load(&f.display().to_string()), color));
@@ -64,6 +65,7 @@ fn piped(mut repl: Repl, color: bool) -> ExitCode {
             input.push('\n');
             input.push_str(&more);
         }
+        crate::engine::cancel::clear();
         let reply = render(&repl.eval(&input), color);
         let _ = write!(out, "{shown}{reply}");
     }
@@ -113,6 +115,7 @@ fn terminal(repl: Repl, color: bool) -> ExitCode {
                 let Some(assist) = editor.helper_mut() else {
                     break;
                 };
+                crate::engine::cancel::clear();
                 print!("{}", render(&assist.repl.eval(&line), color));
                 if assist.repl.quitting() {
                     break;
