@@ -883,7 +883,7 @@ fn check(case: &Case, strict_d: bool) -> Result<(), String> {
 
 /// The case of a seed: even seeds are card deals, odd seeds written models.
 fn case(seed: u64) -> Case {
-    if seed % 2 == 0 {
+    if seed.is_multiple_of(2) {
         card_case(seed)
     } else {
         model_case(seed)
