@@ -77,8 +77,27 @@ fn visit(f: &Formula, src: &str, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// The first negation spelled `not` along the prefix operators that start
+/// `f` (`K1 not p`, `[!r] not p`), without parentheses.
+fn word_not_in_prefix<'f>(mut f: &'f Formula, src: &str) -> Option<&'f Formula> {
+    use FormulaKind::*;
+    loop {
+        let spelled = src.get(f.span.start..f.span.end).unwrap_or("");
+        if spelled.starts_with('(') {
+            return None;
+        }
+        f = match &f.kind {
+            Not(_) if spelled.starts_with("not") => return Some(f),
+            Not(g) | K(_, g) | B(_, g) | M(_, g) | Kw(_, g) | E(_, g) | C(_, g) | D(_, g) => g,
+            Announce(_, g) | AnnounceDiamond(_, g) | After(_, g) | AfterDiamond(_, g) => g,
+            _ => return None,
+        };
+    }
+}
+
 /// The warning for `not φ OP ψ`, if `left` is a `not` without parentheses.
 fn word_not_on_left(left: &Formula, right: &Formula, src: &str) -> Option<Diagnostic> {
+    let left = word_not_in_prefix(left, src)?;
     let FormulaKind::Not(body) = &left.kind else {
         return None;
     };
