@@ -452,8 +452,9 @@ fn a_dash_reads_the_scenario_from_standard_input() {
 #[test]
 fn check_warns_about_a_bare_not_before_a_binary_operator() {
     let src = "players 1 2\ndeck Q A\ndeal 1: Q | 2: A\n? not hand1(Q) & hand2(A)\n? (not hand1(Q)) & hand2(A)\n";
-    let (code, _, stderr) = output(dealer().args(["check", "-"]).write_stdin(src));
+    let (code, stdout, stderr) = output(dealer().args(["check", "-"]).write_stdin(src));
     assert_eq!(code, 0, "a warning is not an error: {stderr}");
+    assert!(stdout.contains("no errors, 1 warning"), "{stdout}");
     assert_eq!(
         stderr.matches("warning[not-precedence]").count(),
         1,

@@ -162,10 +162,13 @@ pub fn replay(file: &str, src: &str, options: Options, color: bool) -> u8 {
         );
         return 2;
     }
-    if options.check_only {
-        for w in syntax::lint::warnings(&scenario, src) {
-            eprint!("{}", w.render(file, src, color));
-        }
+    let warnings = if options.check_only {
+        syntax::lint::warnings(&scenario, src)
+    } else {
+        Vec::new()
+    };
+    for w in &warnings {
+        eprint!("{}", w.render(file, src, color));
     }
     let mut session = Session::new(options);
     let mut failures = Vec::new();
@@ -224,8 +227,13 @@ pub fn replay(file: &str, src: &str, options: Options, color: bool) -> u8 {
         eprint!("{}", d.render(file, src, color));
     }
     if options.check_only {
+        let warned = match warnings.len() {
+            0 => String::new(),
+            1 => ", 1 warning".into(),
+            n => format!(", {n} warnings"),
+        };
         println!(
-            "{file}: {} statement(s) checked, no errors",
+            "{file}: {} statement(s) checked, no errors{warned}",
             scenario.statements.len()
         );
         return 0;
