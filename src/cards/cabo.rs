@@ -21,6 +21,7 @@ use crate::engine::{Agent, Backend, Event, EventModel, Formula, Kind, Loc, Post,
 
 use super::game::GameRules;
 use super::generic::{generic, generic_event_models};
+use super::referee::{best, shuffled, Position, Referee, Size};
 use super::rules::{
     actual_cards, check_turn, describe_location, describe_player, hand_size, holds, Extra,
     GameMove, GameState, Move, Outcome, Refusal,
@@ -321,6 +322,10 @@ pub fn event_models(table: &Table, mv: &Move, label: &str) -> Result<Vec<EventMo
 pub struct Cabo;
 
 impl GameRules for Cabo {
+    fn referee(&self) -> Option<&dyn Referee> {
+        Some(self)
+    }
+
     fn name(&self) -> &'static str {
         "cabo"
     }
@@ -356,5 +361,101 @@ impl GameRules for Cabo {
         label: &str,
     ) -> Result<Vec<EventModel>, Refusal> {
         event_models(table, mv, label)
+    }
+}
+
+/// The referee of the Cabo-like game (report 001): four players with four
+/// face-down slots each, values 0 to 12 four times (52 cards), one card face
+/// up on the open pile and the rest in the closed pile; for teaching, two
+/// players and the values 0 to 3 three times. After the deal every player
+/// peeks at its first two slots (the report's look at two own cards). On a
+/// turn the player draws from the closed or the open pile, then places the
+/// card into one of its slots or discards it. dealer has no "Cabo" call: the
+/// game ends when the closed pile is empty at the start of a turn. A
+/// player's score is the sum of its slots' values; the lowest sum wins.
+impl Referee for Cabo {
+    fn setup(&self, seed: u64, size: Size) -> String {
+        let (players, deck): (&[&str], &str) = match size {
+            Size::Full => (&["1", "2", "3", "4"], "deck 0..12*4"),
+            Size::Teaching => (&["1", "2"], "deck 0..3*3"),
+        };
+        let mut cards = shuffled(deck, seed).into_iter();
+        let mut deal = Vec::new();
+        for p in players {
+            for n in 1..=SLOTS {
+                deal.push(format!("{p}.{n}: {}", cards.next().expect("enough cards")));
+            }
+        }
+        deal.push(format!("open: {}", cards.next().expect("enough cards")));
+        let stock: Vec<String> = cards.collect();
+        let mut out = format!(
+            "# a seeded deal (seed {seed})\ngame cabo\nplayers {}\n{deck}\ndeal {}\nstock {}\n",
+            players.join(" "),
+            deal.join(" | "),
+            stock.join(" ")
+        );
+        for p in players {
+            out.push_str(&format!("peek {p} {p}.1\npeek {p} {p}.2\n"));
+        }
+        out
+    }
+
+    fn is_terminal(&self, pos: &Position) -> bool {
+        let table = pos.table;
+        pos.count(table.stock()) == 0
+            && (0..table.players.len()).all(|p| pos.count(table.hand(p)) == 0)
+    }
+
+    /// With empty hands: draw from the closed pile or take the open pile's
+    /// top; holding the drawn card: place it into an own slot or discard it.
+    fn legal_moves(&self, pos: &Position) -> Vec<Move> {
+        if self.is_terminal(pos) {
+            return Vec::new();
+        }
+        let table = pos.table;
+        let player = pos.state.turn;
+        if let Some(&kind) = pos.kinds_at(table.hand(player)).first() {
+            let mut moves: Vec<Move> = (0..table.locations.len())
+                .filter(|&l| slot_owner(table, l) == Some(player))
+                .map(|slot| Move::Game(GameMove::Place { player, slot }))
+                .collect();
+            moves.push(Move::Game(GameMove::Discard { player, kind }));
+            return moves;
+        }
+        let mut moves = Vec::new();
+        if pos.count(table.stock()) > 0 {
+            moves.push(Move::Draw {
+                player,
+                kind: None,
+                from: table.stock(),
+            });
+        }
+        if let Some(&top) = open_order(pos.state).last() {
+            moves.push(Move::Draw {
+                player,
+                kind: Some(top),
+                from: open_pile(table),
+            });
+        }
+        moves
+    }
+
+    fn scores(&self, pos: &Position) -> Vec<i64> {
+        let table = pos.table;
+        let mut sums = vec![0i64; table.players.len()];
+        for l in 0..table.locations.len() {
+            if let Some(p) = slot_owner(table, l) {
+                for k in pos.kinds_at(l) {
+                    let value = table.deck.kinds[k].value.unwrap_or(0);
+                    sums[p] += i64::from(value) * i64::from(pos.cards(l)[k]);
+                }
+            }
+        }
+        sums
+    }
+
+    /// The lowest sum wins.
+    fn winners(&self, pos: &Position) -> Vec<Agent> {
+        best(&self.scores(pos), false)
     }
 }

@@ -16,6 +16,7 @@ use crate::syntax::ast::Name;
 
 use super::deck::Deck;
 use super::generic::{self, generic, generic_event_models};
+use super::referee::Referee;
 use super::rules::{GameState, Move, Outcome, Refusal};
 use super::table::Table;
 use super::{cabo, gofish, kemps, konigrufen, kwartet};
@@ -101,6 +102,12 @@ pub trait GameRules: Sync + fmt::Debug {
     /// The game's own words for completion in the REPL (atoms and moves).
     fn words(&self) -> &'static [&'static str] {
         &[]
+    }
+
+    /// The game's referee for play (whose turn, legal moves, end, score,
+    /// a seeded deal); `None` for a game that is only replayed.
+    fn referee(&self) -> Option<&dyn Referee> {
+        None
     }
 }
 

@@ -23,6 +23,7 @@ use super::deck::{normalise, Deck};
 use super::events;
 use super::game::GameRules;
 use super::generic::{generic, generic_event_models};
+use super::referee::{books_laid, deal_lines, Position, Referee, Size};
 use super::rules::{
     actual_cards, check_asks_another, check_turn, describe_player, hand_size, GameState, Move,
     Outcome, Refusal,
@@ -400,6 +401,10 @@ impl GameRules for GoFish {
         event_models(table, mv, label)
     }
 
+    fn referee(&self) -> Option<&dyn Referee> {
+        Some(self)
+    }
+
     /// Go Fish asks for a rank: every kind of that rank.
     fn asked_kinds(&self, deck: &Deck, card: &Name) -> Result<Vec<Kind>, Diagnostic> {
         let text = normalise(&card.text);
@@ -416,5 +421,69 @@ impl GameRules for GoFish {
             .with_help(format!("write `{rank}`")));
         }
         deck.pattern(card)
+    }
+}
+
+/// The referee of Go Fish (report 002 §1.1): three players with seven cards
+/// each from the 52-card deck; for teaching, nine cards (three ranks of
+/// three suits), two each. The game ends when every book is down; a player's
+/// score is the number of books laid down.
+impl Referee for GoFish {
+    fn setup(&self, seed: u64, size: Size) -> String {
+        let (deck, hand) = match size {
+            Size::Full => ("deck ranks 2..10 J Q K A suits S H D C", 7),
+            Size::Teaching => ("deck ranks A K Q suits S H D", 2),
+        };
+        deal_lines("gofish", &["1", "2", "3"], deck, hand, seed)
+    }
+
+    fn is_terminal(&self, pos: &Position) -> bool {
+        game_over(pos.table, pos.model)
+    }
+
+    /// A due draw comes first; otherwise the turn player asks.
+    fn current_player(&self, pos: &Position) -> Option<Agent> {
+        if self.is_terminal(pos) {
+            return None;
+        }
+        Some(pos.state.pending.first().copied().unwrap_or(pos.state.turn))
+    }
+
+    /// The due draw, or an ask of another player for each rank the turn
+    /// player holds.
+    fn legal_moves(&self, pos: &Position) -> Vec<Move> {
+        let table = pos.table;
+        if self.is_terminal(pos) {
+            return Vec::new();
+        }
+        if let Some(&p) = pos.state.pending.first() {
+            return vec![Move::Draw {
+                player: p,
+                kind: None,
+                from: table.stock(),
+            }];
+        }
+        let asker = pos.state.turn;
+        let hand = pos.cards(table.hand(asker));
+        let mut moves = Vec::new();
+        for (_, kinds) in table.deck.ranks() {
+            if kinds.iter().all(|&k| hand[k] == 0) {
+                continue;
+            }
+            for asked in (0..table.players.len()).filter(|&q| q != asker) {
+                moves.push(Move::Ask {
+                    asker,
+                    asked,
+                    kinds: kinds.clone(),
+                });
+            }
+        }
+        moves
+    }
+
+    fn scores(&self, pos: &Position) -> Vec<i64> {
+        (0..pos.table.players.len())
+            .map(|p| books_laid(pos, p))
+            .collect()
     }
 }

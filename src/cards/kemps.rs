@@ -31,6 +31,7 @@ use crate::engine::{Agent, Backend, Event, EventModel, Formula, Kind, Loc, Post}
 use super::events;
 use super::game::GameRules;
 use super::generic::{generic, generic_event_models};
+use super::referee::{books_laid, shuffled, Position, Referee, Size};
 use super::rules::{
     actual_cards, describe_player, holds, not_in_game, Extra, GameMove, GameState, Move, Outcome,
     Refusal,
@@ -495,6 +496,10 @@ fn face_up(table: &Table, to: Loc, name: &str) -> EventModel {
 pub struct Kemps;
 
 impl GameRules for Kemps {
+    fn referee(&self) -> Option<&dyn Referee> {
+        Some(self)
+    }
+
     fn name(&self) -> &'static str {
         "kemps"
     }
@@ -538,5 +543,91 @@ impl GameRules for Kemps {
         label: &str,
     ) -> Result<Vec<EventModel>, Refusal> {
         event_models(table, mv, label)
+    }
+}
+
+/// Whether `p` holds a whole rank in a hand of four (a Kemps to claim).
+fn has_kemps(pos: &Position, p: Agent) -> bool {
+    let table = pos.table;
+    let hand = pos.cards(table.hand(p));
+    let copies = table.deck.copies();
+    hand.iter().sum::<u32>() == HAND
+        && table
+            .deck
+            .ranks()
+            .iter()
+            .any(|(_, kinds)| kinds.iter().all(|&k| hand[k] == copies[k]))
+}
+
+/// The referee of Kemps (report 000): three players with four cards each
+/// and six face up on the table, from the report's 28-card deck (ranks 2 to
+/// 8 in four suits); for teaching, the values 2 to 6 four times each. The
+/// turn player picks a card from the table or discards one to it (one at a
+/// time), and ends the turn with `pass` or `newtable` when holding four; any
+/// player holding four of a kind may claim a Kemps. (A turn can also end by
+/// the next player's move; the referee offers the explicit `pass` instead.)
+/// The game ends when no new hand can be dealt after a Kemps; a player's
+/// score is the number of Kemps claimed.
+impl Referee for Kemps {
+    fn setup(&self, seed: u64, size: Size) -> String {
+        let deck = match size {
+            Size::Full => "deck ranks 2..8 suits S H D C",
+            Size::Teaching => "deck 2..6*4",
+        };
+        let mut cards = shuffled(deck, seed).into_iter();
+        let mut take = |n: usize| cards.by_ref().take(n).collect::<Vec<String>>().join(" ");
+        let hands: Vec<String> = ["1", "2", "3"]
+            .iter()
+            .map(|p| format!("{p}: {}", take(HAND as usize)))
+            .collect();
+        let on_table = take(TABLE as usize);
+        let stock = take(usize::MAX);
+        format!(
+            "# a seeded deal (seed {seed})\ngame kemps\nplayers 1 2 3\n{deck}\ndeal {} | table: {on_table}\nstock {stock}\n",
+            hands.join(" | ")
+        )
+    }
+
+    fn is_terminal(&self, pos: &Position) -> bool {
+        is_over(pos.state)
+    }
+
+    /// Every player's Kemps claim, then the turn player's picks, discards,
+    /// `pass` and `newtable` that the hand's size allows.
+    fn legal_moves(&self, pos: &Position) -> Vec<Move> {
+        if self.is_terminal(pos) {
+            return Vec::new();
+        }
+        let table = pos.table;
+        let Ok((on_table, _)) = piles(table) else {
+            return Vec::new();
+        };
+        let mut moves: Vec<Move> = (0..table.players.len())
+            .filter(|&p| has_kemps(pos, p))
+            .map(|p| Move::Game(GameMove::Kemps(p)))
+            .collect();
+        let player = pos.state.turn;
+        let held = pos.count(table.hand(player));
+        if held <= HAND {
+            for kind in pos.kinds_at(on_table) {
+                moves.push(Move::Game(GameMove::Pick { player, kind }));
+            }
+        }
+        if held >= HAND {
+            for kind in pos.kinds_at(table.hand(player)) {
+                moves.push(Move::Game(GameMove::Discard { player, kind }));
+            }
+        }
+        if held == HAND {
+            moves.push(Move::Game(GameMove::Pass(player)));
+            moves.push(Move::Game(GameMove::NewTable));
+        }
+        moves
+    }
+
+    fn scores(&self, pos: &Position) -> Vec<i64> {
+        (0..pos.table.players.len())
+            .map(|p| books_laid(pos, p))
+            .collect()
     }
 }

@@ -28,6 +28,7 @@ use crate::syntax::ast::Name;
 use super::deck::{tarock_ranks, CardKind};
 use super::game::GameRules;
 use super::generic::{generic, generic_event_models};
+use super::referee::{deal_lines, Position, Referee, Size};
 use super::rules::GameMove;
 use super::rules::{
     actual_cards, check_turn, describe_player, holds, Extra, GameState, Move, Outcome, Refusal,
@@ -43,8 +44,8 @@ pub struct Tricks {
     pub called: Option<Kind>,
     /// The cards of the current trick, in the order played.
     pub trick: Vec<(Agent, Kind)>,
-    /// The winner of each finished trick.
-    pub won: Vec<Agent>,
+    /// Each finished trick: its winner and its cards.
+    pub won: Vec<(Agent, Vec<Kind>)>,
 }
 
 /// The name of player `p`'s pile of played cards: `played1`, `played_Bruno`.
@@ -315,7 +316,8 @@ fn play_card(
     if t.trick.len() == table.players.len() {
         let winner = trick_winner(table, &t.trick);
         notes.push(format!("{} wins the trick", describe_player(table, winner)));
-        t.won.push(winner);
+        t.won
+            .push((winner, t.trick.iter().map(|&(_, k)| k).collect()));
         t.trick.clear();
         state.turn = winner;
     }
@@ -483,5 +485,121 @@ impl GameRules for Konigrufen {
 
     fn words(&self) -> &'static [&'static str] {
         &["partner", "highest"]
+    }
+
+    fn referee(&self) -> Option<&dyn Referee> {
+        Some(self)
+    }
+}
+
+/// A card's points in the count (report 004): king 5, queen 4, cavalier 3,
+/// jack 2, the trumps 1 and 21 and the Sküs 5, every other card 1.
+fn card_points(card: &CardKind) -> i64 {
+    match (card.suit, card.rank.as_deref(), card.value) {
+        (Some('T'), _, Some(1 | 21 | 22)) => 5,
+        (Some('T'), _, _) => 1,
+        (_, Some("K"), _) => 5,
+        (_, Some("Q"), _) => 4,
+        (_, Some("C"), _) => 3,
+        (_, Some("J"), _) => 2,
+        _ => 1,
+    }
+}
+
+/// The cards that follow the rules in `p`'s hand: the led suit if `p` holds
+/// one, else a trump if `p` holds one, else any card.
+fn playable(pos: &Position, t: &Tricks, p: Agent) -> Vec<Kind> {
+    let table = pos.table;
+    let held = pos.kinds_at(table.hand(p));
+    let suit = |k: Kind| strength(&table.deck.kinds[k]).0;
+    let Some(led) = led_suit(table, t) else {
+        return held;
+    };
+    for wanted in [led, 'T'] {
+        let of: Vec<Kind> = held
+            .iter()
+            .copied()
+            .filter(|&k| suit(k) == wanted)
+            .collect();
+        if !of.is_empty() {
+            return of;
+        }
+    }
+    held
+}
+
+/// The referee of Königrufen (report 004): Bruno, Jakob, Katrin and Nadine
+/// with twelve cards each from the report's 48-card deck (`deck tarock
+/// reduced`); for teaching, the eight cards of scenarios/konigrufen/teams.deal,
+/// two each. The first player calls a king, then every trick is played;
+/// the game ends when every card is played. Each player's score is its
+/// team's count (the declarer and the holder of the called king against the
+/// other two): the points of the cards its tricks took, less two for every
+/// three cards, rounded to the nearest point. The team with the higher
+/// count wins.
+impl Referee for Konigrufen {
+    fn setup(&self, seed: u64, size: Size) -> String {
+        let players = ["Bruno", "Jakob", "Katrin", "Nadine"];
+        match size {
+            Size::Full => deal_lines("konigrufen", &players, "deck tarock reduced", 12, seed),
+            Size::Teaching => deal_lines(
+                "konigrufen",
+                &players,
+                "deck tarock KH QH 1H 2H KS QS 9S T4",
+                2,
+                seed,
+            ),
+        }
+    }
+
+    fn is_terminal(&self, pos: &Position) -> bool {
+        let table = pos.table;
+        tricks(pos.state).called.is_some()
+            && (0..table.players.len()).all(|p| pos.count(table.hand(p)) == 0)
+    }
+
+    /// Before the call, the first player calls one of the suits' kings;
+    /// then the turn player plays a card that follows the rules.
+    fn legal_moves(&self, pos: &Position) -> Vec<Move> {
+        if self.is_terminal(pos) {
+            return Vec::new();
+        }
+        let table = pos.table;
+        let player = pos.state.turn;
+        let t = tricks(pos.state);
+        if t.called.is_none() {
+            return (0..table.deck.kinds.len())
+                .filter(|&k| {
+                    let card = &table.deck.kinds[k];
+                    card.rank.as_deref() == Some("K") && card.suit != Some('T')
+                })
+                .map(|kind| Move::Game(GameMove::Call { player, kind }))
+                .collect();
+        }
+        playable(pos, &t, player)
+            .into_iter()
+            .map(|kind| Move::Game(GameMove::Play { player, kind }))
+            .collect()
+    }
+
+    fn scores(&self, pos: &Position) -> Vec<i64> {
+        let table = pos.table;
+        let n = table.players.len();
+        let t = tricks(pos.state);
+        let (Some(declarer), Some(king)) = (t.declarer, t.called) else {
+            return vec![0; n];
+        };
+        let partner = (0..n)
+            .find(|&p| pos.cards(played(table, p))[king] > 0 || pos.cards(table.hand(p))[king] > 0);
+        let team = |p: Agent| p == declarer || Some(p) == partner;
+        let mut thirds = [0i64; 2];
+        for (winner, cards) in &t.won {
+            let side = usize::from(team(*winner));
+            for &k in cards {
+                thirds[side] += 3 * card_points(&table.deck.kinds[k]) - 2;
+            }
+        }
+        let points = thirds.map(|x| (x + 1).div_euclid(3));
+        (0..n).map(|p| points[usize::from(team(p))]).collect()
     }
 }

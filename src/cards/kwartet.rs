@@ -21,6 +21,7 @@ use super::books;
 use super::events;
 use super::game::GameRules;
 use super::generic::{generic, generic_event_models};
+use super::referee::{books_laid, deal_lines, others_holding, Position, Referee, Size};
 use super::rules::{
     actual_cards, check_asks_another, check_turn, describe_player, hand_size, not_in_game,
     GameState, Move, Outcome, Refusal,
@@ -275,6 +276,10 @@ fn skip_empty_hands(table: &Table, out: &mut Outcome, before: Agent) {
 pub struct Kwartet;
 
 impl GameRules for Kwartet {
+    fn referee(&self) -> Option<&dyn Referee> {
+        Some(self)
+    }
+
     fn name(&self) -> &'static str {
         "kwartet"
     }
@@ -310,5 +315,65 @@ impl GameRules for Kwartet {
         label: &str,
     ) -> Result<Vec<EventModel>, Refusal> {
         event_models(table, mv, label)
+    }
+}
+
+/// The referee of Kwartet (report 003): four players and 13 sets of four,
+/// the whole deck dealt; for teaching, three players and three sets. The
+/// game ends when every set is down; a player's score is the number of sets
+/// laid down.
+impl Referee for Kwartet {
+    fn setup(&self, seed: u64, size: Size) -> String {
+        match size {
+            Size::Full => deal_lines(
+                "kwartet",
+                &["1", "2", "3", "4"],
+                "deck sets 1..13 of 4",
+                13,
+                seed,
+            ),
+            Size::Teaching => {
+                deal_lines("kwartet", &["1", "2", "3"], "deck sets 1..3 of 4", 4, seed)
+            }
+        }
+    }
+
+    fn is_terminal(&self, pos: &Position) -> bool {
+        (0..pos.table.players.len()).all(|p| hand_size(pos.table, pos.model, p) == 0)
+    }
+
+    /// The turn player asks a player who holds cards for a card it lacks of
+    /// a set it holds (asking for a card of one's own hand is allowed by the
+    /// rules but never useful, so the referee does not offer it).
+    fn legal_moves(&self, pos: &Position) -> Vec<Move> {
+        let table = pos.table;
+        if self.is_terminal(pos) {
+            return Vec::new();
+        }
+        let asker = pos.state.turn;
+        let hand = pos.cards(table.hand(asker));
+        let asked = others_holding(pos, asker);
+        let mut moves = Vec::new();
+        for (_, set) in table.deck.ranks() {
+            if set.iter().all(|&k| hand[k] == 0) {
+                continue;
+            }
+            for &k in set.iter().filter(|&&k| hand[k] == 0) {
+                for &q in &asked {
+                    moves.push(Move::Ask {
+                        asker,
+                        asked: q,
+                        kinds: vec![k],
+                    });
+                }
+            }
+        }
+        moves
+    }
+
+    fn scores(&self, pos: &Position) -> Vec<i64> {
+        (0..pos.table.players.len())
+            .map(|p| books_laid(pos, p))
+            .collect()
     }
 }

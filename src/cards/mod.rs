@@ -16,10 +16,12 @@ pub mod gofish;
 pub mod kemps;
 pub mod konigrufen;
 pub mod kwartet;
+pub mod referee;
 pub mod rules;
 pub mod table;
 
 pub use deck::{CardKind, Deck};
 pub use game::{game_named, game_names, Game, GameRules, GAMES};
+pub use referee::{Position, Referee, Size};
 pub use rules::{GameState, Move, Outcome, Refusal};
 pub use table::{LocKind, Location, Table};

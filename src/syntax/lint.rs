@@ -8,12 +8,12 @@
 
 use crate::diag::{Diagnostic, Severity, Span};
 
-use super::ast::{Expectation, Formula, FormulaKind, MoveKind, Scenario, StatementKind};
+use super::ast::{Expectation, Formula, FormulaKind, MoveKind, Statement, StatementKind};
 
-/// The warnings for `scenario`, whose text is `src`, in source order.
-pub fn warnings(scenario: &Scenario, src: &str) -> Vec<Diagnostic> {
+/// The warnings for the statements of a scenario whose text is `src`, in source order.
+pub fn warnings(statements: &[Statement], src: &str) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    for stmt in &scenario.statements {
+    for stmt in statements {
         for f in statement_formulas(&stmt.kind) {
             visit(f, src, &mut out);
         }
@@ -131,7 +131,7 @@ mod tests {
 
     fn codes(src: &str) -> Vec<String> {
         let scenario = crate::syntax::parse(src).expect("parses");
-        warnings(&scenario, src)
+        warnings(&scenario.statements, src)
             .into_iter()
             .map(|d| d.message)
             .collect()

@@ -1,0 +1,258 @@
+//! The referee of a played game: whose turn it is, the legal moves, the end
+//! and the score, all read from the actual state (the actual world of the
+//! model, through the [`Backend`], and the [`GameState`]), and a seeded deal
+//! written as scenario text, so that a played game goes through the parser
+//! and the interpreter like any scenario.
+//!
+//! A game has a referee when [`GameRules::referee`](super::GameRules::referee)
+//! returns one. The referee never says what anyone knows: agents ask the
+//! engine. Its moves are resolved [`Move`]s; [`Referee::move_text`] writes
+//! one in scenario syntax, and playing it means executing that text as a
+//! statement of the session.
+
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::engine::{Agent, Backend, Kind};
+use crate::syntax::ast::StatementKind;
+
+use super::deck::Deck;
+use super::rules::{actual_cards, GameMove, GameState, Move};
+use super::table::{LocKind, Table};
+
+/// What the referee reads: the table, the current model and the game state.
+#[derive(Clone, Copy)]
+pub struct Position<'a> {
+    /// Players, deck and locations.
+    pub table: &'a Table,
+    /// The current model; only its actual world is read.
+    pub model: &'a dyn Backend,
+    /// Turn, due draws, stock order, the game's own state.
+    pub state: &'a GameState,
+}
+
+impl Position<'_> {
+    /// The cards at `loc` in the actual world, per kind.
+    pub fn cards(&self, loc: usize) -> Vec<u32> {
+        actual_cards(self.model, loc)
+    }
+
+    /// How many cards lie at `loc` in the actual world.
+    pub fn count(&self, loc: usize) -> u32 {
+        self.cards(loc).iter().sum()
+    }
+
+    /// The kinds at `loc` in the actual world (each once).
+    pub fn kinds_at(&self, loc: usize) -> Vec<Kind> {
+        let cards = self.cards(loc);
+        (0..cards.len()).filter(|&k| cards[k] > 0).collect()
+    }
+}
+
+/// Which deal [`Referee::setup`] writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Size {
+    /// The report's deck and number of players.
+    Full,
+    /// A smaller deck for teaching, whose models the explicit engine holds.
+    Teaching,
+}
+
+/// The referee of a game (in the manner of OpenSpiel's game interface).
+pub trait Referee {
+    /// A whole game's start as scenario text (`game`, `players`, `deck`,
+    /// `deal`, `stock` and opening moves): the deck of `size`, shuffled by a
+    /// ChaCha8 generator seeded with `seed`, so that the same seed gives the
+    /// same deal on every machine.
+    fn setup(&self, seed: u64, size: Size) -> String;
+
+    /// Whether the game is over.
+    fn is_terminal(&self, pos: &Position) -> bool;
+
+    /// The player who moves next; `None` when the game is over.
+    fn current_player(&self, pos: &Position) -> Option<Agent> {
+        (!self.is_terminal(pos)).then_some(pos.state.turn)
+    }
+
+    /// Every move the rules accept in the actual state, in a fixed order;
+    /// empty when the game is over.
+    fn legal_moves(&self, pos: &Position) -> Vec<Move>;
+
+    /// Each player's score; at the end, the final score.
+    fn scores(&self, pos: &Position) -> Vec<i64>;
+
+    /// The winners at the end: by default those with the highest score.
+    fn winners(&self, pos: &Position) -> Vec<Agent> {
+        best(&self.scores(pos), true)
+    }
+
+    /// A move in scenario syntax (`ask 1 2 Q`, `play Bruno T21`).
+    fn move_text(&self, table: &Table, mv: &Move) -> String {
+        move_text(table, mv)
+    }
+}
+
+/// The players with the highest (`high`) or lowest score.
+pub fn best(scores: &[i64], high: bool) -> Vec<Agent> {
+    let target = if high {
+        scores.iter().max()
+    } else {
+        scores.iter().min()
+    };
+    let Some(&target) = target else {
+        return Vec::new();
+    };
+    (0..scores.len()).filter(|&p| scores[p] == target).collect()
+}
+
+/// A move in scenario syntax. An ask for several kinds asks for their rank.
+pub fn move_text(table: &Table, mv: &Move) -> String {
+    let player = |p: Agent| table.players[p].clone();
+    let card = |k: Kind| table.deck.kinds[k].name.clone();
+    let loc = |l: usize| table.locations[l].name.clone();
+    match mv {
+        Move::Ask {
+            asker,
+            asked,
+            kinds,
+        } => {
+            let what = match kinds.as_slice() {
+                [k] => card(*k),
+                _ => table.deck.kinds[kinds[0]].rank_name(),
+            };
+            format!("ask {} {} {what}", player(*asker), player(*asked))
+        }
+        Move::Draw {
+            player: p,
+            kind,
+            from,
+        } if *from == table.stock() => match kind {
+            Some(k) => format!("draw {}: {}", player(*p), card(*k)),
+            None => format!("draw {}", player(*p)),
+        },
+        Move::Draw {
+            player: p,
+            kind,
+            from,
+        } => format!(
+            "draw {} from {}: {}",
+            player(*p),
+            loc(*from),
+            kind.map_or_else(String::new, card)
+        ),
+        Move::Peek { player: p, slot } => format!("peek {} {}", player(*p), loc(*slot)),
+        Move::Reveal { player: p, kind } => format!("reveal {} {}", player(*p), card(*kind)),
+        Move::Show { from, to, kind } => {
+            format!("show {} -> {} {}", player(*from), player(*to), card(*kind))
+        }
+        Move::Transfer { kind, from, to } => {
+            format!("move {} from {} -> {}", card(*kind), loc(*from), loc(*to))
+        }
+        Move::Game(g) => game_move_text(table, g),
+        Move::Announce(_) | Move::Apply(..) => {
+            unreachable!("a referee offers no announcement or declared event")
+        }
+    }
+}
+
+fn game_move_text(table: &Table, g: &GameMove) -> String {
+    let player = |p: Agent| table.players[p].clone();
+    let card = |k: Kind| table.deck.kinds[k].name.clone();
+    match g {
+        GameMove::Pick { player: p, kind } => format!("pick {} {}", player(*p), card(*kind)),
+        GameMove::Discard { player: p, kind } => {
+            format!("discard {} {}", player(*p), card(*kind))
+        }
+        GameMove::NewTable => "newtable".into(),
+        GameMove::Kemps(p) => format!("kemps {}", player(*p)),
+        GameMove::Pass(p) => format!("pass {}", player(*p)),
+        GameMove::Call { player: p, kind } => format!("call {} {}", player(*p), card(*kind)),
+        GameMove::Play { player: p, kind } => format!("play {} {}", player(*p), card(*kind)),
+        GameMove::Place { player: p, slot } => {
+            format!("place {} {}", player(*p), table.locations[*slot].name)
+        }
+    }
+}
+
+/// Every card of the deck a `deck ...` line declares, shuffled by `seed`.
+pub fn shuffled(deck_line: &str, seed: u64) -> Vec<String> {
+    let scenario = crate::syntax::parse(deck_line).expect("a referee's deck line parses");
+    let Some(StatementKind::Deck(spec)) = scenario.statements.first().map(|s| &s.kind) else {
+        panic!("not a deck line: {deck_line}");
+    };
+    let deck = Deck::from_spec(spec).expect("a referee's deck is valid");
+    let mut cards: Vec<String> = deck
+        .kinds
+        .iter()
+        .flat_map(|k| std::iter::repeat_n(k.name.clone(), k.copies as usize))
+        .collect();
+    cards.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
+    cards
+}
+
+/// Deals `hand` cards to each player from the top of `cards` and writes
+/// the `players`, `deck`, `deal` and `stock` lines (the rest is the stock,
+/// in order).
+pub fn deal_lines(game: &str, players: &[&str], deck_line: &str, hand: usize, seed: u64) -> String {
+    let mut cards = shuffled(deck_line, seed).into_iter();
+    let mut out = format!(
+        "# a seeded deal (seed {seed})\ngame {game}\nplayers {}\n{deck_line}\n",
+        players.join(" ")
+    );
+    let hands: Vec<String> = players
+        .iter()
+        .map(|p| {
+            let dealt: Vec<String> = cards.by_ref().take(hand).collect();
+            format!("{p}: {}", dealt.join(" "))
+        })
+        .collect();
+    out.push_str(&format!("deal {}\n", hands.join(" | ")));
+    let rest: Vec<String> = cards.collect();
+    if !rest.is_empty() {
+        out.push_str(&format!("stock {}\n", rest.join(" ")));
+    }
+    out
+}
+
+/// The `expect` lines that pin down where every card lies at the end:
+/// each location's number of cards, and how many of each kind it holds in
+/// the actual world, as common knowledge for the face-up locations.
+pub fn final_expectations(pos: &Position) -> Vec<String> {
+    let table = pos.table;
+    let mut lines = Vec::new();
+    for (loc, l) in table.locations.iter().enumerate() {
+        let name = table.location_name(loc);
+        lines.push(format!("expect {name} = {}", pos.count(loc)));
+        let public = matches!(l.kind, LocKind::Books(_)) || l.seen_by.len() == table.players.len();
+        let cards = pos.cards(loc);
+        for k in pos.kinds_at(loc) {
+            let card = &table.deck.kinds[k].name;
+            let c = if public { "C " } else { "" };
+            lines.push(format!("expect {c}{name}({card}) = {}", cards[k]));
+        }
+    }
+    lines
+}
+
+/// How many whole ranks (books, sets) lie in player `p`'s books pile.
+pub fn books_laid(pos: &Position, p: Agent) -> i64 {
+    let Some(books) = pos.table.books(p) else {
+        return 0;
+    };
+    let cards = pos.cards(books);
+    let copies = pos.table.deck.copies();
+    pos.table
+        .deck
+        .ranks()
+        .iter()
+        .filter(|(_, kinds)| kinds.iter().all(|&k| cards[k] == copies[k]))
+        .count() as i64
+}
+
+/// The players with at least one card in hand, other than `p`.
+pub fn others_holding(pos: &Position, p: Agent) -> Vec<Agent> {
+    (0..pos.table.players.len())
+        .filter(|&q| q != p && pos.count(pos.table.hand(q)) > 0)
+        .collect()
+}
