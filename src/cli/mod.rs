@@ -157,8 +157,8 @@ impl Shown {
 
 /// Reads and parses a scenario file.
 pub fn read_script(file: &Path) -> Result<Script, Shown> {
-    let (name, src) = read_source(file)
-        .map_err(|e| Shown::unlocated(Diagnostic::unlocated("cannot-read", e)))?;
+    let (name, src) =
+        read_source(file).map_err(|e| Shown::unlocated(Diagnostic::unlocated("cannot-read", e)))?;
     let script = Script::parse(&name, &src).map_err(|errors| Shown::new(&name, &src, errors))?;
     if script.statements.is_empty() {
         return Err(Shown::unlocated(Diagnostic::unlocated(
