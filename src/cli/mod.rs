@@ -1,7 +1,8 @@
 //! The command-line front end: `dealer run FILE`, `dealer check FILE` and
 //! `dealer repl [FILE]` (see [`crate::repl`]).
 //! `dealer export FILE --at CHECKPOINT -o OUT` ([`export`]).
-//! `dealer bench [FILES...]` ([`bench`]) times scenarios.
+//! `dealer bench [FILES...]` ([`bench`]) times scenarios; `dealer gen
+//! muddy 500` ([`gen`]) writes the classic benchmarks as scenarios.
 //!
 //! Only the front ends print. Output is coloured on a terminal and plain when
 //! piped or when `NO_COLOR` is set. Exit codes: 0 when every expectation
@@ -19,6 +20,7 @@ use crate::interp::{errors, Engine, Options, Output, Script, Session};
 
 pub mod bench;
 pub mod export;
+pub mod gen;
 pub mod progress;
 
 /// dealer: dynamic epistemic logic with card games.
@@ -61,6 +63,8 @@ pub enum Command {
     Export(export::ExportArgs),
     /// Time scenarios (default: every file under scenarios/bench/) and print a table.
     Bench(bench::BenchArgs),
+    /// Write a classic benchmark as a scenario: muddy children, dining cryptographers, Russian cards.
+    Gen(gen::GenArgs),
 }
 
 /// The options every command that builds models takes.
@@ -110,6 +114,7 @@ pub fn main() -> ExitCode {
     let (file, options) = match cli.command {
         Command::Export(args) => return ExitCode::from(export::run(&args, color)),
         Command::Bench(args) => return ExitCode::from(bench::run(&args)),
+        Command::Gen(args) => return ExitCode::from(gen::run(&args)),
         Command::Run { file, model } => (file, model.options(false)),
         Command::Repl { file, model } => return crate::repl::run(file, model.options(false)),
         Command::Check { file, model } => (file, model.options(true)),

@@ -116,6 +116,7 @@ impl ExplicitModel {
     /// anything, when the deal has more than `budget` worlds.
     pub fn from_deal(spec: &DealSpec, budget: u128) -> Result<ExplicitModel, EngineError> {
         deal::validate(spec).map_err(EngineError::Malformed)?;
+        deal::fits_explicit(spec).map_err(EngineError::Unsupported)?;
         let count = deal::count_reachable(spec);
         let budget = budget.min(Self::world_cap(spec));
         if count > budget {
@@ -822,6 +823,8 @@ mod tests {
     #[test]
     fn budget_and_validation() {
         let mut spec = DealSpec {
+            only: Vec::new(),
+            order: Vec::new(),
             copies: vec![4, 4],
             sizes: vec![1, 1, 1, 5],
             observers: vec![vec![0], vec![1], vec![2]],
