@@ -38,6 +38,8 @@ pub enum Severity {
     Error,
     /// An `expect` that does not hold; the run goes on and fails at the end.
     Failure,
+    /// A formula that may not say what was meant (`dealer check`); nothing fails.
+    Warning,
 }
 
 /// A located message for the user.
@@ -125,8 +127,14 @@ impl Diagnostic {
         let head = match self.severity {
             Severity::Error => "error",
             Severity::Failure => "failed",
+            Severity::Warning => "warning",
         };
-        let paint = |s: String| if color { s.red().bold().to_string() } else { s };
+        let warning = self.severity == Severity::Warning;
+        let paint = |s: String| match (color, warning) {
+            (false, _) => s,
+            (true, false) => s.red().bold().to_string(),
+            (true, true) => s.yellow().bold().to_string(),
+        };
         let blue = |s: &str| {
             if color {
                 s.blue().bold().to_string()
@@ -173,6 +181,7 @@ impl Diagnostic {
         let head = match self.severity {
             Severity::Error => "error",
             Severity::Failure => "failed",
+            Severity::Warning => "warning",
         };
         let head = if color {
             head.red().bold().to_string()
@@ -213,6 +222,33 @@ pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     let col = src[line_start..offset].chars().count() + 1;
     (line, col)
+}
+
+/// The line numbers of a source's offsets, by binary search over the line
+/// starts (found once): for the many statements of a long scenario, where
+/// [`line_col`] from the start each time would cost a pass per statement.
+#[derive(Clone, Debug)]
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    /// The index of `src`'s lines.
+    pub fn new(src: &str) -> LineIndex {
+        let mut starts = vec![0];
+        starts.extend(
+            src.bytes()
+                .enumerate()
+                .filter(|&(_, b)| b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        LineIndex { starts }
+    }
+
+    /// The 1-based line of byte `offset` (as [`line_col`]'s line).
+    pub fn line(&self, offset: usize) -> usize {
+        self.starts.partition_point(|&s| s <= offset)
+    }
 }
 
 fn floor_char_boundary(s: &str, mut i: usize) -> usize {
@@ -263,6 +299,15 @@ mod tests {
         assert_eq!(line_col(src, 0), (1, 1));
         assert_eq!(line_col(src, 3), (2, 1));
         assert_eq!(line_col(src, 5), (2, 2));
+    }
+
+    #[test]
+    fn line_index_agrees_with_line_col() {
+        let src = "ab\n¬cd\n\nx";
+        let index = LineIndex::new(src);
+        for offset in 0..=src.len() {
+            assert_eq!(index.line(offset), line_col(src, offset).0, "at {offset}");
+        }
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! The command-line front end: `dealer run FILE`, `dealer check FILE` and
 //! `dealer repl [FILE]` (see [`crate::repl`]).
 //! `dealer export FILE --at CHECKPOINT -o OUT` ([`export`]).
-//! `dealer bench [FILES...]` ([`bench`]) times scenarios.
-//! `dealer play GAME --seed N --agents ...` ([`play`]) plays a game.
+//! `dealer play GAME --seed N --agents ...` ([`play`]) plays a game;
+//! `dealer tournament GAME --strategies ...` ([`tournament`]) plays many.
+//! `dealer bench [FILES...]` ([`bench`]) times scenarios; `dealer gen
+//! muddy 500` ([`gen`]) writes the classic benchmarks as scenarios.
 //!
 //! Only the front ends print. Output is coloured on a terminal and plain when
 //! piped or when `NO_COLOR` is set. Exit codes: 0 when every expectation
@@ -21,6 +23,7 @@ use crate::interp::{errors, Engine, Options, Output, Script, Session};
 pub mod bench;
 pub mod export;
 pub mod play;
+pub mod gen;
 pub mod progress;
 pub mod tournament;
 
@@ -38,7 +41,7 @@ pub struct Cli {
 pub enum Command {
     /// Replay a scenario, print every query's answer; exit 1 if an expect fails.
     Run {
-        /// The scenario (`.deal` file).
+        /// The scenario (`.deal` file; `-` reads standard input).
         file: PathBuf,
         /// The engine and its budget.
         #[command(flatten)]
@@ -54,7 +57,7 @@ pub enum Command {
     },
     /// Parse a scenario and check its names, without playing it.
     Check {
-        /// The scenario (`.deal` file).
+        /// The scenario (`.deal` file; `-` reads standard input).
         file: PathBuf,
         /// The engine and its budget.
         #[command(flatten)]
@@ -68,6 +71,8 @@ pub enum Command {
     Tournament(tournament::TournamentArgs),
     /// Play a game from a seeded deal to its end, by agents or with you at the terminal.
     Play(play::PlayArgs),
+    /// Write a classic benchmark as a scenario: muddy children, dining cryptographers, Russian cards.
+    Gen(gen::GenArgs),
 }
 
 /// The options every command that builds models takes.
@@ -119,6 +124,7 @@ pub fn main() -> ExitCode {
         Command::Bench(args) => return ExitCode::from(bench::run(&args)),
         Command::Tournament(args) => return ExitCode::from(tournament::main(&args)),
         Command::Play(args) => return ExitCode::from(play::run(&args, color)),
+        Command::Gen(args) => return ExitCode::from(gen::run(&args)),
         Command::Run { file, model } => (file, model.options(false)),
         Command::Repl { file, model } => return crate::repl::run(file, model.options(false)),
         Command::Check { file, model } => (file, model.options(true)),
@@ -166,14 +172,33 @@ impl Shown {
 
 /// Reads and parses a scenario file.
 pub fn read_script(file: &Path) -> Result<Script, Shown> {
-    let name = file.display().to_string();
-    let src = std::fs::read_to_string(file).map_err(|e| {
-        Shown::unlocated(Diagnostic::unlocated(
-            "cannot-read",
-            format!("cannot read {name}: {e}"),
-        ))
-    })?;
-    Script::parse(&name, &src).map_err(|errors| Shown::new(&name, &src, errors))
+    let (name, src) =
+        read_source(file).map_err(|e| Shown::unlocated(Diagnostic::unlocated("cannot-read", e)))?;
+    let script = Script::parse(&name, &src).map_err(|errors| Shown::new(&name, &src, errors))?;
+    if script.statements.is_empty() {
+        return Err(Shown::unlocated(Diagnostic::unlocated(
+            "empty-scenario",
+            format!("{name} has no statements (it is empty or holds only comments)"),
+        )));
+    }
+    Ok(script)
+}
+
+/// The name to show and the text of a scenario file; `-` reads standard
+/// input (shown as `<stdin>`).
+pub fn read_source(file: &std::path::Path) -> Result<(String, String), String> {
+    use std::io::Read;
+    if file.as_os_str() == "-" {
+        let mut src = String::new();
+        return match std::io::stdin().read_to_string(&mut src) {
+            Ok(_) => Ok(("<stdin>".into(), src)),
+            Err(e) => Err(format!("cannot read the standard input: {e}")),
+        };
+    }
+    match std::fs::read_to_string(file) {
+        Ok(src) => Ok((file.display().to_string(), src)),
+        Err(e) => Err(format!("cannot read {}: {e}", file.display())),
+    }
 }
 
 /// Replays a scenario and prints the outcome; returns the exit code.
@@ -188,7 +213,16 @@ pub fn replay(file: &str, src: &str, options: Options, color: bool) -> u8 {
 }
 
 /// Replays a parsed scenario, printing every step; returns the exit code.
+/// `check` prints the warnings of [`crate::syntax::lint`] first.
 fn replay_script(script: &Script, options: Options, color: bool) -> u8 {
+    let warnings = if options.check_only {
+        crate::syntax::lint::warnings(&script.statements, &script.src)
+    } else {
+        Vec::new()
+    };
+    for w in &warnings {
+        eprint!("{}", w.render(&script.name, &script.src, color));
+    }
     let mut session = Session::new(options);
     let mut failures = Vec::new();
     let mut held = 0;
@@ -236,8 +270,13 @@ fn replay_script(script: &Script, options: Options, color: bool) -> u8 {
         eprint!("{}", d.render(&script.name, &script.src, color));
     }
     if options.check_only {
+        let warned = match warnings.len() {
+            0 => String::new(),
+            1 => ", 1 warning".into(),
+            n => format!(", {n} warnings"),
+        };
         println!(
-            "{}: {} statement(s) checked, no errors",
+            "{}: {} statement(s) checked, no errors{warned}",
             script.name,
             script.statements.len()
         );

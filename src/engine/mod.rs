@@ -8,6 +8,7 @@
 //! The interpreter talks to it only through [`Backend`], so that another
 //! representation (a symbolic one) can be put behind the same interface.
 
+pub mod cancel;
 pub mod deal;
 pub mod event;
 pub mod formula;
@@ -28,6 +29,8 @@ mod translate;
 mod update;
 
 use std::fmt;
+
+use num_bigint::BigUint;
 use std::rc::Rc;
 
 pub use event::{Event, EventId, EventModel, Post, Relation};
@@ -122,6 +125,8 @@ pub enum EngineError {
     Unsupported(String),
     /// The backend ran out of room (the symbolic engine's BDD nodes).
     OutOfMemory,
+    /// The computation was cancelled ([`cancel::request`], Ctrl-C).
+    Interrupted,
 }
 
 impl fmt::Display for EngineError {
@@ -152,6 +157,7 @@ impl fmt::Display for EngineError {
                 f,
                 "the symbolic engine ran out of BDD nodes (raise its node limit)"
             ),
+            EngineError::Interrupted => write!(f, "interrupted (Ctrl-C)"),
         }
     }
 }
@@ -182,8 +188,16 @@ pub trait Backend {
     ) -> Result<Rc<dyn Backend>, EngineError>;
     /// The events of `model` whose preconditions hold in the actual world.
     fn possible_events(&self, model: &EventModel) -> Result<Vec<EventId>, EngineError>;
-    /// The number of worlds.
+    /// The number of worlds (saturating at `u128::MAX`).
     fn world_count(&self) -> u128;
+    /// The number of worlds, exact.
+    fn world_count_big(&self) -> BigUint {
+        BigUint::from(self.world_count())
+    }
+    /// The number of worlds agent `agent` considers possible in the actual world, exact.
+    fn considers_big(&self, agent: Agent) -> BigUint {
+        BigUint::from(self.considers(agent))
+    }
     /// The actual world.
     fn actual(&self) -> WorldId;
     /// The worlds agent `agent` considers possible in world `w`, in increasing order.

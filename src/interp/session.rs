@@ -18,6 +18,13 @@ use crate::syntax::ast::{self, CmpOp, Expectation, Name, Statement, StatementKin
 
 use super::errors;
 use super::explain::{self, Why};
+
+/// The most operators a `let` name may stand for (names are replaced by
+/// their formulas, so each `let` may double the size).
+pub const MAX_LET_SIZE: usize = 100_000;
+/// The deepest nesting a `let` name may stand for (the parser allows 200
+/// levels in one formula; names used inside names add up).
+pub const MAX_LET_DEPTH: usize = 1_000;
 use super::explicit::{self, EventTable};
 use super::resolve::Scope;
 use super::setup::Setup;
@@ -251,6 +258,7 @@ impl Session {
                 | StatementKind::Players(_)
                 | StatementKind::Deck(_)
                 | StatementKind::Pile { .. }
+                | StatementKind::Order(_)
                 | StatementKind::Deal(_)
                 | StatementKind::Stock(_)
                 | StatementKind::Seed(..)
@@ -289,7 +297,7 @@ impl Session {
         let out = started
             .game
             .start(&started.table, dealt)
-            .map_err(|r| errors::refusal(&r, at))?;
+            .map_err(|r| errors::refusal(&r, self.setup.deal_at.unwrap_or(at)))?;
         self.play = Some(Playing {
             table: started.table.clone(),
             game: started.game,
@@ -468,6 +476,8 @@ impl Session {
         Ok(Vec::new())
     }
 
+    /// Defines a `let` name, unless its formula (with the names it uses
+    /// replaced) exceeds [`MAX_LET_SIZE`] or [`MAX_LET_DEPTH`].
     fn define(&mut self, name: &Name, f: Formula) -> Result<(), Diagnostic> {
         let play = self.scope_parts();
         if play.props.contains(&name.text) || play.table.find_location(&name.text).is_some() {
@@ -476,6 +486,19 @@ impl Session {
                 format!("`{}` is already a proposition or location", name.text),
                 name.span,
             ));
+        }
+        let (size, depth) = f.size_and_depth();
+        if size > MAX_LET_SIZE || depth > MAX_LET_DEPTH {
+            return Err(Diagnostic::error(
+                "formula-too-large",
+                format!(
+                    "`{}` stands for a formula of {size} operators nested {depth} deep, \
+                     more than {MAX_LET_SIZE} operators or {MAX_LET_DEPTH} levels",
+                    name.text
+                ),
+                name.span,
+            )
+            .with_help("a `let` name is replaced by its formula wherever it is used; build smaller formulas"));
         }
         self.lets.insert(name.text.clone(), f);
         Ok(())
@@ -614,10 +637,21 @@ fn declare_into(setup: &mut Setup, kind: &StatementKind, span: Span) -> Result<(
             setup.players = Some((names.clone(), span));
         }
         StatementKind::Deck(spec) => setup.deck(spec, span)?,
-        StatementKind::Pile { name, visibility } => {
-            setup.piles.push((name.clone(), visibility.clone()))
+        StatementKind::Pile {
+            name,
+            visibility,
+            holds,
+        } => {
+            setup.piles.push((name.clone(), visibility.clone()));
+            if let Some(cards) = holds {
+                setup.holds.push((name.clone(), cards.clone()));
+            }
         }
-        StatementKind::Deal(parts) => setup.deal.extend(parts.iter().cloned()),
+        StatementKind::Order(locations) => setup.order.extend(locations.iter().cloned()),
+        StatementKind::Deal(parts) => {
+            setup.deal.extend(parts.iter().cloned());
+            setup.deal_at = Some(span);
+        }
         StatementKind::Stock(cards) => setup.stock = Some(cards.clone()),
         StatementKind::Seed(seed, _) => setup.seed = *seed,
         StatementKind::Turn(p) => setup.turn = Some(p.clone()),
@@ -636,7 +670,7 @@ fn eval(model: &dyn Backend, phi: &Formula, valid: bool, span: Span) -> Result<b
     result.map_err(|e| errors::engine(&e, span))
 }
 
-fn compare(op: CmpOp, left: u128, right: u128) -> bool {
+fn compare<T: Ord>(op: CmpOp, left: &T, right: &T) -> bool {
     match op {
         CmpOp::Lt => left < right,
         CmpOp::Le => left <= right,
@@ -709,10 +743,10 @@ fn expect(
                 return Ok(None);
             }
             exact_counts(model, span)?;
-            let found = model.considers(p);
+            let found = model.considers_big(p);
             let who = describe_player(scope.table, p);
             Ok(Some((
-                compare(*op, found, *n),
+                compare(*op, &found, n),
                 format!("{who} considers {found} world(s) possible"),
             )))
         }
@@ -721,9 +755,9 @@ fn expect(
                 return Ok(None);
             }
             exact_counts(model, span)?;
-            let found = model.world_count();
+            let found = model.world_count_big();
             Ok(Some((
-                compare(*op, found, *n),
+                compare(*op, &found, n),
                 format!("the model has {found} world(s)"),
             )))
         }

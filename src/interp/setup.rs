@@ -37,6 +37,8 @@ pub struct Setup {
     pub piles: Vec<(Name, Visibility)>,
     /// `deal ...` (all deal statements, in order)
     pub deal: Vec<DealPart>,
+    /// The last `deal` statement (where a deal that cannot be built is reported).
+    pub deal_at: Option<Span>,
     /// `stock ...`
     pub stock: Option<Vec<Name>>,
     /// `seed N`
@@ -45,6 +47,10 @@ pub struct Setup {
     pub turn: Option<Name>,
     /// `prop ...`
     pub props: Vec<Name>,
+    /// `pile NAME VIS holds CARDS`: the piles that can hold only some cards.
+    pub holds: Vec<(Name, Vec<Name>)>,
+    /// `order LOCATIONS`: the symbolic engine's variable order.
+    pub order: Vec<Name>,
 }
 
 /// What setting the table yields.
@@ -114,13 +120,19 @@ impl Setup {
         let copies = table.deck.copies();
         let sizes: Vec<u32> = actual.iter().map(|l| l.iter().sum()).collect();
         let spec = DealSpec {
+            only: self.restrictions(&table, &actual)?,
+            order: self
+                .order
+                .iter()
+                .map(|l| table.location(l))
+                .collect::<Result<_, _>>()?,
             copies,
             sizes,
             observers: table.observers(),
             props: self.props.len(),
             actual,
         };
-        let model = build(&spec, budget, engine, at)?;
+        let model = build(&spec, budget, engine, self.deal_at.unwrap_or(at))?;
         let state = self.game_state(&table, &spec.actual[table.stock()])?;
         Ok(Started {
             table,
@@ -129,6 +141,47 @@ impl Setup {
             state,
             props: self.props.iter().map(|p| p.text.clone()).collect(),
         })
+    }
+
+    /// What each pile can hold (`holds`), checked against the actual deal.
+    fn restrictions(
+        &self,
+        table: &Table,
+        actual: &[Vec<u32>],
+    ) -> Result<Vec<Option<Vec<bool>>>, Diagnostic> {
+        if self.holds.is_empty() {
+            return Ok(Vec::new());
+        }
+        let kinds = table.deck.kinds.len();
+        let mut only = vec![None; table.locations.len()];
+        for (pile, cards) in &self.holds {
+            let l = table.location(pile)?;
+            let mut allowed = vec![false; kinds];
+            for card in cards {
+                for k in table.deck.pattern(card)? {
+                    allowed[k] = true;
+                }
+            }
+            if let Some(k) = (0..kinds).find(|&k| actual[l][k] > 0 && !allowed[k]) {
+                return Err(Diagnostic::error(
+                    "bad-deal",
+                    format!(
+                        "`{}` holds only {}, but the deal puts {} there",
+                        pile.text,
+                        cards
+                            .iter()
+                            .map(|c| c.text.as_str())
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                        table.deck.kinds[k].name
+                    ),
+                    pile.span,
+                )
+                .with_label("declared here"));
+            }
+            only[l] = Some(allowed);
+        }
+        Ok(only)
     }
 
     /// The actual deal as an allocation; what is not dealt lies in the stock.
@@ -204,11 +257,33 @@ fn build(
     engine: Engine,
     at: Span,
 ) -> Result<Rc<dyn Backend>, Diagnostic> {
+    let cap = ExplicitModel::world_cap(spec);
     let symbolic = match engine {
         Engine::Explicit => false,
         Engine::Symbolic => true,
-        Engine::Auto => deal::count_reachable(spec) > budget,
+        Engine::Auto => {
+            let worlds = deal::count_reachable(spec);
+            if worlds > budget.min(cap) || deal::fits_explicit(spec).is_err() {
+                true
+            } else if deal::prefer_symbolic(spec, worlds, deal::law_nodes_at_least(spec)) {
+                // Maybe cheaper: build the law and compare with its size.
+                if let Ok(model) = SymbolicModel::from_deal(spec, &SymbolicLimits::default()) {
+                    if deal::prefer_symbolic(spec, worlds, model.bdd_nodes()) {
+                        return Ok(Rc::new(model));
+                    }
+                }
+                false
+            } else {
+                false
+            }
+        }
     };
+    if !symbolic {
+        let count = deal::count_reachable(spec);
+        if count > cap && count <= budget {
+            return Err(too_large(spec, count, cap, at));
+        }
+    }
     let bad = |e: EngineError| match e {
         EngineError::TooManyWorlds { count, budget } => too_many(count, budget, at),
         e => super::errors::engine(&e, at),
@@ -231,6 +306,25 @@ fn too_many(count: u128, budget: u128, at: Span) -> Diagnostic {
     )
     .with_label("the initial model would be built here")
     .with_help("use the symbolic engine (`--engine auto` or `symbolic`), a smaller deck or fewer hidden cards, or raise the budget with --max-worlds")
+}
+
+/// A deal within `--max-worlds` but past what memory allows (the flag
+/// cannot raise this limit).
+fn too_large(spec: &DealSpec, count: u128, cap: u128, at: Span) -> Diagnostic {
+    let gib = |b: u128| b as f64 / (1u128 << 30) as f64;
+    Diagnostic::error(
+        "too-many-worlds",
+        format!(
+            "the deal has {count} possible worlds: an explicit model of them would take about \
+             {:.1} GiB, more than the limit of {} worlds ({:.0} GiB) that no --max-worlds can raise",
+            gib(ExplicitModel::estimated_bytes(spec, count)),
+            cap,
+            gib(crate::engine::model::MAX_MODEL_BYTES)
+        ),
+        at,
+    )
+    .with_label("the initial model would be built here")
+    .with_help("use the symbolic engine (`--engine auto` or `--engine symbolic`), a smaller deck or fewer hidden cards")
 }
 
 fn over_dealt(table: &Table, kind: Kind, card: &Name) -> Diagnostic {
