@@ -8,6 +8,7 @@
 use std::fmt::Write as _;
 
 use colored::Colorize;
+use strsim::osa_distance;
 
 /// A byte range in the source text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -54,6 +55,10 @@ pub struct Diagnostic {
     pub label: String,
     /// A hint: how to fix it, or "did you mean".
     pub help: Option<String>,
+    /// Whether `span` points into a text; a problem with no place in one
+    /// (a file that cannot be read, a checkpoint the command line names)
+    /// is shown without a source line.
+    pub located: bool,
 }
 
 impl Diagnostic {
@@ -66,6 +71,15 @@ impl Diagnostic {
             span,
             label: String::new(),
             help: None,
+            located: true,
+        }
+    }
+
+    /// An error with no place in a source text.
+    pub fn unlocated(code: &'static str, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            located: false,
+            ..Diagnostic::error(code, message, Span::default())
         }
     }
 
@@ -75,10 +89,19 @@ impl Diagnostic {
         self
     }
 
-    /// The same diagnostic with a hint.
+    /// The same diagnostic with a hint (an empty hint is no hint).
     pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
-        self.help = Some(help.into());
+        let help = help.into();
+        self.help = (!help.trim().is_empty()).then_some(help);
         self
+    }
+
+    /// The same diagnostic with a hint, if there is one.
+    pub fn with_help_opt(self, help: Option<impl Into<String>>) -> Diagnostic {
+        match help {
+            Some(h) => self.with_help(h),
+            None => self,
+        }
     }
 
     /// Renders the diagnostic against the source it points into, e.g.
@@ -91,7 +114,12 @@ impl Diagnostic {
     ///    |         ^^ not a card of the deck
     ///    = help: the deck has 2S .. 6C
     /// ```
+    ///
+    /// An unlocated diagnostic is its headline and its hint alone.
     pub fn render(&self, file: &str, src: &str, color: bool) -> String {
+        if !self.located {
+            return self.render_unlocated(color);
+        }
         let (line, col) = line_col(src, self.span.start);
         let text = src.lines().nth(line - 1).unwrap_or("");
         let head = match self.severity {
@@ -130,8 +158,35 @@ impl Diagnostic {
             format!(" {}", self.label)
         };
         let _ = writeln!(out, "{gutter} {} {pad}{carets}{label}", blue("|"));
-        if let Some(help) = &self.help {
+        if let Some(help) = self.help() {
             let _ = writeln!(out, "{gutter} {} help: {help}", blue("="));
+        }
+        out
+    }
+
+    /// The hint, if it says something.
+    fn help(&self) -> Option<&str> {
+        self.help.as_deref().filter(|h| !h.trim().is_empty())
+    }
+
+    fn render_unlocated(&self, color: bool) -> String {
+        let head = match self.severity {
+            Severity::Error => "error",
+            Severity::Failure => "failed",
+        };
+        let head = if color {
+            head.red().bold().to_string()
+        } else {
+            head.to_string()
+        };
+        let mut out = format!("{head}: {}\n", self.message);
+        if let Some(help) = self.help() {
+            let eq = if color {
+                "=".blue().bold().to_string()
+            } else {
+                "=".into()
+            };
+            let _ = writeln!(out, "  {eq} help: {help}");
         }
         out
     }
@@ -141,6 +196,13 @@ impl Diagnostic {
         let (line, col) = line_col(src, self.span.start);
         format!("{file}:{line}:{col}")
     }
+}
+
+/// Whether output to standard output is coloured: on a terminal, unless
+/// `NO_COLOR` is set (or `CLICOLOR=0`; `CLICOLOR_FORCE` forces colour),
+/// as the `colored` crate reads the environment. The one place that decides.
+pub fn color_from_env() -> bool {
+    colored::control::ShouldColorize::from_env().should_colorize()
 }
 
 /// The 1-based line and column (in characters) of a byte offset.
@@ -177,42 +239,18 @@ fn caret_width(line_text: &str, col: usize, span: Span) -> usize {
 }
 
 /// The candidate closest to `word` by edit distance (ignoring case), if it is
-/// close enough to be a likely typo: for "did you mean".
+/// close enough to be a likely typo: for "did you mean". Inserting, deleting
+/// or changing a character, or swapping two neighbours (`tabel` → `table`),
+/// costs one (the optimal string alignment distance).
 pub fn suggest<S: AsRef<str>>(word: &str, candidates: &[S]) -> Option<String> {
     let word = word.to_lowercase();
     let limit = (word.chars().count() / 3).max(1);
     candidates
         .iter()
-        .map(|c| (edit_distance(&word, &c.as_ref().to_lowercase()), c.as_ref()))
+        .map(|c| (osa_distance(&word, &c.as_ref().to_lowercase()), c.as_ref()))
         .filter(|(d, _)| *d <= limit)
         .min_by_key(|(d, _)| *d)
         .map(|(_, c)| c.to_string())
-}
-
-/// Edit distance in characters, where inserting, deleting or changing a
-/// character, or swapping two neighbours (`tabel` → `table`), costs one.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in d[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut best = (d[i - 1][j] + 1)
-                .min(d[i][j - 1] + 1)
-                .min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(d[i - 2][j - 2] + 1);
-            }
-            d[i][j] = best;
-        }
-    }
-    d[a.len()][b.len()]
 }
 
 #[cfg(test)]
@@ -256,6 +294,25 @@ mod tests {
             out,
             "error[unknown-card]: no card `7S` in this deck\n \
              --> game.deal:2:9\n  |\n2 | deal 1: 7S\n  |         ^^ not a card of the deck\n  = help: the deck has 2S .. 6C\n"
+        );
+    }
+
+    #[test]
+    fn an_empty_hint_is_not_shown() {
+        let src = "? true\n";
+        let d = Diagnostic::error("x", "m", Span::new(0, 1)).with_help("");
+        assert_eq!(d.help, None);
+        let mut raw = Diagnostic::error("x", "m", Span::new(0, 1));
+        raw.help = Some("  ".into());
+        assert!(!raw.render("f", src, false).contains("help"));
+    }
+
+    #[test]
+    fn unlocated_diagnostics_have_no_source_line() {
+        let d = Diagnostic::unlocated("cannot-read", "cannot read x.deal").with_help("check it");
+        assert_eq!(
+            d.render("x.deal", "", false),
+            "error: cannot read x.deal\n  = help: check it\n"
         );
     }
 }

@@ -14,15 +14,15 @@
 //! Replaying a scenario through the library:
 //!
 //! ```
-//! use dealer::interp::{Options, Output, Session};
+//! use dealer::interp::{Options, Output, Script, Session};
 //!
 //! // Two cards, one each: player 1 sees its Q, so it knows player 2 holds the A.
 //! let src = "players 1 2\ndeck Q A\ndeal 1: Q | 2: A\n? K1 hand2(A)\n? K1 K2 hand1(Q)\n";
-//! let scenario = dealer::syntax::parse(src).expect("the scenario parses");
+//! let script = Script::parse("example.deal", src).expect("the scenario parses");
 //! let mut session = Session::new(Options::default());
 //! let mut answers = Vec::new();
-//! for stmt in &scenario.statements {
-//!     for out in session.execute(stmt, src).expect("every statement runs") {
+//! for step in session.replay(&script, 0) {
+//!     for out in step.outcome.expect("every statement runs") {
 //!         if let Output::Answer { value, .. } = out {
 //!             answers.push(value);
 //!         }

@@ -125,3 +125,31 @@ fn the_engine_is_chosen_on_the_command_line() {
     assert_eq!(code, 2);
     assert!(stderr.contains("explicit, symbolic, auto"), "{stderr}");
 }
+
+#[test]
+fn a_refused_move_inside_a_modality_prints_no_empty_hint() {
+    let (code, _, stderr) = output(&["run", "tests/data/kwartet-pattern-ask.deal"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        stderr,
+        "error[kwartet-one-card]: Kwartet: a player asks for one card, not a pattern\n \
+         --> tests/data/kwartet-pattern-ask.deal:6:4\n  |\n6 | ? [ask 1 2 <1,*>] true\n  |    ^^^^^^^^^^^^^\n"
+    );
+}
+
+#[test]
+fn export_writes_into_a_directory_it_creates() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("new/sub/fig.dot");
+    let (code, stdout, stderr) = output(&[
+        "export",
+        "scenarios/gofish/simplified.deal",
+        "--at",
+        "turn 1",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.starts_with("wrote "), "{stdout}");
+    assert!(std::fs::read_to_string(&out).unwrap().starts_with("graph"));
+}

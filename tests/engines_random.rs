@@ -1,7 +1,8 @@
 //! The symbolic engine against the explicit one on random small deals,
 //! random sequences of event models and random formulas, and on random S5
-//! models: every answer (truth at the actual world, validity, possible
-//! events, refusals, world counts, what each agent considers) must agree.
+//! models and grid models: every answer (truth at the actual world,
+//! validity, possible events, refusals, world counts, what each agent and
+//! group considers) must agree.
 
 mod common;
 
@@ -10,8 +11,8 @@ use std::rc::Rc;
 use common::{any_cmp, deck_of};
 use dealer::engine::deal::DealSpec;
 use dealer::engine::{
-    Atom, Backend, EngineError, Event, EventModel, ExplicitModel, Formula, Post, Relation,
-    SymbolicLimits, SymbolicModel,
+    Atom, Backend, EngineError, Event, EventModel, ExplicitModel, Formula, GroupAccess, Post,
+    Relation, SymbolicLimits, SymbolicModel,
 };
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -380,21 +381,105 @@ proptest! {
         }),
     ) {
         let _ = n;
-        let e = ExplicitModel::from_valuations(agents, props, vals, rels, actual).unwrap();
-        let s = SymbolicModel::from_explicit(&e).unwrap();
-        let e: Rc<dyn Backend> = Rc::new(e);
-        let mut s: Rc<dyn Backend> = Rc::new(s);
-        let mut e = e;
-        same_counts(&*e, &*s)?;
-        same_answers(&*e, &*s, &fs)?;
-        for f in &fs {
-            let ann = EventModel::announcement("ann", agents, f.clone());
-            if let (Ok(e2), Ok(s2)) = (e.apply(&ann, None), s.apply(&ann, None)) {
-                e = e2;
-                s = s2;
-                same_counts(&*e, &*s)?;
-                same_answers(&*e, &*s, &fs)?;
+        models_agree(agents, props, vals, rels, actual, &fs)?;
+    }
+
+    /// Grid models: the worlds of a rows × columns grid, agent 0 sees the
+    /// row, agent 1 the column (agent 2, if any, a random partition), with
+    /// random valuations. Contraction merges worlds of equal valuations that
+    /// the pair {0, 1} tells apart: distributed knowledge must survive it.
+    #[test]
+    fn grid_models_agree(
+        (agents, props, vals, rels, actual, fs) in (1..=4usize, 1..=4usize, 2..=3usize, 1..=2usize).prop_flat_map(|(rows, cols, agents, props)| {
+            let n = rows * cols;
+            let case = Case { agents, copies: vec![], sizes: vec![0, 0], actual: vec![vec![], vec![]], props, view: 0 };
+            let row = Relation::Partition((0..n).map(|w| w / cols).collect());
+            let col = Relation::Partition((0..n).map(|w| w % cols).collect());
+            let rels = (vec(0..n, n), Just(row), Just(col)).prop_map(move |(third, row, col)| {
+                let mut rels = vec![row, col];
+                if agents == 3 {
+                    rels.push(Relation::Partition(third));
+                }
+                rels
+            });
+            let d = Formula::D(vec![0, 1], Box::new(Formula::Atom(Atom::Prop(0))));
+            let fs = vec(formula(&case, 3, None), 4).prop_map(move |mut fs| {
+                fs.push(d.clone());
+                fs.push(Formula::D(vec![0, 1], Box::new(d.clone().not())).not());
+                fs
+            });
+            (Just(agents), Just(props), vec(vec(any::<bool>(), props), n), rels, 0..n, fs)
+        }),
+    ) {
+        models_agree(agents, props, vals, rels, actual, &fs)?;
+    }
+}
+
+/// A written model on both engines (the symbolic one built from the model
+/// before contraction), then the formulas announced one after another.
+fn models_agree(
+    agents: usize,
+    props: usize,
+    vals: Vec<Vec<bool>>,
+    rels: Vec<Relation>,
+    actual: usize,
+    fs: &[Formula],
+) -> Result<(), TestCaseError> {
+    let written =
+        ExplicitModel::from_valuations_generated(agents, props, vals, rels, actual).unwrap();
+    let s = SymbolicModel::from_explicit(&written).unwrap();
+    let mut e: Rc<dyn Backend> = Rc::new(written.contract());
+    let mut s: Rc<dyn Backend> = Rc::new(s);
+    same_counts(&*e, &*s)?;
+    same_answers(&*e, &*s, fs)?;
+    same_group_access(&*e, &*s)?;
+    for f in fs {
+        let ann = EventModel::announcement("ann", agents, f.clone());
+        if let (Ok(e2), Ok(s2)) = (e.apply(&ann, None), s.apply(&ann, None)) {
+            e = e2;
+            s = s2;
+            same_counts(&*e, &*s)?;
+            same_answers(&*e, &*s, fs)?;
+            same_group_access(&*e, &*s)?;
+        }
+    }
+    Ok(())
+}
+
+/// Both engines list the same worlds each group considers possible from the
+/// actual world (as sets of valuations), for E, C and D, and `D` agrees
+/// with the listed worlds: `D_G p` holds exactly when p holds in each.
+fn same_group_access(e: &dyn Backend, s: &dyn Backend) -> Result<(), TestCaseError> {
+    let props = e.actual_world().props.len();
+    let agents = e.agents();
+    for group in [vec![0, 1], (0..agents).collect::<Vec<_>>()] {
+        for access in [
+            GroupAccess::Everybody,
+            GroupAccess::Common,
+            GroupAccess::Distributed,
+        ] {
+            let valuations = |m: &dyn Backend| {
+                let mut v: Vec<Vec<bool>> = m
+                    .group_accessible(access, &group, m.actual())
+                    .into_iter()
+                    .map(|w| m.world(w).props)
+                    .collect();
+                v.sort();
+                v.dedup();
+                v
+            };
+            prop_assert_eq!(valuations(e), valuations(s), "{:?} of {:?}", access, group);
+        }
+        for p in 0..props {
+            for m in [e, s] {
+                let d = Formula::D(group.clone(), Box::new(Formula::Atom(Atom::Prop(p))));
+                let listed = m
+                    .group_accessible(GroupAccess::Distributed, &group, m.actual())
+                    .into_iter()
+                    .all(|w| m.world(w).props[p]);
+                prop_assert_eq!(m.eval_actual(&d).unwrap(), listed, "D{:?} p{}", group, p);
             }
         }
     }
+    Ok(())
 }

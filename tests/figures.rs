@@ -248,6 +248,11 @@ fn bad_exports_are_clear_errors_and_leave_no_file() {
     let out = dir.path().join("fig.svg");
     let o = out.to_str().unwrap();
     let jpg = dir.path().join("fig.jpg");
+    // A missing directory is created, but not one under a plain file.
+    let other = tempfile::tempdir().unwrap();
+    let file = other.path().join("plain");
+    std::fs::write(&file, "").unwrap();
+    let under_file = file.join("fig.svg");
     let cases: [(&[&str], &str); 6] = [
         (
             &[GOFISH, "--at", "turn 9", "-o", o],
@@ -262,8 +267,8 @@ fn bad_exports_are_clear_errors_and_leave_no_file() {
             "2520 worlds, more than the limit of 64",
         ),
         (
-            &[GOFISH, "-o", "/nonexistent/dir/fig.svg"],
-            "does not exist",
+            &[GOFISH, "-o", under_file.to_str().unwrap()],
+            "cannot create the directory",
         ),
         (
             &[GOFISH, "-o", jpg.to_str().unwrap()],

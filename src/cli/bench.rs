@@ -13,10 +13,8 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use crate::diag::line_col;
 use crate::engine::Representation;
-use crate::interp::{Options, Output, Session};
-use crate::syntax;
+use crate::interp::{Options, Output, Script, Session};
 
 /// The arguments of `dealer bench`.
 #[derive(Args, Debug)]
@@ -128,8 +126,8 @@ fn bench_file(file: &Path, runs: usize, options: Options) -> Result<Row, String>
 /// Parses and replays a scenario once, timing every statement.
 fn replay_once(src: &str, options: Options) -> Result<Run, String> {
     let start = Instant::now();
-    let scenario = syntax::parse(src).map_err(|errors| {
-        let first = errors.first().map(|e| e.to_diagnostic().message.clone());
+    let script = Script::parse("", src).map_err(|errors| {
+        let first = errors.first().map(|e| e.message.clone());
         format!("does not parse: {}", first.unwrap_or_default())
     })?;
     let mut session = Session::new(options);
@@ -138,19 +136,22 @@ fn replay_once(src: &str, options: Options) -> Result<Run, String> {
         build: None,
         worlds: None,
         engine: "-",
-        statements: Vec::with_capacity(scenario.statements.len()),
+        statements: Vec::with_capacity(script.statements.len()),
         failed: 0,
     };
-    for stmt in &scenario.statements {
-        let line = line_col(src, stmt.span.start).0;
-        let before = session.playing().is_some();
+    let mut replay = session.replay(&script, 0);
+    loop {
+        let before = replay.session().playing().is_some();
         let t = Instant::now();
-        let outputs = session
-            .execute(stmt, src)
-            .map_err(|d| format!("line {line}: {}", d.message))?;
+        let Some(step) = replay.next() else {
+            break;
+        };
         let took = t.elapsed();
+        let outputs = step
+            .outcome
+            .map_err(|d| format!("line {}: {}", step.line, d.message))?;
         if !before {
-            if let Some(p) = session.playing() {
+            if let Some(p) = replay.session().playing() {
                 run.build = Some(took);
                 run.worlds = Some(p.model.world_count());
                 run.engine = match p.model.representation() {
@@ -163,13 +164,10 @@ fn replay_once(src: &str, options: Options) -> Result<Run, String> {
             .iter()
             .filter(|o| matches!(o, Output::Expect { held: false, .. }))
             .count();
-        run.statements.push((line, took));
+        if step.index.is_some() {
+            run.statements.push((step.line, took));
+        }
     }
-    let end = scenario
-        .statements
-        .last()
-        .map_or(Default::default(), |s| s.span);
-    session.finish(end).map_err(|d| d.message)?;
     run.total = start.elapsed();
     Ok(run)
 }

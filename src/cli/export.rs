@@ -1,19 +1,18 @@
-//! `dealer export FILE.deal --at CHECKPOINT -o OUT` and the writing of the
-//! figures that `export` statements produce during `dealer run`.
+//! `dealer export FILE.deal --at CHECKPOINT -o OUT`.
 //!
 //! The options (`--for`, `--only`, `--agents`, `--all`) are written as an
 //! `export` statement and parsed by the scenario grammar, so the command line
 //! and the language accept the same things and report the same errors.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::diag::{suggest, Diagnostic, Span};
+use crate::diag::{suggest, Diagnostic};
+use crate::figure::{files, Figure, DEFAULT_MAX_NODES};
+use crate::interp::{Output, Script, Session};
 
-use crate::figure::{Figure, DEFAULT_MAX_NODES};
-use crate::interp::{Output, Session};
-use crate::syntax;
+use super::Shown;
 
 /// The options of `dealer export`.
 #[derive(Args, Debug)]
@@ -46,19 +45,6 @@ pub struct ExportArgs {
     pub model: super::ModelArgs,
 }
 
-pub use crate::figure::render::{renderer_from_env, write_figure};
-
-/// Where an `export` statement's file goes: relative to the scenario's directory.
-pub fn statement_path(scenario: &str, written: &str) -> PathBuf {
-    let p = Path::new(written);
-    if p.is_absolute() {
-        return p.to_path_buf();
-    }
-    Path::new(scenario)
-        .parent()
-        .map_or_else(|| p.to_path_buf(), |d| d.join(p))
-}
-
 /// The export statement the options stand for.
 fn statement(args: &ExportArgs) -> String {
     let out = args.output.display().to_string().replace('"', "");
@@ -78,108 +64,85 @@ fn statement(args: &ExportArgs) -> String {
     s
 }
 
-/// `dealer export`: replays to the checkpoint, builds the figure, writes it.
-/// Returns the exit code (0, or 2 on any error; no file is left on error).
+/// `dealer export`: replays to the checkpoint, builds the figure, writes it
+/// (the output path is relative to the current directory, see
+/// [`crate::figure::files`]). Returns the exit code (0, or 2 on any error;
+/// no file is left on error).
 pub fn run(args: &ExportArgs, color: bool) -> u8 {
-    let name = args.file.display().to_string();
-    let src = match std::fs::read_to_string(&args.file) {
-        Ok(src) => src,
-        Err(e) => return fail(&format!("cannot read {name}: {e}"), None),
-    };
-    let mut session = Session::new(args.model.options(false));
-    session.set_figure_limit(args.max_nodes);
-    if let Err(code) = replay_to(&mut session, &name, &src, args.at.as_deref(), color) {
-        return code;
-    }
-    let line = statement(args);
-    let figure = match figure_of(&mut session, &line, color) {
-        Ok(f) => f,
-        Err(code) => return code,
-    };
-    match write_figure(&figure, &args.output) {
+    match export(args) {
         Ok(report) => {
             println!("{report}");
             0
         }
-        Err(e) => fail(&e.to_string(), e.help()),
+        Err(shown) => {
+            eprint!("{}", shown.render(color));
+            2
+        }
     }
 }
 
-/// Replays the scenario up to the checkpoint `at` (all of it when `None`).
-fn replay_to(
-    session: &mut Session,
-    name: &str,
-    src: &str,
-    at: Option<&str>,
-    color: bool,
-) -> Result<(), u8> {
-    let scenario = syntax::parse(src).map_err(|errors| {
-        for e in &errors {
-            eprint!("{}", e.to_diagnostic().render(name, src, color));
-        }
-        2u8
-    })?;
-    for stmt in &scenario.statements {
-        if let Err(d) = session.execute(stmt, src) {
-            eprint!("{}", d.render(name, src, color));
-            return Err(2);
-        }
-        if at.is_some() && session.checkpoints().last().map(String::as_str) == at {
-            return Ok(());
-        }
-    }
-    if let Some(at) = at {
-        let known = session.checkpoints();
-        let help = match suggest(at, known) {
-            Some(s) => Some(format!("did you mean \"{s}\"?")),
-            None if known.is_empty() => Some("the scenario has no `checkpoint`".into()),
-            None => Some(format!("the checkpoints are: \"{}\"", known.join("\", \""))),
-        };
-        return Err(fail(&format!("no checkpoint \"{at}\" in {name}"), help));
-    }
-    let end = scenario
-        .statements
-        .last()
-        .map_or(Span::default(), |s| s.span);
-    session.finish(end).map_err(|d| {
-        eprint!("{}", d.render(name, src, color));
-        2u8
+fn export(args: &ExportArgs) -> Result<String, Shown> {
+    let script = super::read_script(&args.file)?;
+    let mut session = Session::new(args.model.options(false));
+    session.set_figure_limit(args.max_nodes);
+    replay_to(&mut session, &script, args.at.as_deref())?;
+    let figure = figure_of(&mut session, &statement(args))?;
+    files::write(&figure, &args.output).map_err(|e| {
+        Shown::unlocated(Diagnostic::unlocated(e.code(), e.to_string()).with_help_opt(e.help()))
     })
 }
 
-/// Runs the options as an `export` statement on the replayed session.
-fn figure_of(session: &mut Session, line: &str, color: bool) -> Result<Figure, u8> {
-    let show = |d: &Diagnostic| eprint!("{}", d.render("command line", line, color));
-    let scenario = syntax::parse(line).map_err(|errors| {
-        errors.iter().for_each(|e| show(&e.to_diagnostic()));
-        2u8
-    })?;
-    let stmt = &scenario.statements[0];
-    if session.playing().is_none() {
-        return Err(fail(
-            "the scenario deals no cards and writes no model",
-            None,
-        ));
-    }
-    match session.execute(stmt, line) {
-        Ok(outputs) => outputs
-            .into_iter()
-            .find_map(|o| match o {
-                Output::Figure { figure, .. } => Some(figure),
-                _ => None,
-            })
-            .ok_or(2),
-        Err(d) => {
-            show(&d);
-            Err(2)
+/// Replays the scenario up to the checkpoint `at` (all of it when `None`).
+fn replay_to(session: &mut Session, script: &Script, at: Option<&str>) -> Result<(), Shown> {
+    let located = |d| Shown::new(&script.name, &script.src, vec![d]);
+    let mut replay = session.replay(script, 0);
+    while let Some(step) = replay.next() {
+        step.outcome.map_err(located)?;
+        if at.is_some() && replay.session().checkpoints().last().map(String::as_str) == at {
+            return Ok(());
         }
     }
+    let Some(at) = at else {
+        return Ok(());
+    };
+    let known = session.checkpoints();
+    let help = match suggest(at, known) {
+        Some(s) => format!("did you mean \"{s}\"?"),
+        None if known.is_empty() => "the scenario has no `checkpoint`".into(),
+        None => format!("the checkpoints are: \"{}\"", known.join("\", \"")),
+    };
+    Err(Shown::unlocated(
+        Diagnostic::unlocated(
+            "unknown-checkpoint",
+            format!("no checkpoint \"{at}\" in {}", script.name),
+        )
+        .with_help(help),
+    ))
 }
 
-fn fail(message: &str, help: Option<String>) -> u8 {
-    eprintln!("error: {message}");
-    if let Some(h) = help {
-        eprintln!("  help: {h}");
+/// Runs the options as an `export` statement on the replayed session.
+fn figure_of(session: &mut Session, line: &str) -> Result<Figure, Shown> {
+    let script = Script::parse("command line", line)
+        .map_err(|errors| Shown::new("command line", line, errors))?;
+    if session.playing().is_none() {
+        return Err(Shown::unlocated(Diagnostic::unlocated(
+            "nothing-to-draw",
+            "the scenario deals no cards and writes no model",
+        )));
     }
-    2
+    let outputs = session
+        .execute(&script.statements[0], line)
+        .map_err(|d| Shown::new("command line", line, vec![d]))?;
+    outputs
+        .into_iter()
+        .find_map(|o| match o {
+            Output::Figure { figure, .. } => Some(figure),
+            _ => None,
+        })
+        .ok_or_else(|| {
+            Shown::unlocated(Diagnostic::unlocated(
+                "nothing-to-draw",
+                "the export options drew no figure",
+            ))
+        })
 }

@@ -8,16 +8,15 @@
 //! piped or when `NO_COLOR` is set. Exit codes: 0 when every expectation
 //! held, 1 when an `expect` failed, 2 on an error (bad input, illegal move).
 
-use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use colored::Colorize;
 
-use crate::diag::{line_col, Diagnostic, Severity};
-use crate::interp::{Engine, Options, Output, Session};
-use crate::syntax;
+use crate::diag::{color_from_env, Diagnostic, Severity};
+use crate::figure::files as figure_files;
+use crate::interp::{errors, Engine, Options, Output, Script, Session};
 
 pub mod bench;
 pub mod export;
@@ -110,8 +109,7 @@ impl ModelArgs {
 /// Parses the arguments and runs the command.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    let color = std::io::stdout().is_terminal()
-        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let color = color_from_env();
     colored::control::set_override(color);
     let (file, options) = match cli.command {
         Command::Export(args) => return ExitCode::from(export::run(&args, color)),
@@ -121,93 +119,123 @@ pub fn main() -> ExitCode {
         Command::Repl { file, model } => return crate::repl::run(file, model.options(false)),
         Command::Check { file, model } => (file, model.options(true)),
     };
-    let src = match std::fs::read_to_string(&file) {
-        Ok(src) => src,
-        Err(e) => {
-            eprintln!(
-                "{}: cannot read {}: {e}",
-                "error".red().bold(),
-                file.display()
-            );
+    let script = match read_script(&file) {
+        Ok(script) => script,
+        Err(shown) => {
+            eprint!("{}", shown.render(color));
             return ExitCode::from(2);
         }
     };
+    ExitCode::from(replay_script(&script, options, color))
+}
+
+/// Diagnostics about one text, ready to print.
+pub struct Shown {
+    name: String,
+    src: String,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Shown {
+    /// Diagnostics pointing into `src`, shown as `name`.
+    pub fn new(name: &str, src: &str, diagnostics: Vec<Diagnostic>) -> Shown {
+        Shown {
+            name: name.to_string(),
+            src: src.to_string(),
+            diagnostics,
+        }
+    }
+
+    /// One diagnostic with no place in a text.
+    pub fn unlocated(d: Diagnostic) -> Shown {
+        Shown::new("", "", vec![d])
+    }
+
+    /// The diagnostics as text.
+    pub fn render(&self, color: bool) -> String {
+        self.diagnostics
+            .iter()
+            .map(|d| d.render(&self.name, &self.src, color))
+            .collect()
+    }
+}
+
+/// Reads and parses a scenario file.
+pub fn read_script(file: &Path) -> Result<Script, Shown> {
     let name = file.display().to_string();
-    let code = replay(&name, &src, options, color);
-    ExitCode::from(code)
+    let src = std::fs::read_to_string(file).map_err(|e| {
+        Shown::unlocated(Diagnostic::unlocated(
+            "cannot-read",
+            format!("cannot read {name}: {e}"),
+        ))
+    })?;
+    Script::parse(&name, &src).map_err(|errors| Shown::new(&name, &src, errors))
 }
 
 /// Replays a scenario and prints the outcome; returns the exit code.
 pub fn replay(file: &str, src: &str, options: Options, color: bool) -> u8 {
-    let scenario = match syntax::parse(src) {
-        Ok(s) => s,
+    match Script::parse(file, src) {
+        Ok(script) => replay_script(&script, options, color),
         Err(errors) => {
-            for e in &errors {
-                eprint!("{}", e.to_diagnostic().render(file, src, color));
-            }
-            return 2;
+            eprint!("{}", Shown::new(file, src, errors).render(color));
+            2
         }
-    };
+    }
+}
+
+/// Replays a parsed scenario, printing every step; returns the exit code.
+fn replay_script(script: &Script, options: Options, color: bool) -> u8 {
     let mut session = Session::new(options);
     let mut failures = Vec::new();
     let mut held = 0;
     let progress = progress::Progress::new();
-    for stmt in &scenario.statements {
-        let line = line_col(src, stmt.span.start).0;
-        let label = || {
-            format!(
-                "line {line}: {}",
-                src[stmt.span.start..stmt.span.end].trim()
-            )
+    let mut replay = session.replay(script, 0);
+    loop {
+        let pos = replay.position();
+        let label = || format!("line {}: {}", script.line(pos), script.text(pos));
+        let Some(step) = progress.around(label, || replay.next()) else {
+            break;
         };
-        match progress.around(label, || session.execute(stmt, src)) {
-            Ok(outputs) => {
-                for out in outputs {
-                    if let Output::Figure { path, span, figure } = &out {
-                        let target = export::statement_path(file, path);
-                        match export::write_figure(figure, &target) {
-                            Ok(report) => println!("{} {report}", format!("{line:>4}").dimmed()),
-                            Err(e) => {
-                                let d = crate::interp::figures::diagnostic(&e, *span);
-                                eprint!("{}", d.render(file, src, color));
-                                return 2;
-                            }
-                        }
-                        continue;
-                    }
-                    if let Output::Expect { held: ok, .. } = &out {
-                        if *ok {
-                            held += 1;
-                        } else {
-                            failures.push(failure(&out));
-                        }
-                    }
-                    if !options.check_only {
-                        print_output(line, &out);
+        let outputs = match step.outcome {
+            Ok(outputs) => outputs,
+            Err(d) => {
+                eprint!("{}", d.render(&script.name, &script.src, color));
+                return 2;
+            }
+        };
+        for out in outputs {
+            if let Output::Figure { path, span, figure } = &out {
+                let target = figure_files::target(Some(&script.name), path);
+                match figure_files::write(figure, &target) {
+                    Ok(report) => println!("{} {report}", format!("{:>4}", step.line).dimmed()),
+                    Err(e) => {
+                        let d = errors::figure(&e, *span);
+                        eprint!("{}", d.render(&script.name, &script.src, color));
+                        return 2;
                     }
                 }
+                continue;
             }
-            Err(d) => {
-                eprint!("{}", d.render(file, src, color));
-                return 2;
+            if let Output::Expect { held: ok, .. } = &out {
+                if *ok {
+                    held += 1;
+                } else {
+                    failures.push(failure(&out));
+                }
+            }
+            if !options.check_only {
+                print_output(step.line, &out);
             }
         }
     }
-    let end = scenario
-        .statements
-        .last()
-        .map_or(Default::default(), |s| s.span);
-    if let Err(d) = session.finish(end) {
-        eprint!("{}", d.render(file, src, color));
-        return 2;
-    }
     for d in &failures {
-        eprint!("{}", d.render(file, src, color));
+        eprint!("{}", d.render(&script.name, &script.src, color));
     }
     if options.check_only {
         println!(
-            "{file}: {} statement(s) checked, no errors",
-            scenario.statements.len()
+            "{}: {} statement(s) checked, no errors",
+            script.name,
+            script.statements.len()
         );
         return 0;
     }

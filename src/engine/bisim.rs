@@ -31,6 +31,27 @@ impl View {
     }
 }
 
+/// The block of each world under the largest collective bisimulation of
+/// `m` (each agent and each group of two or more agents, as [`contract`]
+/// refines); `None` above [`MAX_GROUP_AGENTS`] agents.
+pub(crate) fn blocks(m: &ExplicitModel) -> Option<Vec<u32>> {
+    if m.rels.len() > MAX_GROUP_AGENTS {
+        return None;
+    }
+    let (mut block, mut count) = initial_blocks(m);
+    let groups = m.group_relations();
+    let active: Vec<&Rel> = m.rels.iter().chain(&groups).collect();
+    loop {
+        let views: Vec<View> = active.iter().map(|r| view(r, &block, count)).collect();
+        let (next, next_count) = refine(&block, &active, &views);
+        if next_count == count {
+            return Some(block);
+        }
+        block = next;
+        count = next_count;
+    }
+}
+
 /// The bisimulation contraction of `m`, with its actual world tracked.
 ///
 /// The refinement also respects the relation of every group of two or more

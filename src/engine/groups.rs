@@ -9,8 +9,11 @@
 //! them by the intersections of the event relations. Until then they are
 //! the intersections of the agents' relations, computed when needed.
 
+use std::collections::VecDeque;
+
 use super::formula::Agent;
 use super::model::{Csr, Partition, Rel};
+use super::{Backend, GroupAccess, WorldId};
 
 /// Above this number of agents, group relations are not stored (there would
 /// be too many) and contraction does not merge worlds.
@@ -82,4 +85,69 @@ pub(crate) fn intersections(rels: &[Rel], n: usize) -> Vec<Rel> {
         out.push(rel);
     }
     out
+}
+
+/// [`Backend::group_accessible`] from the agents' relations alone
+/// ([`Backend::accessible`]): right for `E` and `C` on every model, and for
+/// `D` on a model whose group relations are the intersections.
+pub(crate) fn from_agents<B: Backend + ?Sized>(
+    model: &B,
+    access: GroupAccess,
+    group: &[Agent],
+    w: WorldId,
+) -> Vec<WorldId> {
+    match access {
+        GroupAccess::Everybody => {
+            let mut out: Vec<WorldId> =
+                group.iter().flat_map(|&a| model.accessible(a, w)).collect();
+            out.sort_unstable();
+            out.dedup();
+            out
+        }
+        GroupAccess::Common => closure(model, group, w),
+        GroupAccess::Distributed => match group.split_first() {
+            None => (0..model.world_count() as usize).collect(),
+            Some((&first, rest)) => {
+                let mut out = model.accessible(first, w);
+                for &a in rest {
+                    let other = model.accessible(a, w);
+                    out.retain(|v| other.binary_search(v).is_ok());
+                }
+                out
+            }
+        },
+    }
+}
+
+/// The worlds reachable from `start` by one or more steps along `group`'s
+/// relations, in increasing order. On S5 models each equivalence class is
+/// expanded once per agent, so the cost is linear in the model's size.
+fn closure<B: Backend + ?Sized>(model: &B, group: &[Agent], start: WorldId) -> Vec<WorldId> {
+    let n = model.world_count() as usize;
+    if start >= n {
+        return Vec::new();
+    }
+    let s5 = model.is_s5();
+    let mut seen = vec![false; n];
+    let mut expanded = vec![vec![false; n]; group.len()];
+    let mut queue = VecDeque::from([start]);
+    while let Some(w) = queue.pop_front() {
+        for (i, &a) in group.iter().enumerate() {
+            if expanded[i][w] {
+                continue;
+            }
+            expanded[i][w] = true;
+            let succ = model.accessible(a, w);
+            for &v in &succ {
+                if s5 {
+                    expanded[i][v] = true;
+                }
+                if !seen[v] {
+                    seen[v] = true;
+                    queue.push_back(v);
+                }
+            }
+        }
+    }
+    (0..n).filter(|&v| seen[v]).collect()
 }

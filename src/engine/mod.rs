@@ -24,6 +24,7 @@ mod par;
 mod relation;
 #[cfg(test)]
 mod testkit;
+mod translate;
 mod update;
 
 use std::fmt;
@@ -63,6 +64,21 @@ pub enum Representation {
         /// Variables of the structure.
         variables: usize,
     },
+}
+
+/// Which worlds a group of agents considers possible: the relations that
+/// `E`, `C` and `D` quantify over, asked with [`Backend::group_accessible`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GroupAccess {
+    /// Some agent of the group considers it possible: the union of the
+    /// agents' relations, one step (`E_G`).
+    Everybody,
+    /// Reachable by one or more steps of that union (`C_G`).
+    Common,
+    /// Every agent of the group considers it possible, pooling what they
+    /// know (`D_G`): the intersection of their relations, as the model holds
+    /// it after contraction. For the empty group, every world.
+    Distributed,
 }
 
 /// What can go wrong inside the engine. The interpreter turns these into
@@ -172,6 +188,15 @@ pub trait Backend {
     fn actual(&self) -> WorldId;
     /// The worlds agent `agent` considers possible in world `w`, in increasing order.
     fn accessible(&self, agent: Agent, w: WorldId) -> Vec<WorldId>;
+    /// The worlds `group` considers possible in world `w` in the sense of
+    /// `access`, in increasing order. This is the one definition of group
+    /// accessibility outside evaluation: `why`, narration and figures ask it,
+    /// and it agrees with how `E`, `C` and `D` are evaluated. (The default
+    /// reads the agents' relations; a model that keeps group relations
+    /// through contraction overrides `Distributed`.)
+    fn group_accessible(&self, access: GroupAccess, group: &[Agent], w: WorldId) -> Vec<WorldId> {
+        groups::from_agents(self, access, group, w)
+    }
     /// The number of worlds agent `agent` considers possible in the actual world.
     fn considers(&self, agent: Agent) -> u128 {
         self.accessible(agent, self.actual()).len() as u128
@@ -198,6 +223,12 @@ pub trait Backend {
     /// model; a symbolic model may only give the states of its structure).
     fn counts_exact(&self) -> bool {
         true
+    }
+    /// The model as an explicit model, when it is one or its worlds are
+    /// listed (a small symbolic model): to match its worlds with others
+    /// ([`ExplicitModel::bisimilar_worlds`]).
+    fn as_explicit(&self) -> Option<&ExplicitModel> {
+        None
     }
     /// Which representation holds the model, with its size.
     fn representation(&self) -> Representation {

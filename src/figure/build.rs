@@ -3,11 +3,11 @@
 //! and collects the drawn relations.
 
 use std::collections::hash_map::Entry;
-use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use crate::cards::rules::describe_player;
 use crate::cards::{LocKind, Table};
-use crate::engine::{Agent, Atom, Backend, Cmp, Formula, Kind, WorldId};
+use crate::engine::{Agent, Atom, Backend, Cmp, Formula, GroupAccess, Kind, WorldId};
 
 use super::{Edge, Figure, FigureError, Node, NodeIx, Segment};
 
@@ -126,34 +126,15 @@ fn chosen_worlds(model: &dyn Backend, view: &View) -> Vec<WorldId> {
     reachable(model, actual)
 }
 
-/// The worlds reachable from `start` along any agent's relation (with
-/// `start`), in increasing order. On S5 models each equivalence class is
-/// expanded once per agent, so the cost is linear in the model's size.
+/// The worlds reachable from `start` along any agent's relation, with
+/// `start`, in increasing order.
 fn reachable(model: &dyn Backend, start: WorldId) -> Vec<WorldId> {
-    let n = model.world_count() as usize;
-    let s5 = model.is_s5();
-    let mut seen = vec![false; n];
-    let mut expanded = vec![vec![false; n]; model.agents()];
-    let mut queue = VecDeque::from([start]);
-    seen[start] = true;
-    while let Some(w) = queue.pop_front() {
-        for (a, done) in expanded.iter_mut().enumerate() {
-            if done[w] {
-                continue;
-            }
-            let succ = model.accessible(a, w);
-            for &v in &succ {
-                if s5 {
-                    done[v] = true;
-                }
-                if !seen[v] {
-                    seen[v] = true;
-                    queue.push_back(v);
-                }
-            }
-        }
+    let everyone: Vec<Agent> = (0..model.agents()).collect();
+    let mut ws = model.group_accessible(GroupAccess::Common, &everyone, start);
+    if let Err(i) = ws.binary_search(&start) {
+        ws.insert(i, start);
     }
-    (0..n).filter(|&w| seen[w]).collect()
+    ws
 }
 
 /// The drawn edges between the nodes the worlds belong to (`class`), each

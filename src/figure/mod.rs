@@ -16,10 +16,13 @@
 //! as undirected edges drawn once and without reflexive loops; belief
 //! relations as arrows, loops included (a missing loop says something);
 //! cards that are common knowledge underlined. World ids (`w3`) are the ones
-//! `worlds` and `why` print. This module never prints and never writes files.
+//! `worlds` and `why` print. Building ([`build`]), DOT ([`dot`]) and
+//! rendering ([`render`]) are pure: they return values. [`files`] is the one
+//! place that writes a figure to a file, and holds the rule for relative paths.
 
 pub mod build;
 pub mod dot;
+pub mod files;
 pub mod render;
 
 pub use build::{build, View, DEFAULT_MAX_NODES};

@@ -1,5 +1,5 @@
-//! Renders a figure in the format its file name asks for, and writes files
-//! whole or not at all.
+//! Renders a figure in the format its file name asks for, as bytes; it
+//! writes no file (that is [`super::files`]).
 //!
 //! DOT text is always available. SVG, PNG and PDF are drawn by the system
 //! `dot` program (the graphviz package) when it is installed; without it,
@@ -18,7 +18,7 @@ use layout::core::style::{LineStyleKind, StyleAttr};
 use layout::std_shapes::shapes::{Arrow, Element, LineEndKind, ShapeKind};
 use layout::topo::layout::VisualGraph;
 
-use super::{agent_style, dot, Figure, FigureError, KripkeLike};
+use super::{agent_style, dot, FigureError, KripkeLike};
 
 /// The most nodes the pure-Rust fallback lays out.
 pub const FALLBACK_MAX_NODES: usize = 24;
@@ -211,37 +211,6 @@ fn underlined_label(node: &super::Node) -> String {
     lines.join("\n")
 }
 
-/// Writes `bytes` to `path` whole or not at all: into a temporary file in
-/// the same directory, then renamed over `path`. On failure nothing is left.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FigureError> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let io = |what: &str, e: std::io::Error| {
-        FigureError::Io(format!("cannot write {}: {what}: {e}", path.display()))
-    };
-    if !dir.is_dir() {
-        return Err(FigureError::Io(format!(
-            "cannot write {}: the directory {} does not exist",
-            path.display(),
-            dir.display()
-        )));
-    }
-    let name = path
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or("figure");
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = std::fs::write(&tmp, bytes)
-        .map_err(|e| io("writing", e))
-        .and_then(|_| std::fs::rename(&tmp, path).map_err(|e| io("renaming", e)));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}
-
 /// Who renders images: `DEALER_RENDERER=builtin` forces the pure-Rust
 /// fallback, `graphviz` the `dot` program; otherwise `dot` when installed.
 pub fn renderer_from_env() -> Renderer {
@@ -250,17 +219,4 @@ pub fn renderer_from_env() -> Renderer {
         Ok("graphviz") => Renderer::Graphviz,
         _ => Renderer::Auto,
     }
-}
-
-/// Renders `figure` for `path` and writes it whole; returns a one-line report.
-pub fn write_figure(figure: &Figure, path: &Path) -> Result<String, FigureError> {
-    let format = Format::from_path(path)?;
-    let bytes = render(figure, format, renderer_from_env())?;
-    write_atomic(path, &bytes)?;
-    Ok(format!(
-        "wrote {} ({} node(s), {} edge(s))",
-        path.display(),
-        figure.nodes.len(),
-        figure.edges.len()
-    ))
 }

@@ -2,7 +2,9 @@
 //!
 //! Worlds are shown by their id (`w3`) and their cards, player 1 first:
 //! `w3  1:QQ 2:A 3:A stock:QQA`, or by their true propositions for explicit
-//! models. The actual world is marked with `*`.
+//! models; the worlds of a written `model { }` by the names written there
+//! (until the first move), the same on both engines. The actual world is
+//! marked with `*`.
 //!
 //! `why φ` explains the top operator of φ in the actual world from the model:
 //! a world a player considers possible where the formula fails (or "in all N
@@ -16,13 +18,22 @@ use crate::cards::events;
 use crate::cards::rules::describe_player;
 use crate::cards::{LocKind, Table};
 use crate::diag::Diagnostic;
-use crate::engine::{Agent, Backend, Formula, Representation, WorldId};
+use crate::engine::{Agent, Backend, EngineError, Formula, GroupAccess, Representation, WorldId};
 use crate::syntax::ast::{self, FormulaKind, Group};
 
+use super::errors;
 use super::resolve::Scope;
+use super::session::WorldNames;
 
-/// A world in one line: `w3* 1:QQ 2:A 3:A stock:QQA` or `w1* p q`.
-pub fn world_line(table: &Table, props: &[String], model: &dyn Backend, w: WorldId) -> String {
+/// A world in one line: `w3* 1:QQ 2:A 3:A stock:QQA` or `w1* p q`; with
+/// `names` (the worlds of a written model), its written name instead of `w3`.
+pub fn world_line(
+    table: &Table,
+    props: &[String],
+    names: Option<&WorldNames>,
+    model: &dyn Backend,
+    w: WorldId,
+) -> String {
     let view = model.world(w);
     let mark = if w == model.actual() { "*" } else { " " };
     let mut parts = Vec::new();
@@ -52,20 +63,27 @@ pub fn world_line(table: &Table, props: &[String], model: &dyn Backend, w: World
             true_props.join(" ")
         });
     }
-    format!("w{w}{mark} {}", parts.join(" "))
+    let name = names
+        .and_then(|n| n.names.get(w).cloned())
+        .unwrap_or_else(|| format!("w{w}"));
+    format!("{name}{mark} {}", parts.join(" "))
 }
 
 /// `worlds` / `worlds P`: every world, or the ones P considers possible.
 pub fn worlds(
     table: &Table,
     props: &[String],
+    names: Option<&WorldNames>,
     model: &dyn Backend,
     player: Option<Agent>,
 ) -> Vec<String> {
-    let ids: Vec<WorldId> = match player {
+    let mut ids: Vec<WorldId> = match player {
         Some(p) => model.accessible(p, model.actual()),
         None => (0..model.world_count() as usize).collect(),
     };
+    if let Some(n) = names {
+        ids.sort_by_key(|&w| n.order.iter().position(|&v| v == w));
+    }
     let head = match player {
         Some(p) => format!(
             "{} considers {} world(s) possible:",
@@ -77,7 +95,7 @@ pub fn worlds(
     let mut out = vec![head];
     out.extend(
         ids.into_iter()
-            .map(|w| format!("  {}", world_line(table, props, model, w))),
+            .map(|w| format!("  {}", world_line(table, props, names, model, w))),
     );
     out
 }
@@ -117,12 +135,14 @@ pub struct Why<'a> {
     pub scope: &'a Scope<'a>,
     /// The model.
     pub model: &'a dyn Backend,
+    /// The written names of its worlds, if any.
+    pub names: Option<&'a WorldNames>,
     /// The scenario's source, for quoting subformulas.
     pub src: &'a str,
 }
 
-fn engine_error(e: impl ToString, f: &ast::Formula) -> Diagnostic {
-    Diagnostic::error("engine", e.to_string(), f.span)
+fn engine_error(e: EngineError, f: &ast::Formula) -> Diagnostic {
+    errors::engine(&e, f.span)
 }
 
 fn word(value: bool) -> &'static str {
@@ -147,7 +167,13 @@ impl Why<'_> {
     }
 
     fn world(&self, w: WorldId) -> String {
-        world_line(self.scope.table, self.scope.props, self.model, w)
+        world_line(
+            self.scope.table,
+            self.scope.props,
+            self.names,
+            self.model,
+            w,
+        )
     }
 
     fn who(&self, a: Agent) -> String {
@@ -200,7 +226,9 @@ impl Why<'_> {
             FormulaKind::Kw(p, inner) => self.knows_whether(self.scope.agent(p)?, inner, w, depth),
             FormulaKind::D(g, inner) => {
                 let agents = self.group(g)?;
-                let access = self.together(&agents, w);
+                let access = self
+                    .model
+                    .group_accessible(GroupAccess::Distributed, &agents, w);
                 let who = format!("{} together consider", self.names(&agents));
                 self.over(&access, &who, inner, false, depth)
             }
@@ -319,17 +347,6 @@ impl Why<'_> {
             .join(", ")
     }
 
-    /// The worlds every agent of the group considers possible at `w` (distributed knowledge).
-    fn together(&self, agents: &[Agent], w: WorldId) -> Vec<WorldId> {
-        let mut sets = agents.iter().map(|&a| self.model.accessible(a, w));
-        let first = sets.next().unwrap_or_default();
-        let rest: Vec<HashSet<WorldId>> = sets.map(|s| s.into_iter().collect()).collect();
-        first
-            .into_iter()
-            .filter(|v| rest.iter().all(|s| s.contains(v)))
-            .collect()
-    }
-
     fn everybody(
         &self,
         g: &Group,
@@ -406,6 +423,7 @@ impl Why<'_> {
         let inner = Why {
             scope: self.scope,
             model: &*after,
+            names: None,
             src: self.src,
         };
         let value = inner.value_at(b, after.actual())?;
@@ -469,12 +487,14 @@ impl Why<'_> {
         let agents = self.group(g)?;
         let sat = self.truth(inner)?;
         let text = self.text(inner);
-        let (reach, path) = self.search(&agents, &sat, w);
-        if value {
+        let reach = self.model.group_accessible(GroupAccess::Common, &agents, w);
+        if value || reach.iter().all(|v| sat.contains(v)) {
             return Ok(vec![format!(
-                "{text} holds in all {reach} world(s) reachable from here along the players' possibilities"
+                "{text} holds in all {} world(s) reachable from here along the players' possibilities",
+                reach.len()
             )]);
         }
+        let path = self.search(&agents, &sat, w);
         let mut lines = vec![format!(
             "a chain of possibilities leads to a world where {text} is false:"
         )];
@@ -491,15 +511,15 @@ impl Why<'_> {
         Ok(lines)
     }
 
-    /// Breadth-first search from `start` along the agents' relations (paths
-    /// of length ≥ 1): the number of worlds reached, and the shortest path to
-    /// a world outside `sat` (empty when there is none).
+    /// A shortest path of one or more steps along the agents' relations from
+    /// `start` to a world outside `sat` (empty when there is none): the
+    /// chain that shows why `C` fails.
     fn search(
         &self,
         agents: &[Agent],
         sat: &HashSet<WorldId>,
         start: WorldId,
-    ) -> (usize, Vec<(Option<Agent>, WorldId)>) {
+    ) -> Vec<(Option<Agent>, WorldId)> {
         let mut parent: HashMap<WorldId, (WorldId, Agent)> = HashMap::new();
         let mut seen = HashSet::new();
         let mut queue = VecDeque::from([start]);
@@ -511,13 +531,13 @@ impl Why<'_> {
                     }
                     parent.entry(v).or_insert((w, a));
                     if !sat.contains(&v) {
-                        return (seen.len(), chain(&parent, start, v));
+                        return chain(&parent, start, v);
                     }
                     queue.push_back(v);
                 }
             }
         }
-        (seen.len(), Vec::new())
+        Vec::new()
     }
 }
 

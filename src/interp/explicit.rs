@@ -123,7 +123,8 @@ fn partition(
 }
 
 /// A `model { ... }` block: its table (the agents as players, no cards),
-/// its propositions and the model.
+/// its propositions and the model exactly as written (every world, in the
+/// order written: world `i` is the `i`-th `world` line).
 pub fn model(def: &ModelDef) -> Result<(Table, Vec<String>, ExplicitModel), Diagnostic> {
     no_duplicates(&def.agents, "agent")?;
     no_duplicates(&def.props, "proposition")?;
@@ -146,8 +147,14 @@ pub fn model(def: &ModelDef) -> Result<(Table, Vec<String>, ExplicitModel), Diag
     }
     let rels = relations(&agents, &worlds, &def.relations, "world", def.span)?;
     let actual = lookup(&worlds, &def.actual, "world")?;
-    let model = ExplicitModel::from_valuations(agents.len(), props.len(), valuations, rels, actual)
-        .map_err(|e| Diagnostic::error("bad-model", e.to_string(), def.span))?;
+    let model = ExplicitModel::from_valuations_as_written(
+        agents.len(),
+        props.len(),
+        valuations,
+        rels,
+        actual,
+    )
+    .map_err(|e| super::errors::engine(&e, def.span))?;
     Ok((Table::new(agents, Deck::default()), props, model))
 }
 

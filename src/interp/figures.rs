@@ -4,9 +4,10 @@
 
 use crate::diag::{Diagnostic, Span};
 use crate::engine::Backend;
-use crate::figure::{self, FigureError, View};
+use crate::figure::{self, View};
 use crate::syntax::ast::ExportDef;
 
+use super::errors;
 use super::resolve::Scope;
 use super::session::Output;
 
@@ -42,15 +43,6 @@ pub fn view(def: &ExportDef, scope: &Scope) -> Result<View, Diagnostic> {
     })
 }
 
-/// A figure error as a diagnostic at `span`.
-pub fn diagnostic(e: &FigureError, span: Span) -> Diagnostic {
-    let d = Diagnostic::error(e.code(), e.to_string(), span);
-    match e.help() {
-        Some(h) => d.with_help(h),
-        None => d,
-    }
-}
-
 /// `export "FILE" ...`: the figure to write, or nothing in check mode;
 /// `limit` overrides the most nodes drawn.
 pub fn export(
@@ -62,7 +54,7 @@ pub fn export(
     limit: Option<usize>,
 ) -> Result<Vec<Output>, Diagnostic> {
     figure::render::Format::from_path(std::path::Path::new(&def.path.text))
-        .map_err(|e| diagnostic(&e, def.path.span))?;
+        .map_err(|e| errors::figure(&e, def.path.span))?;
     let mut view = view(def, scope)?;
     if let Some(n) = limit {
         view.max_nodes = n;
@@ -70,8 +62,8 @@ pub fn export(
     if check {
         return Ok(Vec::new());
     }
-    let figure =
-        figure::build(scope.table, scope.props, model, &view).map_err(|e| diagnostic(&e, span))?;
+    let figure = figure::build(scope.table, scope.props, model, &view)
+        .map_err(|e| errors::figure(&e, span))?;
     Ok(vec![Output::Figure {
         path: def.path.text.clone(),
         span,

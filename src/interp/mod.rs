@@ -4,12 +4,15 @@
 //!
 //! It never prints: it returns [`Output`]s and [`Diagnostic`](crate::diag::Diagnostic)s for a front end to show.
 
+pub mod errors;
 pub mod explain;
 pub mod explicit;
 pub mod figures;
 pub mod narrate;
+pub mod replay;
 pub mod resolve;
 pub mod session;
 pub mod setup;
 
-pub use session::{Engine, Options, Output, Playing, Session};
+pub use replay::{Replay, Script, Step};
+pub use session::{Engine, Options, Output, Playing, Session, WorldNames};

@@ -9,11 +9,9 @@
 //! through [`Backend::accessible`] and [`Backend::world`], so narration says
 //! exactly what `K` and `C` would answer, and never what the rules did.
 
-use std::collections::{HashSet, VecDeque};
-
 use crate::cards::rules::describe_player;
 use crate::cards::Table;
-use crate::engine::{Agent, Backend, Kind, WorldId};
+use crate::engine::{Agent, Backend, GroupAccess, Kind, WorldId};
 
 /// Models larger than this are not narrated (narration visits the worlds).
 pub const MAX_NARRATED_WORLDS: u128 = 200_000;
@@ -70,26 +68,12 @@ pub fn knowledge(table: &Table, model: &dyn Backend) -> Option<Knowledge> {
         .map(|p| bounds(table, model, &model.accessible(p, actual)))
         .collect();
     let agents: Vec<Agent> = (0..hands).collect();
-    let common = bounds(table, model, &reachable(model, &agents, actual));
+    let common = bounds(
+        table,
+        model,
+        &model.group_accessible(GroupAccess::Common, &agents, actual),
+    );
     Some(Knowledge { players, common })
-}
-
-/// The worlds reachable from `start` by paths of length ≥ 1 along `agents`.
-pub fn reachable(model: &dyn Backend, agents: &[Agent], start: WorldId) -> Vec<WorldId> {
-    let mut seen = HashSet::new();
-    let mut queue = VecDeque::from([start]);
-    while let Some(w) = queue.pop_front() {
-        for &a in agents {
-            for v in model.accessible(a, w) {
-                if seen.insert(v) {
-                    queue.push_back(v);
-                }
-            }
-        }
-    }
-    let mut out: Vec<WorldId> = seen.into_iter().collect();
-    out.sort_unstable();
-    out
 }
 
 fn bounds(table: &Table, model: &dyn Backend, worlds: &[WorldId]) -> Bounds {

@@ -233,9 +233,7 @@ impl Scope<'_> {
         let mut models = self
             .game
             .event_models(self.table, self.state, &mv, label)
-            .map_err(|r| {
-                Diagnostic::error(r.code, r.message, m.span).with_help(r.help.unwrap_or_default())
-            })?;
+            .map_err(|r| super::errors::refusal(&r, m.span))?;
         let designated = match &mv {
             Move::Draw { kind: Some(k), .. } | Move::Show { kind: k, .. } => Some(*k),
             Move::Apply(_, e) => Some(*e),

@@ -12,10 +12,11 @@ use crate::cards::game::{free, game_named, game_names};
 use crate::cards::rules::describe_player;
 use crate::cards::{Game, GameState, Outcome, Position, Table};
 use crate::diag::{Diagnostic, Span};
-use crate::engine::{Backend, EngineError, Formula, SymbolicModel};
+use crate::engine::{Backend, ExplicitModel, Formula, SymbolicModel, WorldId};
 use crate::figure::Figure;
 use crate::syntax::ast::{self, CmpOp, Expectation, Name, Statement, StatementKind};
 
+use super::errors;
 use super::explain::{self, Why};
 use super::explicit::{self, EventTable};
 use super::resolve::Scope;
@@ -118,6 +119,28 @@ pub struct Playing {
     pub state: GameState,
     /// Declared propositions.
     pub props: Vec<String>,
+    /// The names of the worlds as written in a `model { }` block (`w0=w2`
+    /// for a world that stands for two bisimilar written worlds), until the
+    /// first move; `None` for deals and after a move (worlds are then `w3`,
+    /// by their number in the model).
+    pub names: Option<Rc<WorldNames>>,
+}
+
+/// The written names of a model's worlds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorldNames {
+    /// Each world's name.
+    pub names: Vec<String>,
+    /// The worlds in the order their first name was written (how `worlds`
+    /// lists them, the same on both engines).
+    pub order: Vec<WorldId>,
+}
+
+impl Playing {
+    /// The world names `worlds` and `why` print, if the worlds have written names.
+    pub fn world_names(&self) -> Option<&WorldNames> {
+        self.names.as_deref()
+    }
 }
 
 impl Playing {
@@ -246,13 +269,14 @@ impl Session {
         let out = started
             .game
             .start(&started.table, dealt)
-            .map_err(|r| Diagnostic::error(r.code, r.message, at))?;
+            .map_err(|r| errors::refusal(&r, at))?;
         self.play = Some(Playing {
             table: started.table.clone(),
             game: started.game,
             model: out.model,
             state: out.state,
             props: started.props,
+            names: None,
         });
         Ok(())
     }
@@ -261,110 +285,41 @@ impl Session {
         self.play.as_ref().expect("the session has started")
     }
 
-    fn run(&mut self, stmt: &Statement, src: &str) -> Result<Vec<Output>, Diagnostic> {
-        let source = src
-            .get(stmt.span.start..stmt.span.end)
-            .unwrap_or("")
-            .trim()
-            .to_string();
+    /// The names a statement is resolved against.
+    fn scope(&self) -> Scope<'_> {
         let play = self.scope_parts();
-        let scope = Scope {
+        Scope {
             table: &play.table,
             game: play.game,
             state: &play.state,
             props: &play.props,
             lets: &self.lets,
             events: &self.events,
-        };
-        let check = self.options.check_only;
+        }
+    }
+
+    /// Runs a statement once the table is set.
+    fn run(&mut self, stmt: &Statement, src: &str) -> Result<Vec<Output>, Diagnostic> {
+        let source = src
+            .get(stmt.span.start..stmt.span.end)
+            .unwrap_or("")
+            .trim()
+            .to_string();
         match &stmt.kind {
-            StatementKind::Let(name, f) => {
-                let resolved = scope.formula(f)?;
-                self.define(name, resolved)?;
-                Ok(Vec::new())
-            }
-            StatementKind::Query(f) | StatementKind::Valid(f) => {
-                let phi = scope.formula(f)?;
-                if check {
-                    return Ok(Vec::new());
-                }
-                let valid = matches!(stmt.kind, StatementKind::Valid(_));
-                let value = eval(&*play.model, &phi, valid, f.span)?;
-                Ok(vec![if valid {
-                    Output::Valid { source, value }
-                } else {
-                    Output::Answer { source, value }
-                }])
-            }
-            StatementKind::Expect(e) => {
-                let out = expect(&scope, &*play.model, e, check, stmt.span)?;
-                Ok(out
-                    .map(|(held, detail)| Output::Expect {
-                        source,
-                        span: stmt.span,
-                        held,
-                        detail,
-                    })
-                    .into_iter()
-                    .collect())
-            }
-            StatementKind::Why(f) => {
-                scope.formula(f)?;
-                if check {
-                    return Ok(Vec::new());
-                }
-                listable(&*play.model, "`why`", stmt.span)?;
-                let why = Why {
-                    scope: &scope,
-                    model: &*play.model,
-                    src,
-                };
-                Ok(vec![Output::Lines(why.explain(f)?)])
-            }
-            StatementKind::Worlds(p) => {
-                let player = p.as_ref().map(|p| scope.agent(p)).transpose()?;
-                listable(&*play.model, "`worlds`", stmt.span)?;
-                Ok(vec![Output::Lines(explain::worlds(
-                    &play.table,
-                    &play.props,
-                    &*play.model,
-                    player,
-                ))])
-            }
-            StatementKind::Stats => {
-                let mut lines = explain::stats(&play.table, &*play.model);
-                if play.game.has_turns() {
-                    lines.push(format!(
-                        "  turn: {}",
-                        describe_player(&play.table, play.state.turn)
-                    ));
-                }
-                Ok(vec![Output::Lines(lines)])
-            }
+            StatementKind::Let(name, f) => self.let_(name, f),
+            StatementKind::Query(f) => self.query(f, false, source),
+            StatementKind::Valid(f) => self.query(f, true, source),
+            StatementKind::Expect(e) => self.expect(e, stmt.span, source),
+            StatementKind::Why(f) => self.why(f, stmt.span, src),
+            StatementKind::Worlds(p) => self.worlds(p.as_ref(), stmt.span),
+            StatementKind::Stats => Ok(vec![Output::Lines(self.stats())]),
             StatementKind::Checkpoint(name) => {
                 self.checkpoints.push(name.text.clone());
                 Ok(vec![Output::Checkpoint(name.text.clone())])
             }
             StatementKind::Move(m) => self.play_move(m, source),
-            StatementKind::Export(def) => {
-                let limit = self.figure_limit;
-                if !check {
-                    listable(&*play.model, "a figure", stmt.span)?;
-                }
-                super::figures::export(def, &scope, &*play.model, check, stmt.span, limit)
-            }
-            StatementKind::Event(def) => {
-                let declared = explicit::event(def, &scope)?;
-                if self.events.contains_key(&def.name.text) {
-                    return Err(Diagnostic::error(
-                        "duplicate-declaration",
-                        format!("event model `{}` is declared twice", def.name.text),
-                        def.name.span,
-                    ));
-                }
-                self.events.insert(def.name.text.clone(), declared);
-                Ok(Vec::new())
-            }
+            StatementKind::Export(def) => self.export(def, stmt.span),
+            StatementKind::Event(def) => self.event(def),
             StatementKind::Model(def) => {
                 Err(
                     Diagnostic::error("model-after-start", "a scenario has one model", def.span)
@@ -375,6 +330,122 @@ impl Session {
             }
             _ => unreachable!("setup statements are handled by declare"),
         }
+    }
+
+    /// `let NAME = φ`.
+    fn let_(&mut self, name: &Name, f: &ast::Formula) -> Result<Vec<Output>, Diagnostic> {
+        let resolved = self.scope().formula(f)?;
+        self.define(name, resolved)?;
+        Ok(Vec::new())
+    }
+
+    /// `? φ` and (`valid`) `?? φ`.
+    fn query(
+        &self,
+        f: &ast::Formula,
+        valid: bool,
+        source: String,
+    ) -> Result<Vec<Output>, Diagnostic> {
+        let phi = self.scope().formula(f)?;
+        if self.options.check_only {
+            return Ok(Vec::new());
+        }
+        let value = eval(&*self.scope_parts().model, &phi, valid, f.span)?;
+        Ok(vec![if valid {
+            Output::Valid { source, value }
+        } else {
+            Output::Answer { source, value }
+        }])
+    }
+
+    /// `expect ...`.
+    fn expect(
+        &self,
+        e: &Expectation,
+        span: Span,
+        source: String,
+    ) -> Result<Vec<Output>, Diagnostic> {
+        let scope = self.scope();
+        let model = &*self.scope_parts().model;
+        let found = expect(&scope, model, e, self.options.check_only, span)?;
+        Ok(found
+            .map(|(held, detail)| Output::Expect {
+                source,
+                span,
+                held,
+                detail,
+            })
+            .into_iter()
+            .collect())
+    }
+
+    /// `why φ`.
+    fn why(&self, f: &ast::Formula, span: Span, src: &str) -> Result<Vec<Output>, Diagnostic> {
+        let scope = self.scope();
+        scope.formula(f)?;
+        if self.options.check_only {
+            return Ok(Vec::new());
+        }
+        let model = &*self.scope_parts().model;
+        listable(model, "`why`", span)?;
+        let why = Why {
+            scope: &scope,
+            model,
+            names: self.scope_parts().world_names(),
+            src,
+        };
+        Ok(vec![Output::Lines(why.explain(f)?)])
+    }
+
+    /// `worlds` and `worlds P`.
+    fn worlds(&self, player: Option<&Name>, span: Span) -> Result<Vec<Output>, Diagnostic> {
+        let play = self.scope_parts();
+        let player = player.map(|p| self.scope().agent(p)).transpose()?;
+        listable(&*play.model, "`worlds`", span)?;
+        Ok(vec![Output::Lines(explain::worlds(
+            &play.table,
+            &play.props,
+            play.world_names(),
+            &*play.model,
+            player,
+        ))])
+    }
+
+    /// `stats`.
+    fn stats(&self) -> Vec<String> {
+        let play = self.scope_parts();
+        let mut lines = explain::stats(&play.table, &*play.model);
+        if play.game.has_turns() {
+            lines.push(format!(
+                "  turn: {}",
+                describe_player(&play.table, play.state.turn)
+            ));
+        }
+        lines
+    }
+
+    /// `export "FILE" ...`: the figure, for the front end to write.
+    fn export(&self, def: &ast::ExportDef, span: Span) -> Result<Vec<Output>, Diagnostic> {
+        let model = &*self.scope_parts().model;
+        let check = self.options.check_only;
+        if !check {
+            listable(model, "a figure", span)?;
+        }
+        super::figures::export(def, &self.scope(), model, check, span, self.figure_limit)
+    }
+
+    /// `event NAME { ... }`.
+    fn event(&mut self, def: &ast::EventDef) -> Result<Vec<Output>, Diagnostic> {
+        let declared = explicit::event(def, &self.scope())?;
+        if self.events.contains_key(&def.name.text) {
+            return Err(Diagnostic::error(
+                "duplicate-declaration",
+                format!("event model `{}` is declared twice", def.name.text),
+                def.name.span,
+            ));
+        }
+        self.events.insert(def.name.text.clone(), declared);
+        Ok(Vec::new())
     }
 
     fn define(&mut self, name: &Name, f: Formula) -> Result<(), Diagnostic> {
@@ -391,33 +462,23 @@ impl Session {
     }
 
     fn play_move(&mut self, m: &ast::Move, source: String) -> Result<Vec<Output>, Diagnostic> {
-        let play = self.scope_parts();
-        let scope = Scope {
-            table: &play.table,
-            game: play.game,
-            state: &play.state,
-            props: &play.props,
-            lets: &self.lets,
-            events: &self.events,
-        };
-        let mv = scope.move_(m)?;
+        let mv = self.scope().move_(m)?;
         if self.options.check_only {
             return Ok(Vec::new());
         }
+        let play = self.scope_parts();
         let out = play
             .game
             .play(&play.table, &play.model, &play.state, &mv, &source)
             .map_err(|r| {
-                let d = Diagnostic::error(r.code, format!("{source}: {}", r.message), m.span)
-                    .with_label("illegal move");
-                match r.help {
-                    Some(h) => d.with_help(h),
-                    None => d,
-                }
+                let mut d = errors::refusal(&r, m.span).with_label("illegal move");
+                d.message = format!("{source}: {}", d.message);
+                d
             })?;
         let play = self.play.as_mut().expect("started");
         play.model = out.model;
         play.state = out.state;
+        play.names = None;
         Ok(vec![Output::Moved {
             source,
             notes: out.notes,
@@ -434,15 +495,17 @@ impl Session {
             )
             .with_help("put the `model { ... }` block first, without players, deck or deal"));
         }
-        let (table, props, model) = explicit::model(def)?;
+        let (table, props, written) = explicit::model(def)?;
+        let generated = written.clone().generate();
         let model: Rc<dyn Backend> = match self.options.engine {
-            Engine::Symbolic => Rc::new(SymbolicModel::from_explicit(&model).map_err(|e| {
-                Diagnostic::error("symbolic-unsupported", e.to_string(), def.span).with_help(
-                    "this model needs the explicit engine: run with `--engine explicit` or `auto`",
-                )
-            })?),
-            Engine::Explicit | Engine::Auto => Rc::new(model),
+            Engine::Symbolic => Rc::new(
+                SymbolicModel::from_explicit(&generated)
+                    .map_err(|e| errors::engine(&e, def.span))?,
+            ),
+            Engine::Explicit | Engine::Auto => Rc::new(generated.contract()),
         };
+        let written_names: Vec<&str> = def.worlds.iter().map(|w| w.name.text.as_str()).collect();
+        let names = world_names(&*model, &written, &written_names);
         let state = GameState {
             turn: 0,
             pending: Vec::new(),
@@ -458,9 +521,44 @@ impl Session {
             model,
             state,
             props,
+            names,
         });
         Ok(())
     }
+}
+
+/// The written names of each world of `model`: the written worlds (of
+/// `written`, reachable from its actual world) bisimilar to it, joined by
+/// `=`. `None` when the worlds cannot be matched (belief relations, a model
+/// too large to list).
+fn world_names(
+    model: &dyn Backend,
+    written: &ExplicitModel,
+    names: &[&str],
+) -> Option<Rc<WorldNames>> {
+    let matches = model.as_explicit()?.bisimilar_worlds(written)?;
+    let firsts: Vec<Vec<usize>> = matches
+        .into_iter()
+        .map(|xs| {
+            xs.into_iter()
+                .filter(|&x| written.is_reachable(x))
+                .collect()
+        })
+        .collect();
+    let shown = firsts
+        .iter()
+        .enumerate()
+        .map(|(w, xs)| match xs.is_empty() {
+            true => format!("w{w}"),
+            false => xs.iter().map(|&x| names[x]).collect::<Vec<_>>().join("="),
+        })
+        .collect();
+    let mut order: Vec<WorldId> = (0..firsts.len()).collect();
+    order.sort_by_key(|&w| firsts[w].first().copied().unwrap_or(usize::MAX));
+    Some(Rc::new(WorldNames {
+        names: shown,
+        order,
+    }))
 }
 
 fn declare_into(setup: &mut Setup, kind: &StatementKind, span: Span) -> Result<(), Diagnostic> {
@@ -515,19 +613,7 @@ fn eval(model: &dyn Backend, phi: &Formula, valid: bool, span: Span) -> Result<b
     } else {
         model.eval_actual(phi)
     };
-    result.map_err(|e| engine_error(&e, span))
-}
-
-/// A located error for an engine failure while answering a query.
-fn engine_error(e: &EngineError, span: Span) -> Diagnostic {
-    let d = Diagnostic::error("engine", e.to_string(), span);
-    match e {
-        EngineError::OutOfMemory => d.with_help(
-            "the formula's BDDs grew past the symbolic engine's node limit; ask about fewer cards at once",
-        ),
-        EngineError::Unsupported(_) => d.with_help("run with `--engine explicit`"),
-        _ => d,
-    }
+    result.map_err(|e| errors::engine(&e, span))
 }
 
 fn compare(op: CmpOp, left: u128, right: u128) -> bool {

@@ -211,11 +211,7 @@ fn build(
     };
     let bad = |e: EngineError| match e {
         EngineError::TooManyWorlds { count, budget } => too_many(count, budget, at),
-        EngineError::OutOfMemory => Diagnostic::error("out-of-memory", e.to_string(), at)
-            .with_help(
-                "the deal's law grew past the symbolic engine's node limit; use a smaller deck",
-            ),
-        e => Diagnostic::error("bad-deal", e.to_string(), at),
+        e => super::errors::engine(&e, at),
     };
     if symbolic {
         let model = SymbolicModel::from_deal(spec, &SymbolicLimits::default()).map_err(bad)?;

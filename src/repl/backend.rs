@@ -6,6 +6,8 @@
 //! exactly the earlier model without replaying anything.
 
 use crate::diag::{suggest, Diagnostic, Span};
+use crate::figure::files;
+use crate::interp::errors;
 use crate::interp::narrate::{self, Knowledge};
 use crate::interp::{Options, Output, Session};
 use crate::syntax::ast::{Statement, StatementKind};
@@ -14,15 +16,17 @@ use crate::syntax::{self};
 use super::command::{self, Command, Narrate};
 use super::Item;
 
-/// The loaded scenario file.
-#[derive(Clone, Debug)]
-pub struct Script {
-    /// Its name, as given.
-    pub file: String,
-    /// Its text.
-    pub src: String,
-    /// Its statements.
-    pub statements: Vec<Statement>,
+pub use crate::interp::Script;
+
+/// Where a statement comes from: the loaded file or a typed line.
+#[derive(Clone, Copy)]
+struct Origin<'a> {
+    /// The file name, or `<input>`.
+    name: &'a str,
+    /// The text the statement's spans point into.
+    src: &'a str,
+    /// Whether it is the loaded file (figures go next to it).
+    file: bool,
 }
 
 /// A state to come back to: a session and the script position.
@@ -83,9 +87,9 @@ impl Repl {
         match &self.script {
             None => "dealer> ".into(),
             Some(s) => {
-                let stem = std::path::Path::new(&s.file)
+                let stem = std::path::Path::new(&s.name)
                     .file_stem()
-                    .map_or(s.file.clone(), |n| n.to_string_lossy().into_owned());
+                    .map_or(s.name.clone(), |n| n.to_string_lossy().into_owned());
                 match s.statements.get(self.now.pos) {
                     Some(st) => format!(
                         "{stem}:{}> ",
@@ -182,35 +186,61 @@ impl Repl {
         items
     }
 
-    /// Executes one statement, with narration after a move.
+    /// Executes one typed statement, with narration after a move.
     fn step_statement(
         &mut self,
         stmt: &Statement,
         src: &str,
         line: Option<usize>,
     ) -> Result<Vec<Item>, Diagnostic> {
-        let is_move = matches!(stmt.kind, StatementKind::Move(_));
-        let narrating = is_move && self.narrate != Narrate::Off;
-        let before = narrating.then(|| self.knowledge()).flatten();
+        let before = self.knowledge_before(&self.now.session, stmt);
         let outputs = self.now.session.execute(stmt, src)?;
+        let origin = Origin {
+            name: INPUT,
+            src,
+            file: false,
+        };
+        Ok(self.items(&self.now.session, outputs, line, origin, before))
+    }
+
+    /// What is known before `stmt`, when it is a move to narrate.
+    fn knowledge_before(&self, session: &Session, stmt: &Statement) -> Option<Knowledge> {
+        let narrating = matches!(stmt.kind, StatementKind::Move(_)) && self.narrate != Narrate::Off;
+        narrating.then(|| knowledge(session)).flatten()
+    }
+
+    /// A statement's outputs as items: figures written (paths relative to
+    /// the scenario file, or to the current directory when typed: see
+    /// [`files`]), then the narration of a move when `before` is given.
+    fn items(
+        &self,
+        session: &Session,
+        outputs: Vec<Output>,
+        line: Option<usize>,
+        origin: Origin,
+        before: Option<Knowledge>,
+    ) -> Vec<Item> {
         let mut items: Vec<Item> = outputs
             .into_iter()
-            .map(|out| Item::Output { line, out })
+            .map(|out| match out {
+                Output::Figure { path, span, figure } => {
+                    let target = files::target(origin.file.then_some(origin.name), &path);
+                    match files::write(&figure, &target) {
+                        Ok(report) => Item::Wrote { line, report },
+                        Err(e) => error(origin.name, origin.src, errors::figure(&e, span)),
+                    }
+                }
+                out => Item::Output { line, out },
+            })
             .collect();
-        if let (Some(before), Some(after)) = (before, narrating.then(|| self.knowledge()).flatten())
-        {
-            items.push(Item::Narration(self.narration(&before, &after)));
+        if let (Some(before), Some(after)) = (before, knowledge(session)) {
+            items.push(Item::Narration(self.narration(session, &before, &after)));
         }
-        Ok(items)
+        items
     }
 
-    fn knowledge(&self) -> Option<Knowledge> {
-        let play = self.now.session.playing()?;
-        narrate::knowledge(&play.table, &*play.model)
-    }
-
-    fn narration(&self, before: &Knowledge, after: &Knowledge) -> Vec<String> {
-        let Some(play) = self.now.session.playing() else {
+    fn narration(&self, session: &Session, before: &Knowledge, after: &Knowledge) -> Vec<String> {
+        let Some(play) = session.playing() else {
             return Vec::new();
         };
         let mut lines = narrate::lines(&play.table, &narrate::narrate(before, after));
@@ -225,23 +255,17 @@ impl Repl {
     pub fn load(&mut self, file: &str) -> Vec<Item> {
         let src = match std::fs::read_to_string(file) {
             Ok(src) => src,
-            Err(e) => return vec![Item::Problem(format!("cannot read {file}: {e}"))],
-        };
-        let statements = match syntax::parse(&src) {
-            Ok(s) => s.statements,
-            Err(errors) => {
-                return errors
-                    .iter()
-                    .map(|e| error(file, &src, e.to_diagnostic()))
-                    .collect()
+            Err(e) => {
+                let d = Diagnostic::unlocated("cannot-read", format!("cannot read {file}: {e}"));
+                return vec![error(file, "", d)];
             }
         };
-        let count = statements.len();
-        self.script = Some(Script {
-            file: file.to_string(),
-            src,
-            statements,
-        });
+        let script = match Script::parse(file, &src) {
+            Ok(s) => s,
+            Err(errors) => return errors.into_iter().map(|d| error(file, &src, d)).collect(),
+        };
+        let count = script.statements.len();
+        self.script = Some(script);
         self.now = Snapshot {
             session: Session::new(self.options),
             pos: 0,
@@ -260,26 +284,38 @@ impl Repl {
     /// (given whether a move was played, and the next statement) is false.
     /// On an error the position stays at the failing statement.
     fn run_until(&mut self, stop: impl Fn(bool, &Statement) -> bool) -> Vec<Item> {
-        let Some(script) = self.script.clone() else {
+        let Some(script) = self.script.take() else {
             return Vec::new();
         };
         let mut items = Vec::new();
         let mut moved = false;
-        while let Some(stmt) = script.statements.get(self.now.pos) {
+        let mut session = std::mem::take(&mut self.now.session);
+        let mut replay = session.replay(&script, self.now.pos);
+        while let Some(stmt) = replay.peek() {
             if stop(moved, stmt) {
                 break;
             }
-            let line = crate::diag::line_col(&script.src, stmt.span.start).0;
-            match self.step_statement(stmt, &script.src, Some(line)) {
-                Ok(mut out) => items.append(&mut out),
-                Err(d) => {
-                    items.push(error(&script.file, &script.src, d));
-                    return items;
-                }
-            }
             moved |= matches!(stmt.kind, StatementKind::Move(_));
-            self.now.pos += 1;
+            let before = self.knowledge_before(replay.session(), stmt);
+            let Some(step) = replay.next() else {
+                break;
+            };
+            match step.outcome {
+                Ok(outputs) => {
+                    let origin = Origin {
+                        name: &script.name,
+                        src: &script.src,
+                        file: true,
+                    };
+                    let line = Some(step.line);
+                    items.extend(self.items(replay.session(), outputs, line, origin, before));
+                }
+                Err(d) => items.push(error(&script.name, &script.src, d)),
+            }
         }
+        self.now.pos = replay.position();
+        self.now.session = session;
+        self.script = Some(script);
         items
     }
 
@@ -388,7 +424,7 @@ impl Repl {
                 let text = s.src[st.span.start..st.span.end].trim();
                 format!("next: line {line}: {text}  (:next to play it)")
             }
-            None => format!("at the end of {}", s.file),
+            None => format!("at the end of {}", s.name),
         }
     }
 
@@ -431,7 +467,7 @@ fn no_checkpoint(script: &Script, name: &str, line: &str) -> Diagnostic {
         .map_or(Span::new(0, line.len()), |i| Span::new(i, i + name.len()));
     let d = Diagnostic::error(
         "unknown-checkpoint",
-        format!("no checkpoint \"{name}\" in {}", script.file),
+        format!("no checkpoint \"{name}\" in {}", script.name),
         at,
     )
     .with_label("not a checkpoint of the file");
@@ -440,6 +476,12 @@ fn no_checkpoint(script: &Script, name: &str, line: &str) -> Diagnostic {
         (None, true) => d.with_help("the file has no checkpoint"),
         (None, false) => d.with_help(format!("the checkpoints are: \"{}\"", names.join("\", \""))),
     }
+}
+
+/// What each player knows in the session's model, for narration.
+fn knowledge(session: &Session) -> Option<Knowledge> {
+    let play = session.playing()?;
+    narrate::knowledge(&play.table, &*play.model)
 }
 
 /// Whether a statement changes the session (and so is a step to undo).
@@ -475,7 +517,7 @@ impl Item {
     /// Whether the item reports something gone wrong (kept when `:goto` runs quietly).
     fn is_problem(&self) -> bool {
         match self {
-            Item::Error { .. } | Item::Problem(_) => true,
+            Item::Error { .. } => true,
             Item::Output {
                 out: Output::Expect { held, .. },
                 ..

@@ -43,8 +43,13 @@ pub enum Item {
         /// The error.
         diag: Diagnostic,
     },
-    /// A problem with no place in a text (a file that cannot be read).
-    Problem(String),
+    /// A figure was written: the report (`wrote FILE (N node(s), M edge(s))`).
+    Wrote {
+        /// The statement's line in the file, `None` when typed.
+        line: Option<usize>,
+        /// What was written.
+        report: String,
+    },
     /// Plain information: help, a listing, where the file stands.
     Info(Vec<String>),
 }
@@ -62,7 +67,9 @@ pub fn render(items: &[Item], color: bool) -> String {
                 }
             }
             Item::Error { file, src, diag } => out.push_str(&diag.render(file, src, color)),
-            Item::Problem(p) => out.push_str(&format!("{}: {p}\n", "error".red().bold())),
+            Item::Wrote { line, report } => {
+                out.push_str(&format!("{}{report}\n", number(*line)));
+            }
             Item::Info(lines) => {
                 for l in lines {
                     out.push_str(l);
@@ -74,11 +81,16 @@ pub fn render(items: &[Item], color: bool) -> String {
     out
 }
 
-fn output(out: &mut String, line: Option<usize>, o: &Output) {
-    let num = match line {
+/// The line number column: `  12  `, or nothing for a typed statement.
+fn number(line: Option<usize>) -> String {
+    match line {
         Some(n) => format!("{n:>4}  ").dimmed().to_string(),
         None => String::new(),
-    };
+    }
+}
+
+fn output(out: &mut String, line: Option<usize>, o: &Output) {
+    let num = number(line);
     let value = |v: bool| if v { "true".green() } else { "false".red() };
     let text = match o {
         Output::Answer { source, value: v } | Output::Valid { source, value: v } => match line {
@@ -110,12 +122,7 @@ fn output(out: &mut String, line: Option<usize>, o: &Output) {
             .map(|l| format!("      {l}"))
             .collect::<Vec<_>>()
             .join("\n"),
-        Output::Figure { path, figure, .. } => {
-            match crate::figure::render::write_figure(figure, std::path::Path::new(path)) {
-                Ok(report) => format!("{num}{report}"),
-                Err(e) => format!("{num}{}: {e}", "error".red().bold()),
-            }
-        }
+        Output::Figure { path, .. } => format!("{num}figure for {path} (not written)"),
     };
     out.push_str(&text);
     out.push('\n');

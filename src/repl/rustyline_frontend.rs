@@ -30,8 +30,7 @@ pub const BANNER: &str =
 
 /// Runs the REPL, with `file` loaded first when given.
 pub fn run(file: Option<PathBuf>, options: Options) -> ExitCode {
-    let color = std::io::stdout().is_terminal()
-        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let color = crate::diag::color_from_env();
     let mut repl = Repl::new(options);
     println!("{BANNER}");
     if let Some(f) = file {

@@ -11,7 +11,8 @@ use oxidd::{BooleanFunction, VarNo};
 
 use super::vars::{oom, Bdd, Res, State};
 use super::walk;
-use crate::engine::model::{ExplicitModel, Partition, Rel, Shape};
+use crate::engine::translate::Lister;
+use crate::engine::ExplicitModel;
 
 /// The states reachable from the actual state along the agents' relations
 /// (a fixpoint over "agrees with a reached state on `O_a`").
@@ -50,8 +51,7 @@ pub(crate) fn state_and_value_counts(st: &State, set: &Bdd) -> Res<(u128, u128)>
 /// contracted. `actual` is the actual state's values.
 pub(crate) fn materialize(st: &State, set: &Bdd, actual: &[bool]) -> ExplicitModel {
     let meta = &*st.meta;
-    let shape = Shape::new(meta.copies.clone(), meta.locs, meta.props);
-    let width = shape.width();
+    let mut lister = Lister::new(meta.copies.clone(), meta.locs, meta.props, st.obs.len());
     let vocab = &st.live;
     let pos = |v: VarNo| vocab.binary_search(&v).ok();
     let fact_pos: Vec<Vec<Option<usize>>> = st
@@ -66,12 +66,11 @@ pub(crate) fn materialize(st: &State, set: &Bdd, actual: &[bool]) -> ExplicitMod
         .map(|o| o.iter().filter_map(|&v| pos(v)).collect())
         .collect();
     let target: Vec<bool> = vocab.iter().map(|&v| actual[v as usize]).collect();
-    let (mut rows, mut labels) = (Vec::new(), vec![Vec::new(); st.obs.len()]);
-    let (mut n, mut actual_world) = (0usize, 0usize);
+    let mut actual_world = 0usize;
     let mut counts = vec![0u32; fact_pos.len()];
     walk::models(set, vocab, &mut |values| {
         if values == target.as_slice() {
-            actual_world = n;
+            actual_world = lister.len();
         }
         let bit = |p: &Option<usize>| p.is_some_and(|i| values[i]);
         for (k, &copies) in meta.copies.iter().enumerate() {
@@ -89,28 +88,12 @@ pub(crate) fn materialize(st: &State, set: &Bdd, actual: &[bool]) -> ExplicitMod
             if let Some(slot) = st.derived.and_then(|d| row.get_mut(d)) {
                 *slot = copies.saturating_sub(held);
             }
-            for (l, &c) in row.iter().enumerate() {
-                rows.extend(std::iter::repeat_n(l as u8, c as usize));
-            }
         }
-        rows.extend(prop_pos.iter().map(|p| u8::from(bit(p))));
-        for (a, ps) in obs_pos.iter().enumerate() {
-            labels[a].push(ps.iter().map(|&i| values[i]).collect::<Vec<bool>>());
-        }
-        n += 1;
+        let labels = obs_pos
+            .iter()
+            .map(|ps| ps.iter().map(|&i| values[i]).collect())
+            .collect();
+        lister.push(&counts, prop_pos.iter().map(bit), labels);
     });
-    debug_assert_eq!(rows.len(), n * width);
-    let rels = labels
-        .into_iter()
-        .map(|l| Rel::Partition(Partition::from_labels(l.into_iter())))
-        .collect();
-    let model = ExplicitModel {
-        shape: std::sync::Arc::new(shape),
-        rows,
-        n,
-        rels,
-        groups: None,
-        actual: actual_world,
-    };
-    model.contracted()
+    lister.finish(actual_world)
 }

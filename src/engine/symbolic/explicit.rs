@@ -13,32 +13,28 @@ use oxidd::{BooleanFunction, VarNo};
 use super::cleanup;
 use super::vars::{oom, width_for, Meta, Res, State};
 use super::{new_meta, SymbolicLimits, SymbolicModel};
-use crate::engine::model::{ExplicitModel, Rel};
-use crate::engine::{Backend, EngineError};
+use crate::engine::translate::s5_classes;
+use crate::engine::{Backend, ExplicitModel};
 
-/// The structure of an S5 explicit model.
+/// The structure of an S5 explicit model, read through
+/// [`crate::engine::translate`] and the [`Backend`] interface.
+///
+/// A contracted model whose group relations are no longer the intersections
+/// of its agents' relations is refused: give the model before contraction
+/// ([`ExplicitModel::from_valuations_generated`]).
 pub(crate) fn from_explicit(m: &ExplicitModel, limits: &SymbolicLimits) -> Res<SymbolicModel> {
-    let classes = m
-        .rels
-        .iter()
-        .map(|r| match r {
-            Rel::Partition(p) => Ok((p.class.clone(), p.count)),
-            Rel::General(_) => Err(EngineError::Unsupported(
-                "the model has a relation that is not an equivalence (beliefs)".into(),
-            )),
-        })
-        .collect::<Res<Vec<_>>>()?;
-    let shape = &m.shape;
-    let meta = new_meta(limits, shape.copies.clone(), shape.locations, shape.props);
-    let facts: Vec<Vec<VarNo>> = (0..shape.kinds() * shape.locations)
-        .map(|f| meta.fresh(meta.full_width(f / shape.locations.max(1))))
+    let classes = s5_classes(m)?;
+    let (kinds, locations, n) = (m.copies().len(), m.locations(), m.len());
+    let meta = new_meta(limits, m.copies().to_vec(), locations, m.props());
+    let facts: Vec<Vec<VarNo>> = (0..kinds * locations)
+        .map(|f| meta.fresh(meta.full_width(f / locations.max(1))))
         .collect();
-    let props = meta.fresh(shape.props);
+    let props = meta.fresh(m.props());
     let mut obs = Vec::new();
     let mut class_vars = Vec::new();
-    let index = meta.fresh(width_for(m.n.saturating_sub(1) as u32));
+    let index = meta.fresh(width_for(n.saturating_sub(1) as u32));
     for (class, count) in &classes {
-        let vars = if *count == m.n {
+        let vars = if *count == n {
             index.clone()
         } else {
             meta.fresh(width_for(count.saturating_sub(1) as u32))
@@ -58,9 +54,9 @@ pub(crate) fn from_explicit(m: &ExplicitModel, limits: &SymbolicLimits) -> Res<S
     };
     let mut actual = vec![false; meta.num_vars()];
     let mut law = meta.bot();
-    for w in 0..m.n {
+    for w in 0..n {
         let values = world_values(&st, m, w, &index, &class_vars);
-        if w == m.actual {
+        if w == m.actual() {
             for &(v, b) in &values {
                 actual[v as usize] = b;
             }

@@ -41,8 +41,8 @@ use self::vars::{oom, Bdd, Meta, Res, State};
 use super::deal::{self, DealSpec};
 use super::{Agent, Formula};
 use super::{
-    Backend, EngineError, EventId, EventModel, ExplicitModel, Post, Representation, WorldId,
-    WorldView,
+    Backend, EngineError, EventId, EventModel, ExplicitModel, GroupAccess, Post, Representation,
+    WorldId, WorldView,
 };
 
 /// Limits of the symbolic engine.
@@ -490,8 +490,20 @@ impl Backend for SymbolicModel {
         }
     }
 
+    fn group_accessible(&self, access: GroupAccess, group: &[Agent], w: WorldId) -> Vec<WorldId> {
+        match self.listed() {
+            Some(m) => m.group_accessible(access, group, w),
+            None if w == 0 => vec![0],
+            None => Vec::new(),
+        }
+    }
+
     fn is_s5(&self) -> bool {
         true
+    }
+
+    fn as_explicit(&self) -> Option<&ExplicitModel> {
+        self.listed()
     }
 
     fn world(&self, w: WorldId) -> WorldView {

@@ -25,7 +25,7 @@ use super::vars::{
 };
 use super::walk;
 use crate::engine::event::{EventId, EventModel, Post};
-use crate::engine::model::Rel;
+use crate::engine::translate;
 use crate::engine::EngineError;
 
 /// A structure after a transformer, before any cleanup.
@@ -65,19 +65,13 @@ pub(crate) fn check(st: &State, em: &EventModel) -> Res<Vec<Vec<u32>>> {
     if let Some(e) = em.designated.iter().find(|&&e| e >= em.events.len()) {
         return Err(bad(format!("designated event {e} out of range")));
     }
-    em.relations
-        .iter()
-        .map(
-            |r| match Rel::from_relation(r, em.events.len()).map_err(bad)? {
-                Rel::Partition(p) => Ok(p.class.clone()),
-                Rel::General(_) => Err(EngineError::Unsupported(format!(
-                    "event model `{}` has a relation that is not an equivalence (beliefs): \
-                 the symbolic engine handles knowledge only",
-                    em.name
-                ))),
-            },
-        )
-        .collect()
+    translate::event_classes(em)?.ok_or_else(|| {
+        EngineError::Unsupported(format!(
+            "event model `{}` has a relation that is not an equivalence (beliefs): \
+             the symbolic engine handles knowledge only",
+            em.name
+        ))
+    })
 }
 
 /// The preconditions of every event.

@@ -2,8 +2,7 @@
 //! vocabulary (exact, saturating at `u128::MAX`) and the enumeration of its
 //! models. Variables are never reordered, so a node's level is its variable.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use rustc_hash::FxHashMap;
 
 use oxidd::{BooleanFunction, Function, HasLevel, InnerNode, Manager, Node, VarNo};
 
@@ -18,29 +17,6 @@ enum Step {
     False,
 }
 
-/// A hasher for node ids (small integers): one multiplication, far
-/// cheaper than the default SipHash on tables of a million nodes.
-#[derive(Default)]
-struct IdHasher(u64);
-
-impl Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.0 = (n as u64)
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .rotate_left(32);
-    }
-}
-
 /// The reachable part of a BDD as a table of steps, the root first.
 struct Graph {
     steps: Vec<Step>,
@@ -52,7 +28,7 @@ impl Graph {
         f.with_manager_shared(|m, root| {
             let truth = Bdd::t(m);
             let true_id = truth.as_edge(m).node_id();
-            let mut ids: HashMap<usize, usize, BuildHasherDefault<IdHasher>> = HashMap::default();
+            let mut ids: FxHashMap<usize, usize> = FxHashMap::default();
             let mut steps = Vec::new();
             let mut stack = vec![(root.node_id(), root)];
             ids.insert(root.node_id(), 0);
