@@ -215,6 +215,33 @@ pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
+/// The line numbers of a source's offsets, by binary search over the line
+/// starts (found once): for the many statements of a long scenario, where
+/// [`line_col`] from the start each time would cost a pass per statement.
+#[derive(Clone, Debug)]
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    /// The index of `src`'s lines.
+    pub fn new(src: &str) -> LineIndex {
+        let mut starts = vec![0];
+        starts.extend(
+            src.bytes()
+                .enumerate()
+                .filter(|&(_, b)| b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        LineIndex { starts }
+    }
+
+    /// The 1-based line of byte `offset` (as [`line_col`]'s line).
+    pub fn line(&self, offset: usize) -> usize {
+        self.starts.partition_point(|&s| s <= offset)
+    }
+}
+
 fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     while i > 0 && !s.is_char_boundary(i) {
         i -= 1;
@@ -263,6 +290,15 @@ mod tests {
         assert_eq!(line_col(src, 0), (1, 1));
         assert_eq!(line_col(src, 3), (2, 1));
         assert_eq!(line_col(src, 5), (2, 2));
+    }
+
+    #[test]
+    fn line_index_agrees_with_line_col() {
+        let src = "ab\n¬cd\n\nx";
+        let index = LineIndex::new(src);
+        for offset in 0..=src.len() {
+            assert_eq!(index.line(offset), line_col(src, offset).0, "at {offset}");
+        }
     }
 
     #[test]

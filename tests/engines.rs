@@ -26,6 +26,7 @@ const SYMBOLIC_ONLY: &[&str] = &[
     "kwartet/full-deck.deal",
     "bench/muddy-40.deal",
     "bench/muddy-100.deal",
+    "bench/dc-40.deal",
 ];
 
 /// Scenarios too slow for a comparison in the unoptimised test build
@@ -205,15 +206,15 @@ fn large_symbolic_models_refuse_to_list_worlds() {
 /// `auto` picks the explicit engine within the budget and the symbolic one
 /// above it; the budget moves the line.
 #[test]
-fn auto_picks_the_engine_by_the_exact_count() {
-    let engine_of = |max_worlds: u128| {
-        let scenario = syntax::parse(KWARTET_3).unwrap();
+fn auto_picks_the_engine_by_budget_and_cost() {
+    let engine_of = |src: &str, max_worlds: u128| {
+        let scenario = syntax::parse(src).unwrap();
         let mut session = Session::new(Options {
             max_worlds,
             ..Options::default()
         });
         for stmt in &scenario.statements {
-            session.execute(stmt, KWARTET_3).unwrap();
+            session.execute(stmt, src).unwrap();
         }
         session.finish(scenario.statements[0].span).unwrap();
         match session.playing().unwrap().model.representation() {
@@ -221,6 +222,21 @@ fn auto_picks_the_engine_by_the_exact_count() {
             Representation::Symbolic { .. } => "symbolic",
         }
     };
-    assert_eq!(engine_of(369_600), "explicit");
-    assert_eq!(engine_of(369_599), "symbolic");
+    // Over the budget: symbolic, whatever the estimate.
+    assert_eq!(engine_of(KWARTET_3, 369_599), "symbolic");
+    // A small deal stays explicit.
+    let small = "players 1 2 3\ndeck Q*2 A*2 K*2\ndeal 1: Q A | 2: Q K | 3: A K\n";
+    assert_eq!(engine_of(small, 10_000_000), "explicit");
+    // Muddy children with 20 children: 2^20 worlds, within the budget, but
+    // 20 bits for the symbolic engine: symbolic by the estimate.
+    let muddy = std::fs::read_to_string("scenarios/bench/muddy-20.deal").unwrap();
+    let deal_only: String = muddy
+        .lines()
+        .take_while(|l| !l.starts_with("expect") && !l.starts_with("announce"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(engine_of(&deal_only, 10_000_000), "symbolic");
+    // More cards than the explicit engine holds, one world: symbolic.
+    let big = "players 1 2\ndeck Q*300\ndeal 1: Q\n";
+    assert_eq!(engine_of(big, 10_000_000), "symbolic");
 }

@@ -32,6 +32,9 @@ struct Case {
     actual: Vec<Vec<u32>>,
     props: usize,
     view: u8,
+    /// The kinds each location can hold (`pile ... holds`), when restricted:
+    /// the actual deal's and some more.
+    only: Vec<Option<Vec<bool>>>,
 }
 
 impl Case {
@@ -61,6 +64,8 @@ impl Case {
             o.sort_unstable();
         }
         DealSpec {
+            only: self.only.clone(),
+            order: Vec::new(),
             copies: self.copies.clone(),
             sizes: self.sizes.clone(),
             observers,
@@ -76,9 +81,11 @@ prop_compose! {
     /// who sees the piles varied by `view`.
     fn deal()(agents in 2..=3usize, copies in vec(prop_oneof![3 => Just(1u32), 1 => Just(2u32)], 3..=5),
               hands in vec(0..=2u32, 3), public in 0..=1u32, props in 0..=2usize,
-              view in prop_oneof![4 => Just(0u8), 1 => Just(1u8), 1 => Just(2u8)])
+              view in prop_oneof![4 => Just(0u8), 1 => Just(1u8), 1 => Just(2u8)],
+              masks in prop_oneof![3 => Just(None), 1 => vec(any::<u8>(), 5).prop_map(Some)])
         (deck in Just(deck_of(&copies)).prop_shuffle(), agents in Just(agents), copies in Just(copies),
-         hands in Just(hands), public in Just(public), props in Just(props), view in Just(view)) -> Case
+         hands in Just(hands), public in Just(public), props in Just(props), view in Just(view),
+         masks in Just(masks)) -> Case
     {
         let mut left = deck.len() as u32;
         let mut sizes = Vec::new();
@@ -96,7 +103,20 @@ prop_compose! {
                 actual[loc][kind] += 1;
             }
         }
-        Case { agents, copies, sizes, actual, props, view }
+        // A location whose mask has bit 7 set can hold only the kinds it
+        // holds in the actual deal and those of the mask's low bits.
+        let only = match masks {
+            None => Vec::new(),
+            Some(masks) => (0..sizes.len())
+                .map(|l| {
+                    let m = masks[l % masks.len()];
+                    (m & 0x80 != 0).then(|| {
+                        (0..copies.len()).map(|k| actual[l][k] > 0 || m >> k & 1 == 1).collect()
+                    })
+                })
+                .collect(),
+        };
+        Case { agents, copies, sizes, actual, props, view, only }
     }
 }
 
@@ -372,7 +392,7 @@ proptest! {
     #[test]
     fn explicit_models_agree(
         (n, agents, props, vals, rels, actual, fs) in (1..=6usize, 2..=3usize, 1..=3usize).prop_flat_map(|(n, agents, props)| {
-            let case = Case { agents, copies: vec![], sizes: vec![0, 0], actual: vec![vec![], vec![]], props, view: 0 };
+            let case = Case { agents, copies: vec![], sizes: vec![0, 0], actual: vec![vec![], vec![]], props, view: 0, only: Vec::new() };
             (Just(n), Just(agents), Just(props),
              vec(vec(any::<bool>(), props), n),
              vec(vec(0..n, n).prop_map(Relation::Partition), agents),
@@ -392,7 +412,7 @@ proptest! {
     fn grid_models_agree(
         (agents, props, vals, rels, actual, fs) in (1..=4usize, 1..=4usize, 2..=3usize, 1..=2usize).prop_flat_map(|(rows, cols, agents, props)| {
             let n = rows * cols;
-            let case = Case { agents, copies: vec![], sizes: vec![0, 0], actual: vec![vec![], vec![]], props, view: 0 };
+            let case = Case { agents, copies: vec![], sizes: vec![0, 0], actual: vec![vec![], vec![]], props, view: 0, only: Vec::new() };
             let row = Relation::Partition((0..n).map(|w| w / cols).collect());
             let col = Relation::Partition((0..n).map(|w| w % cols).collect());
             let rels = (vec(0..n, n), Just(row), Just(col)).prop_map(move |(third, row, col)| {

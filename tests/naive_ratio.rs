@@ -121,6 +121,8 @@ fn compare(name: &str, spec: &DealSpec, queries: &[Formula], events: &[(EventMod
 #[ignore = "a timing comparison: run with --ignored --nocapture"]
 fn go_fish_initial_deal_against_naive() {
     let spec = DealSpec {
+        only: Vec::new(),
+        order: Vec::new(),
         copies: vec![4, 4],
         sizes: vec![1, 1, 1, 5],
         observers: vec![vec![0], vec![1], vec![2]],
@@ -145,6 +147,8 @@ fn muddy_children_against_naive() {
     let mut actual = vec![vec![1, 0]; n];
     actual.push(vec![0, n as u32]);
     let spec = DealSpec {
+        only: Vec::new(),
+        order: Vec::new(),
         copies: vec![n as u32, n as u32],
         sizes,
         observers,

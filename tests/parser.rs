@@ -440,7 +440,7 @@ fn setting_the_table() {
         panic!()
     };
     assert!(
-        matches!(&s[5].kind, StatementKind::Pile { name, visibility: Visibility::Public } if name.text == "table")
+        matches!(&s[5].kind, StatementKind::Pile { name, visibility: Visibility::Public, holds: None } if name.text == "table")
     );
     assert!(matches!(
         &s[7].kind,
@@ -452,6 +452,7 @@ fn setting_the_table() {
     let StatementKind::Pile {
         name,
         visibility: Visibility::SeenBy(who),
+        holds: None,
     } = &s[8].kind
     else {
         panic!()
@@ -460,6 +461,22 @@ fn setting_the_table() {
         (name.text.as_str(), texts(who)),
         ("forehead1", vec!["2", "3"])
     );
+    let StatementKind::Pile {
+        visibility: Visibility::SeenBy(who),
+        holds: Some(cards),
+        ..
+    } = one("pile coin1 seen-by 1 2 holds H T")
+    else {
+        panic!()
+    };
+    assert_eq!(
+        (texts(&who), texts(&cards)),
+        (vec!["1", "2"], vec!["H", "T"])
+    );
+    let StatementKind::Order(piles) = one("order pay1 coin1 pay2") else {
+        panic!()
+    };
+    assert_eq!(texts(&piles), ["pay1", "coin1", "pay2"]);
     let StatementKind::Deal(parts) = &s[10].kind else {
         panic!()
     };
@@ -520,18 +537,18 @@ fn queries_and_checks() {
     let StatementKind::Expect(Expectation::Considers {
         player,
         cmp: CmpOp::Eq,
-        n: 4,
+        n,
     }) = &s[4].kind
     else {
         panic!()
     };
-    assert_eq!(player.text, "3");
+    assert_eq!((player.text.as_str(), n.to_string()), ("3", "4".into()));
     assert!(matches!(
         &s[5].kind,
         StatementKind::Expect(Expectation::Worlds {
             cmp: CmpOp::Eq,
-            n: 15
-        })
+            n
+        }) if n.to_string() == "15"
     ));
     let StatementKind::Let(name, formula) = &s[6].kind else {
         panic!()
@@ -559,8 +576,13 @@ fn queries_and_checks() {
         one("expect worlds >= 2"),
         StatementKind::Expect(Expectation::Worlds {
             cmp: CmpOp::Ge,
-            n: 2
-        })
+            n
+        }) if n.to_string() == "2"
+    ));
+    let big = "1".to_string() + &"0".repeat(200);
+    assert!(matches!(
+        one(&format!("expect worlds = {big}")),
+        StatementKind::Expect(Expectation::Worlds { cmp: CmpOp::Eq, n }) if n.to_string() == big
     ));
 }
 
@@ -908,7 +930,7 @@ fn error_pile_visibility_and_moves() {
 fn error_numbers_and_ranges() {
     check("seed 99999999999999999999999", "the number 99999999999999999999999 is too large", "1:6",
           "expected a smaller number",
-          Some("numbers here must fit in 32 bits (64 for seeds, 128 for world counts)"));
+          Some("numbers here must fit in 32 bits (64 for seeds)"));
     check("deck ranks 9..2 suits S", "the range 9..2 is empty or too long", "1:12",
           "expected a range such as 2..10",
           Some("write the smaller number first; at most 1000 values"));

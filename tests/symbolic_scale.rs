@@ -37,6 +37,8 @@ fn deal52(hands: usize, size: u32) -> DealSpec {
         }
     }
     DealSpec {
+        only: Vec::new(),
+        order: Vec::new(),
         copies: vec![1; 52],
         sizes,
         observers: (0..hands).map(|a| vec![a]).collect(),
@@ -219,6 +221,8 @@ fn muddy(n: usize) {
         .map(|i| (0..n).filter(|&j| j != i).collect())
         .collect();
     let spec = DealSpec {
+        only: Vec::new(),
+        order: Vec::new(),
         copies: vec![n as u32, n as u32],
         sizes,
         observers,

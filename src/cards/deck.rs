@@ -275,13 +275,6 @@ impl Deck {
             )
             .with_help("give the copies once, like `Q*4`"));
         }
-        if self.total() + kind.copies > 250 {
-            return Err(Diagnostic::error(
-                "bad-deck",
-                "a deck holds at most 250 cards",
-                *span,
-            ));
-        }
         self.kinds.push(kind);
         Ok(())
     }

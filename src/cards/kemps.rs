@@ -560,8 +560,9 @@ fn has_kemps(pos: &Position, p: Agent) -> bool {
 }
 
 /// The referee of Kemps (report 000): three players with four cards each
-/// and six face up on the table, from the report's 28-card deck (ranks 2 to
-/// 8 in four suits); for teaching, the values 2 to 6 four times each. The
+/// and six face up on the table, from the report's 20-card deck of Table 1
+/// (ranks 2 to 6 in four suits; the game ends after one Kemps); for
+/// teaching, the values 2 to 6 four times each, without suits. The
 /// turn player picks a card from the table or discards one to it (one at a
 /// time), and ends the turn with `pass` or `newtable` when holding four; any
 /// player holding four of a kind may claim a Kemps. (A turn can also end by
@@ -571,7 +572,7 @@ fn has_kemps(pos: &Position, p: Agent) -> bool {
 impl Referee for Kemps {
     fn setup(&self, seed: u64, size: Size) -> String {
         let deck = match size {
-            Size::Full => "deck ranks 2..8 suits S H D C",
+            Size::Full => "deck ranks 2..6 suits S H D C",
             Size::Teaching => "deck 2..6*4",
         };
         let mut cards = shuffled(deck, seed).into_iter();

@@ -107,6 +107,11 @@ pub fn best(scores: &[i64], high: bool) -> Vec<Agent> {
 }
 
 /// A move in scenario syntax. An ask for several kinds asks for their rank.
+///
+/// # Panics
+///
+/// On an announcement or a declared event model (`apply`), which no
+/// referee offers: their formula or event model has no text here.
 pub fn move_text(table: &Table, mv: &Move) -> String {
     let player = |p: Agent| table.players[p].clone();
     let card = |k: Kind| table.deck.kinds[k].name.clone();

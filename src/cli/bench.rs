@@ -5,8 +5,11 @@
 //! each scenario: the initial number of worlds, the time to build the model
 //! (the statement during which the deal became a model), the total replay
 //! time (min and median over the runs), the slowest statement with its line
-//! (by its fastest run), and the process's peak resident memory while the
-//! scenario ran (`VmHWM`, reset between scenarios where Linux allows it).
+//! (by its fastest run), the process's peak resident memory while the
+//! scenario ran (`VmHWM`), and the peer's time when the scenario names one
+//! (a comment line `# peer: SMCDEL 0.58 s`). Each scenario runs in a
+//! process of its own (`dealer bench --one FILE`), so that no scenario's
+//! memory, kept by the allocator, shows in the next one's peak.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -27,13 +30,17 @@ pub struct BenchArgs {
     /// The engine and its budget.
     #[command(flatten)]
     pub model: super::ModelArgs,
+    /// Measure the one file given in this process and print its row as
+    /// tab-separated cells (what `dealer bench` runs for each scenario).
+    #[arg(long, hide = true)]
+    pub one: bool,
 }
 
 /// What one replay measured.
 struct Run {
     total: Duration,
     build: Option<Duration>,
-    worlds: Option<u128>,
+    worlds: Option<num_bigint::BigUint>,
     engine: &'static str,
     /// The time of each statement, in order, with its line.
     statements: Vec<(usize, Duration)>,
@@ -50,6 +57,42 @@ struct Row {
     median: String,
     slowest: String,
     peak: String,
+    peer: String,
+}
+
+impl Row {
+    /// The cells, in the table's order.
+    fn cells(&self) -> [&String; 9] {
+        [
+            &self.name,
+            &self.engine,
+            &self.worlds,
+            &self.build,
+            &self.min,
+            &self.median,
+            &self.slowest,
+            &self.peak,
+            &self.peer,
+        ]
+    }
+
+    /// A row from the tab-separated cells printed by `--one`.
+    fn parse(line: &str) -> Option<Row> {
+        let c: Vec<String> = line.trim_end().split('\t').map(String::from).collect();
+        let [name, engine, worlds, build, min, median, slowest, peak, peer] =
+            <[String; 9]>::try_from(c).ok()?;
+        Some(Row {
+            name,
+            engine,
+            worlds,
+            build,
+            min,
+            median,
+            slowest,
+            peak,
+            peer,
+        })
+    }
 }
 
 /// Runs the benchmark; returns the exit code (0, or 2 if a scenario failed).
@@ -66,10 +109,29 @@ pub fn run(args: &BenchArgs) -> u8 {
         args.files.clone()
     };
     let options = args.model.options(false);
+    let runs = args.runs.max(1);
+    if args.one {
+        return match files.as_slice() {
+            [file] => match bench_file(file, runs, options) {
+                Ok(row) => {
+                    println!("{}", row.cells().map(|c| c.as_str()).join("\t"));
+                    0
+                }
+                Err(why) => {
+                    eprintln!("error: {}: {why}", file.display());
+                    2
+                }
+            },
+            _ => {
+                eprintln!("error: --one measures exactly one file");
+                2
+            }
+        };
+    }
     let mut rows = Vec::new();
     let mut code = 0;
     for file in &files {
-        match bench_file(file, args.runs.max(1), options) {
+        match in_own_process(file, args).unwrap_or_else(|| bench_file(file, runs, options)) {
             Ok(row) => rows.push(row),
             Err(why) => {
                 eprintln!("error: {}: {why}", file.display());
@@ -79,6 +141,32 @@ pub fn run(args: &BenchArgs) -> u8 {
     }
     print!("{}", table(&rows));
     code
+}
+
+/// Measures `file` in a child process (`dealer bench --one`); `None` when
+/// no child could be started (then the caller measures in this process).
+fn in_own_process(file: &Path, args: &BenchArgs) -> Option<Result<Row, String>> {
+    let exe = std::env::current_exe().ok()?;
+    let engine = match args.model.engine {
+        super::EngineArg::Explicit => "explicit",
+        super::EngineArg::Symbolic => "symbolic",
+        super::EngineArg::Auto => "auto",
+    };
+    let out = std::process::Command::new(exe)
+        .arg("bench")
+        .arg("--one")
+        .args(["--runs", &args.runs.to_string()])
+        .args(["--engine", engine])
+        .args(["--max-worlds", &args.model.max_worlds.to_string()])
+        .arg(file)
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return Some(Err("failed (see above)".into()));
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    Some(Row::parse(&text).ok_or_else(|| format!("unreadable measurement: {text}")))
 }
 
 /// The `.deal` files under `scenarios/bench/`, sorted.
@@ -114,12 +202,16 @@ fn bench_file(file: &Path, runs: usize, options: Options) -> Result<Row, String>
     Ok(Row {
         name: file.display().to_string(),
         engine: done[0].engine.to_string(),
-        worlds: done[0].worlds.map_or("-".into(), |w| w.to_string()),
+        worlds: done[0]
+            .worlds
+            .as_ref()
+            .map_or("-".into(), |w| w.to_string()),
         build: builds.map_or("-".into(), ms),
         min: ms(totals[0]),
         median: ms(totals[totals.len() / 2]),
         slowest: slowest(&done),
         peak,
+        peer: peer(&src),
     })
 }
 
@@ -153,7 +245,7 @@ fn replay_once(src: &str, options: Options) -> Result<Run, String> {
         if !before {
             if let Some(p) = replay.session().playing() {
                 run.build = Some(took);
-                run.worlds = Some(p.model.world_count());
+                run.worlds = Some(p.model.world_count_big());
                 run.engine = match p.model.representation() {
                     Representation::Explicit => "explicit",
                     Representation::Symbolic { .. } => "symbolic",
@@ -188,6 +280,13 @@ fn slowest(runs: &[Run]) -> String {
         .map_or("-".into(), |(line, d)| format!("line {line}: {}", ms(d)))
 }
 
+/// The peer's result the scenario names in a `# peer: ...` line, or `-`.
+fn peer(src: &str) -> String {
+    src.lines()
+        .find_map(|l| l.trim().strip_prefix("# peer:"))
+        .map_or("-".into(), |p| p.trim().to_string())
+}
+
 /// A duration in milliseconds.
 fn ms(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1000.0)
@@ -216,16 +315,9 @@ fn table(rows: &[Row]) -> String {
         "replay median",
         "slowest statement",
         "peak memory",
+        "peer",
     ];
-    let cells: Vec<[String; 8]> = rows
-        .iter()
-        .map(|r| {
-            [
-                &r.name, &r.engine, &r.worlds, &r.build, &r.min, &r.median, &r.slowest, &r.peak,
-            ]
-            .map(|s| s.clone())
-        })
-        .collect();
+    let cells: Vec<[String; 9]> = rows.iter().map(|r| r.cells().map(|s| s.clone())).collect();
     let mut width: Vec<usize> = head.iter().map(|h| h.len()).collect();
     for row in &cells {
         for (w, c) in width.iter_mut().zip(row) {

@@ -61,6 +61,10 @@ pub(crate) fn build(spec: &DealSpec, width: usize, n: usize) -> Built {
 /// cards is a chain of such swaps (through a third location, whose card
 /// goes back), so every allocation is reached.
 pub(crate) fn connected(spec: &DealSpec) -> bool {
+    if spec.restricted() {
+        // A swap may put a card where it cannot lie.
+        return false;
+    }
     let pinned = deal::pinned(spec);
     let free: Vec<usize> = (0..spec.sizes.len())
         .filter(|&l| !pinned[l] && spec.sizes[l] > 0)
@@ -98,6 +102,8 @@ struct Level {
     pinned: Option<Vec<u32>>,
     /// For each free location, the (agent, place value) of one copy there.
     digits: Vec<Vec<(usize, u64)>>,
+    /// For each free location, whether it can hold the kind.
+    allow: Vec<bool>,
 }
 
 /// Turns an agent's class number into a dense class.
@@ -201,6 +207,7 @@ impl Builder {
                 copies: copies - fixed,
                 pinned: (fixed > 0).then_some(counts),
                 digits: vec![Vec::new(); free.len()],
+                allow: free.iter().map(|&l| spec.allows(l, k)).collect(),
             });
         }
         let keyers = place_values(spec, &free, &mut levels)
@@ -230,7 +237,7 @@ impl Builder {
             return;
         }
         let left = self.levels[i].copies;
-        let room = self.caps.iter().sum();
+        let room = self.room(i, 0);
         self.spread(i, 0, left, room);
     }
 
@@ -239,7 +246,7 @@ impl Builder {
     fn single(&mut self, i: usize) {
         let col = self.levels[i].cols.start;
         for f in (0..self.free.len()).rev() {
-            if self.caps[f] == 0 {
+            if self.caps[f] == 0 || !self.levels[i].allow[f] {
                 continue;
             }
             self.row[col] = self.free[f];
@@ -263,7 +270,11 @@ impl Builder {
             }
             return;
         }
-        let here = self.caps[f];
+        let here = if self.levels[i].allow[f] {
+            self.caps[f]
+        } else {
+            0
+        };
         let rest = room - here;
         for take in left.saturating_sub(rest)..=left.min(here) {
             self.take[i * m + f] = take;
@@ -275,9 +286,27 @@ impl Builder {
         }
     }
 
-    /// The last level fills the room left; the row is complete.
+    /// The room level `i`'s kind can use at the free locations `f..`.
+    fn room(&self, i: usize, f: usize) -> u32 {
+        let allow = &self.levels[i].allow;
+        (f..self.free.len())
+            .filter(|&g| allow[g])
+            .map(|g| self.caps[g])
+            .sum()
+    }
+
+    /// The last level fills the room left; the row is complete (unless the
+    /// room left lies where the last kind cannot go).
     fn last(&mut self, i: usize) {
         if let Some(level) = self.levels.get(i) {
+            if self
+                .caps
+                .iter()
+                .zip(&level.allow)
+                .any(|(&c, &a)| c > 0 && !a)
+            {
+                return;
+            }
             let m = self.free.len();
             self.take[i * m..(i + 1) * m].copy_from_slice(&self.caps);
             debug_assert_eq!(self.caps.iter().sum::<u32>(), level.copies);
@@ -407,6 +436,8 @@ mod tests {
             .map(|_| (0..locs).filter(|_| rng.below(2) == 0).collect())
             .collect();
         DealSpec {
+            only: Vec::new(),
+            order: Vec::new(),
             copies,
             sizes,
             observers,

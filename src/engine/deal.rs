@@ -23,6 +23,29 @@ pub struct DealSpec {
     pub props: usize,
     /// The actual deal.
     pub actual: Allocation,
+    /// For each location, the kinds it can hold in the deal's worlds
+    /// (`None`: any kind); empty when no location is restricted. The
+    /// restriction holds at the deal only: later moves may bring any card.
+    pub only: Vec<Option<Vec<bool>>>,
+    /// Locations whose variables the symbolic engine places first, in this
+    /// order (the user's variable order); the others follow in the order
+    /// chosen from the observations. Empty: all chosen.
+    pub order: Vec<Loc>,
+}
+
+impl DealSpec {
+    /// Whether location `l` can hold kind `k` in the deal's worlds.
+    pub fn allows(&self, l: Loc, k: usize) -> bool {
+        match self.only.get(l) {
+            Some(Some(kinds)) => kinds.get(k).copied().unwrap_or(false),
+            _ => true,
+        }
+    }
+
+    /// Whether some location can hold only some kinds.
+    pub fn restricted(&self) -> bool {
+        self.only.iter().any(Option::is_some)
+    }
 }
 
 /// The exact number of worlds of a deal: the ways to place the deck's cards
@@ -73,7 +96,59 @@ pub fn count_worlds(copies: &[u32], sizes: &[u32]) -> u128 {
 /// actual deal in every such world, so only the other cards are placed.
 pub fn count_reachable(spec: &DealSpec) -> u128 {
     let (copies, sizes) = unpinned(spec);
+    if spec.restricted() {
+        let only: Vec<Vec<bool>> = (0..sizes.len())
+            .map(|l| (0..copies.len()).map(|k| spec.allows(l, k)).collect())
+            .collect();
+        return count_restricted(&copies, &sizes, &only);
+    }
     count_worlds(&copies, &sizes)
+}
+
+/// [`count_worlds`] when location l can hold only the kinds `only[l]`:
+/// dynamic programming over the locations, with the copies of each kind
+/// still to place as the state (restricted locations first, where the
+/// states stay few). Saturates at `u128::MAX`.
+pub fn count_restricted(copies: &[u32], sizes: &[u32], only: &[Vec<bool>]) -> u128 {
+    let total: u64 = copies.iter().map(|&c| u64::from(c)).sum();
+    let room: u64 = sizes.iter().map(|&s| u64::from(s)).sum();
+    if total != room {
+        return 0;
+    }
+    let mut locs: Vec<usize> = (0..sizes.len()).filter(|&l| sizes[l] > 0).collect();
+    locs.sort_by_key(|&l| only[l].iter().filter(|&&a| a).count());
+    let mut states: FxMap<Vec<u32>, u128> = FxMap::default();
+    states.insert(copies.to_vec(), 1);
+    for l in locs {
+        let mut next: FxMap<Vec<u32>, u128> = FxMap::default();
+        for (left, ways) in states {
+            let mut left = left;
+            fill(&mut left, &only[l], 0, sizes[l], &mut |after| {
+                let slot = next.entry(after.to_vec()).or_insert(0);
+                *slot = slot.saturating_add(ways);
+            });
+        }
+        states = next;
+    }
+    states.values().fold(0u128, |acc, &w| acc.saturating_add(w))
+}
+
+/// Calls `visit` with the copies left after every way of taking `need`
+/// cards of the allowed kinds `k..` from `left`.
+fn fill(left: &mut [u32], allowed: &[bool], k: usize, need: u32, visit: &mut dyn FnMut(&[u32])) {
+    if need == 0 {
+        visit(left);
+        return;
+    }
+    if k == left.len() {
+        return;
+    }
+    let most = if allowed[k] { left[k].min(need) } else { 0 };
+    for take in 0..=most {
+        left[k] -= take;
+        fill(left, allowed, k + 1, need - take, visit);
+        left[k] += take;
+    }
 }
 
 /// The locations every agent sees: their contents are common knowledge.
@@ -125,8 +200,9 @@ fn distribute(caps: &mut [u32], loc: usize, left: u32, room: u32, visit: &mut dy
     }
 }
 
-/// Checks that `spec` describes a deal: sizes that hold the deck, fewer than
-/// 255 locations, observers in range and an actual allocation of the deck.
+/// Checks that `spec` describes a deal: sizes that hold the deck, observers
+/// in range and an actual allocation of the deck that keeps every location's
+/// restriction.
 pub(crate) fn validate(spec: &DealSpec) -> Result<(), String> {
     let total: u64 = spec.copies.iter().map(|&c| u64::from(c)).sum();
     let room: u64 = spec.sizes.iter().map(|&s| u64::from(s)).sum();
@@ -135,16 +211,89 @@ pub(crate) fn validate(spec: &DealSpec) -> Result<(), String> {
             "the locations hold {room} cards but the deck has {total}"
         ));
     }
-    if spec.sizes.len() >= 255 {
-        return Err(format!("{} locations, at most 254", spec.sizes.len()));
-    }
     let locs = spec.sizes.len();
+    if !spec.only.is_empty() && spec.only.len() != locs {
+        return Err(format!(
+            "restrictions for {} locations, expected {locs}",
+            spec.only.len()
+        ));
+    }
+    for (l, counts) in spec.actual.iter().enumerate() {
+        if let Some(k) = (0..counts.len()).find(|&k| counts[k] > 0 && !spec.allows(l, k)) {
+            return Err(format!(
+                "the actual deal puts kind {k} at location {l}, which cannot hold it"
+            ));
+        }
+    }
     for (a, seen) in spec.observers.iter().enumerate() {
         if let Some(l) = seen.iter().find(|&&l| l >= locs) {
             return Err(format!("agent {a} observes location {l}, out of range"));
         }
     }
     validate_allocation(&spec.actual, &spec.copies, &spec.sizes)
+}
+
+/// How much cheaper the symbolic engine must look before `--engine auto`
+/// takes it for a deal within the explicit budget (see [`prefer_symbolic`]).
+const SYMBOLIC_MARGIN: f64 = 500.0;
+
+/// Whether a deal of `worlds` reachable worlds is cheaper on the symbolic
+/// engine whose law has `law_nodes` nodes, by a rough estimate of what one
+/// query or move costs on each:
+///
+/// - explicit: every world, once per agent (a partition per agent):
+///   `worlds · (agents + 1)`;
+/// - symbolic: a K quantifies the law: `law_nodes · agents`.
+///
+/// The symbolic engine is taken when its estimate is [`SYMBOLIC_MARGIN`]
+/// times smaller (a margin measured on the benchmarks: the explicit engine
+/// has no BDD manager to set up, its steps are cheaper than a BDD node's,
+/// and it lists worlds for `why` and figures at no extra cost).
+pub fn prefer_symbolic(spec: &DealSpec, worlds: u128, law_nodes: usize) -> bool {
+    let agents = spec.observers.len().max(1) as f64;
+    let explicit = worlds as f64 * (agents + 1.0);
+    let symbolic = (law_nodes.max(1) as f64) * agents;
+    explicit > SYMBOLIC_MARGIN * symbolic
+}
+
+/// A lower bound of the nodes of a deal's symbolic law, known without
+/// building it: one per bit of every count outside the public locations.
+/// When [`prefer_symbolic`] is false even with it, the law need not be built.
+pub fn law_nodes_at_least(spec: &DealSpec) -> usize {
+    let pins = pinned(spec);
+    let mut bits = 0;
+    for (l, &size) in spec.sizes.iter().enumerate() {
+        if pins[l] {
+            continue;
+        }
+        for (k, &c) in spec.copies.iter().enumerate() {
+            if spec.allows(l, k) {
+                bits += (u32::BITS - c.min(size).leading_zeros()) as usize;
+            }
+        }
+    }
+    bits
+}
+
+/// The most locations of an explicit model (a world's row holds each
+/// card's location in a byte).
+pub const EXPLICIT_LOCATIONS: usize = 254;
+
+/// The most cards of an explicit model (a count of cards in a byte).
+pub const EXPLICIT_CARDS: u64 = 255;
+
+/// Checks that the explicit engine can hold the deal: at most
+/// [`EXPLICIT_LOCATIONS`] locations and [`EXPLICIT_CARDS`] cards (the
+/// symbolic engine has no such limit).
+pub fn fits_explicit(spec: &DealSpec) -> Result<(), String> {
+    let total: u64 = spec.copies.iter().map(|&c| u64::from(c)).sum();
+    if spec.sizes.len() > EXPLICIT_LOCATIONS || total > EXPLICIT_CARDS {
+        return Err(format!(
+            "the explicit engine holds at most {EXPLICIT_CARDS} cards in {EXPLICIT_LOCATIONS} locations; this deal has {total} cards in {} (use the symbolic engine)",
+            spec.sizes.len()
+        ));
+    }
+    Ok(())
 }
 
 /// Checks that `alloc` places exactly the deck with the given sizes.
@@ -263,6 +412,8 @@ mod tests {
             }
         }
         DealSpec {
+            only: Vec::new(),
+            order: Vec::new(),
             copies: copies.to_vec(),
             sizes: sizes.to_vec(),
             observers,
@@ -312,6 +463,44 @@ mod tests {
         sizes.push(20);
         sizes.extend(std::iter::repeat_n(1, 20));
         assert_eq!(count_worlds(&[20, 20], &sizes), 1 << 20);
+    }
+
+    #[test]
+    fn restricted_counts_match_the_filtered_enumeration() {
+        // Every restriction pattern of three locations over three kinds.
+        let copies = [2u32, 1, 2];
+        let sizes = [2u32, 1, 2];
+        let base = spec(&copies, &sizes, vec![vec![0], vec![1]]);
+        let width = 5;
+        let all = count_reachable(&base) as usize;
+        let rows = crate::engine::build::build(&base, width, all).rows;
+        for pattern in 0u32..1 << 9 {
+            let mut spec = base.clone();
+            spec.only = (0..3)
+                .map(|l| Some((0..3).map(|k| pattern >> (3 * l + k) & 1 == 1).collect()))
+                .collect();
+            if validate(&spec).is_err() {
+                continue;
+            }
+            let kind_of = |c: usize| {
+                if c < 2 {
+                    0
+                } else if c < 3 {
+                    1
+                } else {
+                    2
+                }
+            };
+            let keeps = |row: &[u8]| (0..width).all(|c| spec.allows(row[c] as usize, kind_of(c)));
+            let mut expected: Vec<&[u8]> = rows.chunks(width).filter(|r| keeps(r)).collect();
+            let n = count_reachable(&spec) as usize;
+            assert_eq!(n, expected.len(), "pattern {pattern:09b}");
+            let built = crate::engine::build::build(&spec, width, n).rows;
+            let mut got: Vec<&[u8]> = built.chunks(width).collect();
+            got.sort();
+            expected.sort();
+            assert_eq!(got, expected, "pattern {pattern:09b}");
+        }
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! the running time: the "Fx" hash of rustc (the `rustc-hash` crate), and a
 //! numbering of items by equality in one pre-sized open-addressing table.
 
-use std::hash::{BuildHasher, Hasher};
+use std::hash::BuildHasher;
 
 use rustc_hash::FxBuildHasher;
 
@@ -19,9 +19,7 @@ pub(crate) fn intern<K: std::hash::Hash + Eq>(map: &mut FxMap<K, u32>, key: K) -
 /// The Fx hash of a value.
 #[inline]
 pub(crate) fn hash_of<T: std::hash::Hash + ?Sized>(value: &T) -> u64 {
-    let mut h = FxBuildHasher.build_hasher();
-    value.hash(&mut h);
-    h.finish()
+    FxBuildHasher.hash_one(value)
 }
 
 /// Numbers the items `0..n` by equality, densely in order of first

@@ -28,6 +28,8 @@ mod translate;
 mod update;
 
 use std::fmt;
+
+use num_bigint::BigUint;
 use std::rc::Rc;
 
 pub use event::{Event, EventId, EventModel, Post, Relation};
@@ -182,8 +184,16 @@ pub trait Backend {
     ) -> Result<Rc<dyn Backend>, EngineError>;
     /// The events of `model` whose preconditions hold in the actual world.
     fn possible_events(&self, model: &EventModel) -> Result<Vec<EventId>, EngineError>;
-    /// The number of worlds.
+    /// The number of worlds (saturating at `u128::MAX`).
     fn world_count(&self) -> u128;
+    /// The number of worlds, exact.
+    fn world_count_big(&self) -> BigUint {
+        BigUint::from(self.world_count())
+    }
+    /// The number of worlds agent `agent` considers possible in the actual world, exact.
+    fn considers_big(&self, agent: Agent) -> BigUint {
+        BigUint::from(self.considers(agent))
+    }
     /// The actual world.
     fn actual(&self) -> WorldId;
     /// The worlds agent `agent` considers possible in world `w`, in increasing order.

@@ -97,6 +97,7 @@ impl ExplicitModel {
     /// anything, when the deal has more than `budget` worlds.
     pub fn from_deal(spec: &DealSpec, budget: u128) -> Result<ExplicitModel, EngineError> {
         deal::validate(spec).map_err(EngineError::Malformed)?;
+        deal::fits_explicit(spec).map_err(EngineError::Unsupported)?;
         let count = deal::count_reachable(spec);
         if count > budget {
             return Err(EngineError::TooManyWorlds { count, budget });
@@ -802,6 +803,8 @@ mod tests {
     #[test]
     fn budget_and_validation() {
         let mut spec = DealSpec {
+            only: Vec::new(),
+            order: Vec::new(),
             copies: vec![4, 4],
             sizes: vec![1, 1, 1, 5],
             observers: vec![vec![0], vec![1], vec![2]],

@@ -17,6 +17,8 @@ pub const STOCK: usize = 3;
 /// each agent sees its own hand. Actually 0:Q 1:Q 2:A.
 pub fn qa_deal() -> ExplicitModel {
     let spec = DealSpec {
+        only: Vec::new(),
+        order: Vec::new(),
         copies: vec![4, 4],
         sizes: vec![1, 1, 1, 5],
         observers: vec![vec![0], vec![1], vec![2]],

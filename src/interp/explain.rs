@@ -102,12 +102,12 @@ pub fn worlds(
 
 /// `stats`: the number of worlds and how many each player considers possible.
 pub fn stats(table: &Table, model: &dyn Backend) -> Vec<String> {
-    let mut out = vec![format!("worlds: {}", model.world_count())];
+    let mut out = vec![format!("worlds: {}", model.world_count_big())];
     for p in 0..table.players.len() {
         out.push(format!(
             "  {} considers {} possible",
             describe_player(table, p),
-            model.considers(p)
+            model.considers_big(p)
         ));
     }
     if !model.is_s5() {

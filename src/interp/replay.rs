@@ -11,7 +11,7 @@
 //! checkpoint, `bench` times every step and the REPL runs the steps of a
 //! loaded file up to the next move.
 
-use crate::diag::{line_col, Diagnostic, Span};
+use crate::diag::{Diagnostic, LineIndex, Span};
 use crate::syntax::{self, ast::Statement};
 
 use super::session::{Output, Session};
@@ -25,6 +25,8 @@ pub struct Script {
     pub src: String,
     /// Its statements, in order.
     pub statements: Vec<Statement>,
+    /// Where its lines start (a long scenario's lines found once).
+    lines: LineIndex,
 }
 
 impl Script {
@@ -36,6 +38,7 @@ impl Script {
             name: name.to_string(),
             src: src.to_string(),
             statements: scenario.statements,
+            lines: LineIndex::new(src),
         })
     }
 
@@ -43,7 +46,7 @@ impl Script {
     pub fn line(&self, i: usize) -> usize {
         self.statements
             .get(i)
-            .map_or(0, |s| line_col(&self.src, s.span.start).0)
+            .map_or(0, |s| self.lines.line(s.span.start))
     }
 
     /// The text of statement `i`, trimmed.

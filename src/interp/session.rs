@@ -231,6 +231,7 @@ impl Session {
                 | StatementKind::Players(_)
                 | StatementKind::Deck(_)
                 | StatementKind::Pile { .. }
+                | StatementKind::Order(_)
                 | StatementKind::Deal(_)
                 | StatementKind::Stock(_)
                 | StatementKind::Seed(..)
@@ -594,9 +595,17 @@ fn declare_into(setup: &mut Setup, kind: &StatementKind, span: Span) -> Result<(
             setup.players = Some((names.clone(), span));
         }
         StatementKind::Deck(spec) => setup.deck(spec, span)?,
-        StatementKind::Pile { name, visibility } => {
-            setup.piles.push((name.clone(), visibility.clone()))
+        StatementKind::Pile {
+            name,
+            visibility,
+            holds,
+        } => {
+            setup.piles.push((name.clone(), visibility.clone()));
+            if let Some(cards) = holds {
+                setup.holds.push((name.clone(), cards.clone()));
+            }
         }
+        StatementKind::Order(locations) => setup.order.extend(locations.iter().cloned()),
         StatementKind::Deal(parts) => setup.deal.extend(parts.iter().cloned()),
         StatementKind::Stock(cards) => setup.stock = Some(cards.clone()),
         StatementKind::Seed(seed, _) => setup.seed = *seed,
@@ -616,7 +625,7 @@ fn eval(model: &dyn Backend, phi: &Formula, valid: bool, span: Span) -> Result<b
     result.map_err(|e| errors::engine(&e, span))
 }
 
-fn compare(op: CmpOp, left: u128, right: u128) -> bool {
+fn compare<T: Ord>(op: CmpOp, left: &T, right: &T) -> bool {
     match op {
         CmpOp::Lt => left < right,
         CmpOp::Le => left <= right,
@@ -689,10 +698,10 @@ fn expect(
                 return Ok(None);
             }
             exact_counts(model, span)?;
-            let found = model.considers(p);
+            let found = model.considers_big(p);
             let who = describe_player(scope.table, p);
             Ok(Some((
-                compare(*op, found, *n),
+                compare(*op, &found, n),
                 format!("{who} considers {found} world(s) possible"),
             )))
         }
@@ -701,9 +710,9 @@ fn expect(
                 return Ok(None);
             }
             exact_counts(model, span)?;
-            let found = model.world_count();
+            let found = model.world_count_big();
             Ok(Some((
-                compare(*op, found, *n),
+                compare(*op, &found, n),
                 format!("the model has {found} world(s)"),
             )))
         }

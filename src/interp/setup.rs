@@ -45,6 +45,10 @@ pub struct Setup {
     pub turn: Option<Name>,
     /// `prop ...`
     pub props: Vec<Name>,
+    /// `pile NAME VIS holds CARDS`: the piles that can hold only some cards.
+    pub holds: Vec<(Name, Vec<Name>)>,
+    /// `order LOCATIONS`: the symbolic engine's variable order.
+    pub order: Vec<Name>,
 }
 
 /// What setting the table yields.
@@ -114,6 +118,12 @@ impl Setup {
         let copies = table.deck.copies();
         let sizes: Vec<u32> = actual.iter().map(|l| l.iter().sum()).collect();
         let spec = DealSpec {
+            only: self.restrictions(&table, &actual)?,
+            order: self
+                .order
+                .iter()
+                .map(|l| table.location(l))
+                .collect::<Result<_, _>>()?,
             copies,
             sizes,
             observers: table.observers(),
@@ -129,6 +139,47 @@ impl Setup {
             state,
             props: self.props.iter().map(|p| p.text.clone()).collect(),
         })
+    }
+
+    /// What each pile can hold (`holds`), checked against the actual deal.
+    fn restrictions(
+        &self,
+        table: &Table,
+        actual: &[Vec<u32>],
+    ) -> Result<Vec<Option<Vec<bool>>>, Diagnostic> {
+        if self.holds.is_empty() {
+            return Ok(Vec::new());
+        }
+        let kinds = table.deck.kinds.len();
+        let mut only = vec![None; table.locations.len()];
+        for (pile, cards) in &self.holds {
+            let l = table.location(pile)?;
+            let mut allowed = vec![false; kinds];
+            for card in cards {
+                for k in table.deck.pattern(card)? {
+                    allowed[k] = true;
+                }
+            }
+            if let Some(k) = (0..kinds).find(|&k| actual[l][k] > 0 && !allowed[k]) {
+                return Err(Diagnostic::error(
+                    "bad-deal",
+                    format!(
+                        "`{}` holds only {}, but the deal puts {} there",
+                        pile.text,
+                        cards
+                            .iter()
+                            .map(|c| c.text.as_str())
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                        table.deck.kinds[k].name
+                    ),
+                    pile.span,
+                )
+                .with_label("declared here"));
+            }
+            only[l] = Some(allowed);
+        }
+        Ok(only)
     }
 
     /// The actual deal as an allocation; what is not dealt lies in the stock.
@@ -207,7 +258,22 @@ fn build(
     let symbolic = match engine {
         Engine::Explicit => false,
         Engine::Symbolic => true,
-        Engine::Auto => deal::count_reachable(spec) > budget,
+        Engine::Auto => {
+            let worlds = deal::count_reachable(spec);
+            if worlds > budget || deal::fits_explicit(spec).is_err() {
+                true
+            } else if deal::prefer_symbolic(spec, worlds, deal::law_nodes_at_least(spec)) {
+                // Maybe cheaper: build the law and compare with its size.
+                if let Ok(model) = SymbolicModel::from_deal(spec, &SymbolicLimits::default()) {
+                    if deal::prefer_symbolic(spec, worlds, model.bdd_nodes()) {
+                        return Ok(Rc::new(model));
+                    }
+                }
+                false
+            } else {
+                false
+            }
+        }
     };
     let bad = |e: EngineError| match e {
         EngineError::TooManyWorlds { count, budget } => too_many(count, budget, at),

@@ -6,6 +6,8 @@
 
 use std::fmt;
 
+use num_bigint::BigUint;
+
 pub use crate::diag::Span;
 
 /// A piece of text with its place in the source.
@@ -54,7 +56,13 @@ pub enum StatementKind {
         name: Name,
         /// Who sees its contents.
         visibility: Visibility,
+        /// `holds P N`: the only cards (or patterns) the pile can hold in
+        /// the deal's worlds; `None`: any card.
+        holds: Option<Vec<Name>>,
     },
+    /// `order pay1 coin1 pay2`: the symbolic engine's variable order, by
+    /// location (the locations listed go first, in this order).
+    Order(Vec<Name>),
     /// `deal 1: Q | 2: Q | table: 6H`
     Deal(Vec<DealPart>),
     /// `stock A A Q`: the actual order of the stock, top first.
@@ -293,15 +301,15 @@ pub enum Expectation {
         player: Name,
         /// The comparison.
         cmp: CmpOp,
-        /// The number.
-        n: u128,
+        /// The number (any size: 2^500 worlds are written out).
+        n: BigUint,
     },
     /// `expect worlds = 15`: the number of worlds of the model.
     Worlds {
         /// The comparison.
         cmp: CmpOp,
-        /// The number.
-        n: u128,
+        /// The number (any size: 2^500 worlds are written out).
+        n: BigUint,
     },
 }
 

@@ -7,6 +7,7 @@
 //! otherwise the states are listed and contracted when there are few
 //! enough, and the state count (an upper bound) is returned when not.
 
+use num_bigint::BigUint;
 use oxidd::{BooleanFunction, VarNo};
 
 use super::vars::{oom, Bdd, Res, State};
@@ -39,11 +40,11 @@ pub(crate) fn reachable(st: &State, law: &Bdd, actual: &[bool]) -> Res<Bdd> {
 }
 
 /// The number of states of `set` and of distinct present values among them.
-pub(crate) fn state_and_value_counts(st: &State, set: &Bdd) -> Res<(u128, u128)> {
-    let states = walk::count(set, &st.live);
+pub(crate) fn state_and_value_counts(st: &State, set: &Bdd) -> Res<(BigUint, BigUint)> {
+    let states = walk::count_big(set, &st.live);
     let current = st.current();
     let values = st.meta.exists(set, &st.live_except(&current))?;
-    Ok((states, walk::count(&values, &current)))
+    Ok((states, walk::count_big(&values, &current)))
 }
 
 /// Lists the states of `set` (the reachable states) as an explicit model:

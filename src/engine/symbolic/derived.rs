@@ -21,7 +21,8 @@ use super::vars::{add, constant, oom, vec_of, Bdd, BitVec, Meta, Res, State};
 use crate::engine::deal::{pinned, DealSpec};
 
 /// The location of a deal to hold derived: among those no agent observes
-/// (and so not pinned, when there are agents), the one dealt the most cards
+/// (and so not pinned, when there are agents) and that can hold every
+/// kind, the one dealt the most cards
 /// (the first of those); none when every location is observed. An empty
 /// location is never chosen: it has no variables at the deal anyway (its
 /// counts are 0 bits wide), and the law "the others hold exactly the
@@ -31,6 +32,7 @@ pub(crate) fn choose(spec: &DealSpec) -> Option<usize> {
     let seen = |l: usize| spec.observers.iter().any(|o| o.contains(&l));
     (0..spec.sizes.len())
         .filter(|&l| !seen(l) && !pins[l] && spec.sizes[l] > 0)
+        .filter(|&l| spec.only.get(l).is_none_or(Option::is_none))
         .max_by_key(|&l| (spec.sizes[l], std::cmp::Reverse(l)))
 }
 

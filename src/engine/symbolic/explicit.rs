@@ -25,7 +25,13 @@ use crate::engine::{Backend, ExplicitModel};
 pub(crate) fn from_explicit(m: &ExplicitModel, limits: &SymbolicLimits) -> Res<SymbolicModel> {
     let classes = s5_classes(m)?;
     let (kinds, locations, n) = (m.copies().len(), m.locations(), m.len());
-    let meta = new_meta(limits, m.copies().to_vec(), locations, m.props());
+    let meta = new_meta(
+        limits,
+        m.copies().to_vec(),
+        locations,
+        m.props(),
+        usize::MAX,
+    );
     let facts: Vec<Vec<VarNo>> = (0..kinds * locations)
         .map(|f| meta.fresh(meta.full_width(f / locations.max(1))))
         .collect();

@@ -30,18 +30,15 @@ const SPARE: usize = 3;
 /// The order of the facts' variables: kind-major (every location of kind 0,
 /// then kind 1, ...) when the law's running sums per location are the
 /// smaller state, location-major otherwise (many one-card locations, as in
-/// the muddy children). Returns the facts in order.
+/// the muddy children or the dining cryptographers). The locations follow
+/// [`location_order`]. Returns the facts in order.
 pub(crate) fn fact_order(spec: &DealSpec) -> Vec<(usize, usize)> {
     let log =
         |xs: &mut dyn Iterator<Item = u32>| -> f64 { xs.map(|x| f64::from(x + 1).log2()).sum() };
     let by_location = log(&mut spec.sizes.iter().copied());
     let by_kind = log(&mut spec.copies.iter().copied());
-    let (kinds, locs) = (spec.copies.len(), spec.sizes.len());
-    // Locations fewer agents see go lower: every K quantifies them, and
-    // quantifying variables near the bottom creates few nodes.
-    let mut order: Vec<usize> = (0..locs).collect();
-    let seen_by = |l: usize| spec.observers.iter().filter(|o| o.contains(&l)).count();
-    order.sort_by_key(|&l| std::cmp::Reverse(seen_by(l)));
+    let kinds = spec.copies.len();
+    let order = location_order(spec);
     if by_location <= by_kind {
         (0..kinds)
             .flat_map(|k| order.iter().map(move |&l| (k, l)))
@@ -54,6 +51,59 @@ pub(crate) fn fact_order(spec: &DealSpec) -> Vec<(usize, usize)> {
     }
 }
 
+/// The order of the locations: first those the user listed
+/// (`spec.order`), then a chain chosen from the observation structure.
+///
+/// The chain starts at a location the most agents see; each next location
+/// is one whose observers are most like the last one's (Jaccard index of
+/// the two sets), ties going to more observers and then to the first
+/// declared. Locations the same agents see end up together: a dining
+/// cryptographer's pay pile next to the coins it sees, as in SMCDEL's
+/// interleaved order, where a K quantifies a contiguous block. Locations
+/// more agents see go higher: quantifying variables near the bottom creates
+/// few nodes.
+pub(crate) fn location_order(spec: &DealSpec) -> Vec<usize> {
+    let locs = spec.sizes.len();
+    let seers: Vec<Vec<usize>> = (0..locs)
+        .map(|l| {
+            (0..spec.observers.len())
+                .filter(|&a| spec.observers[a].contains(&l))
+                .collect()
+        })
+        .collect();
+    let mut placed = vec![false; locs];
+    let mut order = Vec::with_capacity(locs);
+    for &l in &spec.order {
+        if l < locs && !placed[l] {
+            placed[l] = true;
+            order.push(l);
+        }
+    }
+    while order.len() < locs {
+        let last = order.last().map(|&l| seers[l].as_slice());
+        let next = (0..locs).filter(|&l| !placed[l]).max_by(|&x, &y| {
+            let key = |l: usize| (last.map_or(0.0, |o| jaccard(o, &seers[l])), seers[l].len());
+            let (kx, ky) = (key(x), key(y));
+            kx.0.total_cmp(&ky.0).then(kx.1.cmp(&ky.1)).then(y.cmp(&x))
+        });
+        let Some(l) = next else { break };
+        placed[l] = true;
+        order.push(l);
+    }
+    order
+}
+
+/// |a ∩ b| / |a ∪ b| for sorted sets (0 for two empty ones).
+fn jaccard(a: &[usize], b: &[usize]) -> f64 {
+    let common = a.iter().filter(|x| b.binary_search(x).is_ok()).count();
+    let union = a.len() + b.len() - common;
+    if union == 0 {
+        0.0
+    } else {
+        common as f64 / union as f64
+    }
+}
+
 /// The variables of a deal's structure (nobody observes anything yet but
 /// its locations) and its law.
 pub(crate) fn deal_structure(meta: Rc<Meta>, spec: &DealSpec) -> Res<(State, Bdd)> {
@@ -61,7 +111,7 @@ pub(crate) fn deal_structure(meta: Rc<Meta>, spec: &DealSpec) -> Res<(State, Bdd
     let derived = derived::choose(spec);
     // The derived location has no variables and needs no spare copies.
     let width = |k: usize, l: usize| {
-        if derived == Some(l) {
+        if derived == Some(l) || !spec.allows(l, k) {
             0
         } else {
             width_for(spec.copies[k].min(spec.sizes[l]))

@@ -35,6 +35,7 @@ mod walk;
 use std::cell::OnceCell;
 use std::rc::Rc;
 
+use num_bigint::BigUint;
 use oxidd::{BooleanFunction, Function, VarNo};
 
 use self::vars::{oom, Bdd, Meta, Res, State};
@@ -79,7 +80,7 @@ struct Inner {
     limits: SymbolicLimits,
     reach: OnceCell<Bdd>,
     /// States and distinct values among the reachable states.
-    counts: OnceCell<(u128, u128)>,
+    counts: OnceCell<(BigUint, BigUint)>,
     listed: OnceCell<Option<ExplicitModel>>,
 }
 
@@ -92,17 +93,29 @@ impl std::fmt::Debug for SymbolicModel {
     }
 }
 
-/// A new manager for one lineage of models.
-fn new_meta(limits: &SymbolicLimits, copies: Vec<u32>, locs: usize, props: usize) -> Rc<Meta> {
+/// A new manager for one lineage of models. Its operation cache (zeroed
+/// memory, allocated at once) is sized by `bits`, the deal's variables:
+/// 8,192 entries a variable, from 2^16 to 2^22 entries (a few MiB for
+/// muddy children with 10 children, 80 MiB at most).
+fn new_meta(
+    limits: &SymbolicLimits,
+    copies: Vec<u32>,
+    locs: usize,
+    props: usize,
+    bits: usize,
+) -> Rc<Meta> {
     let nodes = limits.nodes.clamp(1 << 10, (1 << 31) - 2);
-    let cache = (nodes / 4).clamp(1 << 10, 1 << 22);
+    let cache = (bits.saturating_mul(1 << 13))
+        .min(nodes / 4)
+        .clamp(1 << 16, 1 << 22);
     Rc::new(Meta {
-        mgr: oxidd::bdd::new_manager(nodes, cache, 1),
+        mgr: oxidd::bcdd::new_manager(nodes, cache, 1),
         copies,
         locs,
         capacity: nodes,
         slots: Default::default(),
         props,
+        cubes: Default::default(),
     })
 }
 
@@ -115,7 +128,14 @@ impl SymbolicModel {
         limits: &SymbolicLimits,
     ) -> Result<SymbolicModel, EngineError> {
         deal::validate(spec).map_err(EngineError::Malformed)?;
-        let meta = new_meta(limits, spec.copies.clone(), spec.sizes.len(), spec.props);
+        let bits = deal::law_nodes_at_least(spec) + spec.props;
+        let meta = new_meta(
+            limits,
+            spec.copies.clone(),
+            spec.sizes.len(),
+            spec.props,
+            bits,
+        );
         let (state, law) = law::deal_structure(meta.clone(), spec)?;
         let mut actual = vec![false; meta.num_vars()];
         for k in 0..spec.copies.len() {
@@ -185,7 +205,9 @@ impl SymbolicModel {
 
     /// Ok when the reachable states can be listed as worlds (at most `limits.list`).
     pub fn listable(&self) -> Result<(), EngineError> {
-        let count = self.state_counts(None).map_or(u128::MAX, |(s, _)| s);
+        let count = self
+            .state_counts(None)
+            .map_or(u128::MAX, |(s, _)| walk::saturate(&s));
         if count <= self.inner.limits.list {
             Ok(())
         } else {
@@ -202,7 +224,7 @@ impl SymbolicModel {
     /// contracted; false when the count is the number of states (an upper bound).
     pub fn count_is_exact(&self) -> bool {
         match self.state_counts(None) {
-            Ok((s, v)) => s == v || s <= self.inner.limits.list,
+            Ok((s, v)) => s == v || walk::saturate(&s) <= self.inner.limits.list,
             Err(_) => false,
         }
     }
@@ -273,10 +295,10 @@ impl SymbolicModel {
     }
 
     /// States and distinct values among the reachable states (those `agent` considers possible).
-    fn state_counts(&self, agent: Option<Agent>) -> Res<(u128, u128)> {
+    fn state_counts(&self, agent: Option<Agent>) -> Res<(BigUint, BigUint)> {
         if agent.is_none() {
-            if let Some(&c) = self.inner.counts.get() {
-                return Ok(c);
+            if let Some(c) = self.inner.counts.get() {
+                return Ok(c.clone());
             }
         }
         let st = &self.inner.state;
@@ -290,7 +312,7 @@ impl SymbolicModel {
         }
         let r = counts::state_and_value_counts(st, &set)?;
         if agent.is_none() {
-            let _ = self.inner.counts.set(r);
+            let _ = self.inner.counts.set(r.clone());
         }
         Ok(r)
     }
@@ -463,19 +485,29 @@ impl Backend for SymbolicModel {
     }
 
     fn world_count(&self) -> u128 {
+        walk::saturate(&self.world_count_big())
+    }
+
+    fn world_count_big(&self) -> BigUint {
         match self.state_counts(None) {
             Ok((s, v)) if s == v => s,
-            Ok((s, _)) => self.listed().map_or(s, |m| m.len() as u128),
-            Err(_) => u128::MAX,
+            Ok((s, _)) => self.listed().map_or(s, |m| BigUint::from(m.len())),
+            Err(_) => BigUint::from(u128::MAX),
+        }
+    }
+
+    fn considers_big(&self, agent: Agent) -> BigUint {
+        match self.state_counts(Some(agent)) {
+            Ok((s, v)) if s == v => s,
+            Ok((s, _)) => self
+                .listed()
+                .map_or(s, |m| BigUint::from(m.considers(agent))),
+            Err(_) => BigUint::from(0u32),
         }
     }
 
     fn considers(&self, agent: Agent) -> u128 {
-        match self.state_counts(Some(agent)) {
-            Ok((s, v)) if s == v => s,
-            Ok((s, _)) => self.listed().map_or(s, |m| m.considers(agent)),
-            Err(_) => 0,
-        }
+        walk::saturate(&self.considers_big(agent))
     }
 
     fn actual(&self) -> WorldId {

@@ -10,6 +10,8 @@ use oxidd::VarNo;
 
 fn qa_spec() -> DealSpec {
     DealSpec {
+        only: Vec::new(),
+        order: Vec::new(),
         copies: vec![4, 4],
         sizes: vec![1, 1, 1, 5],
         observers: vec![vec![0], vec![1], vec![2]],
@@ -221,6 +223,8 @@ fn actual_view_and_worlds() {
 #[test]
 fn empty_group_reads_the_reachable_states() {
     let spec = DealSpec {
+        only: Vec::new(),
+        order: Vec::new(),
         copies: vec![1, 1, 1],
         sizes: vec![1, 2, 0, 0],
         observers: vec![vec![0, 2], vec![1, 2]],
@@ -405,4 +409,56 @@ fn moves_into_and_out_of_the_derived_stock_agree() {
     let a = models.0.apply(&steal, None).map(|_| ()).unwrap_err();
     let b = models.1.apply(&steal, None).map(|_| ()).unwrap_err();
     assert_eq!(std::mem::discriminant(&a), std::mem::discriminant(&b));
+}
+
+/// A ring of `n` diners: pay pile i (location 2i) seen by i, coin i
+/// (location 2i+1) seen by i and i+1, and a stock nobody sees.
+fn ring(n: usize, order: Vec<usize>) -> DealSpec {
+    let locs = 2 * n + 1;
+    let observers = (0..n)
+        .map(|i| {
+            let mut o = vec![2 * i, 2 * i + 1, 2 * ((i + n - 1) % n) + 1];
+            o.sort_unstable();
+            o
+        })
+        .collect();
+    let mut actual = vec![vec![0u32; 2]; locs];
+    for pile in actual.iter_mut().take(2 * n) {
+        pile[0] = 1;
+    }
+    actual[2 * n][1] = 1;
+    DealSpec {
+        only: Vec::new(),
+        order,
+        copies: vec![2 * n as u32, 1],
+        sizes: (0..locs).map(|l| u32::from(l < 2 * n)).collect(),
+        observers,
+        props: 0,
+        actual,
+    }
+}
+
+#[test]
+fn the_order_keeps_what_the_same_players_see_together() {
+    let order = law::location_order(&ring(5, Vec::new()));
+    assert_eq!(order.len(), 11);
+    // Every pile lies next to a coin its diner sees.
+    for i in 0..5 {
+        let at = order.iter().position(|&l| l == 2 * i).unwrap();
+        let near: Vec<usize> = [at.wrapping_sub(1), at + 1]
+            .iter()
+            .filter_map(|&p| order.get(p).copied())
+            .collect();
+        let seen = [2 * i + 1, 2 * ((i + 4) % 5) + 1];
+        assert!(
+            near.iter().any(|l| seen.contains(l)),
+            "pile {i} in {order:?}"
+        );
+    }
+    // The stock, seen by nobody, comes last.
+    assert_eq!(order.last(), Some(&10));
+    // A given order comes first.
+    let given = law::location_order(&ring(5, vec![9, 0]));
+    assert_eq!(&given[..2], &[9, 0]);
+    assert_eq!(given.len(), 11);
 }

@@ -8,13 +8,14 @@
 
 use std::rc::Rc;
 
-use oxidd::bdd::{BDDFunction, BDDManagerRef};
+use oxidd::bcdd::{BCDDFunction, BCDDManagerRef};
 use oxidd::{BooleanFunction, BooleanFunctionQuant, Manager, ManagerRef, VarNo};
 
+use super::super::hash::FxMap;
 use super::super::EngineError;
 
 /// A BDD.
-pub(crate) type Bdd = BDDFunction;
+pub(crate) type Bdd = BCDDFunction;
 
 /// The result of a BDD operation.
 pub(crate) type Res<T> = Result<T, EngineError>;
@@ -27,7 +28,7 @@ pub(crate) fn oom<T>(r: oxidd::util::AllocResult<T>) -> Res<T> {
 /// What every structure of one lineage shares: the manager and the deck's shape.
 pub(crate) struct Meta {
     /// The BDD manager.
-    pub mgr: BDDManagerRef,
+    pub mgr: BCDDManagerRef,
     /// Copies of each kind.
     pub copies: Vec<u32>,
     /// The number of locations.
@@ -41,6 +42,10 @@ pub(crate) struct Meta {
     pub slots: std::cell::OnceCell<Vec<Vec<Vec<VarNo>>>>,
     /// The number of propositions.
     pub props: usize,
+    /// Cubes built before, by their variables (sorted): every K of one
+    /// agent quantifies the same variables, and building a cube of a few
+    /// hundred variables costs as much as the quantification.
+    pub cubes: std::cell::RefCell<FxMap<Vec<VarNo>, Bdd>>,
 }
 
 impl Meta {
@@ -136,14 +141,23 @@ impl Meta {
         }))
     }
 
-    /// The conjunction of the variables `vars` (a cube for quantifiers).
+    /// The conjunction of the variables `vars` (a cube for quantifiers),
+    /// kept for the next time (at most [`CUBES`] of them).
     pub fn cube(&self, vars: &[VarNo]) -> Res<Bdd> {
         let mut sorted = vars.to_vec();
         sorted.sort_unstable();
+        if let Some(c) = self.cubes.borrow().get(&sorted) {
+            return Ok(c.clone());
+        }
         let mut acc = self.top();
         for &v in sorted.iter().rev() {
             acc = oom(self.var(v)?.and(&acc))?;
         }
+        let mut cubes = self.cubes.borrow_mut();
+        if cubes.len() >= CUBES {
+            cubes.clear();
+        }
+        cubes.insert(sorted, acc.clone());
         Ok(acc)
     }
 
@@ -174,6 +188,9 @@ impl Meta {
         oom(f.apply_exists(oxidd::BooleanOperator::And, g, &self.cube(vars)?))
     }
 }
+
+/// The most cubes [`Meta::cube`] keeps.
+const CUBES: usize = 1024;
 
 /// The number of bits of a count up to `max`.
 pub(crate) fn width_for(max: u32) -> usize {
@@ -423,12 +440,13 @@ pub(crate) fn sum_table(meta: &Meta, xs: &[BitVec], cap: u32) -> Res<Vec<Bdd>> {
 #[cfg(test)]
 pub(crate) fn test_meta(vars: usize) -> Meta {
     let m = Meta {
-        mgr: oxidd::bdd::new_manager(1 << 16, 1 << 12, 1),
+        mgr: oxidd::bcdd::new_manager(1 << 16, 1 << 12, 1),
         copies: vec![],
         locs: 0,
         capacity: 1 << 16,
         slots: Default::default(),
         props: 0,
+        cubes: Default::default(),
     };
     m.fresh(vars);
     m

@@ -1,9 +1,14 @@
 //! Walks over a BDD's nodes: its support, its model count over a
-//! vocabulary (exact, saturating at `u128::MAX`) and the enumeration of its
+//! vocabulary (exact, as a big integer) and the enumeration of its
 //! models. Variables are never reordered, so a node's level is its variable.
+//! The BDDs have complement edges: a step is a node reached with an even
+//! or an odd number of complemented edges on the way (then it stands for
+//! the node's negation).
 
 use rustc_hash::FxHashMap;
 
+use num_bigint::BigUint;
+use num_traits::{ToPrimitive, Zero};
 use oxidd::{BooleanFunction, Function, HasLevel, InnerNode, Manager, Node, VarNo};
 
 use super::vars::Bdd;
@@ -23,28 +28,35 @@ struct Graph {
 }
 
 impl Graph {
-    /// Copies the nodes of `f` into a table (ids are positions).
+    /// Copies the nodes of `f` into a table (ids are positions); a node
+    /// reached under an odd number of complemented edges is a step of its
+    /// own (key: twice the node id, plus one when negated).
     fn of(f: &Bdd) -> Graph {
         f.with_manager_shared(|m, root| {
             let truth = Bdd::t(m);
-            let true_id = truth.as_edge(m).node_id();
+            let true_edge = truth.as_edge(m);
+            let true_id = true_edge.node_id();
+            let true_neg = true_edge.tag() != Default::default();
+            let key = |id: usize, neg: bool| 2 * id + usize::from(neg);
             let mut ids: FxHashMap<usize, usize> = FxHashMap::default();
             let mut steps = Vec::new();
-            let mut stack = vec![(root.node_id(), root)];
-            ids.insert(root.node_id(), 0);
+            let root_neg = root.tag() != Default::default();
+            let mut stack = vec![(root.node_id(), root_neg, root)];
+            ids.insert(key(root.node_id(), root_neg), 0);
             steps.push(Step::False);
-            while let Some((id, e)) = stack.pop() {
-                let at = ids[&id];
+            while let Some((id, neg, e)) = stack.pop() {
+                let at = ids[&key(id, neg)];
                 steps[at] = match m.get_node(e) {
-                    Node::Terminal(_) if id == true_id => Step::True,
+                    Node::Terminal(_) if id == true_id && neg == true_neg => Step::True,
                     Node::Terminal(_) => Step::False,
                     Node::Inner(node) => {
                         let mut kids = [0usize; 2];
                         for (slot, child) in kids.iter_mut().zip(node.children()) {
                             let cid = child.node_id();
-                            *slot = *ids.entry(cid).or_insert_with(|| {
+                            let cneg = neg ^ (child.tag() != Default::default());
+                            *slot = *ids.entry(key(cid, cneg)).or_insert_with(|| {
                                 steps.push(Step::False);
-                                stack.push((cid, child));
+                                stack.push((cid, cneg, child));
                                 steps.len() - 1
                             });
                         }
@@ -77,12 +89,19 @@ pub(crate) fn support(f: &Bdd) -> Vec<VarNo> {
     vars
 }
 
-/// The number of assignments of the variables `vocab` (sorted, a superset
-/// of the support of `f`) that satisfy `f`; saturates at `u128::MAX`.
-///
-/// Every node's count is at most the root's, so saturating arithmetic is
-/// exact whenever the answer fits.
+/// [`count_big`], saturating at `u128::MAX`.
 pub(crate) fn count(f: &Bdd, vocab: &[VarNo]) -> u128 {
+    saturate(&count_big(f, vocab))
+}
+
+/// A big count as a `u128`, saturating.
+pub(crate) fn saturate(n: &BigUint) -> u128 {
+    n.to_u128().unwrap_or(u128::MAX)
+}
+
+/// The number of assignments of the variables `vocab` (sorted, a superset
+/// of the support of `f`) that satisfy `f`.
+pub(crate) fn count_big(f: &Bdd, vocab: &[VarNo]) -> BigUint {
     let g = Graph::of(f);
     let above = |v: VarNo| vocab.partition_point(|&x| x < v) as u32;
     let total = vocab.len() as u32;
@@ -90,16 +109,8 @@ pub(crate) fn count(f: &Bdd, vocab: &[VarNo]) -> u128 {
         VarNo::MAX => total,
         v => above(v),
     };
-    let mut memo: Vec<Option<u128>> = vec![None; g.steps.len()];
-    fn shl(x: u128, by: u32) -> u128 {
-        if x == 0 {
-            0
-        } else if by >= x.leading_zeros() {
-            u128::MAX
-        } else {
-            x << by
-        }
-    }
+    let mut memo: Vec<Option<BigUint>> = vec![None; g.steps.len()];
+    let shl = |x: &BigUint, by: u32| -> BigUint { x << by };
     // Children have larger ids than... not necessarily: compute by explicit post-order.
     let mut stack = vec![(0usize, false)];
     while let Some((i, done)) = stack.pop() {
@@ -107,13 +118,15 @@ pub(crate) fn count(f: &Bdd, vocab: &[VarNo]) -> u128 {
             continue;
         }
         match g.steps[i] {
-            Step::True => memo[i] = Some(1),
-            Step::False => memo[i] = Some(0),
+            Step::True => memo[i] = Some(BigUint::from(1u32)),
+            Step::False => memo[i] = Some(BigUint::zero()),
             Step::Inner(_, t, e) => {
                 if done {
                     let here = level(i);
-                    let part = |c: usize| shl(memo[c].unwrap_or(0), level(c) - here - 1);
-                    memo[i] = Some(part(t).saturating_add(part(e)));
+                    let zero = BigUint::zero();
+                    let part =
+                        |c: usize| shl(memo[c].as_ref().unwrap_or(&zero), level(c) - here - 1);
+                    memo[i] = Some(part(t) + part(e));
                 } else {
                     stack.push((i, true));
                     stack.push((t, false));
@@ -122,7 +135,8 @@ pub(crate) fn count(f: &Bdd, vocab: &[VarNo]) -> u128 {
             }
         }
     }
-    shl(memo[0].unwrap_or(0), level(0))
+    let zero = BigUint::zero();
+    shl(memo[0].as_ref().unwrap_or(&zero), level(0))
 }
 
 /// Calls `visit` with every model of `f` over the variables `vocab` (sorted,
@@ -189,5 +203,8 @@ mod tests {
         let wide: Vec<VarNo> = (0..200).collect();
         m.fresh(200);
         assert_eq!(count(&m.top(), &wide), u128::MAX);
+        assert_eq!(count_big(&m.top(), &wide), BigUint::from(1u32) << 200u32);
+        let g = a.not().unwrap().and(&b.not().unwrap()).unwrap();
+        assert_eq!(count_big(&g, &wide), BigUint::from(1u32) << 198u32);
     }
 }

@@ -32,7 +32,9 @@ pub(crate) fn statement(ctx: &Ctx, body: Pair<'_, Rule>) -> Result<Statement> {
         Rule::pile_stmt => StatementKind::Pile {
             name: a.name()?,
             visibility: visibility(ctx, a.pair()?),
+            holds: a.rest().next().map(|p| Args::new(ctx, p).names()),
         },
+        Rule::order_stmt => StatementKind::Order(a.names()),
         Rule::deal_stmt => StatementKind::Deal(a.rest().map(|p| deal_part(ctx, p)).collect()),
         Rule::stock_stmt => StatementKind::Stock(a.names()),
         Rule::seed_stmt => {
@@ -186,8 +188,7 @@ pub(crate) fn number<T: FromStr>(ctx: &Ctx, pair: &Pair<'_, Rule>) -> Result<T> 
             format!("the number {} is too large", pair.as_str()),
             "expected a smaller number",
         );
-        e.help =
-            Some("numbers here must fit in 32 bits (64 for seeds, 128 for world counts)".into());
+        e.help = Some("numbers here must fit in 32 bits (64 for seeds)".into());
         e
     })
 }

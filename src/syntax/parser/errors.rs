@@ -21,6 +21,7 @@ pub const STATEMENTS: &[&str] = &[
     "stock",
     "seed",
     "turn",
+    "order",
     "prop",
     "let",
     "expect",
@@ -295,6 +296,7 @@ fn describe(rule: Rule, lone_formula: bool) -> String {
             "cards such as Q*4, `ranks 2..6 suits S H` or `sets 1..13 of 4`"
         }
         Rule::visibility | Rule::seen_by => "`public`, `hidden` or `seen-by` with players",
+        Rule::pile_holds => "`holds` with the cards the pile can hold, such as `holds P N`",
         Rule::deal_part => "a place and its cards, such as `1: Q`",
         Rule::agents_item
         | Rule::props_item
