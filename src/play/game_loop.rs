@@ -25,7 +25,7 @@ pub enum Seat {
         /// The agent.
         agent: Box<dyn Agent>,
         /// Its generator, seeded from the game's seed and the seat.
-        rng: ChaCha8Rng,
+        rng: Box<ChaCha8Rng>,
     },
     /// A person, whose moves the front end reads.
     Person,
@@ -142,7 +142,10 @@ impl Match {
     pub fn agent_seat(&self, agent: Box<dyn Agent>, seat: usize) -> Seat {
         let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
         rng.set_stream(seat as u64 + 1);
-        Seat::Agent { agent, rng }
+        Seat::Agent {
+            agent,
+            rng: Box::new(rng),
+        }
     }
 
     /// The game's name (`gofish`).
@@ -310,9 +313,7 @@ impl Match {
             self.seed,
             seats.join(",")
         );
-        out.push_str(&format!(
-            "# replay: dealer run FILE; step through: dealer repl FILE (:goto \"turn N\")\n"
-        ));
+        out.push_str("# replay: dealer run FILE; step through: dealer repl FILE (:goto turn N)\n");
         out.push_str(&self.setup);
         for (i, played) in self.history.iter().enumerate() {
             out.push_str(&format!("checkpoint \"turn {}\"\n{}\n", i + 1, played.text));
