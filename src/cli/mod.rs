@@ -22,8 +22,8 @@ use crate::interp::{errors, Engine, Options, Output, Script, Session};
 
 pub mod bench;
 pub mod export;
-pub mod play;
 pub mod gen;
+pub mod play;
 pub mod progress;
 pub mod tournament;
 

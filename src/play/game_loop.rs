@@ -313,9 +313,7 @@ impl Match {
             self.seed,
             seats.join(",")
         );
-        out.push_str(
-            "# replay: dealer run FILE; step through: dealer repl FILE (:goto \"turn N\")\n",
-        );
+        out.push_str("# replay: dealer run FILE; step through: dealer repl FILE (:goto turn N)\n");
         out.push_str(&self.setup);
         for (i, played) in self.history.iter().enumerate() {
             out.push_str(&format!("checkpoint \"turn {}\"\n{}\n", i + 1, played.text));
