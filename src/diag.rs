@@ -38,6 +38,8 @@ pub enum Severity {
     Error,
     /// An `expect` that does not hold; the run goes on and fails at the end.
     Failure,
+    /// A formula that may not say what was meant (`dealer check`); nothing fails.
+    Warning,
 }
 
 /// A located message for the user.
@@ -125,8 +127,14 @@ impl Diagnostic {
         let head = match self.severity {
             Severity::Error => "error",
             Severity::Failure => "failed",
+            Severity::Warning => "warning",
         };
-        let paint = |s: String| if color { s.red().bold().to_string() } else { s };
+        let warning = self.severity == Severity::Warning;
+        let paint = |s: String| match (color, warning) {
+            (false, _) => s,
+            (true, false) => s.red().bold().to_string(),
+            (true, true) => s.yellow().bold().to_string(),
+        };
         let blue = |s: &str| {
             if color {
                 s.blue().bold().to_string()
@@ -173,6 +181,7 @@ impl Diagnostic {
         let head = match self.severity {
             Severity::Error => "error",
             Severity::Failure => "failed",
+            Severity::Warning => "warning",
         };
         let head = if color {
             head.red().bold().to_string()

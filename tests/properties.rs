@@ -457,6 +457,50 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(config())]
+
+    /// 4b. Definitions and fixpoints valid in every model (S5 or not): Kw's
+    /// definition, M as the dual of K, the fixpoint of C, `K_a φ → D{a,b} φ`
+    /// for every member, and an announced atom becoming common knowledge.
+    #[test]
+    fn definitions_and_fixpoints(
+        (spec, fs, a, g, p) in model_and_formulas(false, 2, 2).prop_flat_map(|(spec, fs)| {
+            let (agents, props) = (spec.agents, spec.props);
+            (Just(spec), Just(fs), 0..agents, group(agents), 0..props)
+        }),
+    ) {
+        let eng = spec.engine()?;
+        let phi = fs[0].clone();
+        let bx = |f: Formula| Box::new(f);
+        let iff = |x: Formula, y: Formula| Formula::Iff(bx(x), bx(y));
+        let imp = |x: Formula, y: Formula| Formula::Implies(bx(x), bx(y));
+        let not = |x: Formula| Formula::Not(bx(x));
+        let k = |a: usize, f: Formula| Formula::K(a, bx(f));
+        let c = Formula::C(g.clone(), bx(phi.clone()));
+        let atom = Formula::Atom(Atom::Prop(p));
+        let mut laws = vec![
+            iff(Formula::Kw(a, bx(phi.clone())), Formula::Or(vec![k(a, phi.clone()), k(a, not(phi.clone()))])),
+            iff(Formula::M(a, bx(phi.clone())), not(k(a, not(phi.clone())))),
+            iff(c.clone(), Formula::E(g.clone(), bx(Formula::And(vec![phi.clone(), c.clone()])))),
+            Formula::Announce(bx(atom.clone()), bx(Formula::C(g.clone(), bx(atom.clone())))),
+            Formula::Announce(bx(atom.clone()), bx(Formula::C((0..spec.agents).collect(), bx(atom)))),
+        ];
+        let mut pair = g.clone();
+        if !pair.contains(&a) {
+            pair.push(a);
+            pair.sort_unstable();
+        }
+        laws.push(imp(k(a, phi.clone()), Formula::D(pair, bx(phi))));
+        let nm = spec.naive();
+        for law in &laws {
+            prop_assert!(naive::valid(&nm, law), "naive: not valid: {:?}", law);
+            prop_assert!(ok(eng.eval_valid(law), "eval_valid")?, "engine: not valid: {:?}", law);
+            prop_assert!(ok(eng.eval_actual(law), "eval_actual")?, "engine: false at the actual world: {:?}", law);
+        }
+    }
+}
+
 // ---------------------------------------------------------------- card deals
 
 /// A small deal: copies per kind, hand sizes per player (the stock, the last

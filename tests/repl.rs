@@ -155,3 +155,29 @@ fn export_draws_the_current_model() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A figure written by an `export` statement of the loaded file goes beside
+/// the file (the path rule of `figure::files`), as in `dealer run`, and the
+/// REPL's items report it; the rendering writes nothing.
+#[test]
+fn export_statements_of_a_loaded_file_write_beside_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a.deal");
+    std::fs::write(
+        &file,
+        "players 1 2\ndeck A B\ndeal 1: A | 2: B\nannounce hand1(A)\nexport \"out/f.dot\"\n",
+    )
+    .unwrap();
+    let mut repl = Repl::new(Options::default());
+    repl.load(file.to_str().unwrap());
+    let items = repl.eval(":next");
+    let text = render(&items, false);
+    let target = dir.path().join("out/f.dot");
+    assert!(
+        text.contains(&format!("wrote {}", target.display())),
+        "{text}"
+    );
+    assert!(std::fs::read_to_string(&target)
+        .unwrap()
+        .starts_with("graph"));
+}

@@ -75,16 +75,45 @@ fn every_scenario_holds() {
 
 /// Scenarios too slow for the unoptimised test build: replayed in full only
 /// by `cargo test --release` and by `dealer bench`.
-const SLOW_IN_DEBUG: &[&str] = &[
-    "bench/muddy-20.deal",
+const SLOW_IN_DEBUG: &[&str] = &["bench/muddy-20.deal"];
+
+/// Scenarios only the symbolic engine can play (their deals are far over
+/// any explicit budget): replayed by their own test, in every build.
+const SYMBOLIC_ONLY: &[&str] = &[
     "bench/muddy-100.deal",
     "gofish/full-deck.deal",
     "kwartet/full-deck.deal",
 ];
 
-/// Whether `path` is a slow scenario and this build has debug assertions.
+/// Whether `path` is replayed by another test, or is a slow scenario and
+/// this build has debug assertions.
 fn skipped_here(path: &Path) -> bool {
-    cfg!(debug_assertions) && SLOW_IN_DEBUG.iter().any(|s| path.ends_with(s))
+    SYMBOLIC_ONLY.iter().any(|s| path.ends_with(s))
+        || cfg!(debug_assertions) && SLOW_IN_DEBUG.iter().any(|s| path.ends_with(s))
+}
+
+/// The scenarios only the symbolic engine can play hold, and the explicit
+/// engine indeed refuses their deals.
+#[test]
+fn symbolic_only_scenarios_hold() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    for name in SYMBOLIC_ONLY {
+        let path = root.join(name);
+        let (held, failed) = replay(&path);
+        assert!(held > 0 && failed.is_empty(), "{name}: {failed:?}");
+        let src = std::fs::read_to_string(&path).unwrap();
+        let scenario = syntax::parse(&src).unwrap();
+        let mut explicit = Session::new(Options {
+            engine: dealer::interp::Engine::Explicit,
+            ..Options::default()
+        });
+        let refused = scenario
+            .statements
+            .iter()
+            .find_map(|stmt| explicit.execute(stmt, &src).err())
+            .unwrap_or_else(|| panic!("{name}: the explicit engine played it"));
+        assert_eq!(refused.code, "too-many-worlds", "{name}");
+    }
 }
 
 /// Every benchmark and every slow scenario parses and passes the checking

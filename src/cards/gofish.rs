@@ -48,7 +48,7 @@ pub fn play(
             })
         }
         Move::Draw { player, .. } => {
-            check_draw_due(table, state, *player)?;
+            check_draw_due(table, model.as_ref(), state, *player)?;
             let mut state = state.clone();
             state.pending.retain(|p| p != player);
             let (model, state) = generic(table, model, &state, mv, label)?;
@@ -97,9 +97,25 @@ fn no_draw_pending(table: &Table, state: &GameState) -> Result<(), Refusal> {
     }
 }
 
-fn check_draw_due(table: &Table, state: &GameState, player: Agent) -> Result<(), Refusal> {
+fn check_draw_due(
+    table: &Table,
+    model: &dyn Backend,
+    state: &GameState,
+    player: Agent,
+) -> Result<(), Refusal> {
     if state.pending.contains(&player) {
         return Ok(());
+    }
+    if crate::cards::rules::actual_cards(model, table.stock())
+        .iter()
+        .all(|&n| n == 0)
+    {
+        return Err(Refusal::new(
+            "empty-stock",
+            "Go Fish: the stock is empty, so there is nothing to draw: \
+             after \u{201c}Go Fish!\u{201d} the turn passes without a draw",
+        )
+        .help("go on with the next player's ask"));
     }
     let rule =
         "Go Fish: a player draws only after \u{201c}Go Fish!\u{201d} or when their hand is empty";

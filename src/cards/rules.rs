@@ -174,6 +174,8 @@ impl From<EngineError> for Refusal {
             EngineError::Unsupported(_) => {
                 Refusal::new("unsupported", e.to_string()).help("run with `--engine explicit`")
             }
+            EngineError::Interrupted => Refusal::new("interrupted", e.to_string())
+                .help("the move was cancelled: the model is as it was before it"),
             _ => Refusal::new("impossible-move", e.to_string()),
         }
     }

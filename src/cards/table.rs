@@ -137,6 +137,10 @@ impl Table {
     /// its name; a hand as `hand3`, `H3`, `hand_3`, `hand_Bruno` or just the
     /// player (`3`, `Bruno`); books as `books3`, `books_Bruno`.
     pub fn find_location(&self, text: &str) -> Option<Loc> {
+        // `hand[Bruno]` is `hand_Bruno`.
+        if let Some((base, who)) = text.strip_suffix(']').and_then(|t| t.split_once('[')) {
+            return self.find_location(&format!("{base}_{who}"));
+        }
         if let Some(l) = self
             .locations
             .iter()

@@ -24,9 +24,9 @@ use crate::interp::{Options, Output, Script, Session};
 pub struct BenchArgs {
     /// The scenarios; every `.deal` file under `scenarios/bench/` if none.
     pub files: Vec<PathBuf>,
-    /// How many times each scenario is replayed.
-    #[arg(long, default_value_t = 5)]
-    pub runs: usize,
+    /// How many times each scenario is replayed (at least once).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    pub runs: u32,
     /// The engine and its budget.
     #[command(flatten)]
     pub model: super::ModelArgs,
@@ -109,7 +109,7 @@ pub fn run(args: &BenchArgs) -> u8 {
         args.files.clone()
     };
     let options = args.model.options(false);
-    let runs = args.runs.max(1);
+    let runs = args.runs.max(1) as usize;
     if args.one {
         return match files.as_slice() {
             [file] => match bench_file(file, runs, options) {

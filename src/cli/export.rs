@@ -17,7 +17,7 @@ use super::Shown;
 /// The options of `dealer export`.
 #[derive(Args, Debug)]
 pub struct ExportArgs {
-    /// The scenario (`.deal` file).
+    /// The scenario (`.deal` file; `-` reads standard input).
     pub file: PathBuf,
     /// Replay up to this checkpoint (default: the whole scenario).
     #[arg(long)]

@@ -39,7 +39,7 @@ pub struct Cli {
 pub enum Command {
     /// Replay a scenario, print every query's answer; exit 1 if an expect fails.
     Run {
-        /// The scenario (`.deal` file).
+        /// The scenario (`.deal` file; `-` reads standard input).
         file: PathBuf,
         /// The engine and its budget.
         #[command(flatten)]
@@ -55,7 +55,7 @@ pub enum Command {
     },
     /// Parse a scenario and check its names, without playing it.
     Check {
-        /// The scenario (`.deal` file).
+        /// The scenario (`.deal` file; `-` reads standard input).
         file: PathBuf,
         /// The engine and its budget.
         #[command(flatten)]
@@ -167,14 +167,33 @@ impl Shown {
 
 /// Reads and parses a scenario file.
 pub fn read_script(file: &Path) -> Result<Script, Shown> {
-    let name = file.display().to_string();
-    let src = std::fs::read_to_string(file).map_err(|e| {
-        Shown::unlocated(Diagnostic::unlocated(
-            "cannot-read",
-            format!("cannot read {name}: {e}"),
-        ))
-    })?;
-    Script::parse(&name, &src).map_err(|errors| Shown::new(&name, &src, errors))
+    let (name, src) =
+        read_source(file).map_err(|e| Shown::unlocated(Diagnostic::unlocated("cannot-read", e)))?;
+    let script = Script::parse(&name, &src).map_err(|errors| Shown::new(&name, &src, errors))?;
+    if script.statements.is_empty() {
+        return Err(Shown::unlocated(Diagnostic::unlocated(
+            "empty-scenario",
+            format!("{name} has no statements (it is empty or holds only comments)"),
+        )));
+    }
+    Ok(script)
+}
+
+/// The name to show and the text of a scenario file; `-` reads standard
+/// input (shown as `<stdin>`).
+pub fn read_source(file: &std::path::Path) -> Result<(String, String), String> {
+    use std::io::Read;
+    if file.as_os_str() == "-" {
+        let mut src = String::new();
+        return match std::io::stdin().read_to_string(&mut src) {
+            Ok(_) => Ok(("<stdin>".into(), src)),
+            Err(e) => Err(format!("cannot read the standard input: {e}")),
+        };
+    }
+    match std::fs::read_to_string(file) {
+        Ok(src) => Ok((file.display().to_string(), src)),
+        Err(e) => Err(format!("cannot read {}: {e}", file.display())),
+    }
 }
 
 /// Replays a scenario and prints the outcome; returns the exit code.
@@ -189,7 +208,16 @@ pub fn replay(file: &str, src: &str, options: Options, color: bool) -> u8 {
 }
 
 /// Replays a parsed scenario, printing every step; returns the exit code.
+/// `check` prints the warnings of [`crate::syntax::lint`] first.
 fn replay_script(script: &Script, options: Options, color: bool) -> u8 {
+    let warnings = if options.check_only {
+        crate::syntax::lint::warnings(&script.statements, &script.src)
+    } else {
+        Vec::new()
+    };
+    for w in &warnings {
+        eprint!("{}", w.render(&script.name, &script.src, color));
+    }
     let mut session = Session::new(options);
     let mut failures = Vec::new();
     let mut held = 0;
@@ -237,8 +265,13 @@ fn replay_script(script: &Script, options: Options, color: bool) -> u8 {
         eprint!("{}", d.render(&script.name, &script.src, color));
     }
     if options.check_only {
+        let warned = match warnings.len() {
+            0 => String::new(),
+            1 => ", 1 warning".into(),
+            n => format!(", {n} warnings"),
+        };
         println!(
-            "{}: {} statement(s) checked, no errors",
+            "{}: {} statement(s) checked, no errors{warned}",
             script.name,
             script.statements.len()
         );

@@ -27,6 +27,7 @@ pub(crate) fn eval_sets(
 /// The set of worlds of `m` where `f` holds, with the count tables of the
 /// whole formula being evaluated.
 fn set(m: &ExplicitModel, f: &Formula, t: &mut CountTables) -> Result<FixedBitSet, EngineError> {
+    super::cancel::check()?;
     let n = m.n;
     Ok(match f {
         Formula::Top => full(n),

@@ -158,4 +158,36 @@ impl Formula {
     pub fn known_by(self, agent: Agent) -> Formula {
         Formula::K(agent, Box::new(self))
     }
+
+    /// The number of operators and atoms, and the nesting depth, counted
+    /// without recursion (the preconditions inside `[E]φ` not included).
+    pub fn size_and_depth(&self) -> (usize, usize) {
+        let (mut size, mut depth) = (0, 0);
+        let mut todo = vec![(self, 1usize)];
+        while let Some((f, d)) = todo.pop() {
+            size += 1;
+            depth = depth.max(d);
+            match f {
+                Formula::Top | Formula::Bottom | Formula::Atom(_) => {}
+                Formula::And(gs) | Formula::Or(gs) => todo.extend(gs.iter().map(|g| (g, d + 1))),
+                Formula::Implies(a, b)
+                | Formula::Iff(a, b)
+                | Formula::Announce(a, b)
+                | Formula::AnnounceDiamond(a, b) => {
+                    todo.push((a, d + 1));
+                    todo.push((b, d + 1));
+                }
+                Formula::Not(g)
+                | Formula::K(_, g)
+                | Formula::M(_, g)
+                | Formula::Kw(_, g)
+                | Formula::E(_, g)
+                | Formula::C(_, g)
+                | Formula::D(_, g)
+                | Formula::Update(_, g)
+                | Formula::UpdateDiamond(_, g) => todo.push((g, d + 1)),
+            }
+        }
+        (size, depth)
+    }
 }

@@ -8,6 +8,7 @@
 //! The interpreter talks to it only through [`Backend`], so that another
 //! representation (a symbolic one) can be put behind the same interface.
 
+pub mod cancel;
 pub mod deal;
 pub mod event;
 pub mod formula;
@@ -124,6 +125,8 @@ pub enum EngineError {
     Unsupported(String),
     /// The backend ran out of room (the symbolic engine's BDD nodes).
     OutOfMemory,
+    /// The computation was cancelled ([`cancel::request`], Ctrl-C).
+    Interrupted,
 }
 
 impl fmt::Display for EngineError {
@@ -154,6 +157,7 @@ impl fmt::Display for EngineError {
                 f,
                 "the symbolic engine ran out of BDD nodes (raise its node limit)"
             ),
+            EngineError::Interrupted => write!(f, "interrupted (Ctrl-C)"),
         }
     }
 }

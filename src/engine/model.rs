@@ -86,7 +86,26 @@ pub struct ExplicitModel {
     pub(crate) actual: usize,
 }
 
+/// The most memory an explicit model may take, whatever the world budget
+/// says: larger deals are refused before anything is allocated.
+pub const MAX_MODEL_BYTES: u128 = 8 << 30;
+
 impl ExplicitModel {
+    /// About how many bytes the explicit model of `count` worlds of `spec`
+    /// takes while it is built: the rows (a byte per card copy and
+    /// proposition) and, per agent, a class number and a class size.
+    pub fn estimated_bytes(spec: &DealSpec, count: u128) -> u128 {
+        let width = spec.copies.iter().map(|&c| c as u128).sum::<u128>() + spec.props as u128;
+        let per_world = width + 8 * spec.observers.len() as u128 + 16;
+        count.saturating_mul(per_world)
+    }
+
+    /// The most worlds of `spec` that fit in [`MAX_MODEL_BYTES`].
+    pub fn world_cap(spec: &DealSpec) -> u128 {
+        let per_world = Self::estimated_bytes(spec, 1).max(1);
+        (MAX_MODEL_BYTES / per_world).min(u32::MAX as u128)
+    }
+
     /// The initial model of a deal: every allocation of the deck with the
     /// given sizes; agent a cannot tell apart two worlds that agree on the
     /// contents of every location of `spec.observers[a]`; every proposition
@@ -99,6 +118,7 @@ impl ExplicitModel {
         deal::validate(spec).map_err(EngineError::Malformed)?;
         deal::fits_explicit(spec).map_err(EngineError::Unsupported)?;
         let count = deal::count_reachable(spec);
+        let budget = budget.min(Self::world_cap(spec));
         if count > budget {
             return Err(EngineError::TooManyWorlds { count, budget });
         }

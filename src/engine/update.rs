@@ -124,11 +124,15 @@ pub(crate) fn product(
     pres: &[FixedBitSet],
     erels: &[Rel],
 ) -> Result<Product, EngineError> {
+    super::cancel::check()?;
     let ops = compile(m, em)?;
     let width = m.shape.width();
     let mut rows = Vec::new();
     let (mut origin, mut event, mut first) = (Vec::new(), Vec::new(), Vec::with_capacity(m.n + 1));
     for w in 0..m.n {
+        if w % 4096 == 4095 {
+            super::cancel::check()?;
+        }
         first.push(origin.len());
         for (e, pre) in pres.iter().enumerate() {
             if !pre.contains(w) {

@@ -20,12 +20,14 @@ pub fn engine(e: &EngineError, span: Span) -> Diagnostic {
         | EngineError::NoEventPossible { .. }
         | EngineError::AmbiguousEvent { .. }
         | EngineError::MissingCards { .. } => "impossible-move",
+        EngineError::Interrupted => "interrupted",
     };
     let help = match e {
         EngineError::OutOfMemory => Some(
             "the BDDs grew past the symbolic engine's node limit: ask about fewer cards at once, or use a smaller deck",
         ),
         EngineError::Unsupported(_) => Some("run with `--engine explicit` (or `auto`)"),
+        EngineError::Interrupted => Some("cancelled: the session is as it was before this statement"),
         EngineError::TooManyWorlds { .. } => Some(
             "use the symbolic engine (`--engine auto` or `symbolic`), a smaller deck or fewer hidden cards, or raise the budget with --max-worlds",
         ),

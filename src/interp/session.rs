@@ -18,6 +18,13 @@ use crate::syntax::ast::{self, CmpOp, Expectation, Name, Statement, StatementKin
 
 use super::errors;
 use super::explain::{self, Why};
+
+/// The most operators a `let` name may stand for (names are replaced by
+/// their formulas, so each `let` may double the size).
+pub const MAX_LET_SIZE: usize = 100_000;
+/// The deepest nesting a `let` name may stand for (the parser allows 200
+/// levels in one formula; names used inside names add up).
+pub const MAX_LET_DEPTH: usize = 1_000;
 use super::explicit::{self, EventTable};
 use super::resolve::Scope;
 use super::setup::Setup;
@@ -270,7 +277,7 @@ impl Session {
         let out = started
             .game
             .start(&started.table, dealt)
-            .map_err(|r| errors::refusal(&r, at))?;
+            .map_err(|r| errors::refusal(&r, self.setup.deal_at.unwrap_or(at)))?;
         self.play = Some(Playing {
             table: started.table.clone(),
             game: started.game,
@@ -449,6 +456,8 @@ impl Session {
         Ok(Vec::new())
     }
 
+    /// Defines a `let` name, unless its formula (with the names it uses
+    /// replaced) exceeds [`MAX_LET_SIZE`] or [`MAX_LET_DEPTH`].
     fn define(&mut self, name: &Name, f: Formula) -> Result<(), Diagnostic> {
         let play = self.scope_parts();
         if play.props.contains(&name.text) || play.table.find_location(&name.text).is_some() {
@@ -457,6 +466,19 @@ impl Session {
                 format!("`{}` is already a proposition or location", name.text),
                 name.span,
             ));
+        }
+        let (size, depth) = f.size_and_depth();
+        if size > MAX_LET_SIZE || depth > MAX_LET_DEPTH {
+            return Err(Diagnostic::error(
+                "formula-too-large",
+                format!(
+                    "`{}` stands for a formula of {size} operators nested {depth} deep, \
+                     more than {MAX_LET_SIZE} operators or {MAX_LET_DEPTH} levels",
+                    name.text
+                ),
+                name.span,
+            )
+            .with_help("a `let` name is replaced by its formula wherever it is used; build smaller formulas"));
         }
         self.lets.insert(name.text.clone(), f);
         Ok(())
@@ -606,7 +628,10 @@ fn declare_into(setup: &mut Setup, kind: &StatementKind, span: Span) -> Result<(
             }
         }
         StatementKind::Order(locations) => setup.order.extend(locations.iter().cloned()),
-        StatementKind::Deal(parts) => setup.deal.extend(parts.iter().cloned()),
+        StatementKind::Deal(parts) => {
+            setup.deal.extend(parts.iter().cloned());
+            setup.deal_at = Some(span);
+        }
         StatementKind::Stock(cards) => setup.stock = Some(cards.clone()),
         StatementKind::Seed(seed, _) => setup.seed = *seed,
         StatementKind::Turn(p) => setup.turn = Some(p.clone()),

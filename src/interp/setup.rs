@@ -37,6 +37,8 @@ pub struct Setup {
     pub piles: Vec<(Name, Visibility)>,
     /// `deal ...` (all deal statements, in order)
     pub deal: Vec<DealPart>,
+    /// The last `deal` statement (where a deal that cannot be built is reported).
+    pub deal_at: Option<Span>,
     /// `stock ...`
     pub stock: Option<Vec<Name>>,
     /// `seed N`
@@ -130,7 +132,7 @@ impl Setup {
             props: self.props.len(),
             actual,
         };
-        let model = build(&spec, budget, engine, at)?;
+        let model = build(&spec, budget, engine, self.deal_at.unwrap_or(at))?;
         let state = self.game_state(&table, &spec.actual[table.stock()])?;
         Ok(Started {
             table,
@@ -255,12 +257,13 @@ fn build(
     engine: Engine,
     at: Span,
 ) -> Result<Rc<dyn Backend>, Diagnostic> {
+    let cap = ExplicitModel::world_cap(spec);
     let symbolic = match engine {
         Engine::Explicit => false,
         Engine::Symbolic => true,
         Engine::Auto => {
             let worlds = deal::count_reachable(spec);
-            if worlds > budget || deal::fits_explicit(spec).is_err() {
+            if worlds > budget.min(cap) || deal::fits_explicit(spec).is_err() {
                 true
             } else if deal::prefer_symbolic(spec, worlds, deal::law_nodes_at_least(spec)) {
                 // Maybe cheaper: build the law and compare with its size.
@@ -275,6 +278,12 @@ fn build(
             }
         }
     };
+    if !symbolic {
+        let count = deal::count_reachable(spec);
+        if count > cap && count <= budget {
+            return Err(too_large(spec, count, cap, at));
+        }
+    }
     let bad = |e: EngineError| match e {
         EngineError::TooManyWorlds { count, budget } => too_many(count, budget, at),
         e => super::errors::engine(&e, at),
@@ -297,6 +306,25 @@ fn too_many(count: u128, budget: u128, at: Span) -> Diagnostic {
     )
     .with_label("the initial model would be built here")
     .with_help("use the symbolic engine (`--engine auto` or `symbolic`), a smaller deck or fewer hidden cards, or raise the budget with --max-worlds")
+}
+
+/// A deal within `--max-worlds` but past what memory allows (the flag
+/// cannot raise this limit).
+fn too_large(spec: &DealSpec, count: u128, cap: u128, at: Span) -> Diagnostic {
+    let gib = |b: u128| b as f64 / (1u128 << 30) as f64;
+    Diagnostic::error(
+        "too-many-worlds",
+        format!(
+            "the deal has {count} possible worlds: an explicit model of them would take about \
+             {:.1} GiB, more than the limit of {} worlds ({:.0} GiB) that no --max-worlds can raise",
+            gib(ExplicitModel::estimated_bytes(spec, count)),
+            cap,
+            gib(crate::engine::model::MAX_MODEL_BYTES)
+        ),
+        at,
+    )
+    .with_label("the initial model would be built here")
+    .with_help("use the symbolic engine (`--engine auto` or `--engine symbolic`), a smaller deck or fewer hidden cards")
 }
 
 fn over_dealt(table: &Table, kind: Kind, card: &Name) -> Diagnostic {

@@ -12,6 +12,7 @@
 pub mod backend;
 pub mod command;
 pub mod complete;
+pub mod interrupt;
 pub mod rustyline_frontend;
 
 use colored::Colorize;

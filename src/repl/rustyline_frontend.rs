@@ -32,6 +32,7 @@ pub const BANNER: &str =
 pub fn run(file: Option<PathBuf>, options: Options) -> ExitCode {
     let color = crate::diag::color_from_env();
     let mut repl = Repl::new(options);
+    super::interrupt::install();
     println!("{BANNER}");
     if let Some(f) = file {
         print!("{}", render(&repl.load(&f.display().to_string()), color));
@@ -63,6 +64,7 @@ fn piped(mut repl: Repl, color: bool) -> ExitCode {
             input.push('\n');
             input.push_str(&more);
         }
+        crate::engine::cancel::clear();
         let reply = render(&repl.eval(&input), color);
         let _ = write!(out, "{shown}{reply}");
     }
@@ -112,6 +114,7 @@ fn terminal(repl: Repl, color: bool) -> ExitCode {
                 let Some(assist) = editor.helper_mut() else {
                     break;
                 };
+                crate::engine::cancel::clear();
                 print!("{}", render(&assist.repl.eval(&line), color));
                 if assist.repl.quitting() {
                     break;

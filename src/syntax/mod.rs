@@ -3,6 +3,7 @@
 //! [`ast`]. Nothing here knows of Kripke models or card rules.
 
 pub mod ast;
+pub mod lint;
 mod parser;
 mod split;
 

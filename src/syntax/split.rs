@@ -94,6 +94,11 @@ impl Scan {
         let bytes = src.as_bytes();
         let mut start = 0;
         let mut i = 0;
+        // A UTF-8 byte-order mark (written by some editors) is blank.
+        if src.starts_with('\u{feff}') {
+            self.out.extend_from_slice(b"   ");
+            i = 3;
+        }
         while i < bytes.len() {
             let c = bytes[i];
             if self.in_string && c != b'\n' {
@@ -219,5 +224,13 @@ mod tests {
         assert!(!is_complete("deal 1: Q \\"));
         assert!(is_complete("? p)"));
         assert!(is_complete(""));
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_blank() {
+        let pieces = split("\u{feff}players 1 2\nstats");
+        assert_eq!(pieces.len(), 2);
+        assert_eq!(pieces[0].text, "   players 1 2");
+        assert_eq!(pieces[0].text.len(), pieces[0].end - pieces[0].start);
     }
 }

@@ -19,6 +19,7 @@ use crate::engine::formula::{Agent, Formula};
 
 /// The truth set of `f` in the structure `st` with law `law`.
 pub(crate) fn eval(st: &State, law: &Bdd, f: &Formula) -> Res<Bdd> {
+    crate::engine::cancel::check()?;
     let meta = &*st.meta;
     let ev = |g: &Formula| eval(st, law, g);
     Ok(match f {
@@ -94,6 +95,7 @@ fn common(st: &State, law: &Bdd, g: &[Agent], s: &Bdd) -> Res<Bdd> {
     }
     let mut x = law.clone();
     loop {
+        crate::engine::cancel::check()?;
         let next = oom(everybody(st, law, g, &oom(s.and(&x))?)?.and(law))?;
         if next == x {
             return Ok(x);

@@ -255,6 +255,26 @@ impl SymbolicModel {
         Ok(self.inner.reach.get_or_init(|| r).clone())
     }
 
+    /// `result`, or, when it is a refusal of beliefs (an event model whose
+    /// relation is not an equivalence, in a dynamic modality), the answer
+    /// of the listed model, which is bisimilar to this one: the same rule
+    /// as for moves (see [`Backend::apply`]).
+    fn or_listed<T>(
+        &self,
+        result: Result<T, EngineError>,
+        explicit: impl FnOnce(&ExplicitModel) -> Result<T, EngineError>,
+    ) -> Result<T, EngineError> {
+        match result {
+            Err(EngineError::Unsupported(why)) => match self.listed() {
+                Some(listed) => explicit(listed),
+                None => Err(EngineError::Unsupported(format!(
+                    "{why}, and this model is too large to hand over to the explicit engine"
+                ))),
+            },
+            other => other,
+        }
+    }
+
     /// The listed model, when listable.
     fn listed(&self) -> Option<&ExplicitModel> {
         self.inner
@@ -421,15 +441,17 @@ fn reads_whole_model(f: &Formula) -> bool {
 
 impl Backend for SymbolicModel {
     fn eval_actual(&self, f: &Formula) -> Result<bool, EngineError> {
-        self.meta().retry(|| Ok(self.at_actual(&self.truth(f)?)))
+        let r = self.meta().retry(|| Ok(self.at_actual(&self.truth(f)?)));
+        self.or_listed(r, |m| m.eval_actual(f))
     }
 
     fn eval_valid(&self, f: &Formula) -> Result<bool, EngineError> {
-        self.meta().retry(|| {
+        let r = self.meta().retry(|| {
             let reach = self.reach()?;
             let t = eval::eval(&self.inner.state, &reach, f)?;
             Ok(oom(reach.imp(&t))?.valid())
-        })
+        });
+        self.or_listed(r, |m| m.eval_valid(f))
     }
 
     fn eval_at(&self, f: &Formula, w: WorldId) -> Result<bool, EngineError> {
@@ -463,18 +485,14 @@ impl Backend for SymbolicModel {
             // Beliefs (an event relation that is not an equivalence) have no
             // knowledge structure; a model small enough to list hands over to
             // the explicit engine, whose listed model is bisimilar to this one.
-            Err(EngineError::Unsupported(why)) => match self.listed() {
-                Some(listed) => listed.apply(model, actual),
-                None => Err(EngineError::Unsupported(format!(
-                    "{why}, and this model is too large to hand over to the explicit engine"
-                ))),
-            },
-            Err(e) => Err(e),
+            Err(e) => self.or_listed(Err(e), |listed| listed.apply(model, actual)),
         }
     }
 
     fn possible_events(&self, model: &EventModel) -> Result<Vec<EventId>, EngineError> {
-        transform::check(&self.inner.state, model)?;
+        if let Err(e) = transform::check(&self.inner.state, model) {
+            return self.or_listed(Err(e), |m| m.possible_events(model));
+        }
         let pres = self.meta().retry(|| {
             let law = self.law_for_events(model)?;
             transform::pres(&self.inner.state, &law, model)

@@ -3,6 +3,7 @@
 use pest::iterators::Pair;
 
 use super::{build, Ctx, Rule, MAX_DEPTH};
+use crate::diag::Span;
 use crate::syntax::ast::{CmpOp, Formula, FormulaKind, Group, Name};
 use crate::syntax::SyntaxError;
 
@@ -38,30 +39,70 @@ fn level(ctx: &Ctx, pair: Pair<'_, Rule>, depth: usize) -> Result<Formula> {
     }
 }
 
-/// A left-associative chain `a op b op c`.
+/// How many operands a chain of `&`, `|` or `<->` may have before it is
+/// grouped as a balanced tree rather than from the left (the three are
+/// associative, so the meaning is the same; the depth stays logarithmic).
+const LEFT_CHAIN: usize = 16;
+
+/// A chain `a op b op c` of an associative operator: from the left, or
+/// balanced when long.
 fn chain(ctx: &Ctx, pair: Pair<'_, Rule>, depth: usize, make: Binary) -> Result<Formula> {
-    let mut operands = pair.into_inner().filter(|p| !is_operator(p.as_rule()));
-    let first = ctx.first(operands.next(), "a formula")?;
-    let mut acc = level(ctx, first, depth)?;
-    for next in operands {
-        let right = level(ctx, next, depth)?;
-        acc = binary(make, acc, right);
+    let operands = pair
+        .into_inner()
+        .filter(|p| !is_operator(p.as_rule()))
+        .map(|p| level(ctx, p, depth))
+        .collect::<Result<Vec<Formula>>>()?;
+    if operands.is_empty() {
+        return Err(ctx.missing("a formula"));
+    }
+    Ok(group(operands, make))
+}
+
+/// `operands` joined by `make`: from the left up to [`LEFT_CHAIN`] operands,
+/// else split in halves.
+fn group(mut operands: Vec<Formula>, make: Binary) -> Formula {
+    if operands.len() > LEFT_CHAIN {
+        let right = operands.split_off(operands.len() / 2);
+        return binary(make, group(operands, make), group(right, make));
+    }
+    let mut operands = operands.into_iter();
+    let first = operands.next().expect("a chain has an operand");
+    operands.fold(first, |acc, next| binary(make, acc, next))
+}
+
+/// `a -> b -> c` (right associative: `a -> (b -> c)`); every `->` is one
+/// level of nesting.
+fn implies(ctx: &Ctx, pair: Pair<'_, Rule>, depth: usize) -> Result<Formula> {
+    let operands: Vec<Pair<'_, Rule>> = pair
+        .into_inner()
+        .filter(|p| !is_operator(p.as_rule()))
+        .collect();
+    let nested = depth + operands.len().saturating_sub(1);
+    if nested > MAX_DEPTH {
+        return Err(too_deep(ctx, &operands[MAX_DEPTH.saturating_sub(depth)]));
+    }
+    let mut built = operands
+        .into_iter()
+        .map(|p| level(ctx, p, depth + 1))
+        .collect::<Result<Vec<Formula>>>()?;
+    let mut acc = built.pop().ok_or_else(|| ctx.missing("a formula"))?;
+    while let Some(left) = built.pop() {
+        acc = binary(FormulaKind::Implies, left, acc);
     }
     Ok(acc)
 }
 
-/// `a -> b` (right associative: the grammar recurses on the right).
-fn implies(ctx: &Ctx, pair: Pair<'_, Rule>, depth: usize) -> Result<Formula> {
-    let mut operands = pair.into_inner().filter(|p| !is_operator(p.as_rule()));
-    let first = ctx.first(operands.next(), "a formula")?;
-    let left = level(ctx, first, depth)?;
-    match operands.next() {
-        None => Ok(left),
-        Some(right) => {
-            let right = level(ctx, right, depth + 1)?;
-            Ok(binary(FormulaKind::Implies, left, right))
-        }
-    }
+/// The error for a formula nested more deeply than [`MAX_DEPTH`], at `at`.
+fn too_deep(ctx: &Ctx, at: &Pair<'_, Rule>) -> SyntaxError {
+    let mut e = ctx.error(
+        ctx.span(at.as_span()),
+        "this formula is nested too deeply".into(),
+        "expected a simpler formula",
+    );
+    e.help = Some(format!(
+        "at most {MAX_DEPTH} nested operators are allowed; split the formula with `let`"
+    ));
+    e
 }
 
 fn is_operator(rule: Rule) -> bool {
@@ -79,30 +120,48 @@ fn binary(make: Binary, left: Formula, right: Formula) -> Formula {
     }
 }
 
-/// A prefix operator with its operand, or a primary formula.
+/// Prefix operators with their operand (folded from the right, so that
+/// `K1 !p` is `K1 (!p)`), or a primary formula.
 fn unary(ctx: &Ctx, pair: Pair<'_, Rule>, depth: usize) -> Result<Formula> {
-    let span = ctx.span(pair.as_span());
-    let mut inner = pair.into_inner();
-    let head = ctx.first(inner.next(), "a formula")?;
-    let mut operand = || -> Result<Box<Formula>> {
-        let next = ctx.first(inner.next(), "a formula")?;
-        Ok(Box::new(level(ctx, next, depth + 1)?))
-    };
-    let kind = match head.as_rule() {
-        Rule::not_op => FormulaKind::Not(operand()?),
-        Rule::modal_op => modal(ctx, head, operand()?)?,
-        Rule::group_op => group_op(ctx, head, operand()?)?,
-        Rule::box_ann | Rule::dia_ann => announce(ctx, head, operand()?, depth)?,
-        Rule::box_move | Rule::dia_move => after(ctx, head, operand()?)?,
-        Rule::bare_modal => return Err(bare_modal(ctx, &head)),
+    let end = ctx.span(pair.as_span()).end;
+    let mut parts: Vec<Pair<'_, Rule>> = pair.into_inner().collect();
+    let head = parts.pop().ok_or_else(|| ctx.missing("a formula"))?;
+    if depth + parts.len() > MAX_DEPTH {
+        return Err(too_deep(ctx, &parts[MAX_DEPTH.saturating_sub(depth)]));
+    }
+    if let Some(op) = parts.iter().find(|p| p.as_rule() == Rule::bare_modal) {
+        return Err(bare_modal(ctx, op));
+    }
+    let inner = depth + parts.len();
+    let mut formula = match head.as_rule() {
         Rule::paren => {
-            let inner = ctx.first(head.into_inner().next(), "a formula")?;
-            let formula = level(ctx, inner, depth + 1)?;
-            return Ok(Formula { span, ..formula });
+            let span = ctx.span(head.as_span());
+            let body = ctx.first(head.into_inner().next(), "a formula")?;
+            let formula = level(ctx, body, inner + 1)?;
+            Formula { span, ..formula }
         }
-        _ => primary(ctx, head)?,
+        _ => Formula {
+            span: ctx.span(head.as_span()),
+            kind: primary(ctx, head)?,
+        },
     };
-    Ok(Formula { kind, span })
+    for (i, op) in parts.into_iter().enumerate().rev() {
+        let start = ctx.span(op.as_span()).start;
+        let operand = Box::new(formula);
+        let kind = match op.as_rule() {
+            Rule::not_op => FormulaKind::Not(operand),
+            Rule::modal_op => modal(ctx, op, operand)?,
+            Rule::group_op => group_op(ctx, op, operand)?,
+            Rule::box_ann | Rule::dia_ann => announce(ctx, op, operand, depth + i)?,
+            Rule::box_move | Rule::dia_move => after(ctx, op, operand)?,
+            _ => return Err(bare_modal(ctx, &op)),
+        };
+        formula = Formula {
+            kind,
+            span: Span::new(start, end),
+        };
+    }
+    Ok(formula)
 }
 
 /// `true`, `false`, `1_QQ`, `Kv1 1.2` or an atom.
