@@ -4,10 +4,11 @@
 //! know. dealer parses it ([`syntax`]), resolves its names and replays its
 //! moves ([`interp`]) by the rules of its game ([`cards`]) as event models
 //! applied to a Kripke model by product update ([`engine`]), and answers its
-//! queries by model checking. [`cli`] is the command-line front end, [`repl`] the interactive one.
+//! queries by model checking. [`cli`] is the command-line front end, [`repl`] the interactive one;
+//! [`play`] plays games from a seeded deal, by agents or by a person.
 //!
 //! Dependencies between the modules go one way:
-//! `cli → repl → interp → {figure → cards → engine, syntax} → diag`
+//! `cli → {repl, play} → interp → {figure → cards → engine, syntax} → diag`
 //! ([`figure`] draws models as DOT and images).
 //!
 //! Replaying a scenario through the library:
@@ -37,5 +38,6 @@ pub mod diag;
 pub mod engine;
 pub mod figure;
 pub mod interp;
+pub mod play;
 pub mod repl;
 pub mod syntax;

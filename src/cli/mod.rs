@@ -1,6 +1,7 @@
 //! The command-line front end: `dealer run FILE`, `dealer check FILE` and
 //! `dealer repl [FILE]` (see [`crate::repl`]).
 //! `dealer export FILE --at CHECKPOINT -o OUT` ([`export`]).
+//! `dealer play GAME --seed N --agents ...` ([`play`]) plays a game.
 //! `dealer bench [FILES...]` ([`bench`]) times scenarios; `dealer gen
 //! muddy 500` ([`gen`]) writes the classic benchmarks as scenarios.
 //!
@@ -21,6 +22,7 @@ use crate::interp::{errors, Engine, Options, Output, Script, Session};
 pub mod bench;
 pub mod export;
 pub mod gen;
+pub mod play;
 pub mod progress;
 
 /// dealer: dynamic epistemic logic with card games.
@@ -63,6 +65,8 @@ pub enum Command {
     Export(export::ExportArgs),
     /// Time scenarios (default: every file under scenarios/bench/) and print a table.
     Bench(bench::BenchArgs),
+    /// Play a game from a seeded deal to its end, by agents or with you at the terminal.
+    Play(play::PlayArgs),
     /// Write a classic benchmark as a scenario: muddy children, dining cryptographers, Russian cards.
     Gen(gen::GenArgs),
 }
@@ -114,6 +118,7 @@ pub fn main() -> ExitCode {
     let (file, options) = match cli.command {
         Command::Export(args) => return ExitCode::from(export::run(&args, color)),
         Command::Bench(args) => return ExitCode::from(bench::run(&args)),
+        Command::Play(args) => return ExitCode::from(play::run(&args, color)),
         Command::Gen(args) => return ExitCode::from(gen::run(&args)),
         Command::Run { file, model } => (file, model.options(false)),
         Command::Repl { file, model } => return crate::repl::run(file, model.options(false)),

@@ -1,0 +1,394 @@
+//! `dealer play GAME`: a game from a seeded deal to its end, between agents
+//! (printed move by move with the score) or with a person at the terminal
+//! (`--me P`: rustyline with completion of the legal moves on a terminal,
+//! plain lines from a pipe, each echoed after its prompt).
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+use colored::Colorize;
+use rustyline::completion::Completer;
+use rustyline::error::ReadlineError;
+use rustyline::highlight::Highlighter;
+use rustyline::hint::Hinter;
+use rustyline::history::DefaultHistory;
+use rustyline::validate::Validator;
+use rustyline::{Context, Editor, Helper};
+
+use crate::cards::Size;
+use crate::play::{agent_named, Desk, Match, Played, Reply, Seat, AGENTS};
+
+use super::ModelArgs;
+
+/// The options of `dealer play`.
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// The game (gofish, kwartet, ...).
+    pub game: String,
+    /// The seed of the deal and of the agents' choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The agents, one per seat in seating order (the seats other than
+    /// `--me`'s); one name is used for every seat.
+    #[arg(long, default_value = "random", value_delimiter = ',')]
+    pub agents: Vec<String>,
+    /// The report's deck and players, or a small deck for teaching.
+    #[arg(long, value_enum, default_value_t = SizeArg::Full)]
+    pub size: SizeArg,
+    /// Write the whole game as a scenario (deal, moves, checkpoints, expects).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Play this player yourself, at the terminal.
+    #[arg(long)]
+    pub me: Option<String>,
+    /// Print how long each move took.
+    #[arg(long)]
+    pub times: bool,
+    /// The engine and its budget.
+    #[command(flatten)]
+    pub model: ModelArgs,
+}
+
+/// The values of `--size`.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SizeArg {
+    /// The report's deck and number of players.
+    Full,
+    /// A small deck for teaching.
+    Small,
+}
+
+/// Runs `dealer play`; returns the exit code.
+pub fn run(args: &PlayArgs, color: bool) -> u8 {
+    match setup(args) {
+        Ok((game, None)) => automatic(game, args, color),
+        Ok((game, Some(me))) => person(Desk::new(game, me), args, color),
+        Err(e) => {
+            eprintln!("{}: {e}", "error".red().bold());
+            2
+        }
+    }
+}
+
+/// Deals the game and seats the agents (and the person).
+fn setup(args: &PlayArgs) -> Result<(Match, Option<usize>), String> {
+    let size = match args.size {
+        SizeArg::Full => Size::Full,
+        SizeArg::Small => Size::Teaching,
+    };
+    let mut game = Match::new(&args.game, args.seed, size, args.model.options(false))?;
+    let players = game.playing().table.players.clone();
+    let me = match &args.me {
+        None => None,
+        Some(name) => Some(players.iter().position(|p| p == name).ok_or_else(|| {
+            format!(
+                "--me {name}: no such player; the players are {}",
+                players.join(", ")
+            )
+        })?),
+    };
+    let wanted = players.len() - usize::from(me.is_some());
+    let names: Vec<String> = match args.agents.as_slice() {
+        [one] => vec![one.clone(); wanted],
+        many => many.to_vec(),
+    };
+    if names.len() != wanted {
+        return Err(format!(
+            "{} has {} players ({}){}: give {wanted} agent(s) to --agents, {} given",
+            args.game,
+            players.len(),
+            players.join(", "),
+            if me.is_some() {
+                " and you play one"
+            } else {
+                ""
+            },
+            names.len()
+        ));
+    }
+    let mut names = names.into_iter();
+    let mut seats = Vec::new();
+    for seat in 0..players.len() {
+        if Some(seat) == me {
+            seats.push(Seat::Person);
+            continue;
+        }
+        let name = names.next().expect("counted");
+        let agent = agent_named(&name).ok_or_else(|| {
+            let known: Vec<&str> = AGENTS.iter().map(|(n, _)| *n).collect();
+            format!("no agent `{name}`; the agents are: {}", known.join(", "))
+        })?;
+        seats.push(game.agent_seat(agent, seat));
+    }
+    game.seat(seats)?;
+    Ok((game, me))
+}
+
+fn header(game: &Match) -> String {
+    let table = &game.playing().table;
+    let seats: Vec<String> = game
+        .seats()
+        .iter()
+        .enumerate()
+        .map(|(p, s)| format!("{} {}", table.players[p], s.name()))
+        .collect();
+    format!(
+        "{} (seed {}; {} cards; {}): {}",
+        game.game(),
+        game.seed(),
+        table.deck.total(),
+        engine_name(game),
+        seats.join(" · ")
+    )
+}
+
+fn engine_name(game: &Match) -> &'static str {
+    match game.model().representation() {
+        crate::engine::Representation::Explicit => "explicit engine",
+        crate::engine::Representation::Symbolic { .. } => "symbolic engine",
+    }
+}
+
+/// Plays between agents and prints every move with the score.
+fn automatic(mut game: Match, args: &PlayArgs, color: bool) -> u8 {
+    println!("{}", header(&game).bold());
+    print_hands(&game);
+    let mut times = Vec::new();
+    let mut scores = game.scores();
+    while let Some(result) = game.agent_move() {
+        match result {
+            Ok(played) => {
+                times.push(played.time);
+                let played = played.clone();
+                print_move(&game, &played, args.times);
+                if game.scores() != scores {
+                    scores = game.scores();
+                    println!(
+                        "        {}",
+                        format!("score {}", game.score_line()).dimmed()
+                    );
+                }
+            }
+            Err(d) => {
+                eprint!("{}", d.render("move", "", color));
+                return 2;
+            }
+        }
+    }
+    finish(&game, args, &times)
+}
+
+fn print_hands(game: &Match) {
+    let table = &game.playing().table;
+    let pos = game.position();
+    for p in 0..table.players.len() {
+        let cards = pos.cards(table.hand(p));
+        println!(
+            "  hand {:<4} {}",
+            table.players[p],
+            table.deck.show_cards(&cards)
+        );
+    }
+}
+
+fn print_move(game: &Match, played: &Played, times: bool) {
+    let n = game.history().len();
+    let time = if times {
+        format!("  ({})", ms(played.time)).dimmed().to_string()
+    } else {
+        String::new()
+    };
+    println!(
+        "{}  {}{time}",
+        format!("{n:>4}").dimmed(),
+        played.text.cyan()
+    );
+    for note in &played.notes {
+        println!("        {}", note.dimmed());
+    }
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
+}
+
+/// The final score, the timing and the written scenario.
+fn finish(game: &Match, args: &PlayArgs, times: &[Duration]) -> u8 {
+    let winners: Vec<&str> = game
+        .winners()
+        .into_iter()
+        .map(|p| game.player_name(p))
+        .collect();
+    println!(
+        "{} {}   winner(s): {}",
+        "final score".bold(),
+        game.score_line(),
+        winners.join(", ").green()
+    );
+    if !times.is_empty() {
+        let total: Duration = times.iter().sum();
+        let slowest = times.iter().max().copied().unwrap_or_default();
+        println!(
+            "{}",
+            format!(
+                "{} moves in {:.2} s (mean {}, slowest {})",
+                times.len(),
+                total.as_secs_f64(),
+                ms(total / times.len() as u32),
+                ms(slowest)
+            )
+            .dimmed()
+        );
+    }
+    write_out(game, args)
+}
+
+fn write_out(game: &Match, args: &PlayArgs) -> u8 {
+    let Some(out) = &args.out else {
+        return 0;
+    };
+    match std::fs::write(out, game.scenario()) {
+        Ok(()) => {
+            println!("wrote {} (replay: dealer run {0})", out.display());
+            0
+        }
+        Err(e) => {
+            eprintln!(
+                "{}: cannot write {}: {e}",
+                "error".red().bold(),
+                out.display()
+            );
+            2
+        }
+    }
+}
+
+/// A person plays: the screen, then a loop of inputs.
+fn person(mut desk: Desk, args: &PlayArgs, color: bool) -> u8 {
+    println!("{}", header(desk.game()).bold());
+    println!(
+        "you are player {}; type `help` for the commands",
+        desk.game().player_name(desk.me())
+    );
+    let replies = desk.advance();
+    print_replies(&desk, &replies, color);
+    print_screen(&desk);
+    let code = if std::io::stdin().is_terminal() {
+        terminal(desk, color)
+    } else {
+        piped(desk, color)
+    };
+    let _ = args;
+    code
+}
+
+fn print_screen(desk: &Desk) {
+    for line in desk.screen() {
+        println!("{line}");
+    }
+    if desk.game().is_over() {
+        let winners: Vec<&str> = desk
+            .game()
+            .winners()
+            .into_iter()
+            .map(|p| desk.game().player_name(p))
+            .collect();
+        println!("{} winner(s): {}", "game over:".bold(), winners.join(", "));
+        println!("type `save FILE` to keep the game as a scenario, `quit` to leave");
+    }
+}
+
+/// Prints replies; returns whether to leave.
+fn print_replies(desk: &Desk, replies: &[Reply], color: bool) -> bool {
+    let mut moved = false;
+    for r in replies {
+        match r {
+            Reply::Lines(lines) => lines.iter().for_each(|l| println!("{l}")),
+            Reply::Moved(p) => {
+                moved = true;
+                println!("  {}", p.text.cyan());
+                for note in &p.notes {
+                    println!("      {}", note.dimmed());
+                }
+            }
+            Reply::Refused { diagnostic, source } => {
+                print!("{}", diagnostic.render("input", source, color));
+            }
+            Reply::Saved(path) => println!("saved the game to {path} (replay: dealer run {path})"),
+            Reply::Quit => return true,
+        }
+    }
+    if moved {
+        print_screen(desk);
+    }
+    false
+}
+
+fn piped(mut desk: Desk, color: bool) -> u8 {
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout();
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        let _ = writeln!(out, "{}{line}", desk.prompt());
+        let replies = desk.eval(&line);
+        if print_replies(&desk, &replies, color) {
+            break;
+        }
+    }
+    0
+}
+
+fn terminal(desk: Desk, color: bool) -> u8 {
+    let Ok(mut editor) = Editor::<Assist, DefaultHistory>::new() else {
+        return piped(desk, color);
+    };
+    editor.set_helper(Some(Assist { desk }));
+    loop {
+        let prompt = editor.helper().map_or("> ".into(), |a| a.desk.prompt());
+        match editor.readline(&prompt) {
+            Ok(line) => {
+                let _ = editor.add_history_entry(line.as_str());
+                let Some(assist) = editor.helper_mut() else {
+                    break;
+                };
+                let replies = assist.desk.eval(&line);
+                if print_replies(&assist.desk, &replies, color) {
+                    break;
+                }
+            }
+            Err(ReadlineError::Interrupted) => continue,
+            Err(_) => break,
+        }
+    }
+    0
+}
+
+/// The rustyline helper: completes the legal moves and the commands.
+struct Assist {
+    desk: Desk,
+}
+
+impl Completer for Assist {
+    type Candidate = String;
+
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _ctx: &Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<String>)> {
+        Ok(self.desk.complete(line, pos))
+    }
+}
+
+impl Hinter for Assist {
+    type Hint = String;
+}
+
+impl Highlighter for Assist {}
+
+impl Validator for Assist {}
+
+impl Helper for Assist {}

@@ -1,0 +1,197 @@
+//! Agents: programs that choose a legal move from what their player sees
+//! and knows.
+//!
+//! An agent is given a [`View`]: its player's hand and the locations that
+//! player sees, the public record of the moves, the legal moves, and the
+//! engine's answers to formulas about the player's own knowledge
+//! ([`View::knows`] asks `K_me φ` on the exact model). Strategies written
+//! as knowledge-based programs are agents whose guards are such formulas.
+//! Every agent draws its random choices from its own generator, seeded by
+//! the game's seed and its seat, so the same seed gives the same game.
+
+use rand::RngExt;
+use rand_chacha::ChaCha8Rng;
+
+use crate::cards::{LocKind, Move, Table};
+use crate::diag::{Diagnostic, Span};
+use crate::engine::Agent as Player;
+use crate::interp::{Playing, Session};
+
+use super::game_loop::{ask, Played};
+
+/// A legal move: the resolved move and its statement.
+#[derive(Clone, Debug)]
+pub struct Legal {
+    /// The move.
+    pub mv: Move,
+    /// Its statement in scenario syntax (`ask 1 2 Q`).
+    pub text: String,
+}
+
+/// What an agent's player sees and can ask the engine about. A view reads
+/// a session, so it can be made for any session of a game with a referee
+/// (a [`Match`](super::Match), or the REPL's session at any point of a file).
+pub struct View<'a> {
+    session: &'a Session,
+    me: Player,
+    legal: &'a [Legal],
+    history: &'a [Played],
+}
+
+impl<'a> View<'a> {
+    /// The view of player `me` of a dealt session, given the legal moves
+    /// and the moves played so far.
+    pub fn new(
+        session: &'a Session,
+        me: Player,
+        legal: &'a [Legal],
+        history: &'a [Played],
+    ) -> View<'a> {
+        View {
+            session,
+            me,
+            legal,
+            history,
+        }
+    }
+
+    fn playing(&self) -> &Playing {
+        self.session
+            .playing()
+            .expect("a view is of a dealt session")
+    }
+
+    /// The player this view belongs to.
+    pub fn me(&self) -> Player {
+        self.me
+    }
+
+    /// Its name as formulas write it (`1`, `Bruno`).
+    pub fn me_name(&self) -> &str {
+        &self.table().players[self.me]
+    }
+
+    /// Players, deck and locations.
+    pub fn table(&self) -> &Table {
+        &self.playing().table
+    }
+
+    /// The legal moves, in the referee's order.
+    pub fn legal(&self) -> &[Legal] {
+        self.legal
+    }
+
+    /// The moves played so far (the public record: every move is a public
+    /// statement; what a move reveals privately is in the model).
+    pub fn history(&self) -> &[Played] {
+        self.history
+    }
+
+    /// The cards at a location the player sees (its hand, face-up piles),
+    /// per kind; `None` for a location it does not see.
+    pub fn seen(&self, loc: usize) -> Option<Vec<u32>> {
+        let l = &self.table().locations[loc];
+        (l.seen_by.contains(&self.me)).then(|| self.playing().position().cards(loc))
+    }
+
+    /// The player's hand, per kind.
+    pub fn hand(&self) -> Vec<u32> {
+        let loc = self.table().hand(self.me);
+        self.seen(loc).unwrap_or_default()
+    }
+
+    /// How many cards every location holds (public in every game).
+    pub fn counts(&self) -> Vec<u32> {
+        let pos = self.playing().position();
+        (0..self.table().locations.len())
+            .map(|l| pos.count(l))
+            .collect()
+    }
+
+    /// Whether the player knows `formula` (scenario syntax): the engine
+    /// evaluates `K_me (formula)` in the actual world of the exact model.
+    pub fn knows(&self, formula: &str) -> Result<bool, Diagnostic> {
+        Ok(self.knows_all(&[formula.to_string()])?[0])
+    }
+
+    /// [`View::knows`] for several formulas at once.
+    pub fn knows_all(&self, formulas: &[String]) -> Result<Vec<bool>, Diagnostic> {
+        let me = self.me_name();
+        let wrapped: Vec<String> = formulas.iter().map(|f| format!("K_{me} ({f})")).collect();
+        ask(self.session, &wrapped)
+    }
+
+    /// Evaluates formulas that are about the player's perspective as they
+    /// are written (their outermost operators are the player's own `K_me`,
+    /// `M_me`, `Kv_me`, `Kw_me`); any other formula is refused, since it
+    /// could read what the player does not see.
+    pub fn ask_all(&self, formulas: &[String]) -> Result<Vec<bool>, Diagnostic> {
+        let me = self.me_name();
+        let own = ["K", "M", "Kv", "Kw", "B"].map(|op| format!("{op}_{me} "));
+        for f in formulas {
+            if !own.iter().any(|o| f.trim_start().starts_with(o.as_str())) {
+                return Err(Diagnostic::error(
+                    "not-own-perspective",
+                    format!("`{f}` is not a question about what player {me} knows"),
+                    Span::new(0, 0),
+                )
+                .with_help(format!("start it with K_{me}, M_{me}, Kv_{me} or Kw_{me}")));
+            }
+        }
+        ask(self.session, formulas)
+    }
+
+    /// The locations of the table that are other players' hands.
+    pub fn opponents(&self) -> Vec<Player> {
+        self.table()
+            .locations
+            .iter()
+            .filter_map(|l| match l.kind {
+                LocKind::Hand(p) if p != self.me => Some(p),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// A program that plays a seat.
+pub trait Agent {
+    /// The agent's name as `--agents` takes it (`random`).
+    fn name(&self) -> &str;
+
+    /// Chooses one of `view.legal()` (its index), drawing any random choice
+    /// from `rng`. The game is never over when an agent is asked.
+    fn choose(&mut self, view: &View<'_>, rng: &mut ChaCha8Rng) -> Result<usize, Diagnostic>;
+}
+
+/// Chooses uniformly among the legal moves; knows nothing, asks nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RandomAgent;
+
+impl Agent for RandomAgent {
+    fn name(&self) -> &str {
+        "random"
+    }
+
+    fn choose(&mut self, view: &View<'_>, rng: &mut ChaCha8Rng) -> Result<usize, Diagnostic> {
+        match view.legal().len() {
+            0 => Err(Diagnostic::error(
+                "no-legal-move",
+                "there is no legal move to choose from",
+                Span::new(0, 0),
+            )),
+            n => Ok(rng.random_range(0..n)),
+        }
+    }
+}
+
+/// The agents `--agents` accepts, with what each does.
+pub const AGENTS: &[(&str, &str)] = &[("random", "a uniformly random legal move")];
+
+/// The agent a name stands for.
+pub fn agent_named(name: &str) -> Option<Box<dyn Agent>> {
+    match name {
+        "random" => Some(Box::new(RandomAgent)),
+        _ => None,
+    }
+}

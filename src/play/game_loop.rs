@@ -1,0 +1,400 @@
+//! The game loop: a [`Match`] is a session of the scenario language whose
+//! statements are written by the referee (the seeded deal) and by the
+//! players (their moves), so that a played game is an ordinary scenario
+//! from its first line to its last.
+
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::cards::referee::final_expectations;
+use crate::cards::{game_named, game_names, Move, Position, Referee, Size, GAMES};
+use crate::diag::{Diagnostic, Span};
+use crate::engine::Agent as Player;
+use crate::interp::{Options, Output, Playing, Session};
+use crate::syntax::{self, ast::StatementKind};
+
+use super::agent::{Agent, Legal, View};
+
+/// Who sits at a seat: an agent with its own seeded generator, or a person.
+pub enum Seat {
+    /// A program choosing from its player's view.
+    Agent {
+        /// The agent.
+        agent: Box<dyn Agent>,
+        /// Its generator, seeded from the game's seed and the seat.
+        rng: Box<ChaCha8Rng>,
+    },
+    /// A person, whose moves the front end reads.
+    Person,
+}
+
+impl Seat {
+    /// The seat's name in the game's header (`random`, `person`).
+    pub fn name(&self) -> &str {
+        match self {
+            Seat::Agent { agent, .. } => agent.name(),
+            Seat::Person => "person",
+        }
+    }
+}
+
+/// A move that was played.
+#[derive(Clone, Debug)]
+pub struct Played {
+    /// Who played it.
+    pub player: Player,
+    /// The move as a statement (`ask 1 2 Q`).
+    pub text: String,
+    /// What the rules did on their own (books laid down, turns passed).
+    pub notes: Vec<String>,
+    /// How long the interpreter and the engine took to play it.
+    pub time: Duration,
+}
+
+/// A game being played: the session, the seats and the moves so far.
+pub struct Match {
+    name: &'static str,
+    referee: &'static dyn Referee,
+    seed: u64,
+    size: Size,
+    options: Options,
+    session: Session,
+    setup: String,
+    seats: Vec<Seat>,
+    history: Vec<Played>,
+}
+
+/// The games that can be played (those whose rules have a referee).
+pub fn playable() -> Vec<&'static str> {
+    GAMES
+        .iter()
+        .filter(|g| g.referee().is_some())
+        .map(|g| g.name())
+        .collect()
+}
+
+impl Match {
+    /// Deals a game: the referee's seeded deal of `size` executed as
+    /// scenario text. `seats` are filled in with [`Match::seat`].
+    pub fn new(game: &str, seed: u64, size: Size, options: Options) -> Result<Match, String> {
+        let rules = game_named(game).ok_or_else(|| {
+            format!(
+                "no game `{game}`; the games are: {}",
+                game_names().join(", ")
+            )
+        })?;
+        let referee = rules.referee().ok_or_else(|| {
+            format!(
+                "{} has no referee, so it can be replayed but not played; the games to play are: {}",
+                rules.title(),
+                playable().join(", ")
+            )
+        })?;
+        let setup = referee.setup(seed, size);
+        let mut session = Session::new(options);
+        let scenario = syntax::parse(&setup).map_err(|errors| {
+            errors
+                .iter()
+                .map(|e| e.to_diagnostic().render("deal", &setup, false))
+                .collect::<String>()
+        })?;
+        for stmt in &scenario.statements {
+            session
+                .execute(stmt, &setup)
+                .map_err(|d| d.render("deal", &setup, false))?;
+        }
+        session
+            .finish(Span::new(0, 0))
+            .map_err(|d| d.render("deal", &setup, false))?;
+        Ok(Match {
+            name: rules.name(),
+            referee,
+            seed,
+            size,
+            options,
+            session,
+            setup,
+            seats: Vec::new(),
+            history: Vec::new(),
+        })
+    }
+
+    /// Seats the players: one seat per player, in seating order.
+    pub fn seat(&mut self, seats: Vec<Seat>) -> Result<(), String> {
+        let n = self.playing().table.players.len();
+        if seats.len() != n {
+            return Err(format!(
+                "{} is played by {n} players ({}), and {} were given",
+                self.name,
+                self.playing().table.players.join(", "),
+                seats.len()
+            ));
+        }
+        self.seats = seats;
+        Ok(())
+    }
+
+    /// A seat for an agent, its generator seeded by the game's seed and
+    /// the seat's number, so that the same seed gives the same game.
+    pub fn agent_seat(&self, agent: Box<dyn Agent>, seat: usize) -> Seat {
+        let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
+        rng.set_stream(seat as u64 + 1);
+        Seat::Agent {
+            agent,
+            rng: Box::new(rng),
+        }
+    }
+
+    /// The game's name (`gofish`).
+    pub fn game(&self) -> &'static str {
+        self.name
+    }
+
+    /// The seed of the deal and of the agents' generators.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The session's options (its engine).
+    pub fn options(&self) -> Options {
+        self.options
+    }
+
+    /// The session (read only: moves go through [`Match::play`]).
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// The table, the current model and the game state.
+    pub fn playing(&self) -> &Playing {
+        self.session.playing().expect("a match is dealt")
+    }
+
+    /// What the referee reads.
+    pub fn position(&self) -> Position<'_> {
+        self.playing().position()
+    }
+
+    /// The seats.
+    pub fn seats(&self) -> &[Seat] {
+        &self.seats
+    }
+
+    /// The moves played so far.
+    pub fn history(&self) -> &[Played] {
+        &self.history
+    }
+
+    /// The player who moves next; `None` when the game is over.
+    pub fn current_player(&self) -> Option<Player> {
+        self.referee.current_player(&self.position())
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        self.referee.is_terminal(&self.position())
+    }
+
+    /// The legal moves in the actual state, each with its statement.
+    pub fn legal_moves(&self) -> Vec<Legal> {
+        legal_moves(self.referee, self.playing())
+    }
+
+    /// Each player's score.
+    pub fn scores(&self) -> Vec<i64> {
+        self.referee.scores(&self.position())
+    }
+
+    /// The winners (at the end of the game).
+    pub fn winners(&self) -> Vec<Player> {
+        self.referee.winners(&self.position())
+    }
+
+    /// A player's name.
+    pub fn player_name(&self, p: Player) -> &str {
+        &self.playing().table.players[p]
+    }
+
+    /// The score line: `1: 5  2: 4  3: 4`.
+    pub fn score_line(&self) -> String {
+        let scores = self.scores();
+        scores
+            .iter()
+            .enumerate()
+            .map(|(p, s)| format!("{}: {s}", self.player_name(p)))
+            .collect::<Vec<_>>()
+            .join("  ")
+    }
+
+    /// Plays a move written as a statement, through the parser and the
+    /// interpreter. On refusal the match is unchanged and the diagnostic
+    /// (the rule quoted) is returned.
+    pub fn play(&mut self, text: &str) -> Result<&Played, Diagnostic> {
+        let player = self.current_player();
+        let stmt = move_statement(text)?;
+        let started = Instant::now();
+        let outputs = self.session.execute(&stmt, text)?;
+        let time = started.elapsed();
+        let notes = outputs
+            .into_iter()
+            .flat_map(|o| match o {
+                Output::Moved { notes, .. } => notes,
+                _ => Vec::new(),
+            })
+            .collect();
+        self.history.push(Played {
+            player: player.unwrap_or(0),
+            text: text.trim().to_string(),
+            notes,
+            time,
+        });
+        Ok(self.history.last().expect("just pushed"))
+    }
+
+    /// Whether the rules accept a move, tried on a copy of the session.
+    pub fn try_move(&self, text: &str) -> Result<(), Diagnostic> {
+        let stmt = move_statement(text)?;
+        let mut copy = self.session.clone();
+        copy.execute(&stmt, text).map(|_| ())
+    }
+
+    /// The next seat's agent chooses one of the legal moves from its
+    /// player's view, and the move is played. `None` when the game is over
+    /// or a person is to move.
+    pub fn agent_move(&mut self) -> Option<Result<&Played, Diagnostic>> {
+        let player = self.current_player()?;
+        let legal = self.legal_moves();
+        let mut seats = std::mem::take(&mut self.seats);
+        let chosen = match seats.get_mut(player) {
+            Some(Seat::Agent { agent, rng }) => {
+                let view = View::new(&self.session, player, &legal, &self.history);
+                Some(agent.choose(&view, rng))
+            }
+            _ => None,
+        };
+        self.seats = seats;
+        Some(match chosen? {
+            Ok(i) => match legal.get(i) {
+                Some(l) => self.play(&l.text.clone()),
+                None => Err(Diagnostic::error(
+                    "agent-choice",
+                    format!(
+                        "the agent of player {} chose move {i} of {}",
+                        self.player_name(player),
+                        legal.len()
+                    ),
+                    Span::new(0, 0),
+                )),
+            },
+            Err(d) => Err(d),
+        })
+    }
+
+    /// Evaluates formulas (scenario syntax) in the actual world: [`ask`].
+    pub fn ask_all(&self, formulas: &[String]) -> Result<Vec<bool>, Diagnostic> {
+        ask(&self.session, formulas)
+    }
+
+    /// The whole game as a scenario: a header, the deal, a checkpoint
+    /// before every move, every move, the final score as a comment and
+    /// `expect` lines that pin where every card lies at the end.
+    pub fn scenario(&self) -> String {
+        let seats: Vec<&str> = self.seats.iter().map(Seat::name).collect();
+        let size = match self.size {
+            Size::Full => "full",
+            Size::Teaching => "small",
+        };
+        let mut out = format!(
+            "# {} played by dealer: seed {}, size {size}, seats {}\n",
+            self.name,
+            self.seed,
+            seats.join(",")
+        );
+        out.push_str("# replay: dealer run FILE; step through: dealer repl FILE (:goto turn N)\n");
+        out.push_str(&self.setup);
+        for (i, played) in self.history.iter().enumerate() {
+            out.push_str(&format!("checkpoint \"turn {}\"\n{}\n", i + 1, played.text));
+        }
+        out.push_str("checkpoint \"end\"\n");
+        if self.is_over() {
+            out.push_str(&format!("# final score: {}\n", self.score_line()));
+            let winners: Vec<&str> = self
+                .winners()
+                .into_iter()
+                .map(|p| self.player_name(p))
+                .collect();
+            out.push_str(&format!("# winner(s): {}\n", winners.join(", ")));
+        } else {
+            out.push_str(&format!("# score so far: {}\n", self.score_line()));
+        }
+        for line in final_expectations(&self.position()) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The model the session holds now (for timing and statistics).
+    pub fn model(&self) -> Rc<dyn crate::engine::Backend> {
+        Rc::clone(&self.playing().model)
+    }
+}
+
+/// The legal moves of a session's game in its actual state, each with its
+/// statement (also for a session that is not a [`Match`], such as the
+/// REPL's).
+pub fn legal_moves(referee: &dyn Referee, play: &Playing) -> Vec<Legal> {
+    referee
+        .legal_moves(&play.position())
+        .into_iter()
+        .map(|mv: Move| Legal {
+            text: referee.move_text(&play.table, &mv),
+            mv,
+        })
+        .collect()
+}
+
+/// Evaluates formulas (scenario syntax) in the actual world, each as a `?`
+/// query through the parser and the interpreter, on a copy of `session`
+/// (which is left as it was). An error names the formula that failed.
+pub fn ask(session: &Session, formulas: &[String]) -> Result<Vec<bool>, Diagnostic> {
+    let mut copy = session.clone();
+    let mut answers = Vec::with_capacity(formulas.len());
+    for f in formulas {
+        let src = format!("? {f}");
+        let stmt = syntax::parse(&src)
+            .map_err(|e| e[0].to_diagnostic())?
+            .statements
+            .into_iter()
+            .next()
+            .ok_or_else(|| Diagnostic::error("empty", "no formula", Span::new(0, 0)))?;
+        let out = copy.execute(&stmt, &src)?;
+        answers.push(
+            out.iter()
+                .any(|o| matches!(o, Output::Answer { value: true, .. })),
+        );
+    }
+    Ok(answers)
+}
+
+/// Parses a line that must be one move.
+fn move_statement(text: &str) -> Result<crate::syntax::ast::Statement, Diagnostic> {
+    let scenario = syntax::parse(text).map_err(|e| e[0].to_diagnostic())?;
+    let mut statements = scenario.statements.into_iter();
+    match (statements.next(), statements.next()) {
+        (Some(stmt), None) if matches!(stmt.kind, StatementKind::Move(_)) => Ok(stmt),
+        (Some(stmt), _) => Err(
+            Diagnostic::error("not-a-move", "this is not a move", stmt.span)
+                .with_label("expected one move")
+                .with_help("type one move, such as one of `moves`, or a command (`help`)"),
+        ),
+        (None, _) => Err(Diagnostic::error(
+            "not-a-move",
+            "no move",
+            Span::new(0, text.len()),
+        )),
+    }
+}

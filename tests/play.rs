@@ -1,0 +1,409 @@
+//! Playing games: seeded matches between agents are deterministic and end
+//! in a legal final state; the written game replays with every expectation
+//! holding on both engines; a person's desk refuses illegal moves with the
+//! rule and changes nothing; the knowledge views agree with queries asked
+//! of a fresh replay on the other engine; `dealer play` through a pipe.
+
+use assert_cmd::Command;
+use dealer::cards::Size;
+use dealer::interp::{Engine, Options, Output, Session};
+use dealer::play::game_loop::playable;
+use dealer::play::views::{first_order, second_order};
+use dealer::play::{agent_named, Desk, Match, Reply, Seat};
+use dealer::syntax;
+use proptest::prelude::*;
+
+/// A match of `game` with every seat random (or `me` a person).
+fn seated(game: &str, seed: u64, size: Size, me: Option<usize>, engine: Engine) -> Match {
+    let options = Options {
+        engine,
+        ..Options::default()
+    };
+    let mut m = Match::new(game, seed, size, options).expect("the game deals");
+    let n = m.playing().table.players.len();
+    let seats = (0..n)
+        .map(|p| {
+            if Some(p) == me {
+                Seat::Person
+            } else {
+                m.agent_seat(agent_named("random").expect("random agent"), p)
+            }
+        })
+        .collect();
+    m.seat(seats).expect("one seat per player");
+    m
+}
+
+/// Plays a match between agents to its end.
+fn played(game: &str, seed: u64, size: Size) -> Match {
+    let mut m = seated(game, seed, size, None, Engine::Auto);
+    let mut moves = 0;
+    while let Some(result) = m.agent_move() {
+        if let Err(d) = result {
+            panic!("{game} seed {seed}: {}", d.message);
+        }
+        moves += 1;
+        assert!(moves < 5_000, "{game} seed {seed}: no end");
+    }
+    m
+}
+
+/// Replays scenario text on `engine`: the number of expectations, all held.
+fn replay(text: &str, engine: Engine) -> (usize, Session) {
+    let scenario = syntax::parse(text).expect("a written game parses");
+    let mut session = Session::new(Options {
+        engine,
+        ..Options::default()
+    });
+    let mut held = 0;
+    for stmt in &scenario.statements {
+        let outs = session
+            .execute(stmt, text)
+            .unwrap_or_else(|d| panic!("{}", d.render("game.deal", text, false)));
+        for o in outs {
+            if let Output::Expect {
+                held: ok,
+                source,
+                detail,
+                ..
+            } = o
+            {
+                assert!(ok, "{source}: {detail}\n{text}");
+                held += 1;
+            }
+        }
+    }
+    (held, session)
+}
+
+#[test]
+fn every_playable_game_is_played_to_a_legal_end() {
+    let games = playable();
+    assert!(
+        games.contains(&"gofish") && games.contains(&"kwartet"),
+        "{games:?}"
+    );
+    for game in games {
+        for seed in 0..6 {
+            let m = played(game, seed, Size::Teaching);
+            assert!(m.is_over(), "{game} seed {seed}");
+            assert!(m.legal_moves().is_empty());
+            assert_eq!(m.current_player(), None);
+            assert!(!m.winners().is_empty());
+            assert!(!m.history().is_empty(), "{game} seed {seed}: no move");
+        }
+    }
+}
+
+#[test]
+fn go_fish_and_kwartet_end_with_every_book_down() {
+    for (game, books) in [("gofish", 3), ("kwartet", 3)] {
+        for seed in 0..8 {
+            let m = played(game, seed, Size::Teaching);
+            assert_eq!(m.scores().iter().sum::<i64>(), books, "{game} seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn the_same_seed_plays_the_same_game() {
+    for game in playable() {
+        let a = played(game, 11, Size::Teaching).scenario();
+        let b = played(game, 11, Size::Teaching).scenario();
+        assert_eq!(a, b, "{game}: not deterministic");
+        let others: Vec<String> = (12..16)
+            .map(|s| played(game, s, Size::Teaching).scenario())
+            .collect();
+        assert!(
+            others.iter().any(|o| *o != a),
+            "{game}: every seed plays alike"
+        );
+    }
+}
+
+#[test]
+fn a_written_game_replays_on_both_engines() {
+    for game in playable() {
+        for seed in 0..3 {
+            let text = played(game, seed, Size::Teaching).scenario();
+            assert!(text.contains("checkpoint \"turn 1\""), "{text}");
+            assert!(text.contains("checkpoint \"end\""));
+            assert!(text.contains("# final score:"));
+            let (explicit, _) = replay(&text, Engine::Explicit);
+            let (symbolic, _) = replay(&text, Engine::Symbolic);
+            assert!(explicit > 0);
+            assert_eq!(explicit, symbolic);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Every move a random agent makes is one the rules accept (the game
+    /// loop plays it through the session, which refuses illegal moves),
+    /// and every move offered to it is accepted too.
+    #[test]
+    fn random_agents_make_only_legal_moves(seed in 0u64..10_000, which in 0usize..5) {
+        let games = playable();
+        let game = games[which % games.len()];
+        let mut m = seated(game, seed, Size::Teaching, None, Engine::Auto);
+        while !m.is_over() {
+            for l in m.legal_moves() {
+                prop_assert!(m.try_move(&l.text).is_ok(), "{} refused", l.text);
+            }
+            let before = m.history().len();
+            prop_assert!(m.agent_move().expect("not over").is_ok());
+            prop_assert_eq!(m.history().len(), before + 1);
+        }
+    }
+}
+
+/// The lines of replies, as text (moves as their statements).
+fn text(replies: &[Reply]) -> String {
+    let mut out = String::new();
+    for r in replies {
+        match r {
+            Reply::Lines(lines) => lines.iter().for_each(|l| out.push_str(&format!("{l}\n"))),
+            Reply::Moved(p) => out.push_str(&format!("moved {}\n", p.text)),
+            Reply::Refused { diagnostic, source } => {
+                out.push_str(&diagnostic.render("input", source, false))
+            }
+            Reply::Saved(p) => out.push_str(&format!("saved {p}\n")),
+            Reply::Quit => out.push_str("quit\n"),
+        }
+    }
+    out
+}
+
+/// A desk for player 1 of a small Go Fish game at its first turn.
+fn desk(seed: u64) -> Desk {
+    desk_of("gofish", seed)
+}
+
+/// A desk for the first player of a small game at its first turn.
+fn desk_of(game: &str, seed: u64) -> Desk {
+    let mut d = Desk::new(seated(game, seed, Size::Teaching, Some(0), Engine::Auto), 0);
+    d.advance();
+    d
+}
+
+#[test]
+fn an_illegal_move_is_refused_with_the_rule_and_changes_nothing() {
+    let mut d = desk(3);
+    assert!(d.my_turn());
+    let before = d.game().scenario();
+    let screen = d.screen();
+    // Player 1 holds QH QD (seed 3): asking for a rank it lacks breaks the rule.
+    let hand = d.game().position().cards(0);
+    let table = &d.game().playing().table;
+    let lacked = table
+        .deck
+        .ranks()
+        .into_iter()
+        .find(|(_, kinds)| kinds.iter().all(|&k| hand[k] == 0))
+        .expect("a rank player 1 lacks")
+        .0;
+    for bad in [
+        format!("ask 1 2 {lacked}"),
+        "ask 1 1 Q".to_string(),
+        "ask 2 1 Q".to_string(),
+        "ask 1 2 Z".to_string(),
+        "announce hand2(A)".to_string(),
+        "stats".to_string(),
+    ] {
+        let replies = d.eval(&bad);
+        assert!(
+            matches!(replies.as_slice(), [Reply::Refused { .. }]),
+            "{bad}: {}",
+            text(&replies)
+        );
+        assert_eq!(d.game().scenario(), before, "{bad} changed the game");
+        assert_eq!(d.screen(), screen);
+    }
+    let refusal = text(&d.eval(&format!("ask 1 2 {lacked}")));
+    assert!(refusal.contains("holds no"), "{refusal}");
+    assert!(refusal.contains("your moves now: ask 1 2 Q"), "{refusal}");
+    // A legal move is played, then the agents play up to the person's turn.
+    let replies = d.eval("ask 1 3 Q");
+    assert!(matches!(replies.first(), Some(Reply::Moved(p)) if p.text == "ask 1 3 Q"));
+    assert!(d.my_turn() || d.game().is_over());
+}
+
+/// The facts of a view as the desk lists them (`know formulas`): the
+/// formula lines.
+fn listed(d: &mut Desk, command: &str) -> Vec<String> {
+    text(&d.eval(&format!("{command} formulas")))
+        .lines()
+        .filter(|l| l.trim_start().starts_with('K'))
+        .map(|l| l.trim().to_string())
+        .collect()
+}
+
+#[test]
+fn the_knowledge_views_agree_with_a_replay_on_the_other_engine() {
+    let mut shown_per_game = std::collections::HashMap::new();
+    for (game, seed) in playable()
+        .into_iter()
+        .flat_map(|g| [(g, 3), (g, 5), (g, 9)])
+    {
+        let mut d = desk_of(game, seed);
+        // Play the person's first legal moves until a few turns are done.
+        for _ in 0..3 {
+            if !d.my_turn() {
+                break;
+            }
+            let mv = d.game().legal_moves()[0].text.clone();
+            d.eval(&mv);
+        }
+        let table = d.game().playing().table.clone();
+        for (command, facts) in [
+            ("know", first_order(&table, game, 0)),
+            ("known", second_order(&table, game, 0)),
+        ] {
+            let mut shown = listed(&mut d, command);
+            shown.sort();
+            // A fresh session replays the game on the symbolic engine and is
+            // asked every candidate formula directly.
+            let (_, mut session) = replay(&d.game().scenario(), Engine::Symbolic);
+            let mut expected = Vec::new();
+            for f in &facts {
+                let src = format!("? {}", f.formula);
+                let stmt = &syntax::parse(&src).expect("parses").statements[0];
+                // Königrufen's `partner` is not askable before the call.
+                let Ok(out) = session.execute(stmt, &src) else {
+                    assert!(f.formula.contains("partner("), "{}", f.formula);
+                    continue;
+                };
+                if matches!(out[0], Output::Answer { value: true, .. }) {
+                    expected.push(f.formula.clone());
+                }
+            }
+            expected.sort();
+            assert_eq!(shown, expected, "{game} seed {seed} `{command}`");
+            *shown_per_game.entry(game).or_insert(0) += shown.len();
+        }
+    }
+    // Every game's views showed some fact in these games.
+    for (game, n) in shown_per_game {
+        assert!(n > 0, "{game}: the views never showed a fact");
+    }
+}
+
+#[test]
+fn an_ask_shows_in_both_views() {
+    // Seed 3: player 1 holds QH QD, player 2 AS KH; player 3 holds QS.
+    let mut m = seated("gofish", 3, Size::Teaching, Some(0), Engine::Auto);
+    m.play("ask 1 2 Q").expect("legal");
+    let mut d = Desk::new(m, 0);
+    let know = listed(&mut d, "know");
+    let known = listed(&mut d, "known");
+    // Player 2 said "Go Fish!": everyone knows it has no Q.
+    assert!(know.contains(&"K_1 hand2(Q*) = 0".to_string()), "{know:?}");
+    // By asking, player 1 told both opponents it holds a Q.
+    for q in ["K_2 hand1(Q*) >= 1", "K_3 hand1(Q*) >= 1"] {
+        assert!(known.contains(&q.to_string()), "{known:?}");
+    }
+    // Nobody knows which of A and K player 1 lacks: it lacks both, but
+    // the others cannot tell.
+    assert!(
+        !known.iter().any(|f| f.contains("hand1(A*) = 0")),
+        "{known:?}"
+    );
+}
+
+#[test]
+fn a_game_saved_at_the_desk_replays() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("game.deal");
+    let mut d = desk(3);
+    while let Some(mv) = d.my_turn().then(|| d.game().legal_moves()[0].text.clone()) {
+        d.eval(&mv);
+    }
+    assert!(d.game().is_over());
+    let replies = d.eval(&format!("save {}", path.display()));
+    assert!(
+        matches!(replies.as_slice(), [Reply::Saved(_)]),
+        "{}",
+        text(&replies)
+    );
+    let saved = std::fs::read_to_string(&path).expect("saved");
+    assert!(replay(&saved, Engine::Explicit).0 > 0);
+    assert!(matches!(d.eval("quit").as_slice(), [Reply::Quit]));
+}
+
+#[test]
+fn dealer_play_writes_a_game_that_dealer_run_replays() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("g.deal");
+    let assert = Command::cargo_bin("dealer")
+        .expect("binary")
+        .args(["play", "kwartet", "--size", "small", "--seed", "4", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&assert.get_output().stdout).to_string();
+    assert!(stdout.contains("final score"), "{stdout}");
+    let run = Command::cargo_bin("dealer")
+        .expect("binary")
+        .arg("run")
+        .arg(&out)
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&run.get_output().stdout).to_string();
+    assert!(stdout.contains(" held, 0 failed"), "{stdout}");
+}
+
+#[test]
+fn dealer_play_with_a_person_from_a_pipe() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("mine.deal");
+    let script = format!(
+        "look\nask 1 2 J\nmoves\nknow\nknown formulas\nask 1 3 Q\nhistory\nsave {}\nquit\n",
+        out.display()
+    );
+    let assert = Command::cargo_bin("dealer")
+        .expect("binary")
+        .args([
+            "play", "gofish", "--size", "small", "--seed", "3", "--me", "1",
+        ])
+        .args(["--agents", "random,random"])
+        .write_stdin(script)
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&assert.get_output().stdout).to_string();
+    assert!(stdout.contains("player 1> ask 1 2 J"), "{stdout}");
+    assert!(stdout.contains("your hand"), "{stdout}");
+    assert!(
+        stdout.contains("you know (each line decided by the engine)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("saved the game to"), "{stdout}");
+    let saved = std::fs::read_to_string(&out).expect("saved");
+    assert!(saved.contains("ask 1 3 Q"), "{saved}");
+    assert!(!saved.contains("ask 1 2 J"), "{saved}");
+}
+
+#[test]
+fn bad_play_arguments_are_clear_errors() {
+    for (args, says) in [
+        (vec!["play", "poker"], "no game `poker`"),
+        (
+            vec!["play", "gofish", "--agents", "random,random"],
+            "give 3 agent(s)",
+        ),
+        (
+            vec!["play", "gofish", "--agents", "clever"],
+            "no agent `clever`",
+        ),
+        (vec!["play", "gofish", "--me", "7"], "no such player"),
+    ] {
+        let run = Command::cargo_bin("dealer")
+            .expect("binary")
+            .args(&args)
+            .assert()
+            .code(2);
+        let stderr = String::from_utf8_lossy(&run.get_output().stderr).to_string();
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+}
