@@ -786,23 +786,6 @@ enum Said {
     Refused(String),
 }
 
-/// The text of each statement of `src`.
-fn statement_texts(src: &str) -> Vec<String> {
-    syntax::parse(src)
-        .map(|s| {
-            s.statements
-                .iter()
-                .map(|st| src[st.span.start..st.span.end].to_string())
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// Whether a statement asks about distributed knowledge.
-fn mentions_d(text: &str) -> bool {
-    text.contains("D{") || text.contains("D (") || text.contains("D(")
-}
-
 fn replay(src: &str, engine: Engine) -> Result<Vec<Said>, String> {
     let scenario = syntax::parse(src).map_err(|e| format!("does not parse: {e:?}"))?;
     let mut session = Session::new(Options {
@@ -829,13 +812,8 @@ fn replay(src: &str, engine: Engine) -> Result<Vec<Said>, String> {
     Ok(said)
 }
 
-/// Checks one case; the message of the first disagreement. Unless
-/// `strict_d`, a symbolic answer about distributed knowledge that differs
-/// from the explicit one is left out (the explicit engine is still checked
-/// against the reference): the symbolic engine and `why` do not yet keep
-/// distributed knowledge through contraction (issue 14, item 4), which
-/// `d_after_contraction_agrees` tracks.
-fn check(case: &Case, strict_d: bool) -> Result<(), String> {
+/// Checks one case; the message of the first disagreement.
+fn check(case: &Case) -> Result<(), String> {
     let explicit = replay(&case.src, Engine::Explicit)?;
     let mut symbolic = replay(&case.src, Engine::Symbolic)?;
     // A written model of beliefs is the explicit engine's alone (the
@@ -851,12 +829,8 @@ fn check(case: &Case, strict_d: bool) -> Result<(), String> {
             case.expected.len()
         ));
     }
-    let texts = statement_texts(&case.src);
     for (i, want) in case.expected.iter().enumerate() {
-        let (x, mut s) = (&explicit[i], &symbolic[i]);
-        if !strict_d && x != s && texts.get(i).is_some_and(|t| mentions_d(t)) {
-            s = x;
-        }
+        let (x, s) = (&explicit[i], &symbolic[i]);
         let same_kind = matches!((x, s), (Said::Refused(_), Said::Refused(_))) || x == s;
         if !same_kind {
             return Err(format!(
@@ -892,16 +866,12 @@ fn case(seed: u64) -> Case {
 
 /// Runs the seeds; panics with every failing seed and its scenario.
 fn run(seeds: impl Iterator<Item = u64>) -> usize {
-    run_checked(seeds, false)
-}
-
-fn run_checked(seeds: impl Iterator<Item = u64>, strict_d: bool) -> usize {
     let mut failures = Vec::new();
     let mut count = 0;
     for seed in seeds {
         count += 1;
         let c = case(seed);
-        if let Err(why) = check(&c, strict_d) {
+        if let Err(why) = check(&c) {
             failures.push(format!("seed {seed}: {why}\n{}", c.src));
             if failures.len() >= 5 {
                 break;
@@ -931,13 +901,12 @@ fn regression_seeds_agree() {
     run(regressions().into_iter());
 }
 
-/// Distributed knowledge after contraction on both engines (issue 14,
-/// item 4): these seeds are row/column grids where the symbolic engine
-/// answers `D{a,b}` differently. Un-ignore once fixed.
+/// Distributed knowledge after contraction on both engines: these seeds
+/// are row/column grids where the symbolic engine once answered `D{a,b}`
+/// differently from the explicit engine and the reference.
 #[test]
-#[ignore = "distributed knowledge after contraction: the symbolic engine differs (issue 14, item 4)"]
 fn d_after_contraction_agrees() {
-    run_checked([23u64, 271].into_iter().chain(0..400), true);
+    assert_eq!(run([23u64, 271].into_iter()), 2);
 }
 
 #[test]
