@@ -21,7 +21,7 @@ use crate::engine::{Agent, Backend, Event, EventModel, Formula, Kind, Loc, Post,
 
 use super::game::GameRules;
 use super::generic::{generic, generic_event_models};
-use super::referee::{best, shuffled, Position, Referee, Size};
+use super::referee::{best, shuffled, HandFacts, Position, Referee, Size, ViewStyle};
 use super::rules::{
     actual_cards, check_turn, describe_location, describe_player, hand_size, holds, Extra,
     GameMove, GameState, Move, Outcome, Refusal,
@@ -374,6 +374,14 @@ impl GameRules for Cabo {
 /// game ends when the closed pile is empty at the start of a turn. A
 /// player's score is the sum of its slots' values; the lowest sum wins.
 impl Referee for Cabo {
+    fn view_style(&self) -> ViewStyle {
+        ViewStyle {
+            hand: HandFacts::Nothing,
+            slots: true,
+            ..ViewStyle::default()
+        }
+    }
+
     fn setup(&self, seed: u64, size: Size) -> String {
         let (players, deck): (&[&str], &str) = match size {
             Size::Full => (&["1", "2", "3", "4"], "deck 0..12*4"),

@@ -23,7 +23,7 @@ use super::deck::{normalise, Deck};
 use super::events;
 use super::game::GameRules;
 use super::generic::{generic, generic_event_models};
-use super::referee::{books_laid, deal_lines, Position, Referee, Size};
+use super::referee::{books_laid, deal_lines, HandFacts, Position, Referee, Size, ViewStyle};
 use super::rules::{
     actual_cards, check_asks_another, check_turn, describe_player, hand_size, GameState, Move,
     Outcome, Refusal,
@@ -429,6 +429,16 @@ impl GameRules for GoFish {
 /// three suits), two each. The game ends when every book is down; a player's
 /// score is the number of books laid down.
 impl Referee for GoFish {
+    fn view_style(&self) -> ViewStyle {
+        ViewStyle {
+            hand: HandFacts::Ranks {
+                at_least: 1,
+                verb: "hold",
+            },
+            ..ViewStyle::default()
+        }
+    }
+
     fn setup(&self, seed: u64, size: Size) -> String {
         let (deck, hand) = match size {
             Size::Full => ("deck ranks 2..10 J Q K A suits S H D C", 7),

@@ -31,7 +31,7 @@ use crate::engine::{Agent, Backend, Event, EventModel, Formula, Kind, Loc, Post}
 use super::events;
 use super::game::GameRules;
 use super::generic::{generic, generic_event_models};
-use super::referee::{books_laid, shuffled, Position, Referee, Size};
+use super::referee::{books_laid, shuffled, HandFacts, Position, Referee, Size, ViewStyle};
 use super::rules::{
     actual_cards, describe_player, holds, not_in_game, Extra, GameMove, GameState, Move, Outcome,
     Refusal,
@@ -570,6 +570,16 @@ fn has_kemps(pos: &Position, p: Agent) -> bool {
 /// The game ends when no new hand can be dealt after a Kemps; a player's
 /// score is the number of Kemps claimed.
 impl Referee for Kemps {
+    fn view_style(&self) -> ViewStyle {
+        ViewStyle {
+            hand: HandFacts::Ranks {
+                at_least: 2,
+                verb: "collect",
+            },
+            ..ViewStyle::default()
+        }
+    }
+
     fn setup(&self, seed: u64, size: Size) -> String {
         let deck = match size {
             Size::Full => "deck ranks 2..6 suits S H D C",

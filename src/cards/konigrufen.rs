@@ -28,7 +28,7 @@ use crate::syntax::ast::Name;
 use super::deck::{tarock_ranks, CardKind};
 use super::game::GameRules;
 use super::generic::{generic, generic_event_models};
-use super::referee::{deal_lines, Position, Referee, Size};
+use super::referee::{deal_lines, HandFacts, Position, Referee, Size, ViewStyle};
 use super::rules::GameMove;
 use super::rules::{
     actual_cards, check_turn, describe_player, holds, Extra, GameState, Move, Outcome, Refusal,
@@ -538,6 +538,14 @@ fn playable(pos: &Position, t: &Tricks, p: Agent) -> Vec<Kind> {
 /// three cards, rounded to the nearest point. The team with the higher
 /// count wins.
 impl Referee for Konigrufen {
+    fn view_style(&self) -> ViewStyle {
+        ViewStyle {
+            hand: HandFacts::Suits,
+            teams: true,
+            ..ViewStyle::default()
+        }
+    }
+
     fn setup(&self, seed: u64, size: Size) -> String {
         let players = ["Bruno", "Jakob", "Katrin", "Nadine"];
         match size {

@@ -15,7 +15,7 @@
 //!   of your slots an opponent knows, that it knows you know yours (depth
 //!   2), and that you know it knows (depth 3).
 
-use crate::cards::{LocKind, Table};
+use crate::cards::{game_named, HandFacts, LocKind, Table, ViewStyle};
 use crate::diag::Diagnostic;
 use crate::engine::Agent as Player;
 
@@ -36,16 +36,17 @@ pub struct Fact {
 
 /// The facts of the `know` view of player `me` (first order).
 pub fn first_order(table: &Table, game: &str, me: Player) -> Vec<Fact> {
+    let style = style_of(game);
     let k = |p: Player| format!("K_{}", table.players[p]);
     let mut facts = Vec::new();
     for q in others(table, me) {
         let about = format!("player {}", table.players[q]);
-        facts.extend(about_hand(table, game, q, &k(me), &about, ""));
+        facts.extend(about_hand(table, style.hand, q, &k(me), &about, ""));
     }
-    if game == "cabo" {
+    if style.slots {
         facts.extend(cabo_first(table, me));
     }
-    if game == "konigrufen" {
+    if style.teams {
         facts.extend(partners(table, &k(me), None));
     }
     facts
@@ -53,25 +54,35 @@ pub fn first_order(table: &Table, game: &str, me: Player) -> Vec<Fact> {
 
 /// The facts of the `known` view of player `me` (second order).
 pub fn second_order(table: &Table, game: &str, me: Player) -> Vec<Fact> {
+    let style = style_of(game);
     let mut facts = Vec::new();
     for q in others(table, me) {
         let about = format!("player {}", table.players[q]);
         let kq = format!("K_{}", table.players[q]);
-        facts.extend(about_hand(table, game, me, &kq, &about, "knows you "));
-        if game == "cabo" {
+        facts.extend(about_hand(table, style.hand, me, &kq, &about, "knows you "));
+        if style.slots {
             facts.extend(cabo_second(table, me, q));
         }
-        if game == "konigrufen" {
+        if style.teams {
             facts.extend(partners(table, &kq, Some((me, &about))));
         }
     }
     facts
 }
 
+/// The view style of the game named `game` (its referee says which facts
+/// its views list; a game without one gets the plain card facts).
+fn style_of(game: &str) -> ViewStyle {
+    game_named(game)
+        .and_then(|g| g.referee())
+        .map(|r| r.view_style())
+        .unwrap_or_default()
+}
+
 /// The facts about player `q`'s hand known by the operator `k` (`K_1`).
 fn about_hand(
     table: &Table,
-    game: &str,
+    hand_facts: HandFacts,
     q: Player,
     k: &str,
     about: &str,
@@ -85,18 +96,14 @@ fn about_hand(
         formula,
     };
     let mut facts = Vec::new();
-    match game {
-        "gofish" | "kemps" => {
+    match hand_facts {
+        HandFacts::Ranks { at_least, verb } => {
             for (rank, kinds) in table.deck.ranks() {
                 let pattern = rank_pattern(table, &rank, &kinds);
-                let holds = if game == "kemps" { "collect" } else { "hold" };
                 facts.push(fact(
-                    &format!("{holds}{}", if prefix.is_empty() { "s" } else { "" }),
+                    &format!("{verb}{}", if prefix.is_empty() { "s" } else { "" }),
                     rank.clone(),
-                    format!(
-                        "{k} {hand}({pattern}) >= {}",
-                        if game == "kemps" { 2 } else { 1 }
-                    ),
+                    format!("{k} {hand}({pattern}) >= {at_least}"),
                 ));
                 facts.push(fact(
                     if prefix.is_empty() {
@@ -109,7 +116,7 @@ fn about_hand(
                 ));
             }
         }
-        "konigrufen" => {
+        HandFacts::Suits => {
             for suit in suits(table) {
                 facts.push(fact(
                     if prefix.is_empty() {
@@ -122,8 +129,8 @@ fn about_hand(
                 ));
             }
         }
-        "cabo" => {}
-        _ => {
+        HandFacts::Nothing => {}
+        HandFacts::Cards => {
             for kind in &table.deck.kinds {
                 facts.push(fact(
                     if prefix.is_empty() { "holds" } else { "hold" },
