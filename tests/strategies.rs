@@ -8,7 +8,7 @@ use std::path::Path;
 
 use dealer::cards::Size;
 use dealer::interp::{Engine, Output, Session};
-use dealer::strategy::{choose, find, load, shipped_names, Decision, Strategy};
+use dealer::strategy::{choose, find, load, strategy_names, Decision, Strategy};
 use dealer::syntax;
 use dealer::tournament::game::{deal_session, legal_texts, referee_of, seat_rng, setup_text};
 use dealer::tournament::Deal;
@@ -18,7 +18,7 @@ fn dir() -> &'static Path {
 }
 
 fn strategy(game: &str, name: &str) -> Strategy {
-    find(dir(), game, name).unwrap_or_else(|e| panic!("{e}"))
+    find(Some(dir()), game, name).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// A session after the statements of `src`.
@@ -105,7 +105,7 @@ ask 2 1 K
 #[test]
 fn every_shipped_strategy_parses() {
     for game in ["gofish", "kwartet"] {
-        let names = shipped_names(dir(), game);
+        let names = strategy_names(Some(dir()), game);
         assert!(names.len() >= 4, "{game}: {names:?}");
         for n in names {
             let s = load(&dir().join(format!("{game}-{n}.strat"))).unwrap();

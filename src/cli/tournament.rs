@@ -51,9 +51,11 @@ pub struct TournamentArgs {
     /// Cards dealt to each player with --deck.
     #[arg(long)]
     pub hand: Option<usize>,
-    /// Where the strategies' files are.
-    #[arg(long, default_value = crate::strategy::SHIPPED_DIR)]
-    pub dir: PathBuf,
+    /// A folder of strategy files that take precedence over the built-in
+    /// strategies (default: `strategies/` of the working directory, when
+    /// there is one).
+    #[arg(long = "strategies-dir", alias = "dir")]
+    pub dir: Option<PathBuf>,
     /// The engine and its budget.
     #[command(flatten)]
     pub model: ModelArgs,
@@ -111,7 +113,7 @@ fn tournament(args: &TournamentArgs) -> Result<(), String> {
     let strategies: Vec<Strategy> = args
         .strategies
         .iter()
-        .map(|name| find(&args.dir, &args.game, name))
+        .map(|name| find(args.dir.as_deref(), &args.game, name))
         .collect::<Result<_, _>>()?;
     if strategies.is_empty() {
         return Err("give the strategies: --strategies a,b,c".into());

@@ -761,5 +761,30 @@ fn expect(
                 format!("the model has {found} world(s)"),
             )))
         }
+        Expectation::Score { player, cmp: op, n } => {
+            let p = scope.agent(player)?;
+            let referee = scope.game.referee().ok_or_else(|| {
+                Diagnostic::error(
+                    "no-referee",
+                    format!("{} has no referee, so no score", scope.game.name()),
+                    span,
+                )
+                .with_help("scores are kept by the referees of gofish, kwartet, kemps, konigrufen and cabo")
+            })?;
+            if check {
+                return Ok(None);
+            }
+            let pos = Position {
+                table: scope.table,
+                model,
+                state: scope.state,
+            };
+            let found = referee.scores(&pos)[p];
+            let who = describe_player(scope.table, p);
+            Ok(Some((
+                compare(*op, &found, n),
+                format!("{who} scores {found}"),
+            )))
+        }
     }
 }

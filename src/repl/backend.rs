@@ -165,8 +165,7 @@ impl Repl {
         })?;
         let mut words = arg.split_whitespace();
         let name = words.next().unwrap_or_default();
-        let dir = std::path::Path::new(crate::strategy::SHIPPED_DIR);
-        let strategy = crate::strategy::find(dir, game, name)
+        let strategy = crate::strategy::find(None, game, name)
             .map_err(|e| Diagnostic::error("unknown-strategy", e, at))?;
         let pos = play.position();
         let me = match words.next() {

@@ -311,6 +311,16 @@ pub enum Expectation {
         /// The number (any size: 2^500 worlds are written out).
         n: BigUint,
     },
+    /// `expect score 2 = 3`: a player's score by the game's referee in the
+    /// actual state (books laid, points of tricks, ...).
+    Score {
+        /// The player.
+        player: Name,
+        /// The comparison.
+        cmp: CmpOp,
+        /// The score.
+        n: i64,
+    },
 }
 
 /// A comparison operator as written.

@@ -409,6 +409,11 @@ fn expectation(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<Expectation> {
             cmp: cmp_op(a.pair()?.as_str()),
             n: number(ctx, &a.pair()?)?,
         }),
+        Rule::expect_score => Ok(Expectation::Score {
+            player: a.name()?,
+            cmp: cmp_op(a.pair()?.as_str()),
+            n: number(ctx, &a.pair()?)?,
+        }),
         _ => Ok(Expectation::Holds(formula(ctx, pair)?)),
     }
 }
