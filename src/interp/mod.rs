@@ -14,5 +14,5 @@ pub mod resolve;
 pub mod session;
 pub mod setup;
 
-pub use replay::{Replay, Script, Step};
+pub use replay::{read_source, Replay, Script, Step};
 pub use session::{Engine, Options, Output, Playing, Session, WorldNames};

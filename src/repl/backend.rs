@@ -315,15 +315,18 @@ impl Repl {
     }
 
     /// `:load FILE`: a fresh session that has played the file's statements
-    /// up to its first move.
+    /// up to its first move (`-` reads the scenario from standard input).
+    /// A statement that fails or is interrupted (Ctrl-C) stops the load
+    /// there, with the statements before it played.
     pub fn load(&mut self, file: &str) -> Vec<Item> {
-        let src = match std::fs::read_to_string(file) {
-            Ok(src) => src,
+        let (file, src) = match crate::interp::read_source(std::path::Path::new(file)) {
+            Ok(read) => read,
             Err(e) => {
-                let d = Diagnostic::unlocated("cannot-read", format!("cannot read {file}: {e}"));
+                let d = Diagnostic::unlocated("cannot-read", e);
                 return vec![error(file, "", d)];
             }
         };
+        let file = file.as_str();
         let script = match Script::parse(file, &src) {
             Ok(s) => s,
             Err(errors) => return errors.into_iter().map(|d| error(file, &src, d)).collect(),
