@@ -187,7 +187,7 @@ fn export_statements_of_a_loaded_file_write_beside_it() {
 #[test]
 fn the_scenario_can_come_from_standard_input() {
     let input = "players 1 2\ndeck A B\ndeal 1: A | 2: B\n? K1 hand1(A)\nshow 1 -> 2 A\n";
-    let out = session(&["repl", "-"], input);
+    let out = session(&["-"], input);
     assert!(out.contains("loaded <stdin>: 5 statement(s)"), "{out}");
     assert!(out.contains("? K1 hand1(A)  => true"), "{out}");
     assert!(out.contains("next: line 5: show 1 -> 2 A"), "{out}");
