@@ -560,3 +560,33 @@ fn strategies_are_found_from_any_directory() {
     std::fs::rename(&mine, dir.path().join("strategies")).expect("renamed");
     assert_eq!(play(&[]), chosen);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    /// The Go Fish strategies, seated together, only ever make moves the
+    /// referee offers (so never an ask of an empty hand), and the session
+    /// accepts each of them.
+    #[test]
+    fn go_fish_strategies_make_only_offered_moves(seed in 0u64..10_000, first in 0usize..4) {
+        let names = ["first-order", "second-order", "careful", "most-cards"];
+        let options = Options::default();
+        let mut m = Match::new("gofish", seed, Size::Teaching, options).expect("deals");
+        let seats = (0..3)
+            .map(|p| {
+                let name = names[(first + p) % names.len()];
+                let agent = dealer::strategy::agent::named(None, "gofish", name).expect("built in");
+                m.agent_seat(agent, p)
+            })
+            .collect();
+        m.seat(seats).expect("three seats");
+        while !m.is_over() {
+            let offered: Vec<String> = m.legal_moves().into_iter().map(|l| l.text).collect();
+            let before = m.history().len();
+            prop_assert!(m.agent_move().expect("not over").is_ok());
+            prop_assert_eq!(m.history().len(), before + 1);
+            let made = &m.history()[before].text;
+            prop_assert!(offered.contains(made), "{} was not offered: {:?}", made, offered);
+        }
+    }
+}
