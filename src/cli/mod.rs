@@ -63,7 +63,7 @@ pub enum Command {
         #[command(flatten)]
         model: ModelArgs,
     },
-    /// Draw the model at a checkpoint as a figure (.dot, .svg, .png or .pdf).
+    /// Draw the model at a checkpoint as a figure (.dot, .svg, .png, .pdf or TikZ .tex).
     Export(export::ExportArgs),
     /// Time scenarios (default: every file under scenarios/bench/) and print a table.
     Bench(bench::BenchArgs),
