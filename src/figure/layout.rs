@@ -170,6 +170,8 @@ fn bend_edges<K: KripkeLike + ?Sized>(fig: &K, boxes: &[Boxed], font: f64) -> Ve
     let spread = font * 1.2;
     let edges = fig.edges();
     let mut curves = Vec::with_capacity(edges.len());
+    // The offsets taken so far between each pair of nodes.
+    let mut taken: std::collections::HashMap<(usize, usize), Vec<f64>> = Default::default();
     for (i, e) in edges.iter().enumerate() {
         if e.from == e.to {
             let b = boxes[e.from];
@@ -197,7 +199,9 @@ fn bend_edges<K: KripkeLike + ?Sized>(fig: &K, boxes: &[Boxed], font: f64) -> Ve
         let base = (rank - (parallel.len() as f64 - 1.0) / 2.0) * spread;
         // Offsets are measured for the direction a → b, whatever the edge's.
         let sign = if e.from < e.to { 1.0 } else { -1.0 };
-        let bend = clear_bend(boxes, a, b, base, spread, font);
+        let used = taken.entry((a, b)).or_default();
+        let bend = clear_bend(boxes, (a, b), base, spread, used, font);
+        used.push(bend);
         curves.push(Curve {
             edge: i,
             control: control_point(boxes[a].centre, boxes[b].centre, bend),
@@ -207,14 +211,23 @@ fn bend_edges<K: KripkeLike + ?Sized>(fig: &K, boxes: &[Boxed], font: f64) -> Ve
     curves
 }
 
-/// The first offset from `base`, trying `base ± k * step`, whose curve
-/// between boxes `a` and `b` keeps clear of every other box.
-fn clear_bend(boxes: &[Boxed], a: usize, b: usize, base: f64, step: f64, font: f64) -> f64 {
+/// The first offset from `base`, trying `base ± k * step`, that no other
+/// edge between the pair took (`used`) and whose curve between boxes `a`
+/// and `b` keeps clear of every other box.
+fn clear_bend(
+    boxes: &[Boxed],
+    (a, b): (usize, usize),
+    base: f64,
+    step: f64,
+    used: &[f64],
+    font: f64,
+) -> f64 {
     let direction = if base < 0.0 { -1.0 } else { 1.0 };
+    let free = |bend: f64| used.iter().all(|u| (u - bend).abs() >= step / 2.0);
     for k in 0..40 {
         for s in [direction, -direction] {
             let bend = base + s * k as f64 * step;
-            if crosses_none(boxes, a, b, bend, font / 2.0) {
+            if free(bend) && crosses_none(boxes, a, b, bend, font / 2.0) {
                 return bend;
             }
             if k == 0 {
@@ -222,7 +235,11 @@ fn clear_bend(boxes: &[Boxed], a: usize, b: usize, base: f64, step: f64, font: f
             }
         }
     }
-    base
+    let mut bend = base;
+    while !free(bend) {
+        bend += direction * step;
+    }
+    bend
 }
 
 fn crosses_none(boxes: &[Boxed], a: usize, b: usize, bend: f64, grow: f64) -> bool {
@@ -325,9 +342,11 @@ mod tests {
     fn a_curve_through_a_box_is_bent_clear_of_it() {
         let boxes = [boxed(0.0, 0.0), boxed(50.0, 0.0), boxed(100.0, 0.0)];
         assert!(!crosses_none(&boxes, 0, 2, 0.0, 2.0));
-        let bend = clear_bend(&boxes, 0, 2, 0.0, 5.0, 4.0);
+        let bend = clear_bend(&boxes, (0, 2), 0.0, 5.0, &[], 4.0);
         assert!(bend.abs() > 0.0);
         assert!(crosses_none(&boxes, 0, 2, bend, 2.0));
+        let other = clear_bend(&boxes, (0, 2), 0.0, 5.0, &[bend], 4.0);
+        assert!((other - bend).abs() >= 2.5);
     }
 
     #[test]
