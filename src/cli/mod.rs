@@ -5,6 +5,8 @@
 //! `dealer tournament GAME --strategies ...` ([`tournament`]) plays many.
 //! `dealer bench [FILES...]` ([`bench`]) times scenarios; `dealer gen
 //! muddy 500` ([`gen`]) writes the classic benchmarks as scenarios.
+//! `dealer completions bash|zsh|fish` prints a shell completion script
+//! (clap_complete).
 //!
 //! Only the front ends print. Output is coloured on a terminal and plain when
 //! piped or when `NO_COLOR` is set. Exit codes: 0 when every expectation
@@ -73,6 +75,12 @@ pub enum Command {
     Play(play::PlayArgs),
     /// Write a classic benchmark as a scenario: muddy children, dining cryptographers, Russian cards.
     Gen(gen::GenArgs),
+    /// Print a shell completion script: `dealer completions bash > ~/.local/share/bash-completion/completions/dealer`.
+    Completions {
+        /// The shell: bash, zsh, fish, elvish or powershell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
 }
 
 /// The options every command that builds models takes.
@@ -125,6 +133,12 @@ pub fn main() -> ExitCode {
         Command::Tournament(args) => return ExitCode::from(tournament::main(&args)),
         Command::Play(args) => return ExitCode::from(play::run(&args, color)),
         Command::Gen(args) => return ExitCode::from(gen::run(&args)),
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            let mut command = Cli::command();
+            clap_complete::generate(shell, &mut command, "dealer", &mut std::io::stdout());
+            return ExitCode::SUCCESS;
+        }
         Command::Run { file, model } => (file, model.options(false)),
         Command::Repl { file, model } => return crate::repl::run(file, model.options(false)),
         Command::Check { file, model } => (file, model.options(true)),
