@@ -334,6 +334,33 @@ fn tikz_compiles_with_pdflatex_when_present() {
 }
 
 #[test]
+fn the_beamer_example_compiles_when_beamer_is_present() {
+    let has_beamer = Process::new("kpsewhich")
+        .arg("beamer.cls")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !pdflatex_present() || !has_beamer {
+        eprintln!("pdflatex or beamer is not installed: the beamer example is not compiled");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/figures");
+    for f in ["beamer-example.tex", "gofish-1c.tex"] {
+        std::fs::copy(docs.join(f), dir.path().join(f)).unwrap();
+    }
+    let out = Process::new("pdflatex")
+        .args(["-interaction=nonstopmode", "-halt-on-error", "beamer-example.tex"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    // The picture in docs is the one dealer writes today.
+    let fig = figure(GOFISH, "turn 2", "");
+    let today = tikz::to_tikz(&fig, &Look::default());
+    assert_eq!(std::fs::read_to_string(docs.join("gofish-1c.tex")).unwrap(), today);
+}
+
+#[test]
 fn png_resolution_follows_dpi() {
     if !render::graphviz_available() {
         return;
