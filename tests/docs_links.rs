@@ -117,10 +117,17 @@ fn the_readme_lists_every_document_once() {
     let unique: BTreeSet<&str> = entries.iter().copied().collect();
     assert_eq!(unique.len(), entries.len(), "listed twice: {entries:?}");
     for doc in documents() {
-        let rel = doc.strip_prefix(root()).unwrap().to_string_lossy().into_owned();
+        let rel = doc
+            .strip_prefix(root())
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
         if rel == "README.md" || !rel.starts_with("docs/") || rel.matches('/').count() > 1 {
             continue;
         }
-        assert!(unique.contains(rel.as_str()), "the README does not list {rel}");
+        assert!(
+            unique.contains(rel.as_str()),
+            "the README does not list {rel}"
+        );
     }
 }

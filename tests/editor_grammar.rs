@@ -174,7 +174,11 @@ fn statements_start_with_keywords_and_formulas_are_scoped() {
                 continue;
             }
             let tokens = tokenise(&rules, line);
-            assert!(tokens[0].2.starts_with("keyword."), "{}: {line}", file.display());
+            assert!(
+                tokens[0].2.starts_with("keyword."),
+                "{}: {line}",
+                file.display()
+            );
             checked += 1;
         }
     }

@@ -113,8 +113,8 @@ fn assert_laid_out_cleanly(fig: &Figure, what: &str) {
                 if j == e.from || j == e.to {
                     continue;
                 }
-                let inside = (pt.x - b.centre.x).abs() < b.w / 2.0
-                    && (pt.y - b.centre.y).abs() < b.h / 2.0;
+                let inside =
+                    (pt.x - b.centre.x).abs() < b.w / 2.0 && (pt.y - b.centre.y).abs() < b.h / 2.0;
                 assert!(!inside, "{what}: an edge of {} crosses box {j}", e.agent);
             }
         }
@@ -129,7 +129,9 @@ fn every_checkpoint_of_every_scenario_draws_as_a_slide() {
             let what = format!("{} at {checkpoint}", file.display());
             let fig = match fig {
                 Ok(fig) => fig,
-                Err(e) if e.contains("figure-too-large") || e.contains("too-many-to-list") => continue,
+                Err(e) if e.contains("figure-too-large") || e.contains("too-many-to-list") => {
+                    continue
+                }
                 Err(e) => panic!("{what}: {e}"),
             };
             assert_laid_out_cleanly(&fig, &what);
@@ -138,7 +140,11 @@ fn every_checkpoint_of_every_scenario_draws_as_a_slide() {
                 assert!(svg.contains(&format!(">{}<", n.id)), "{what}");
             }
             let tex = tikz::to_tikz(&fig, &Look::default());
-            assert_eq!(tex.matches("\\node[draw").count(), fig.nodes.len(), "{what}");
+            assert_eq!(
+                tex.matches("\\node[draw").count(),
+                fig.nodes.len(),
+                "{what}"
+            );
             drawn += 1;
         }
     }
@@ -203,7 +209,11 @@ fn the_builtin_svg_keeps_the_graphviz_conventions() {
     let dashes: BTreeSet<&str> = text
         .split("<line ")
         .skip(1)
-        .map(|l| l.split("stroke-dasharray=\"").nth(1).map_or("solid", |d| d.split('"').next().unwrap()))
+        .map(|l| {
+            l.split("stroke-dasharray=\"")
+                .nth(1)
+                .map_or("solid", |d| d.split('"').next().unwrap())
+        })
         .collect();
     assert_eq!(dashes.len(), 3, "{dashes:?}");
     // No yellow fill: the actual world is white like the others.
@@ -228,7 +238,10 @@ fn themes_change_colours_and_lines() {
     let text = svg::to_svg(&fig, &projector);
     assert!(text.contains("stroke-width=\"3\""));
     assert!(!text.contains("#E69F00") && !text.contains("#56B4E9"));
-    let dot = String::from_utf8(render::render_with(&fig, Format::Dot, Renderer::Auto, &projector).unwrap()).unwrap();
+    let dot = String::from_utf8(
+        render::render_with(&fig, Format::Dot, Renderer::Auto, &projector).unwrap(),
+    )
+    .unwrap();
     assert!(dot.contains("penwidth=\"3\"") && dot.contains("fontsize=\"17\""));
 }
 
@@ -254,7 +267,9 @@ fn hide_limit_and_for_are_statement_options() {
     // `--for CARD` underlines what is common knowledge: after round 2 all
     // know where 6S is.
     let six = figure(KEMPS, "round 2", "for 6S");
-    assert!(six.nodes[0].lines[0].iter().any(|s| s.common && s.text == "6S"));
+    assert!(six.nodes[0].lines[0]
+        .iter()
+        .any(|s| s.common && s.text == "6S"));
 }
 
 fn dealer() -> Command {
@@ -272,17 +287,34 @@ fn tikz_export_is_a_picture_or_a_document() {
         .arg(&pic)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = std::fs::read_to_string(&pic).unwrap();
     assert!(text.contains("\\begin{tikzpicture}") && !text.contains("\\documentclass"));
     assert!(text.contains("double distance") && text.contains("\\underline{QQ}"));
     let doc = dir.path().join("t2-doc.txt");
     let out = dealer()
-        .args(["export", GOFISH, "--at", "turn 2", "--format", "tikz", "--standalone", "-o"])
+        .args([
+            "export",
+            GOFISH,
+            "--at",
+            "turn 2",
+            "--format",
+            "tikz",
+            "--standalone",
+            "-o",
+        ])
         .arg(&doc)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = std::fs::read_to_string(&doc).unwrap();
     assert!(text.starts_with("\\documentclass") && text.ends_with("\\end{document}\n"));
 }
@@ -312,7 +344,10 @@ fn tikz_compiles_with_pdflatex_when_present() {
     ];
     for (i, (file, checkpoint, options, theme)) in cases.into_iter().enumerate() {
         let fig = figure(file, checkpoint, options);
-        let look = Look { theme, ..look.clone() };
+        let look = Look {
+            theme,
+            ..look.clone()
+        };
         let tex = dir.path().join(format!("fig{i}.tex"));
         std::fs::write(&tex, tikz::to_tikz(&fig, &look)).unwrap();
         let out = Process::new("pdflatex")
@@ -349,15 +384,26 @@ fn the_beamer_example_compiles_when_beamer_is_present() {
         std::fs::copy(docs.join(f), dir.path().join(f)).unwrap();
     }
     let out = Process::new("pdflatex")
-        .args(["-interaction=nonstopmode", "-halt-on-error", "beamer-example.tex"])
+        .args([
+            "-interaction=nonstopmode",
+            "-halt-on-error",
+            "beamer-example.tex",
+        ])
         .current_dir(dir.path())
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     // The picture in docs is the one dealer writes today.
     let fig = figure(GOFISH, "turn 2", "");
     let today = tikz::to_tikz(&fig, &Look::default());
-    assert_eq!(std::fs::read_to_string(docs.join("gofish-1c.tex")).unwrap(), today);
+    assert_eq!(
+        std::fs::read_to_string(docs.join("gofish-1c.tex")).unwrap(),
+        today
+    );
 }
 
 #[test]

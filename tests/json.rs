@@ -21,7 +21,9 @@ fn dealer(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
 }
 
 fn keys(v: &Value, want: &[&str], what: &str) {
-    let obj = v.as_object().unwrap_or_else(|| panic!("{what}: not an object"));
+    let obj = v
+        .as_object()
+        .unwrap_or_else(|| panic!("{what}: not an object"));
     let mut have: Vec<&str> = obj.keys().map(String::as_str).collect();
     have.sort_unstable();
     let mut want = want.to_vec();
@@ -39,7 +41,11 @@ fn span(v: &Value, src: &str) {
 }
 
 fn diagnostic(v: &Value, src: &str) {
-    keys(v, &["severity", "code", "message", "label", "help", "span"], "diagnostic");
+    keys(
+        v,
+        &["severity", "code", "message", "label", "help", "span"],
+        "diagnostic",
+    );
     assert!(["error", "failure", "warning"].contains(&v["severity"].as_str().unwrap()));
     assert!(!v["code"].as_str().unwrap().is_empty());
     assert!(v["message"].is_string() && v["label"].is_string());
@@ -71,23 +77,47 @@ fn validate(text: &str, src: &str, code: i32) -> Value {
     let doc: Value = serde_json::from_str(text).expect("valid JSON");
     keys(
         &doc,
-        &["schema", "file", "mode", "statements", "warnings", "errors", "summary", "exit_code"],
+        &[
+            "schema",
+            "file",
+            "mode",
+            "statements",
+            "warnings",
+            "errors",
+            "summary",
+            "exit_code",
+        ],
         "report",
     );
     assert_eq!(doc["schema"], "dealer-run/1");
     assert!(["run", "check"].contains(&doc["mode"].as_str().unwrap()));
     assert_eq!(doc["exit_code"].as_i64().unwrap(), i64::from(code));
     let s = &doc["summary"];
-    keys(s, &["statements", "replayed", "expects_held", "expects_failed", "queries"], "summary");
+    keys(
+        s,
+        &[
+            "statements",
+            "replayed",
+            "expects_held",
+            "expects_failed",
+            "queries",
+        ],
+        "summary",
+    );
     let statements = doc["statements"].as_array().unwrap();
     assert_eq!(s["replayed"].as_u64().unwrap() as usize, statements.len());
     let (mut held, mut failed, mut queries) = (0, 0, 0);
     for (i, st) in statements.iter().enumerate() {
-        keys(st, &["index", "span", "text", "outcome", "outputs", "worlds"], "statement");
+        keys(
+            st,
+            &["index", "span", "text", "outcome", "outputs", "worlds"],
+            "statement",
+        );
         assert_eq!(st["index"].as_u64().unwrap() as usize, i);
         span(&st["span"], src);
         let sp = &st["span"];
-        let text = &src[sp["start"].as_u64().unwrap() as usize..sp["end"].as_u64().unwrap() as usize];
+        let text =
+            &src[sp["start"].as_u64().unwrap() as usize..sp["end"].as_u64().unwrap() as usize];
         assert_eq!(st["text"].as_str().unwrap(), text.trim_end());
         assert!(["ok", "error"].contains(&st["outcome"].as_str().unwrap()));
         if let Some(w) = st["worlds"].as_str() {
@@ -108,7 +138,12 @@ fn validate(text: &str, src: &str, code: i32) -> Value {
     assert_eq!(s["expects_held"].as_u64().unwrap(), held);
     assert_eq!(s["expects_failed"].as_u64().unwrap(), failed);
     assert_eq!(s["queries"].as_u64().unwrap(), queries);
-    for d in doc["errors"].as_array().unwrap().iter().chain(doc["warnings"].as_array().unwrap()) {
+    for d in doc["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(doc["warnings"].as_array().unwrap())
+    {
         diagnostic(d, src);
     }
     let failures = doc["errors"]
@@ -136,7 +171,10 @@ fn scenarios_as_json_match_the_schema_and_the_text_output() {
         let doc = validate(&json, &src, code);
         let (_, text, _) = dealer(&["run", file], None);
         let held = doc["summary"]["expects_held"].as_u64().unwrap();
-        assert!(text.contains(&format!("expectations: {held} held, 0 failed")), "{file}");
+        assert!(
+            text.contains(&format!("expectations: {held} held, 0 failed")),
+            "{file}"
+        );
         // Every answer printed as text is in the document, with its value.
         for st in doc["statements"].as_array().unwrap() {
             for o in st["outputs"].as_array().unwrap() {

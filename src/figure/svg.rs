@@ -101,14 +101,7 @@ fn edges<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &Layout, look: 
             };
             format!(
                 "M{:.1},{:.1} C{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}",
-                start.x,
-                start.y,
-                start.x,
-                c.control.y,
-                c.control.x,
-                end.y,
-                end.x,
-                end.y
+                start.x, start.y, start.x, c.control.y, c.control.x, end.y, end.x, end.y
             )
         } else {
             let start = from.border_towards(c.control);
@@ -137,7 +130,12 @@ fn nodes<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &Layout, font: 
     for (i, (node, b)) in fig.nodes().iter().zip(&lay.boxes).enumerate() {
         let actual = fig.actual() == Some(i);
         let (x, y) = (b.centre.x - b.w / 2.0, b.centre.y - b.h / 2.0);
-        let _ = writeln!(out, r#"<g id="{}"><title>{}</title>"#, esc(&node.id), esc(&node.id));
+        let _ = writeln!(
+            out,
+            r#"<g id="{}"><title>{}</title>"#,
+            esc(&node.id),
+            esc(&node.id)
+        );
         let _ = writeln!(
             out,
             r#"<rect x="{x:.1}" y="{y:.1}" width="{:.1}" height="{:.1}" fill="white" stroke="black" stroke-width="{}"/>"#,

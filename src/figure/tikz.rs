@@ -195,7 +195,10 @@ fn legend<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &layout::Layou
         let text = if row.italic {
             format!("\\itshape {}", escape(&row.text))
         } else if row.text.starts_with("underlined") {
-            format!("\\underline{{underlined}}{}", escape(&row.text["underlined".len()..]))
+            format!(
+                "\\underline{{underlined}}{}",
+                escape(&row.text["underlined".len()..])
+            )
         } else {
             escape(&row.text)
         };
@@ -212,7 +215,10 @@ mod tests {
 
     #[test]
     fn escapes_what_latex_reads_as_commands() {
-        assert_eq!(escape("<8,4> & 50%_x"), "\\textless{}8,4\\textgreater{} \\& 50\\%\\_x");
+        assert_eq!(
+            escape("<8,4> & 50%_x"),
+            "\\textless{}8,4\\textgreater{} \\& 50\\%\\_x"
+        );
         assert_eq!(escape("6♠"), "6$\\spadesuit$");
         assert_eq!(name("w12"), "w12");
     }

@@ -136,7 +136,7 @@ impl Repl {
                 *self = Repl::new(self.options);
                 (self.narrate, self.limit) = (narrate, limit);
                 vec![Item::Info(vec![
-                    "reset: an empty session (no file loaded)".into(),
+                    "reset: an empty session (no file loaded)".into()
                 ])]
             }
             Command::Limit(n) => {
