@@ -45,6 +45,8 @@ pub struct Repl {
     script: Option<Script>,
     narrate: Narrate,
     quit: bool,
+    /// `:limit N`: the most nodes a figure draws, when raised or lowered.
+    limit: Option<usize>,
 }
 
 /// The name under which typed lines are shown in errors.
@@ -64,6 +66,7 @@ impl Repl {
             script: None,
             narrate: Narrate::Short,
             quit: false,
+            limit: None,
         }
     }
 
@@ -108,6 +111,9 @@ impl Repl {
         if line.trim().is_empty() {
             return Vec::new();
         }
+        if let Some(n) = self.limit {
+            self.now.session.set_figure_limit(n);
+        }
         if line.trim_start().starts_with(':') {
             return match command::parse(line) {
                 Ok(cmd) => self.command(cmd, line),
@@ -125,6 +131,24 @@ impl Repl {
             Command::Back(n) => self.back(n, line),
             Command::Goto(name) => self.with_script(line, |r| r.goto(&name, line)),
             Command::Restart => self.with_script(line, |r| r.restart()),
+            Command::Reset => {
+                let (narrate, limit) = (self.narrate, self.limit);
+                *self = Repl::new(self.options);
+                (self.narrate, self.limit) = (narrate, limit);
+                vec![Item::Info(vec![
+                    "reset: an empty session (no file loaded)".into()
+                ])]
+            }
+            Command::Limit(n) => {
+                if let Some(n) = n {
+                    self.limit = Some(n);
+                    self.now.session.set_figure_limit(n);
+                }
+                let shown = self.limit.unwrap_or(crate::figure::DEFAULT_MAX_NODES);
+                vec![Item::Info(vec![format!(
+                    "figures draw at most {shown} nodes"
+                )])]
+            }
             Command::List => self.with_script(line, |r| vec![Item::Info(r.list())]),
             Command::Statement(text) => self.typed(&text),
             Command::Narrate(n) => {

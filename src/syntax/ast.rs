@@ -99,7 +99,8 @@ pub enum StatementKind {
     Export(ExportDef),
 }
 
-/// `export "FILE" [for CARD] [only P] [agents 1,2] [all]`: the current model as a figure.
+/// `export "FILE" [for CARD] [only P] [agents 1,2] [all] [limit N] [complete]
+/// [hide PILE,...]`: the current model as a figure.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ExportDef {
     /// The file, as written (its extension names the format).
@@ -112,6 +113,12 @@ pub struct ExportDef {
     pub agents: Option<Vec<Name>>,
     /// `all`: every world, not only those reachable from the actual world.
     pub all: bool,
+    /// `limit 200`: draw up to this many nodes (the default is 64).
+    pub limit: Option<(u64, Span)>,
+    /// `complete`: draw every pair of an S5 class, not a chain through it.
+    pub complete: bool,
+    /// `hide stock`: leave these locations' rows out of the labels.
+    pub hide: Option<Vec<Name>>,
 }
 
 /// A deck declaration.

@@ -59,7 +59,8 @@ pub(crate) fn statement(ctx: &Ctx, body: Pair<'_, Rule>) -> Result<Statement> {
     Ok(Statement { kind, span })
 }
 
-/// `export "FILE" [for CARD] [only P] [agents 1,2] [all]`; each option at most once.
+/// `export "FILE" [for CARD] [only P] [agents 1,2] [all] [limit N] [complete]
+/// [hide PILE,...]`; each option at most once.
 fn export(ctx: &Ctx, mut a: Args<'_, '_, '_>) -> Result<ExportDef> {
     let mut def = ExportDef {
         path: string(ctx, a.pair()?)?,
@@ -67,6 +68,9 @@ fn export(ctx: &Ctx, mut a: Args<'_, '_, '_>) -> Result<ExportDef> {
         only: None,
         agents: None,
         all: false,
+        limit: None,
+        complete: false,
+        hide: None,
     };
     for opt in a.rest() {
         let span = ctx.span(opt.as_span());
@@ -85,6 +89,16 @@ fn export(ctx: &Ctx, mut a: Args<'_, '_, '_>) -> Result<ExportDef> {
                 .agents
                 .replace(names.map(|p| ctx.name(&p)).collect())
                 .is_some(),
+            Rule::export_hide => def
+                .hide
+                .replace(names.map(|p| ctx.name(&p)).collect())
+                .is_some(),
+            Rule::export_limit => {
+                let n = names.next().expect("a number");
+                let value = number::<u64>(ctx, &n)?;
+                def.limit.replace((value, ctx.span(n.as_span()))).is_some()
+            }
+            Rule::export_complete => std::mem::replace(&mut def.complete, true),
             _ => std::mem::replace(&mut def.all, true),
         };
         if twice {
@@ -92,11 +106,14 @@ fn export(ctx: &Ctx, mut a: Args<'_, '_, '_>) -> Result<ExportDef> {
                 Rule::export_for => "for",
                 Rule::export_only => "only",
                 Rule::export_agents => "agents",
+                Rule::export_hide => "hide",
+                Rule::export_limit => "limit",
+                Rule::export_complete => "complete",
                 _ => "all",
             };
             let mut e = ctx.error(span, format!("`{word}` is given twice"), "each option once");
             e.help = Some(
-                "an export takes each of `for`, `only`, `agents` and `all` at most once".into(),
+                "an export takes each of `for`, `only`, `agents`, `all`, `limit`, `complete` and `hide` at most once".into(),
             );
             return Err(e);
         }

@@ -315,8 +315,14 @@ fn describe(rule: Rule, lone_formula: bool) -> String {
         Rule::set_arg | Rule::card_arg | Rule::seq_player | Rule::hash | Rule::reserved => "",
         Rule::assign => "an assignment, such as q := true",
         Rule::draw_from => "`from` and a pile",
-        Rule::export_for | Rule::export_only | Rule::export_agents | Rule::export_all => {
-            "an export option: for CARD, only PLAYER, agents 1,2 or all"
+        Rule::export_for
+        | Rule::export_only
+        | Rule::export_agents
+        | Rule::export_all
+        | Rule::export_limit
+        | Rule::export_complete
+        | Rule::export_hide => {
+            "an export option: for CARD, only PLAYER, agents 1,2, all, limit N, complete or hide PILE"
         }
         _ => return keyword_or_other(rule),
     };
