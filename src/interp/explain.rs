@@ -77,13 +77,10 @@ pub fn worlds(
     model: &dyn Backend,
     player: Option<Agent>,
 ) -> Vec<String> {
-    let mut ids: Vec<WorldId> = match player {
+    let ids: Vec<WorldId> = match player {
         Some(p) => model.accessible(p, model.actual()),
         None => (0..model.world_count() as usize).collect(),
     };
-    if let Some(n) = names {
-        ids.sort_by_key(|&w| n.order.iter().position(|&v| v == w));
-    }
     let head = match player {
         Some(p) => format!(
             "{} considers {} world(s) possible:",
@@ -92,6 +89,28 @@ pub fn worlds(
         ),
         None => format!("{} world(s) (* is the actual world):", ids.len()),
     };
+    listed(table, props, names, model, ids, head)
+}
+
+/// The lines of `worlds`: a head line, then the worlds `ids`, in the order
+/// their names were written when they have names.
+pub fn listed(
+    table: &Table,
+    props: &[String],
+    names: Option<&WorldNames>,
+    model: &dyn Backend,
+    mut ids: Vec<WorldId>,
+    head: String,
+) -> Vec<String> {
+    if let Some(n) = names {
+        let mut rank = vec![usize::MAX; n.names.len()];
+        for (i, &w) in n.order.iter().enumerate() {
+            if let Some(r) = rank.get_mut(w) {
+                *r = i;
+            }
+        }
+        ids.sort_by_key(|&w| rank.get(w).copied().unwrap_or(usize::MAX));
+    }
     let mut out = vec![head];
     out.extend(
         ids.into_iter()

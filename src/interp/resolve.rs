@@ -3,6 +3,7 @@
 //! models, and builds the engine's formula or the rules' move. Unknown names
 //! get located errors with "did you mean".
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -11,7 +12,8 @@ use crate::cards::rules::GameMove;
 use crate::cards::{Game, GameState, LocKind, Move, Table};
 use crate::diag::{suggest, Diagnostic};
 use crate::engine::{Agent, Cmp, EventId, EventModel, Formula, Kind, Loc};
-use crate::syntax::ast::{self, CmpOp, FormulaKind, Group, MoveKind, Name};
+use crate::syntax::ast::{self, CmpOp, Domain, FormulaKind, Group, MoveKind, Name};
+use crate::syntax::subst::{substitute, Binding};
 
 /// Everything names can refer to.
 pub struct Scope<'a> {
@@ -27,7 +29,27 @@ pub struct Scope<'a> {
     pub lets: &'a HashMap<String, Formula>,
     /// Declared event models with their actual event.
     pub events: &'a HashMap<String, (EventModel, EventId)>,
+    /// `let` names with parameters.
+    pub macros: &'a HashMap<String, Macro>,
+    /// How many `let`s with parameters are being expanded, one inside the other.
+    pub expanding: Cell<usize>,
 }
+
+/// A `let` with parameters: its formula as written, expanded where it is used.
+#[derive(Clone, Debug)]
+pub struct Macro {
+    /// The parameters.
+    pub params: Vec<Name>,
+    /// The formula.
+    pub body: ast::Formula,
+}
+
+/// How deeply `let`s with parameters may use one another (a name that uses
+/// itself is refused when this is reached).
+const MAX_EXPANSION: usize = 64;
+
+/// The most operators a quantified formula may expand to.
+pub const MAX_EXPANDED_SIZE: usize = 2_000_000;
 
 /// The engine's comparison for a written one.
 pub fn cmp(op: CmpOp) -> Cmp {
@@ -83,6 +105,122 @@ impl Scope<'_> {
             FormulaKind::AfterDiamond(m, a) => {
                 Formula::UpdateDiamond(self.move_events(m)?, boxed(self.formula(a)?))
             }
+            FormulaKind::Quant {
+                all,
+                var,
+                domain,
+                body,
+            } => self.quantified(*all, var, domain, body, f.span)?,
+            FormulaKind::Call { name, args } => self.call(name, args)?,
+        })
+    }
+
+    /// The values a quantified name ranges over.
+    fn values(&self, domain: &Domain) -> Vec<String> {
+        match domain {
+            Domain::Range(lo, hi, _) => (*lo..=*hi).map(|v| v.to_string()).collect(),
+            Domain::Players => self.table.players.clone(),
+            Domain::Cards => self.table.deck.kinds.iter().map(|k| k.name.clone()).collect(),
+            Domain::List(names) => names.iter().map(|n| n.text.clone()).collect(),
+        }
+    }
+
+    /// `all x in D: φ` (a conjunction) and `any x in D: φ` (a disjunction).
+    fn quantified(
+        &self,
+        all: bool,
+        var: &Name,
+        domain: &Domain,
+        body: &ast::Formula,
+        span: crate::diag::Span,
+    ) -> Result<Formula, Diagnostic> {
+        let mut parts = Vec::new();
+        let mut size = 0;
+        for value in self.values(domain) {
+            let binding: Binding = [(var.text.as_str(), value.as_str())].into_iter().collect();
+            let part = self.formula(&substitute(body, &binding))?;
+            size += part.size_and_depth().0;
+            if size > MAX_EXPANDED_SIZE {
+                return Err(Diagnostic::error(
+                    "formula-too-large",
+                    format!("this quantifier expands to more than {MAX_EXPANDED_SIZE} operators"),
+                    span,
+                )
+                .with_help("quantify over a smaller range, or nest fewer quantifiers"));
+            }
+            parts.push(part);
+        }
+        Ok(if all {
+            Formula::And(parts)
+        } else {
+            Formula::Or(parts)
+        })
+    }
+
+    /// `f(a, b)`: a `let` with parameters, its formula with the arguments
+    /// in place of the parameters.
+    fn call(&self, name: &Name, args: &[Name]) -> Result<Formula, Diagnostic> {
+        let Some(m) = self.macros.get(&name.text) else {
+            return Err(Diagnostic::error(
+                "unknown-name",
+                format!("no `let` with parameters named `{}`", name.text),
+                name.span,
+            )
+            .with_label("not declared")
+            .with_help(format!(
+                "declare it first: `let {}({}) = ...`",
+                name.text,
+                (0..args.len())
+                    .map(|i| format!("x{}", i + 1))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        };
+        if m.params.len() != args.len() {
+            return Err(Diagnostic::error(
+                "wrong-arguments",
+                format!(
+                    "`{}` takes {} argument(s), {} given",
+                    name.text,
+                    m.params.len(),
+                    args.len()
+                ),
+                name.span,
+            )
+            .with_help(format!(
+                "it was declared as `let {}({}) = ...`",
+                name.text,
+                m.params
+                    .iter()
+                    .map(|p| p.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+        let depth = self.expanding.get();
+        if depth >= MAX_EXPANSION {
+            return Err(Diagnostic::error(
+                "recursive-let",
+                format!("`{}` uses itself (or its uses nest more than {MAX_EXPANSION} deep)", name.text),
+                name.span,
+            )
+            .with_help("a `let` with parameters is expanded where it is used, so it cannot use itself"));
+        }
+        let binding: Binding = m
+            .params
+            .iter()
+            .zip(args)
+            .map(|(p, a)| (p.text.as_str(), a.text.as_str()))
+            .collect();
+        self.expanding.set(depth + 1);
+        let result = self.formula(&substitute(&m.body, &binding));
+        self.expanding.set(depth);
+        result.map_err(|d| {
+            let note = format!("in `{}`, used here with ({})", name.text, args.iter().map(|a| a.text.as_str()).collect::<Vec<_>>().join(", "));
+            match d.help.clone() {
+                Some(h) => d.with_help(format!("{h} ({note})")),
+                None => d.with_help(note),
+            }
         })
     }
 
@@ -110,6 +248,11 @@ impl Scope<'_> {
         card: Option<&Name>,
         count: Option<(CmpOp, u32)>,
     ) -> Result<Formula, Diagnostic> {
+        if let (Some(arg), None) = (card, count) {
+            if self.macros.contains_key(&name.text) {
+                return self.call(name, std::slice::from_ref(arg));
+            }
+        }
         let (op, n) = count.map_or((Cmp::Ge, 1), |(op, n)| (cmp(op), n));
         if let (Some(arg), None) = (card, count) {
             if let Some(f) = self.game.atom(self.table, self.state, name, arg)? {

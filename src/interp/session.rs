@@ -26,7 +26,7 @@ pub const MAX_LET_SIZE: usize = 100_000;
 /// levels in one formula; names used inside names add up).
 pub const MAX_LET_DEPTH: usize = 1_000;
 use super::explicit::{self, EventTable};
-use super::resolve::Scope;
+use super::resolve::{Macro, Scope};
 use super::setup::Setup;
 
 /// Which engine holds the models of a session.
@@ -161,6 +161,33 @@ impl Playing {
     }
 }
 
+/// The whole model: every world of the first model (as written, for a
+/// `model { }` block), with the announcements made since, so that counts
+/// and lists can take in the worlds no longer reachable from the actual
+/// one (`expect all worlds = 3`, `worlds all where φ`).
+#[derive(Clone)]
+struct Whole {
+    /// The first model.
+    model: Rc<dyn Backend>,
+    /// Its worlds' written names.
+    names: Option<Rc<WorldNames>>,
+    /// The announcements made since, in order.
+    announced: Vec<Formula>,
+    /// The first move that was not a public announcement: after it, the
+    /// whole model is not kept.
+    broken_by: Option<String>,
+}
+
+impl Whole {
+    /// φ after the announcements: true at a world of the first model when
+    /// the world survives every announcement and φ holds there afterwards.
+    fn after_announcements(&self, phi: Formula) -> Formula {
+        self.announced.iter().rev().fold(phi, |acc, a| {
+            Formula::AnnounceDiamond(Box::new(a.clone()), Box::new(acc))
+        })
+    }
+}
+
 /// A scenario session.
 #[derive(Clone, Default)]
 pub struct Session {
@@ -168,7 +195,9 @@ pub struct Session {
     setup: Setup,
     play: Option<Playing>,
     lets: HashMap<String, Formula>,
+    macros: HashMap<String, Macro>,
     events: EventTable,
+    whole: Option<Whole>,
     checkpoints: Vec<String>,
     figure_limit: Option<usize>,
 }
@@ -219,6 +248,8 @@ impl Session {
             props: &play.props,
             lets: &self.lets,
             events: &self.events,
+            macros: &self.macros,
+            expanding: Default::default(),
         };
         let phi = scope.formula(f)?;
         eval(&*play.model, &phi, false, f.span)
@@ -298,6 +329,12 @@ impl Session {
             .game
             .start(&started.table, dealt)
             .map_err(|r| errors::refusal(&r, self.setup.deal_at.unwrap_or(at)))?;
+        self.whole = Some(Whole {
+            model: out.model.clone(),
+            names: None,
+            announced: Vec::new(),
+            broken_by: None,
+        });
         self.play = Some(Playing {
             table: started.table.clone(),
             game: started.game,
@@ -323,6 +360,8 @@ impl Session {
             props: &play.props,
             lets: &self.lets,
             events: &self.events,
+            macros: &self.macros,
+            expanding: Default::default(),
         }
     }
 
@@ -335,6 +374,10 @@ impl Session {
             .to_string();
         match &stmt.kind {
             StatementKind::Let(name, f) => self.let_(name, f),
+            StatementKind::Macro { name, params, body } => self.macro_(name, params, body),
+            StatementKind::WorldsWhere { whole, filter } => {
+                self.worlds_where(*whole, filter, stmt.span)
+            }
             StatementKind::Query(f) => self.query(f, false, source),
             StatementKind::Valid(f) => self.query(f, true, source),
             StatementKind::Expect(e) => self.expect(e, stmt.span, source),
@@ -367,6 +410,133 @@ impl Session {
         Ok(Vec::new())
     }
 
+    /// `let NAME(a, b) = φ`: kept as written, expanded where it is used.
+    fn macro_(
+        &mut self,
+        name: &Name,
+        params: &[Name],
+        body: &ast::Formula,
+    ) -> Result<Vec<Output>, Diagnostic> {
+        let play = self.scope_parts();
+        if play.props.contains(&name.text)
+            || play.table.find_location(&name.text).is_some()
+            || self.lets.contains_key(&name.text)
+        {
+            return Err(Diagnostic::error(
+                "duplicate-declaration",
+                format!(
+                    "`{}` is already a proposition, location or `let` name",
+                    name.text
+                ),
+                name.span,
+            ));
+        }
+        self.macros.insert(
+            name.text.clone(),
+            Macro {
+                params: params.to_vec(),
+                body: body.clone(),
+            },
+        );
+        Ok(Vec::new())
+    }
+
+    /// The worlds of the current model (or, `whole`, of the whole model)
+    /// where `filter` holds, with the model they belong to and its names.
+    #[allow(clippy::type_complexity)]
+    fn where_(
+        &self,
+        whole: bool,
+        filter: &ast::Formula,
+        span: Span,
+    ) -> Result<Option<(Vec<WorldId>, Rc<dyn Backend>, Option<Rc<WorldNames>>)>, Diagnostic> {
+        let phi = self.scope().formula(filter)?;
+        if self.options.check_only {
+            return Ok(None);
+        }
+        let play = self.scope_parts();
+        let (model, phi, names) = if whole {
+            let w = self.whole_model(span)?;
+            (w.model.clone(), w.after_announcements(phi), w.names.clone())
+        } else {
+            (play.model.clone(), phi, play.names.clone())
+        };
+        listable(&*model, "counting worlds", span)?;
+        let ids = model
+            .satisfying(&phi)
+            .map_err(|e| errors::engine(&e, filter.span))?;
+        Ok(Some((ids, model, names)))
+    }
+
+    /// The whole model, unless a move other than an announcement was played.
+    fn whole_model(&self, span: Span) -> Result<&Whole, Diagnostic> {
+        let whole = self.whole.as_ref().expect("the session has started");
+        match &whole.broken_by {
+            None => Ok(whole),
+            Some(mv) => Err(Diagnostic::error(
+                "no-whole-model",
+                format!("the whole model is kept through public announcements only, and `{mv}` was played"),
+                span,
+            )
+            .with_label("needs every world, reachable or not")
+            .with_help("drop `all` to count the worlds reachable from the actual world")),
+        }
+    }
+
+    /// `worlds where φ`, `worlds all where φ`.
+    fn worlds_where(
+        &self,
+        whole: bool,
+        filter: &ast::Formula,
+        span: Span,
+    ) -> Result<Vec<Output>, Diagnostic> {
+        let Some((ids, model, names)) = self.where_(whole, filter, span)? else {
+            return Ok(Vec::new());
+        };
+        let play = self.scope_parts();
+        let which = if whole { "of the whole model" } else { "reachable" };
+        let head = format!("{} world(s) {which} where it holds (* is the actual world):", ids.len());
+        Ok(vec![Output::Lines(explain::listed(
+            &play.table,
+            &play.props,
+            names.as_deref(),
+            &*model,
+            ids,
+            head,
+        ))])
+    }
+
+    /// `expect worlds = 3 where φ`, `expect all worlds = 3 [where φ]`.
+    fn expect_count(
+        &self,
+        whole: bool,
+        op: CmpOp,
+        n: &num_bigint::BigUint,
+        filter: Option<&ast::Formula>,
+        span: Span,
+        source: String,
+    ) -> Result<Vec<Output>, Diagnostic> {
+        let every = ast::Formula {
+            kind: ast::FormulaKind::True,
+            span,
+        };
+        let Some((ids, _, _)) = self.where_(whole, filter.unwrap_or(&every), span)? else {
+            return Ok(Vec::new());
+        };
+        let found = num_bigint::BigUint::from(ids.len());
+        let which = if whole { "the whole model" } else { "the model" };
+        let detail = match filter {
+            Some(_) => format!("it holds in {found} world(s) of {which}"),
+            None => format!("{which} has {found} world(s)"),
+        };
+        Ok(vec![Output::Expect {
+            source,
+            span,
+            held: compare(op, &found, n),
+            detail,
+        }])
+    }
+
     /// `? φ` and (`valid`) `?? φ`.
     fn query(
         &self,
@@ -393,6 +563,15 @@ impl Session {
         span: Span,
         source: String,
     ) -> Result<Vec<Output>, Diagnostic> {
+        if let Expectation::Count {
+            whole,
+            cmp,
+            n,
+            filter,
+        } = e
+        {
+            return self.expect_count(*whole, *cmp, n, filter.as_ref(), span, source);
+        }
         let scope = self.scope();
         let model = &*self.scope_parts().model;
         let found = expect(&scope, model, e, self.options.check_only, span)?;
@@ -518,6 +697,13 @@ impl Session {
                 d.message = format!("{source}: {}", d.message);
                 d
             })?;
+        if let Some(whole) = self.whole.as_mut() {
+            match mv {
+                crate::cards::Move::Announce(phi) => whole.announced.push(phi),
+                _ if whole.broken_by.is_none() => whole.broken_by = Some(source.clone()),
+                _ => {}
+            }
+        }
         let play = self.play.as_mut().expect("started");
         play.model = out.model;
         play.state = out.state;
@@ -549,6 +735,15 @@ impl Session {
         };
         let written_names: Vec<&str> = def.worlds.iter().map(|w| w.name.text.as_str()).collect();
         let names = world_names(&*model, &written, &written_names);
+        self.whole = Some(Whole {
+            names: Some(Rc::new(WorldNames {
+                names: written_names.iter().map(|n| n.to_string()).collect(),
+                order: (0..written_names.len()).collect(),
+            })),
+            model: Rc::new(written),
+            announced: Vec::new(),
+            broken_by: None,
+        });
         let state = GameState {
             turn: 0,
             pending: Vec::new(),
@@ -750,6 +945,7 @@ fn expect(
                 format!("{who} considers {found} world(s) possible"),
             )))
         }
+        Expectation::Count { .. } => unreachable!("counts are checked by Session::expect_count"),
         Expectation::Worlds { cmp: op, n } => {
             if check {
                 return Ok(None);

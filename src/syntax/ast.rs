@@ -75,6 +75,24 @@ pub enum StatementKind {
     Prop(Vec<Name>),
     /// `let Name = φ`
     Let(Name, Formula),
+    /// `let knows(a) = K_a p`: a formula with parameters, expanded with
+    /// its arguments wherever it is used (`knows(Anne)`).
+    Macro {
+        /// The name.
+        name: Name,
+        /// The parameters, in order.
+        params: Vec<Name>,
+        /// The formula, as written.
+        body: Formula,
+    },
+    /// `worlds where φ`, `worlds all where φ`: the worlds where φ holds.
+    WorldsWhere {
+        /// `all`: every world of the whole model, not only those reachable
+        /// from the actual world.
+        whole: bool,
+        /// The formula.
+        filter: Formula,
+    },
     /// A move (LANGUAGE.md §3).
     Move(Move),
     /// `? φ`: evaluate in the actual world.
@@ -304,6 +322,19 @@ pub enum Expectation {
         /// The number (any size: 2^500 worlds are written out).
         n: BigUint,
     },
+    /// `expect worlds = 3 where φ`, `expect all worlds = 3`: the number of
+    /// worlds (where φ holds), in the part reachable from the actual world
+    /// or (`all`) in the whole model.
+    Count {
+        /// `all` was written.
+        whole: bool,
+        /// The comparison.
+        cmp: CmpOp,
+        /// The number.
+        n: BigUint,
+        /// `where φ`.
+        filter: Option<Formula>,
+    },
     /// `expect worlds = 15`: the number of worlds of the model.
     Worlds {
         /// The comparison.
@@ -422,6 +453,40 @@ pub enum FormulaKind {
     After(Box<Move>, Box<Formula>),
     /// `<ask 1 2 Q> φ`: the move can happen with some outcome after which φ.
     AfterDiamond(Box<Move>, Box<Formula>),
+    /// `all x in 0..6: φ` (`all`) and `any a in players: φ`: the
+    /// conjunction (disjunction) of φ with `x` replaced by each value.
+    Quant {
+        /// `all` (true) or `any` (false).
+        all: bool,
+        /// The bound name.
+        var: Name,
+        /// Its values.
+        domain: Domain,
+        /// The formula.
+        body: Box<Formula>,
+    },
+    /// `f(a, b)`: a `let` with parameters applied to arguments (one
+    /// argument is written like a card atom, `knows(Anne)`, and read as
+    /// [`FormulaKind::Named`]).
+    Call {
+        /// The name.
+        name: Name,
+        /// The arguments.
+        args: Vec<Name>,
+    },
+}
+
+/// The values a quantified name ranges over.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Domain {
+    /// `0..6`
+    Range(u32, u32, Span),
+    /// `players`
+    Players,
+    /// `cards`: every card kind of the deck.
+    Cards,
+    /// `{Anne, Bill}`: the values listed.
+    List(Vec<Name>),
 }
 
 /// `model { ... }` (LANGUAGE.md §5).

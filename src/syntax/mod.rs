@@ -4,6 +4,7 @@
 
 pub mod ast;
 pub mod lint;
+pub mod subst;
 mod parser;
 mod split;
 

@@ -313,6 +313,14 @@ fn describe(rule: Rule, lone_formula: bool) -> String {
         }
         Rule::group => "a group, such as {1,2}",
         Rule::set_arg | Rule::card_arg | Rule::seq_player | Rule::hash | Rule::reserved => "",
+        Rule::macro_args => "arguments, such as (Anne, 3)",
+        Rule::let_params => "parameters, such as (a, b)",
+        Rule::quant_op | Rule::quant_all | Rule::quant_any => "a formula",
+        Rule::domain | Rule::dom_players | Rule::dom_cards | Rule::dom_list => {
+            "a range such as 0..6, `players`, `cards` or a list such as {Anne, Bill}"
+        }
+        Rule::whole_model => "`all`",
+        Rule::count_where | Rule::worlds_where => "`where` and a formula",
         Rule::assign => "an assignment, such as q := true",
         Rule::draw_from => "`from` and a pile",
         Rule::export_for | Rule::export_only | Rule::export_agents | Rule::export_all => {

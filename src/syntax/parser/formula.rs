@@ -4,7 +4,7 @@ use pest::iterators::Pair;
 
 use super::{build, Ctx, Rule, MAX_DEPTH};
 use crate::diag::Span;
-use crate::syntax::ast::{CmpOp, Formula, FormulaKind, Group, Name};
+use crate::syntax::ast::{CmpOp, Domain, Formula, FormulaKind, Group, Name};
 use crate::syntax::SyntaxError;
 
 type Result<T> = std::result::Result<T, SyntaxError>;
@@ -154,6 +154,7 @@ fn unary(ctx: &Ctx, pair: Pair<'_, Rule>, depth: usize) -> Result<Formula> {
             Rule::group_op => group_op(ctx, op, operand)?,
             Rule::box_ann | Rule::dia_ann => announce(ctx, op, operand, depth + i)?,
             Rule::box_move | Rule::dia_move => after(ctx, op, operand)?,
+            Rule::quant_op => quant(ctx, op, operand)?,
             _ => return Err(bare_modal(ctx, &op)),
         };
         formula = Formula {
@@ -190,7 +191,7 @@ fn primary(ctx: &Ctx, head: Pair<'_, Rule>) -> Result<FormulaKind> {
 fn atom(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<FormulaKind> {
     let mut parts = pair.into_inner();
     let head = ctx.first(parts.next(), "a name")?;
-    let (mut name, mut card) = (None, None);
+    let (mut name, mut card, mut args) = (None, None, None);
     for part in head.into_inner() {
         match part.as_rule() {
             Rule::name_plain => name = Some(ctx.name(&part)),
@@ -199,10 +200,28 @@ fn atom(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<FormulaKind> {
                 card = Some(ctx.name(&ctx.first(part.into_inner().next(), "a card")?))
             }
             Rule::set_arg => card = Some(ctx.name(&part)),
+            Rule::macro_args => {
+                args = Some(
+                    part.into_inner()
+                        .filter(|p| p.as_rule() == Rule::card)
+                        .map(|p| ctx.name(&p))
+                        .collect(),
+                )
+            }
             _ => {}
         }
     }
     let name = name.ok_or_else(|| ctx.missing("a name"))?;
+    if let Some(args) = args {
+        if let Some(c) = parts.next() {
+            return Err(ctx.error(
+                ctx.span(c.as_span()),
+                format!("`{}(...)` is a formula, not a count", name.text),
+                AN_OPERATOR_AFTER,
+            ));
+        }
+        return Ok(FormulaKind::Call { name, args });
+    }
     let count = parts.next().map(|c| count(ctx, c)).transpose()?;
     Ok(FormulaKind::Named { name, card, count })
 }
@@ -319,6 +338,44 @@ fn after(ctx: &Ctx, op: Pair<'_, Rule>, body: Box<Formula>) -> Result<FormulaKin
         FormulaKind::AfterDiamond(mv, body)
     } else {
         FormulaKind::After(mv, body)
+    })
+}
+
+const AN_OPERATOR_AFTER: &str = "expected an operator such as & or ->";
+
+/// `all x in 0..6:` and `any a in players:` applied to a formula.
+fn quant(ctx: &Ctx, op: Pair<'_, Rule>, body: Box<Formula>) -> Result<FormulaKind> {
+    let mut all = true;
+    let (mut var, mut domain) = (None, None);
+    for part in op.into_inner() {
+        match part.as_rule() {
+            Rule::quant_any => all = false,
+            Rule::ident => var = Some(ctx.name(&part)),
+            Rule::domain => {
+                let d = ctx.first(part.into_inner().next(), "a range, `players`, `cards` or a list")?;
+                domain = Some(match d.as_rule() {
+                    Rule::range => {
+                        let (lo, hi) = build::range_bounds::<u32>(ctx, &d)?;
+                        Domain::Range(lo, hi, ctx.span(d.as_span()))
+                    }
+                    Rule::dom_players => Domain::Players,
+                    Rule::dom_cards => Domain::Cards,
+                    _ => Domain::List(
+                        d.into_inner()
+                            .filter(|p| p.as_rule() == Rule::card)
+                            .map(|p| ctx.name(&p))
+                            .collect(),
+                    ),
+                });
+            }
+            _ => {}
+        }
+    }
+    Ok(FormulaKind::Quant {
+        all,
+        var: var.ok_or_else(|| ctx.missing("a name"))?,
+        domain: domain.ok_or_else(|| ctx.missing("a range"))?,
+        body,
     })
 }
 
