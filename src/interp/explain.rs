@@ -50,13 +50,27 @@ pub fn world_line(
             ));
         }
     }
+    let mut values: Vec<(&str, u128)> = Vec::new();
+    for (p, &v) in props.iter().zip(&view.props) {
+        if let Some((var, bit)) = p.split_once('#') {
+            let bit: u32 = bit.parse().unwrap_or(0);
+            match values.last_mut() {
+                Some((last, value)) if *last == var => *value |= u128::from(v) << bit,
+                _ => values.push((var, u128::from(v) << bit)),
+            }
+        }
+    }
+    let shown: Vec<String> = values.iter().map(|(var, v)| format!("{var}={v}")).collect();
     let true_props: Vec<&str> = props
         .iter()
         .zip(&view.props)
-        .filter(|(_, &v)| v)
+        .filter(|(p, &v)| v && !p.contains('#'))
         .map(|(p, _)| p.as_str())
+        .chain(shown.iter().map(String::as_str))
         .collect();
-    if !true_props.is_empty() || table.deck.kinds.is_empty() {
+    if names.is_some() && !shown.is_empty() {
+        parts.clear();
+    } else if !true_props.is_empty() || table.deck.kinds.is_empty() {
         parts.push(if true_props.is_empty() {
             "(no proposition true)".into()
         } else {

@@ -13,6 +13,7 @@ pub mod replay;
 pub mod resolve;
 pub mod session;
 pub mod setup;
+pub mod variables;
 
 pub use replay::{Replay, Script, Step};
 pub use session::{Engine, Options, Output, Playing, Session, WorldNames};

@@ -11,6 +11,7 @@ use crate::cards::deck::normalise;
 use crate::cards::rules::GameMove;
 use crate::cards::{Game, GameState, LocKind, Move, Table};
 use crate::diag::{suggest, Diagnostic};
+use crate::engine::formula::{Comparison, Term};
 use crate::engine::{Agent, Cmp, EventId, EventModel, Formula, Kind, Loc};
 use crate::syntax::ast::{self, CmpOp, Domain, FormulaKind, Group, MoveKind, Name};
 use crate::syntax::subst::{substitute, Binding};
@@ -112,7 +113,108 @@ impl Scope<'_> {
                 body,
             } => self.quantified(*all, var, domain, body, f.span)?,
             FormulaKind::Call { name, args } => self.call(name, args)?,
+            FormulaKind::Compare { left, cmp: op, right } => self.compare(
+                self.term(left)?,
+                cmp(*op),
+                self.term(right)?,
+            ),
+            FormulaKind::KvTerms(p, terms) => self.knows_values(p, terms)?,
         })
+    }
+
+    /// The bits of variable `name` (its propositions `name#0`, `name#1`...).
+    pub fn variable(&self, name: &str) -> Option<Vec<crate::engine::Prop>> {
+        let mut bits: Vec<(usize, crate::engine::Prop)> = self
+            .props
+            .iter()
+            .enumerate()
+            .filter_map(|(p, text)| {
+                let (var, bit) = text.split_once('#')?;
+                (var == name).then(|| bit.parse().ok().map(|b| (b, p)))?
+            })
+            .collect();
+        if bits.is_empty() {
+            return None;
+        }
+        bits.sort_unstable();
+        Some(bits.into_iter().map(|(_, p)| p).collect())
+    }
+
+    /// The names of the declared variables.
+    fn variable_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .props
+            .iter()
+            .filter_map(|p| p.split_once('#').map(|(v, _)| v.to_string()))
+            .collect();
+        names.dedup();
+        names
+    }
+
+    /// A term: numbers and variables.
+    pub fn term(&self, t: &ast::Term) -> Result<Term, Diagnostic> {
+        let b = |x: &ast::Term| self.term(x).map(Box::new);
+        Ok(match t {
+            ast::Term::Num(n, _) => Term::Const(*n),
+            ast::Term::Name(name) => {
+                if let Ok(n) = name.text.parse::<u64>() {
+                    return Ok(Term::Const(n));
+                }
+                match self.variable(&name.text) {
+                    Some(bits) => Term::Var(bits),
+                    None => return Err(self.unknown_variable(name)),
+                }
+            }
+            ast::Term::Add(x, y) => Term::Add(b(x)?, b(y)?),
+            ast::Term::Sub(x, y) => Term::Sub(b(x)?, b(y)?),
+            ast::Term::Mul(x, y) => Term::Mul(b(x)?, b(y)?),
+        })
+    }
+
+    fn unknown_variable(&self, name: &Name) -> Diagnostic {
+        let vars = self.variable_names();
+        let d = Diagnostic::error(
+            "unknown-variable",
+            format!("no variable `{}`", name.text),
+            name.span,
+        )
+        .with_label("not declared with `var`");
+        match suggest(&name.text, &vars) {
+            Some(s) => d.with_help(format!("did you mean `{s}`?")),
+            None if vars.is_empty() => d.with_help("declare it first: `var x in 2..99`"),
+            None => d.with_help(format!("the variables are: {}", vars.join(" "))),
+        }
+    }
+
+    fn compare(&self, left: Term, op: Cmp, right: Term) -> Formula {
+        Formula::Atom(crate::engine::Atom::Compare(Rc::new(Comparison {
+            left,
+            cmp: op,
+            right,
+        })))
+    }
+
+    /// `Kv_P (x, y)`: for every bit of each variable, P knows whether it is set.
+    fn knows_values(&self, player: &Name, terms: &[ast::Term]) -> Result<Formula, Diagnostic> {
+        let p = self.agent(player)?;
+        let mut parts = Vec::new();
+        for t in terms {
+            let ast::Term::Name(name) = t else {
+                return Err(Diagnostic::error(
+                    "kv-term",
+                    "`Kv` takes variables, such as `Kv_P (x, y)`",
+                    t.span(),
+                )
+                .with_help("to say that P knows the value of a term, name its values: `any v in 2..200: K_P (x + y = v)`"));
+            };
+            let bits = self
+                .variable(&name.text)
+                .ok_or_else(|| self.unknown_variable(name))?;
+            parts.extend(bits.into_iter().map(|b| {
+                Formula::Kw(p, boxed(Formula::Atom(crate::engine::Atom::Prop(b))))
+            }));
+        }
+        Ok(Formula::And(parts))
     }
 
     /// The values a quantified name ranges over.
@@ -248,6 +350,11 @@ impl Scope<'_> {
         card: Option<&Name>,
         count: Option<(CmpOp, u32)>,
     ) -> Result<Formula, Diagnostic> {
+        if let (None, Some((op, n))) = (card, count) {
+            if let Some(bits) = self.variable(&name.text) {
+                return Ok(self.compare(Term::Var(bits), cmp(op), Term::Const(n.into())));
+            }
+        }
         if let (Some(arg), None) = (card, count) {
             if self.macros.contains_key(&name.text) {
                 return self.call(name, std::slice::from_ref(arg));
@@ -361,6 +468,9 @@ impl Scope<'_> {
 
     /// `Kv1 1.2`: for every kind, player 1 knows whether it lies at 1.2.
     fn knows_value(&self, player: &Name, loc: &Name) -> Result<Formula, Diagnostic> {
+        if self.variable(&loc.text).is_some() {
+            return self.knows_values(player, &[ast::Term::Name(loc.clone())]);
+        }
         let p = self.agent(player)?;
         let l = self.location(loc)?;
         let all =

@@ -295,6 +295,10 @@ impl Session {
                 | StatementKind::Seed(..)
                 | StatementKind::Turn(_)
                 | StatementKind::Prop(_)
+                | StatementKind::Var { .. }
+                | StatementKind::Law(_)
+                | StatementKind::Values(_)
+                | StatementKind::Observes(..)
         );
         if !is_setup {
             return None;
@@ -316,6 +320,9 @@ impl Session {
     fn start(&mut self, at: Span) -> Result<(), Diagnostic> {
         if self.play.is_some() {
             return Ok(());
+        }
+        if let Some(vars_at) = self.setup.vars_at {
+            return self.variables_start(vars_at);
         }
         let started = self
             .setup
@@ -714,6 +721,82 @@ impl Session {
         }])
     }
 
+    /// Starts the session from variables, laws and observations.
+    fn variables_start(&mut self, at: Span) -> Result<(), Diagnostic> {
+        use super::variables;
+        let setup = &self.setup;
+        if let Some((_, deck_at)) = &setup.deck {
+            return Err(Diagnostic::error(
+                "cards-and-variables",
+                "a scenario has either cards or variables",
+                *deck_at,
+            )
+            .with_help("drop the deck, or the `var` declarations"));
+        }
+        let Some((players, _)) = &setup.players else {
+            return Err(Diagnostic::error("no-players", "no players are declared", at)
+                .with_help("declare the agents before this line: `players S P`"));
+        };
+        let table = Table::new(
+            players.iter().map(|p| p.text.clone()).collect(),
+            crate::cards::Deck::default(),
+        );
+        let props = variables::props(&setup.vars);
+        let state = empty_state();
+        let (lets, events, macros) = (HashMap::new(), HashMap::new(), HashMap::new());
+        let scope = Scope {
+            table: &table,
+            game: free(),
+            state: &state,
+            props: &props,
+            lets: &lets,
+            events: &events,
+            macros: &macros,
+            expanding: Default::default(),
+        };
+        let laws = setup
+            .laws
+            .iter()
+            .map(|f| Ok((scope.formula(f)?, f.span)))
+            .collect::<Result<Vec<_>, Diagnostic>>()?;
+        let mut observes = vec![Vec::new(); table.players.len()];
+        for (player, terms) in &setup.observes {
+            let p = scope.agent(player)?;
+            for t in terms {
+                observes[p].push(scope.term(t)?);
+            }
+        }
+        let mut actual = Vec::new();
+        for v in &setup.vars {
+            let Some((_, x)) = setup.values.iter().find(|(n, _)| n.text == v.name.text) else {
+                return Err(Diagnostic::error(
+                    "no-actual",
+                    format!("the actual value of `{}` is not given", v.name.text),
+                    v.name.span,
+                )
+                .with_help(format!("say it: `actual {} = {}`", v.name.text, v.lo)));
+            };
+            actual.push(*x);
+        }
+        if let Some((n, _)) = setup
+            .values
+            .iter()
+            .find(|(n, _)| !setup.vars.iter().any(|v| v.name.text == n.text))
+        {
+            return Err(scope.term(&ast::Term::Name(n.clone())).unwrap_err());
+        }
+        let spec = variables::Spec {
+            vars: &setup.vars,
+            laws,
+            observes,
+            actual,
+            budget: self.options.max_worlds,
+        };
+        let (written, names) = variables::model(&spec, at)?;
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        self.start_written(table, props, written, &names, at)
+    }
+
     /// Starts the session from an explicit `model { ... }` block.
     pub fn explicit_model(&mut self, def: &ast::ModelDef) -> Result<(), Diagnostic> {
         if self.play.is_some() || self.setup.deck.is_some() || self.setup.players.is_some() {
@@ -725,16 +808,28 @@ impl Session {
             .with_help("put the `model { ... }` block first, without players, deck or deal"));
         }
         let (table, props, written) = explicit::model(def)?;
+        let written_names: Vec<&str> = def.worlds.iter().map(|w| w.name.text.as_str()).collect();
+        self.start_written(table, props, written, &written_names, def.span)
+    }
+
+    /// Starts the session from a model as written, with its worlds' names.
+    fn start_written(
+        &mut self,
+        table: Table,
+        props: Vec<String>,
+        written: ExplicitModel,
+        written_names: &[&str],
+        span: Span,
+    ) -> Result<(), Diagnostic> {
         let generated = written.clone().generate();
         let model: Rc<dyn Backend> = match self.options.engine {
             Engine::Symbolic => Rc::new(
                 SymbolicModel::from_explicit(&generated)
-                    .map_err(|e| errors::engine(&e, def.span))?,
+                    .map_err(|e| errors::engine(&e, span))?,
             ),
             Engine::Explicit | Engine::Auto => Rc::new(generated.contract()),
         };
-        let written_names: Vec<&str> = def.worlds.iter().map(|w| w.name.text.as_str()).collect();
-        let names = world_names(&*model, &written, &written_names);
+        let names = world_names(&*model, &written, written_names);
         self.whole = Some(Whole {
             names: Some(Rc::new(WorldNames {
                 names: written_names.iter().map(|n| n.to_string()).collect(),
@@ -744,15 +839,7 @@ impl Session {
             announced: Vec::new(),
             broken_by: None,
         });
-        let state = GameState {
-            turn: 0,
-            pending: Vec::new(),
-            pass_after: false,
-            stock_order: Vec::new(),
-            fixed: 0,
-            seed: 0,
-            extra: Default::default(),
-        };
+        let state = empty_state();
         self.play = Some(Playing {
             table,
             game: free(),
@@ -797,6 +884,19 @@ fn world_names(
         names: shown,
         order,
     }))
+}
+
+/// The game state of a scenario without cards.
+fn empty_state() -> GameState {
+    GameState {
+        turn: 0,
+        pending: Vec::new(),
+        pass_after: false,
+        stock_order: Vec::new(),
+        fixed: 0,
+        seed: 0,
+        extra: Default::default(),
+    }
 }
 
 fn declare_into(setup: &mut Setup, kind: &StatementKind, span: Span) -> Result<(), Diagnostic> {
@@ -851,6 +951,28 @@ fn declare_into(setup: &mut Setup, kind: &StatementKind, span: Span) -> Result<(
         StatementKind::Seed(seed, _) => setup.seed = *seed,
         StatementKind::Turn(p) => setup.turn = Some(p.clone()),
         StatementKind::Prop(names) => setup.props.extend(names.iter().cloned()),
+        StatementKind::Var { names, lo, hi } => {
+            for name in names {
+                if setup.vars.iter().any(|v| v.name.text == name.text) {
+                    return Err(Diagnostic::error(
+                        "duplicate-declaration",
+                        format!("variable `{}` is declared twice", name.text),
+                        name.span,
+                    ));
+                }
+                setup.vars.push(super::variables::Variable {
+                    name: name.clone(),
+                    lo: *lo,
+                    hi: *hi,
+                });
+            }
+            setup.vars_at.get_or_insert(span);
+        }
+        StatementKind::Law(f) => setup.laws.push(f.clone()),
+        StatementKind::Values(values) => setup.values.extend(values.iter().cloned()),
+        StatementKind::Observes(player, terms) => {
+            setup.observes.push((player.clone(), terms.clone()))
+        }
         _ => unreachable!("only setup statements"),
     }
     Ok(())

@@ -93,6 +93,21 @@ pub enum StatementKind {
         /// The formula.
         filter: Formula,
     },
+    /// `var x, y in 2..99`: variables with a finite range of values.
+    Var {
+        /// The variables.
+        names: Vec<Name>,
+        /// The smallest value.
+        lo: u64,
+        /// The largest value.
+        hi: u64,
+    },
+    /// `law x < y`: only the assignments where the formula holds are worlds.
+    Law(Formula),
+    /// `actual x = 4, y = 13`: the variables' actual values.
+    Values(Vec<(Name, u64)>),
+    /// `S observes x + y`: the player sees the terms' values.
+    Observes(Name, Vec<Term>),
     /// A move (LANGUAGE.md §3).
     Move(Move),
     /// `? φ`: evaluate in the actual world.
@@ -465,6 +480,17 @@ pub enum FormulaKind {
         /// The formula.
         body: Box<Formula>,
     },
+    /// `x + y <= 100`, `x < y`: integer terms over variables compared.
+    Compare {
+        /// The left term.
+        left: Term,
+        /// The comparison.
+        cmp: CmpOp,
+        /// The right term.
+        right: Term,
+    },
+    /// `Kv_P (x, y)`: the player knows the values of the terms.
+    KvTerms(Name, Vec<Term>),
     /// `f(a, b)`: a `let` with parameters applied to arguments (one
     /// argument is written like a card atom, `knows(Anne)`, and read as
     /// [`FormulaKind::Named`]).
@@ -474,6 +500,32 @@ pub enum FormulaKind {
         /// The arguments.
         args: Vec<Name>,
     },
+}
+
+/// An integer term as written.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Term {
+    /// A number.
+    Num(u64, Span),
+    /// A variable (or a name bound by a quantifier).
+    Name(Name),
+    /// `a + b`
+    Add(Box<Term>, Box<Term>),
+    /// `a - b`
+    Sub(Box<Term>, Box<Term>),
+    /// `a * b`
+    Mul(Box<Term>, Box<Term>),
+}
+
+impl Term {
+    /// Where the term was written (its first token).
+    pub fn span(&self) -> Span {
+        match self {
+            Term::Num(_, s) => *s,
+            Term::Name(n) => n.span,
+            Term::Add(a, b) | Term::Sub(a, b) | Term::Mul(a, b) => a.span().to(b.span()),
+        }
+    }
 }
 
 /// The values a quantified name ranges over.

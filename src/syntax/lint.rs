@@ -32,6 +32,7 @@ fn statement_formulas(kind: &StatementKind) -> Vec<&Formula> {
         | StatementKind::Expect(Expectation::Holds(f))
         | StatementKind::Macro { body: f, .. }
         | StatementKind::WorldsWhere { filter: f, .. }
+        | StatementKind::Law(f)
         | StatementKind::Expect(Expectation::Count {
             filter: Some(f), ..
         }) => vec![f],
@@ -79,7 +80,8 @@ fn visit(f: &Formula, src: &str, out: &mut Vec<Diagnostic>) {
             visit(g, src, out)
         }
         Quant { body, .. } => visit(body, src, out),
-        True | False | Named { .. } | HoldsSeq { .. } | Kv(..) | Call { .. } => {}
+        True | False | Named { .. } | HoldsSeq { .. } | Kv(..) | Call { .. } | Compare { .. }
+        | KvTerms(..) => {}
     }
 }
 

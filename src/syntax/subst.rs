@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use super::ast::{Domain, Formula, FormulaKind, Group, MoveKind, Name};
+use super::ast::{Domain, Formula, FormulaKind, Group, MoveKind, Name, Term};
 
 /// The values bound to names.
 pub type Binding<'a> = HashMap<&'a str, &'a str>;
@@ -67,6 +67,12 @@ pub fn substitute(f: &Formula, binding: &Binding) -> Formula {
                 body: Box::new(substitute(body, &inner)),
             }
         }
+        Compare { left, cmp, right } => Compare {
+            left: term(left, binding),
+            cmp: *cmp,
+            right: term(right, binding),
+        },
+        KvTerms(a, ts) => KvTerms(n(a), ts.iter().map(|t| term(t, binding)).collect()),
         Call { name, args } => Call {
             name: name.clone(),
             args: args.iter().map(n).collect(),
@@ -105,6 +111,17 @@ fn move_(m: &super::ast::Move, binding: &Binding) -> super::ast::Move {
     super::ast::Move {
         kind,
         span: m.span,
+    }
+}
+
+fn term(t: &Term, binding: &Binding) -> Term {
+    let b = |x: &Term| Box::new(term(x, binding));
+    match t {
+        Term::Num(..) => t.clone(),
+        Term::Name(name) => Term::Name(whole(name, binding)),
+        Term::Add(x, y) => Term::Add(b(x), b(y)),
+        Term::Sub(x, y) => Term::Sub(b(x), b(y)),
+        Term::Mul(x, y) => Term::Mul(b(x), b(y)),
     }
 }
 

@@ -20,6 +20,7 @@
 //! be listed (see [`SymbolicModel::count_is_exact`]). World identifiers
 //! are those of the listed (materialised, contracted) model.
 
+mod arith;
 mod cleanup;
 mod counts;
 mod derived;

@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use pest::iterators::Pair;
 
-use super::formula::{cmp_op, formula};
+use super::formula::{cmp_op, formula, term};
 use super::{Ctx, Rule};
 use crate::syntax::ast::{
     DealPart, DeckItem, DeckSpec, EventDef, Expectation, ExportDef, Formula, ModelDef, Move,
@@ -60,6 +60,31 @@ pub(crate) fn statement(ctx: &Ctx, body: Pair<'_, Rule>) -> Result<Statement> {
         Rule::model_stmt => StatementKind::Model(model(ctx, a)?),
         Rule::event_stmt => StatementKind::Event(event(ctx, a)?),
         Rule::export_stmt => StatementKind::Export(export(ctx, a)?),
+        Rule::var_stmt => {
+            let parts: Vec<Pair<'_, Rule>> = a.rest().collect();
+            let (range, names) = parts.split_last().ok_or_else(|| ctx.missing("a range"))?;
+            let (lo, hi) = range_bounds::<u32>(ctx, range)?;
+            StatementKind::Var {
+                names: names.iter().map(|p| ctx.name(p)).collect(),
+                lo: lo.into(),
+                hi: hi.into(),
+            }
+        }
+        Rule::law_stmt => StatementKind::Law(a.formula()?),
+        Rule::values_stmt => StatementKind::Values(
+            a.rest()
+                .map(|item| {
+                    let mut v = Args::new(ctx, item);
+                    let name = v.name()?;
+                    Ok((name, number(ctx, &v.pair()?)?))
+                })
+                .collect::<Result<_>>()?,
+        ),
+        Rule::observes_stmt => {
+            let player = a.name()?;
+            let terms = a.rest().map(|p| term(ctx, p)).collect::<Result<_>>()?;
+            StatementKind::Observes(player, terms)
+        }
         _ => StatementKind::Move(move_(ctx, a.pair()?)?),
     };
     Ok(Statement { kind, span })

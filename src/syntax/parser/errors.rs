@@ -320,6 +320,13 @@ fn describe(rule: Rule, lone_formula: bool) -> String {
             "a range such as 0..6, `players`, `cards` or a list such as {Anne, Bill}"
         }
         Rule::whole_model => "`all`",
+        Rule::arith | Rule::term | Rule::factor | Rule::arith_num | Rule::arith_name => {
+            "a term, such as x + y"
+        }
+        Rule::arith_cmp | Rule::arith_gt => "a comparison: <, <=, =, !=, >= or >",
+        Rule::add_op | Rule::mul_op => "an operator such as + or *",
+        Rule::kv_terms => "terms in parentheses, such as (x, y)",
+        Rule::value_item => "a value, such as x = 4",
         Rule::count_where | Rule::worlds_where => "`where` and a formula",
         Rule::assign => "an assignment, such as q := true",
         Rule::draw_from => "`from` and a pile",

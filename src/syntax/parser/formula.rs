@@ -4,7 +4,7 @@ use pest::iterators::Pair;
 
 use super::{build, Ctx, Rule, MAX_DEPTH};
 use crate::diag::Span;
-use crate::syntax::ast::{CmpOp, Domain, Formula, FormulaKind, Group, Name};
+use crate::syntax::ast::{CmpOp, Domain, Formula, FormulaKind, Group, Name, Term};
 use crate::syntax::SyntaxError;
 
 type Result<T> = std::result::Result<T, SyntaxError>;
@@ -180,11 +180,72 @@ fn primary(ctx: &Ctx, head: Pair<'_, Rule>) -> Result<FormulaKind> {
             let mut parts = head.into_inner();
             let op = ctx.first(parts.next(), "`Kv`")?;
             let agent = agent(ctx, op)?;
-            let place = ctx.name(&ctx.first(parts.next(), "a place")?);
-            FormulaKind::Kv(agent, place)
+            let what = ctx.first(parts.next(), "a place")?;
+            if what.as_rule() == Rule::kv_terms {
+                let terms = what
+                    .into_inner()
+                    .filter(|p| p.as_rule() == Rule::term)
+                    .map(|p| term(ctx, p))
+                    .collect::<Result<Vec<Term>>>()?;
+                return Ok(FormulaKind::KvTerms(agent, terms));
+            }
+            FormulaKind::Kv(agent, ctx.name(&what))
         }
+        Rule::arith => arith(ctx, head)?,
         _ => atom(ctx, head)?,
     })
+}
+
+/// `x + y <= 100`; `hand2 = 3` (a name and a number) is a count, as it
+/// always was.
+fn arith(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<FormulaKind> {
+    let mut parts = pair.into_inner();
+    let left = term(ctx, ctx.first(parts.next(), "a term")?)?;
+    let op = ctx.first(parts.next(), "a comparison")?;
+    let cmp = cmp_op(op.as_str());
+    let right = term(ctx, ctx.first(parts.next(), "a term")?)?;
+    if let (Term::Name(name), Term::Num(n, span)) = (&left, &right) {
+        let n = u32::try_from(*n).map_err(|_| {
+            let mut e = ctx.error(
+                *span,
+                format!("the number {n} is too large"),
+                "expected a smaller number",
+            );
+            e.help = Some("numbers here must fit in 32 bits".into());
+            e
+        })?;
+        return Ok(FormulaKind::Named {
+            name: name.clone(),
+            card: None,
+            count: Some((cmp, n)),
+        });
+    }
+    Ok(FormulaKind::Compare { left, cmp, right })
+}
+
+/// A sum of products of numbers, names and parenthesised terms.
+pub(crate) fn term(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<Term> {
+    match pair.as_rule() {
+        Rule::term | Rule::factor => {
+            let mut parts = pair.into_inner().filter(|p| p.as_rule() != Rule::rparen);
+            let mut acc = term(ctx, ctx.first(parts.next(), "a term")?)?;
+            while let Some(op) = parts.next() {
+                let right = Box::new(term(ctx, ctx.first(parts.next(), "a term")?)?);
+                let left = Box::new(acc);
+                acc = match op.as_str() {
+                    "+" => Term::Add(left, right),
+                    "-" => Term::Sub(left, right),
+                    _ => Term::Mul(left, right),
+                };
+            }
+            Ok(acc)
+        }
+        Rule::arith_num => Ok(Term::Num(
+            build::number(ctx, &pair)?,
+            ctx.span(pair.as_span()),
+        )),
+        _ => Ok(Term::Name(ctx.name(&pair))),
+    }
 }
 
 /// `#hand1(Q) >= 2`, `H4<8,4>`, `hand[Bruno](KH)`, `p`.
