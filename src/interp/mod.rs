@@ -9,6 +9,7 @@ pub mod explain;
 pub mod explicit;
 pub mod figures;
 pub mod narrate;
+pub mod private;
 pub mod replay;
 pub mod resolve;
 pub mod session;

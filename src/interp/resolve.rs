@@ -557,6 +557,30 @@ impl Scope<'_> {
                 player: self.agent(player)?,
                 slot: self.slot(slot)?,
             }),
+            MoveKind::SecretTransfer {
+                card,
+                from,
+                to,
+                unseen,
+            } => {
+                let (kind, from, to) = (deck.card(card)?, self.location(from)?, self.location(to)?);
+                let unseen = unseen
+                    .iter()
+                    .map(|p| self.agent(p))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Move::Apply(super::private::secret_move(self.table, kind, from, to, &unseen), 0)
+            }
+            MoveKind::Send {
+                from,
+                to,
+                what,
+                lost,
+            } => {
+                let (from, to) = (self.agent(from)?, self.agent(to)?);
+                let what = self.formula(what)?;
+                let em = super::private::send(self.table, from, to, what);
+                Move::Apply(em, usize::from(*lost))
+            }
             MoveKind::Apply(name) => {
                 let Some((em, e)) = self.events.get(&name.text) else {
                     let names: Vec<&String> = self.events.keys().collect();

@@ -862,13 +862,10 @@ fn world_names(
     names: &[&str],
 ) -> Option<Rc<WorldNames>> {
     let matches = model.as_explicit()?.bisimilar_worlds(written)?;
+    let reachable = written.reachable_mask();
     let firsts: Vec<Vec<usize>> = matches
         .into_iter()
-        .map(|xs| {
-            xs.into_iter()
-                .filter(|&x| written.is_reachable(x))
-                .collect()
-        })
+        .map(|xs| xs.into_iter().filter(|&x| reachable[x]).collect())
         .collect();
     let shown = firsts
         .iter()

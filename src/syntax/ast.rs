@@ -236,6 +236,30 @@ pub enum MoveKind {
         /// To where.
         to: Name,
     },
+    /// `move M basket -> box unseen-by Sally`: a move the listed players
+    /// do not notice (they believe nothing happened).
+    SecretTransfer {
+        /// The card.
+        card: Name,
+        /// From where.
+        from: Name,
+        /// To where.
+        to: Name,
+        /// Who does not notice.
+        unseen: Vec<Name>,
+    },
+    /// `send a -> b φ` (`lost`: the message is lost): delivered or lost,
+    /// the receiver knows which, the others cannot tell.
+    Send {
+        /// The sender.
+        from: Name,
+        /// The receiver.
+        to: Name,
+        /// What the message says (true when it is sent).
+        what: Formula,
+        /// Whether it is lost.
+        lost: bool,
+    },
     /// `draw 2`, `draw 2: A`, `draw 2 from discard`
     Draw {
         /// Who draws.

@@ -49,7 +49,7 @@ fn statement_formulas(kind: &StatementKind) -> Vec<&Formula> {
 
 fn move_formulas(kind: &MoveKind) -> Vec<&Formula> {
     match kind {
-        MoveKind::Announce(f) => vec![f],
+        MoveKind::Announce(f) | MoveKind::Send { what: f, .. } => vec![f],
         _ => Vec::new(),
     }
 }

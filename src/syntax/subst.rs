@@ -106,6 +106,28 @@ fn move_(m: &super::ast::Move, binding: &Binding) -> super::ast::Move {
             asked: n(asked),
             card: n(card),
         },
+        MoveKind::SecretTransfer {
+            card,
+            from,
+            to,
+            unseen,
+        } => MoveKind::SecretTransfer {
+            card: n(card),
+            from: parts(from, binding),
+            to: parts(to, binding),
+            unseen: unseen.iter().map(n).collect(),
+        },
+        MoveKind::Send {
+            from,
+            to,
+            what,
+            lost,
+        } => MoveKind::Send {
+            from: n(from),
+            to: n(to),
+            what: substitute(what, binding),
+            lost: *lost,
+        },
         other => other.clone(),
     };
     super::ast::Move {

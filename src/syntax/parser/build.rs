@@ -142,10 +142,23 @@ pub(crate) fn move_(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<Move> {
     let mut a = Args::new(ctx, pair);
     let kind = match rule {
         Rule::announce_mv => MoveKind::Announce(a.formula()?),
-        Rule::transfer_mv => MoveKind::Transfer {
-            card: a.name()?,
+        Rule::transfer_mv => {
+            let (card, from, to) = (a.name()?, a.name()?, a.name()?);
+            match a.rest().next() {
+                Some(unseen) => MoveKind::SecretTransfer {
+                    card,
+                    from,
+                    to,
+                    unseen: Args::new(ctx, unseen).names(),
+                },
+                None => MoveKind::Transfer { card, from, to },
+            }
+        }
+        Rule::send_mv => MoveKind::Send {
             from: a.name()?,
             to: a.name()?,
+            what: a.formula()?,
+            lost: a.rest().next().is_some(),
         },
         Rule::draw_mv => draw(ctx, a)?,
         Rule::show_mv => MoveKind::Show {

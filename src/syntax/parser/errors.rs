@@ -48,6 +48,9 @@ pub const STATEMENTS: &[&str] = &[
     "place",
     "export",
     "pass",
+    "var",
+    "law",
+    "send",
 ];
 
 /// Block items, for "did you mean".
@@ -327,6 +330,8 @@ fn describe(rule: Rule, lone_formula: bool) -> String {
         Rule::add_op | Rule::mul_op => "an operator such as + or *",
         Rule::kv_terms => "terms in parentheses, such as (x, y)",
         Rule::value_item => "a value, such as x = 4",
+        Rule::unseen_by => "`unseen-by` and players",
+        Rule::send_lost => "`lost`",
         Rule::count_where | Rule::worlds_where => "`where` and a formula",
         Rule::assign => "an assignment, such as q := true",
         Rule::draw_from => "`from` and a pile",
