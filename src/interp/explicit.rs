@@ -184,7 +184,11 @@ pub fn model(def: &ModelDef) -> Result<(Table, Vec<String>, ExplicitModel), Diag
         actual,
     )
     .map_err(|e| super::errors::engine(&e, def.span))?;
-    Ok((Table::new(agents.names, Deck::default()), props.names, model))
+    Ok((
+        Table::new(agents.names, Deck::default()),
+        props.names,
+        model,
+    ))
 }
 
 /// An `event NAME { ... }` block: the event model and its actual event.

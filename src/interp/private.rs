@@ -10,7 +10,10 @@ use crate::engine::{Agent, Event, EventModel, Formula, Kind, Loc, Post, Relation
 pub fn secret_move(table: &Table, kind: Kind, from: Loc, to: Loc, unseen: &[Agent]) -> EventModel {
     let events = vec![
         Event {
-            name: format!("move {} {} -> {}", table.deck.kinds[kind].name, table.locations[from].name, table.locations[to].name),
+            name: format!(
+                "move {} {} -> {}",
+                table.deck.kinds[kind].name, table.locations[from].name, table.locations[to].name
+            ),
             pre: Formula::holds(from, kind),
             post: vec![Post::Move {
                 kind,
@@ -68,7 +71,10 @@ pub fn send(table: &Table, from: Agent, to: Agent, what: Formula) -> EventModel 
         })
         .collect();
     EventModel {
-        name: format!("message from {} to {}", table.players[from], table.players[to]),
+        name: format!(
+            "message from {} to {}",
+            table.players[from], table.players[to]
+        ),
         events,
         relations,
         designated: Vec::new(),

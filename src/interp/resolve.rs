@@ -113,11 +113,11 @@ impl Scope<'_> {
                 body,
             } => self.quantified(*all, var, domain, body, f.span)?,
             FormulaKind::Call { name, args } => self.call(name, args)?,
-            FormulaKind::Compare { left, cmp: op, right } => self.compare(
-                self.term(left)?,
-                cmp(*op),
-                self.term(right)?,
-            ),
+            FormulaKind::Compare {
+                left,
+                cmp: op,
+                right,
+            } => self.compare(self.term(left)?, cmp(*op), self.term(right)?),
             FormulaKind::KvTerms(p, terms) => self.knows_values(p, terms)?,
         })
     }
@@ -210,9 +210,10 @@ impl Scope<'_> {
             let bits = self
                 .variable(&name.text)
                 .ok_or_else(|| self.unknown_variable(name))?;
-            parts.extend(bits.into_iter().map(|b| {
-                Formula::Kw(p, boxed(Formula::Atom(crate::engine::Atom::Prop(b))))
-            }));
+            parts.extend(
+                bits.into_iter()
+                    .map(|b| Formula::Kw(p, boxed(Formula::Atom(crate::engine::Atom::Prop(b))))),
+            );
         }
         Ok(Formula::And(parts))
     }
@@ -222,7 +223,13 @@ impl Scope<'_> {
         match domain {
             Domain::Range(lo, hi, _) => (*lo..=*hi).map(|v| v.to_string()).collect(),
             Domain::Players => self.table.players.clone(),
-            Domain::Cards => self.table.deck.kinds.iter().map(|k| k.name.clone()).collect(),
+            Domain::Cards => self
+                .table
+                .deck
+                .kinds
+                .iter()
+                .map(|k| k.name.clone())
+                .collect(),
             Domain::List(names) => names.iter().map(|n| n.text.clone()).collect(),
         }
     }
@@ -303,10 +310,15 @@ impl Scope<'_> {
         if depth >= MAX_EXPANSION {
             return Err(Diagnostic::error(
                 "recursive-let",
-                format!("`{}` uses itself (or its uses nest more than {MAX_EXPANSION} deep)", name.text),
+                format!(
+                    "`{}` uses itself (or its uses nest more than {MAX_EXPANSION} deep)",
+                    name.text
+                ),
                 name.span,
             )
-            .with_help("a `let` with parameters is expanded where it is used, so it cannot use itself"));
+            .with_help(
+                "a `let` with parameters is expanded where it is used, so it cannot use itself",
+            ));
         }
         let binding: Binding = m
             .params
@@ -318,7 +330,14 @@ impl Scope<'_> {
         let result = self.formula(&substitute(&m.body, &binding));
         self.expanding.set(depth);
         result.map_err(|d| {
-            let note = format!("in `{}`, used here with ({})", name.text, args.iter().map(|a| a.text.as_str()).collect::<Vec<_>>().join(", "));
+            let note = format!(
+                "in `{}`, used here with ({})",
+                name.text,
+                args.iter()
+                    .map(|a| a.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
             match d.help.clone() {
                 Some(h) => d.with_help(format!("{h} ({note})")),
                 None => d.with_help(note),
@@ -568,7 +587,10 @@ impl Scope<'_> {
                     .iter()
                     .map(|p| self.agent(p))
                     .collect::<Result<Vec<_>, _>>()?;
-                Move::Apply(super::private::secret_move(self.table, kind, from, to, &unseen), 0)
+                Move::Apply(
+                    super::private::secret_move(self.table, kind, from, to, &unseen),
+                    0,
+                )
             }
             MoveKind::Send {
                 from,

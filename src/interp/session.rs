@@ -501,8 +501,15 @@ impl Session {
             return Ok(Vec::new());
         };
         let play = self.scope_parts();
-        let which = if whole { "of the whole model" } else { "reachable" };
-        let head = format!("{} world(s) {which} where it holds (* is the actual world):", ids.len());
+        let which = if whole {
+            "of the whole model"
+        } else {
+            "reachable"
+        };
+        let head = format!(
+            "{} world(s) {which} where it holds (* is the actual world):",
+            ids.len()
+        );
         Ok(vec![Output::Lines(explain::listed(
             &play.table,
             &play.props,
@@ -531,7 +538,11 @@ impl Session {
             return Ok(Vec::new());
         };
         let found = num_bigint::BigUint::from(ids.len());
-        let which = if whole { "the whole model" } else { "the model" };
+        let which = if whole {
+            "the whole model"
+        } else {
+            "the model"
+        };
         let detail = match filter {
             Some(_) => format!("it holds in {found} world(s) of {which}"),
             None => format!("{which} has {found} world(s)"),
@@ -734,8 +745,10 @@ impl Session {
             .with_help("drop the deck, or the `var` declarations"));
         }
         let Some((players, _)) = &setup.players else {
-            return Err(Diagnostic::error("no-players", "no players are declared", at)
-                .with_help("declare the agents before this line: `players S P`"));
+            return Err(
+                Diagnostic::error("no-players", "no players are declared", at)
+                    .with_help("declare the agents before this line: `players S P`"),
+            );
         };
         let table = Table::new(
             players.iter().map(|p| p.text.clone()).collect(),
@@ -824,8 +837,7 @@ impl Session {
         let generated = written.clone().generate();
         let model: Rc<dyn Backend> = match self.options.engine {
             Engine::Symbolic => Rc::new(
-                SymbolicModel::from_explicit(&generated)
-                    .map_err(|e| errors::engine(&e, span))?,
+                SymbolicModel::from_explicit(&generated).map_err(|e| errors::engine(&e, span))?,
             ),
             Engine::Explicit | Engine::Auto => Rc::new(generated.contract()),
         };

@@ -87,10 +87,7 @@ pub struct Spec<'a> {
 /// order) and the names of its worlds (`x=4 y=13`).
 pub fn model(spec: &Spec, at: Span) -> Result<(ExplicitModel, Vec<String>), Diagnostic> {
     let vars = spec.vars;
-    let total: u128 = vars
-        .iter()
-        .map(|v| u128::from(v.hi - v.lo + 1))
-        .product();
+    let total: u128 = vars.iter().map(|v| u128::from(v.hi - v.lo + 1)).product();
     if total > spec.budget {
         return Err(Diagnostic::error(
             "too-many-worlds",

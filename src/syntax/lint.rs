@@ -80,7 +80,13 @@ fn visit(f: &Formula, src: &str, out: &mut Vec<Diagnostic>) {
             visit(g, src, out)
         }
         Quant { body, .. } => visit(body, src, out),
-        True | False | Named { .. } | HoldsSeq { .. } | Kv(..) | Call { .. } | Compare { .. }
+        True
+        | False
+        | Named { .. }
+        | HoldsSeq { .. }
+        | Kv(..)
+        | Call { .. }
+        | Compare { .. }
         | KvTerms(..) => {}
     }
 }

@@ -4,9 +4,9 @@
 
 pub mod ast;
 pub mod lint;
-pub mod subst;
 mod parser;
 mod split;
+pub mod subst;
 
 use crate::diag::{Diagnostic, Span};
 

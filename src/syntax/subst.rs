@@ -130,10 +130,7 @@ fn move_(m: &super::ast::Move, binding: &Binding) -> super::ast::Move {
         },
         other => other.clone(),
     };
-    super::ast::Move {
-        kind,
-        span: m.span,
-    }
+    super::ast::Move { kind, span: m.span }
 }
 
 fn term(t: &Term, binding: &Binding) -> Term {

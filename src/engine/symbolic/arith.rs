@@ -95,7 +95,13 @@ fn term(meta: &Meta, props: &[VarNo], t: &Term) -> Res<(Nat, Nat)> {
                 constant(meta, *c as u32, w)
             } else {
                 (0..w)
-                    .map(|i| if c >> i & 1 == 1 { meta.top() } else { meta.bot() })
+                    .map(|i| {
+                        if c >> i & 1 == 1 {
+                            meta.top()
+                        } else {
+                            meta.bot()
+                        }
+                    })
                     .collect()
             };
             (Nat { bits, max }, zero())
@@ -162,4 +168,3 @@ pub(crate) fn compare(meta: &Meta, props: &[VarNo], c: &Comparison) -> Res<Bdd> 
         Cmp::Gt => oom(oom(lt.or(&eq))?.not())?,
     })
 }
-

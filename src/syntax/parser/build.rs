@@ -374,7 +374,10 @@ fn has_word(text: &str, word: &str) -> bool {
 }
 
 /// The bounds of `a..b`; an error if empty or huge.
-pub(crate) fn range_bounds<T: FromStr + Into<u64> + Copy>(ctx: &Ctx, pair: &Pair<'_, Rule>) -> Result<(T, T)> {
+pub(crate) fn range_bounds<T: FromStr + Into<u64> + Copy>(
+    ctx: &Ctx,
+    pair: &Pair<'_, Rule>,
+) -> Result<(T, T)> {
     let span = ctx.span(pair.as_span());
     let text = pair.as_str();
     let (a, b) = text.split_once("..").unwrap_or((text, text));
@@ -458,7 +461,10 @@ fn expectation(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<Expectation> {
             let filter = match parts.last() {
                 Some(p) if p.as_rule() == Rule::count_where => {
                     let p = parts.pop().expect("a where");
-                    let f = ctx.first(p.into_inner().find(|q| q.as_rule() == Rule::formula), "a formula")?;
+                    let f = ctx.first(
+                        p.into_inner().find(|q| q.as_rule() == Rule::formula),
+                        "a formula",
+                    )?;
                     Some(formula(ctx, f)?)
                 }
                 _ => None,
@@ -515,11 +521,7 @@ fn let_(ctx: &Ctx, mut a: Args<'_, '_, '_>) -> Result<StatementKind> {
         }
     }
     let body = a.formula()?;
-    Ok(StatementKind::Macro {
-        name,
-        params,
-        body,
-    })
+    Ok(StatementKind::Macro { name, params, body })
 }
 
 /// How the formula grammar would read `text` if it is not a plain name:
@@ -563,7 +565,10 @@ fn split_operator(text: &str) -> (&str, &str) {
         .find(|l| text.starts_with(l))
         .unwrap_or("K");
     let rest = &text[letter.len()..];
-    let agent = rest.trim_start_matches('_').trim_start_matches('[').trim_end_matches(']');
+    let agent = rest
+        .trim_start_matches('_')
+        .trim_start_matches('[')
+        .trim_end_matches(']');
     (letter, agent)
 }
 

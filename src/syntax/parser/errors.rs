@@ -73,6 +73,24 @@ pub(crate) fn from_pest(ctx: &Ctx, err: Error<Rule>) -> SyntaxError {
             return ctx.error(span, message, "expected a simpler statement");
         }
     };
+    // Arithmetic, arguments and `P observes` are what a few statements
+    // need; they are mentioned only when nothing else was expected.
+    let quiet = |r: &Rule| {
+        matches!(
+            r,
+            Rule::arith_cmp
+                | Rule::arith_gt
+                | Rule::add_op
+                | Rule::mul_op
+                | Rule::macro_args
+                | Rule::kw_observes
+        )
+    };
+    let positives: Vec<Rule> = if positives.iter().all(quiet) {
+        positives
+    } else {
+        positives.into_iter().filter(|r| !quiet(r)).collect()
+    };
     let at_end = text[pos..].trim().is_empty();
     if at_end {
         if let Some(&(open, c)) = ctx.piece.unclosed.last() {
@@ -81,6 +99,12 @@ pub(crate) fn from_pest(ctx: &Ctx, err: Error<Rule>) -> SyntaxError {
     }
     if positives.contains(&Rule::stmt_body) {
         return unknown_statement(ctx, pos);
+    }
+    // Only `P observes t` starts with a name: a first word that is not a
+    // keyword is an unknown statement, not a missing `observes`.
+    if positives == [Rule::kw_observes] {
+        let start = text.len() - text.trim_start().len();
+        return unknown_statement(ctx, start);
     }
     let mut e = unexpected(ctx, pos, &positives);
     e.help = help(ctx, pos, &positives);

@@ -413,7 +413,10 @@ fn quant(ctx: &Ctx, op: Pair<'_, Rule>, body: Box<Formula>) -> Result<FormulaKin
             Rule::quant_any => all = false,
             Rule::ident => var = Some(ctx.name(&part)),
             Rule::domain => {
-                let d = ctx.first(part.into_inner().next(), "a range, `players`, `cards` or a list")?;
+                let d = ctx.first(
+                    part.into_inner().next(),
+                    "a range, `players`, `cards` or a list",
+                )?;
                 domain = Some(match d.as_rule() {
                     Rule::range => {
                         let (lo, hi) = build::range_bounds::<u32>(ctx, &d)?;
