@@ -81,6 +81,8 @@ pub fn world_line(
         .and_then(|n| n.names.get(w).cloned())
         .unwrap_or_else(|| format!("w{w}"));
     format!("{name}{mark} {}", parts.join(" "))
+        .trim_end()
+        .to_string()
 }
 
 /// `worlds` / `worlds P`: every world, or the ones P considers possible.
