@@ -798,6 +798,8 @@ impl Session {
         {
             return Err(scope.term(&ast::Term::Name(n.clone())).unwrap_err());
         }
+        let ranges = variables::ranges(&setup.vars);
+        let valuation = variables::valuation(&setup.vars, &actual);
         let spec = variables::Spec {
             vars: &setup.vars,
             laws,
@@ -806,8 +808,24 @@ impl Session {
             budget: self.options.max_worlds,
         };
         let (written, names) = variables::model(&spec, at)?;
+        let structure: Option<Rc<dyn Backend>> = match self.options.engine {
+            Engine::Symbolic => {
+                let laws: Vec<Formula> = spec.laws.iter().map(|(f, _)| f.clone()).collect();
+                let o = crate::engine::symbolic::observe::Observations {
+                    props: props.len(),
+                    ranges: &ranges,
+                    laws: &laws,
+                    observes: &spec.observes,
+                    actual: &valuation,
+                };
+                Some(Rc::new(
+                    SymbolicModel::from_observations(&o).map_err(|e| errors::engine(&e, at))?,
+                ))
+            }
+            _ => None,
+        };
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        self.start_written(table, props, written, &names, at)
+        self.start_written(table, props, written, &names, at, structure)
     }
 
     /// Starts the session from an explicit `model { ... }` block.
@@ -822,7 +840,7 @@ impl Session {
         }
         let (table, props, written) = explicit::model(def)?;
         let written_names: Vec<&str> = def.worlds.iter().map(|w| w.name.text.as_str()).collect();
-        self.start_written(table, props, written, &written_names, def.span)
+        self.start_written(table, props, written, &written_names, def.span, None)
     }
 
     /// Starts the session from a model as written, with its worlds' names.
@@ -833,13 +851,18 @@ impl Session {
         written: ExplicitModel,
         written_names: &[&str],
         span: Span,
+        structure: Option<Rc<dyn Backend>>,
     ) -> Result<(), Diagnostic> {
         let generated = written.clone().generate();
-        let model: Rc<dyn Backend> = match self.options.engine {
-            Engine::Symbolic => Rc::new(
-                SymbolicModel::from_explicit(&generated).map_err(|e| errors::engine(&e, span))?,
-            ),
-            Engine::Explicit | Engine::Auto => Rc::new(generated.contract()),
+        let model: Rc<dyn Backend> = match (structure, self.options.engine) {
+            (Some(s), _) => s,
+            (None, engine) => match engine {
+                Engine::Symbolic => Rc::new(
+                    SymbolicModel::from_explicit(&generated)
+                        .map_err(|e| errors::engine(&e, span))?,
+                ),
+                Engine::Explicit | Engine::Auto => Rc::new(generated.contract()),
+            },
         };
         let names = world_names(&*model, &written, written_names);
         self.whole = Some(Whole {

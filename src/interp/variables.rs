@@ -37,6 +37,27 @@ pub fn props(vars: &[Variable]) -> Vec<String> {
         .collect()
 }
 
+/// Each variable's propositions, with its smallest and largest value.
+pub fn ranges(vars: &[Variable]) -> Vec<(Vec<usize>, u64, u64)> {
+    let mut next = 0;
+    vars.iter()
+        .map(|v| {
+            let bits: Vec<usize> = (next..next + bits(v.hi)).collect();
+            next += bits.len();
+            (bits, v.lo, v.hi)
+        })
+        .collect()
+}
+
+/// The propositions' values for the variables' values.
+pub fn valuation(vars: &[Variable], values: &[u64]) -> Vec<bool> {
+    ranges(vars)
+        .into_iter()
+        .zip(values)
+        .flat_map(|((bits, _, _), &x)| (0..bits.len()).map(move |i| x >> i & 1 == 1))
+        .collect()
+}
+
 /// Whether `f` holds for the valuation `bit`, for a formula without
 /// knowledge operators or updates (`None` otherwise).
 fn plain(f: &Formula, bit: &impl Fn(usize) -> bool) -> Option<bool> {

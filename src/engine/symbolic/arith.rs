@@ -168,3 +168,15 @@ pub(crate) fn compare(meta: &Meta, props: &[VarNo], c: &Comparison) -> Res<Bdd> 
         Cmp::Gt => oom(oom(lt.or(&eq))?.not())?,
     })
 }
+
+/// A term without subtraction as bits, with its largest value; `None` for
+/// a term with subtraction.
+pub(crate) fn natural(meta: &Meta, props: &[VarNo], t: &Term) -> Res<Option<(BitVec, u128)>> {
+    let (p, n) = term(meta, props, t)?;
+    Ok((n.max == 0).then_some((p.bits, p.max)))
+}
+
+/// `a = b` for natural numbers as bits.
+pub(crate) fn equal(meta: &Meta, a: &[Bdd], b: &[Bdd]) -> Res<Bdd> {
+    Ok(lt_eq(meta, a, b)?.1)
+}
