@@ -302,3 +302,21 @@ fn a_message_delivered_or_lost() {
         assert_eq!(answers(src, engine), vec![true; 2], "{engine:?}");
     }
 }
+
+#[test]
+fn a_diamond_is_not_a_comparison() {
+    use dealer::syntax::ast::FormulaKind;
+    for src in ["<!p> (q)", "<!p> q", "<!p> (q) & r", "<!x > 3> (y)"] {
+        let f = syntax::parse_formula(src).unwrap_or_else(|e| panic!("{src}: {e:?}"));
+        let top = match &f.kind {
+            FormulaKind::And(l, _) => &l.kind,
+            k => k,
+        };
+        assert!(
+            matches!(top, FormulaKind::AnnounceDiamond(..)),
+            "{src}: {top:?}"
+        );
+    }
+    let f = syntax::parse_formula("x * y > 12").unwrap();
+    assert!(matches!(f.kind, FormulaKind::Compare { .. }));
+}
