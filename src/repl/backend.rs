@@ -584,6 +584,7 @@ fn changes_state(stmt: &Statement) -> bool {
             | StatementKind::Expect(_)
             | StatementKind::Why(_)
             | StatementKind::Worlds(_)
+            | StatementKind::WorldsWhere { .. }
             | StatementKind::Stats
     )
 }
