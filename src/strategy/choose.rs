@@ -12,7 +12,7 @@ use crate::diag::Diagnostic;
 use crate::interp::Session;
 use crate::syntax::parse_formula;
 
-use super::expand::{expand, substitute};
+use super::expand::{expand, ranks, substitute};
 use super::parse::{Rule, Strategy, Template, Term};
 
 /// Answers formulas of the scenario language in the actual world.
@@ -233,7 +233,15 @@ impl Asker<'_> {
         let mut all = bindings.to_vec();
         all.push(("me".into(), me.clone()));
         all.push(("others".into(), others.join(",")));
-        Ok(substitute(&expanded, &all))
+        let deck = &self.table.deck;
+        let pattern = |card: &str| {
+            deck.kinds
+                .iter()
+                .find(|k| k.name.eq_ignore_ascii_case(card))
+                .map(|k| format!("{}*", k.rank_name()))
+        };
+        ranks(&substitute(&expanded, &all), &pattern)
+            .map_err(|m| super::error("strategy-formula", format!("`{text}`: {m}")))
     }
 
     fn try_rule(&mut self, rule: &Rule, legal: &[String]) -> Result<Vec<Tried>, Diagnostic> {

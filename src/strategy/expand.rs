@@ -30,6 +30,27 @@ pub fn substitute(text: &str, bindings: &[(String, String)]) -> String {
     out
 }
 
+/// Replaces every `rank(CARD)` of `text` by the pattern `pattern(CARD)`
+/// gives (`rank(5S)` → `5*`, every card of the rank), for guards about a
+/// bound card's rank (Kemps collects a value, not a card).
+pub fn ranks(text: &str, pattern: &dyn Fn(&str) -> Option<String>) -> Result<String, String> {
+    let bytes = text.as_bytes();
+    let start = (0..text.len()).find(|&i| {
+        (i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_'))
+            && text[i..].starts_with("rank(")
+    });
+    let Some(start) = start else {
+        return Ok(text.to_string());
+    };
+    let open = start + 4;
+    let close = matching(text, open).ok_or("a `rank(` is not closed")?;
+    let card = text[open + 1..close].trim();
+    let replaced =
+        pattern(card).ok_or_else(|| format!("in `rank({card})`, `{card}` is no card"))?;
+    let rest = ranks(&text[close + 1..], pattern)?;
+    Ok(format!("{}{replaced}{rest}", &text[..start]))
+}
+
 /// Expands the quantifiers of `text`: `players` and `others` are the
 /// players' names and those other than `me`.
 pub fn expand(text: &str, players: &[String], me: &str) -> Result<String, String> {
@@ -155,6 +176,18 @@ mod tests {
             substitute("K_me hand_x(Q) & hex", &b),
             "K_1 hand_2(Q) & hex"
         );
+    }
+
+    #[test]
+    fn rank_of_a_card_becomes_its_pattern() {
+        let pattern = |c: &str| c.strip_suffix('S').map(|r| format!("{r}*"));
+        assert_eq!(
+            ranks("hand_1(rank(5S)) >= 2 & table(rank( 6S ))", &pattern).unwrap(),
+            "hand_1(5*) >= 2 & table(6*)"
+        );
+        assert_eq!(ranks("frank(5S)", &pattern).unwrap(), "frank(5S)");
+        assert!(ranks("hand_1(rank(5H))", &pattern).is_err());
+        assert!(ranks("hand_1(rank(5S)", &pattern).is_err());
     }
 
     #[test]

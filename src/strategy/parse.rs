@@ -7,7 +7,7 @@
 use crate::diag::{Diagnostic, Span};
 use crate::syntax::parse_formula;
 
-use super::expand::{expand_placeholder, substitute};
+use super::expand::{expand_placeholder, ranks, substitute};
 
 /// A strategy: its name, its game and its rules in order.
 #[derive(Clone, Debug)]
@@ -276,7 +276,8 @@ fn check_formula(
 ) -> Result<(), Diagnostic> {
     let expanded = expand_placeholder(text)
         .map_err(|m| Diagnostic::error("strategy-formula", format!("in the {what}: {m}"), span))?;
-    let expanded = substitute(&expanded, placeholders);
+    let expanded = ranks(&substitute(&expanded, placeholders), &|_| Some("*".into()))
+        .map_err(|m| Diagnostic::error("strategy-formula", format!("in the {what}: {m}"), span))?;
     parse_formula(&expanded).map(|_| ()).map_err(|e| {
         Diagnostic::error(
             "strategy-formula",
