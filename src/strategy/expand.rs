@@ -30,25 +30,78 @@ pub fn substitute(text: &str, bindings: &[(String, String)]) -> String {
     out
 }
 
-/// Replaces every `rank(CARD)` of `text` by the pattern `pattern(CARD)`
-/// gives (`rank(5S)` → `5*`, every card of the rank), for guards about a
-/// bound card's rank (Kemps collects a value, not a card).
-pub fn ranks(text: &str, pattern: &dyn Fn(&str) -> Option<String>) -> Result<String, String> {
+/// Replaces every call `NAME(ARGS)` of `text` (a word `NAME` followed by
+/// `(`) by what `f` makes of its arguments: `rank(5S)` → `5*`,
+/// `is(T21, *T)` → `true`.
+pub fn calls(
+    text: &str,
+    name: &str,
+    f: &dyn Fn(&str) -> Result<String, String>,
+) -> Result<String, String> {
     let bytes = text.as_bytes();
+    let head = format!("{name}(");
     let start = (0..text.len()).find(|&i| {
         (i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_'))
-            && text[i..].starts_with("rank(")
+            && text[i..].starts_with(&head)
     });
     let Some(start) = start else {
         return Ok(text.to_string());
     };
-    let open = start + 4;
-    let close = matching(text, open).ok_or("a `rank(` is not closed")?;
-    let card = text[open + 1..close].trim();
-    let replaced =
-        pattern(card).ok_or_else(|| format!("in `rank({card})`, `{card}` is no card"))?;
-    let rest = ranks(&text[close + 1..], pattern)?;
+    let open = start + name.len();
+    let close = matching(text, open).ok_or_else(|| format!("a `{head}` is not closed"))?;
+    let replaced = f(text[open + 1..close].trim())?;
+    let rest = calls(&text[close + 1..], name, f)?;
     Ok(format!("{}{replaced}{rest}", &text[..start]))
+}
+
+/// The strategy language's functions of bound cards and names, replaced
+/// once the variables are: `rank(c)` and `suit(c)` (the card's rank or
+/// suit as a pattern, `5*`, `*S`), `is(c, PATTERN)` (whether the card
+/// matches the pattern: `true` or `false`) and `eq(x, y)` (whether two
+/// names are the same). `card` gives a card's rank pattern, suit pattern
+/// and whether it matches a pattern.
+pub fn functions(text: &str, card: &dyn CardFacts) -> Result<String, String> {
+    let no_card = |c: &str| format!("`{c}` is no card");
+    let text = calls(text, "rank", &|c| card.rank(c).ok_or_else(|| no_card(c)))?;
+    let text = calls(&text, "suit", &|c| card.suit(c).ok_or_else(|| no_card(c)))?;
+    let text = calls(&text, "is", &|args| {
+        let (c, pattern) = args
+            .split_once(',')
+            .ok_or("write `is(CARD, PATTERN)`, e.g. `is(c, *T)`")?;
+        let is = card.is(c.trim(), pattern.trim())?;
+        Ok(is.to_string())
+    })?;
+    calls(&text, "eq", &|args| {
+        let (a, b) = args
+            .split_once(',')
+            .ok_or("write `eq(x, y)`, e.g. `eq(y, Bruno)`")?;
+        Ok((a.trim() == b.trim()).to_string())
+    })
+}
+
+/// What the functions of [`functions`] ask of the deck.
+pub trait CardFacts {
+    /// The pattern of the card's rank (`5*`).
+    fn rank(&self, card: &str) -> Option<String>;
+    /// The pattern of the card's suit (`*S`; trumps `*T`).
+    fn suit(&self, card: &str) -> Option<String>;
+    /// Whether the card matches the pattern.
+    fn is(&self, card: &str, pattern: &str) -> Result<bool, String>;
+}
+
+/// Any card, any pattern: for checking a formula's syntax before a deal.
+pub(crate) struct Placeholder;
+
+impl CardFacts for Placeholder {
+    fn rank(&self, _: &str) -> Option<String> {
+        Some("*".into())
+    }
+    fn suit(&self, _: &str) -> Option<String> {
+        Some("*".into())
+    }
+    fn is(&self, _: &str, _: &str) -> Result<bool, String> {
+        Ok(true)
+    }
 }
 
 /// Expands the quantifiers of `text`: `players` and `others` are the
@@ -178,16 +231,38 @@ mod tests {
         );
     }
 
+    struct Spades;
+
+    impl CardFacts for Spades {
+        fn rank(&self, c: &str) -> Option<String> {
+            c.strip_suffix('S').map(|r| format!("{r}*"))
+        }
+        fn suit(&self, c: &str) -> Option<String> {
+            c.ends_with('S').then(|| "*S".to_string())
+        }
+        fn is(&self, c: &str, p: &str) -> Result<bool, String> {
+            Ok(p == "*S" && c.ends_with('S'))
+        }
+    }
+
     #[test]
-    fn rank_of_a_card_becomes_its_pattern() {
-        let pattern = |c: &str| c.strip_suffix('S').map(|r| format!("{r}*"));
+    fn functions_of_cards_are_replaced() {
         assert_eq!(
-            ranks("hand_1(rank(5S)) >= 2 & table(rank( 6S ))", &pattern).unwrap(),
+            functions("hand_1(rank(5S)) >= 2 & table(rank( 6S ))", &Spades).unwrap(),
             "hand_1(5*) >= 2 & table(6*)"
         );
-        assert_eq!(ranks("frank(5S)", &pattern).unwrap(), "frank(5S)");
-        assert!(ranks("hand_1(rank(5H))", &pattern).is_err());
-        assert!(ranks("hand_1(rank(5S)", &pattern).is_err());
+        assert_eq!(functions("frank(5S)", &Spades).unwrap(), "frank(5S)");
+        assert_eq!(
+            functions("is(5S, *S) & !is(5H, *S) & hand_2(suit(5S)) = 0", &Spades).unwrap(),
+            "true & !false & hand_2(*S) = 0"
+        );
+        assert_eq!(
+            functions("eq(1, 1) | eq(1,2)", &Spades).unwrap(),
+            "true | false"
+        );
+        assert!(functions("hand_1(rank(5H))", &Spades).is_err());
+        assert!(functions("hand_1(rank(5S)", &Spades).is_err());
+        assert!(functions("is(5S)", &Spades).is_err());
     }
 
     #[test]

@@ -42,8 +42,8 @@ mod expand;
 mod parse;
 
 pub use choose::{choose, Decision, Oracle, RuleTrace, Tried};
-pub use expand::{expand, substitute};
-pub use parse::{parse, Rule, Strategy, Template, Term};
+pub use expand::{calls, expand, functions, substitute, CardFacts};
+pub use parse::{parse, CardValue, Rule, Strategy, Template, Term};
 
 use std::path::Path;
 
