@@ -104,7 +104,7 @@ ask 2 1 K
 
 #[test]
 fn every_shipped_strategy_parses() {
-    for game in ["gofish", "kwartet", "kemps", "konigrufen"] {
+    for game in ["gofish", "kwartet", "kemps", "konigrufen", "cabo"] {
         let names = shipped_names(dir(), game);
         assert!(names.len() >= 2, "{game}: {names:?}");
         for n in names {
@@ -389,4 +389,38 @@ fn konigrufen_leads_the_highest_trump_and_feeds_a_known_teammate() {
 fn konigrufen_decisions_agree_with_the_model() {
     let deal = Deal::Referee(Size::Teaching);
     check_games("konigrufen", &deal, &["report", "random"], 0..6);
+}
+
+/// After the deal each player has peeked at two slots. Regular draws the
+/// open pile's top when it knows a slot of its own holds more; paranoid
+/// never does.
+#[test]
+fn cabo_regular_takes_the_open_card_and_paranoid_does_not() {
+    let deal = Deal::Referee(Size::Teaching);
+    let mut s = session(&setup_text("cabo", &deal, 1).unwrap());
+    let (d, legal) = decide("cabo", &mut s, &strategy("cabo", "regular"), 1);
+    assert_eq!(
+        (d.rule.as_deref(), legal[d.index].as_str()),
+        (Some("open"), "draw 1 from open: 1")
+    );
+    let (d, legal) = decide("cabo", &mut s, &strategy("cabo", "paranoid"), 1);
+    assert_eq!(
+        (d.rule.as_deref(), legal[d.index].as_str()),
+        (Some("closed"), "draw 1")
+    );
+    // Holding the 1, regular puts it into a slot it knows holds more.
+    let stmt = syntax::parse_statement("draw 1 from open: 1")
+        .unwrap()
+        .remove(0);
+    s.execute(&stmt, "draw 1 from open: 1").unwrap();
+    let (d, legal) = decide("cabo", &mut s, &strategy("cabo", "regular"), 1);
+    assert_eq!(d.rule.as_deref(), Some("better"));
+    let slot = legal[d.index].strip_prefix("place 1 ").unwrap().to_string();
+    assert!(query(&s, &format!("K1 !{slot}(0..1)")), "{slot}");
+}
+
+#[test]
+fn cabo_decisions_agree_with_the_model() {
+    let deal = Deal::Referee(Size::Teaching);
+    check_games("cabo", &deal, &["regular", "paranoid", "random"], 0..6);
 }
