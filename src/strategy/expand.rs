@@ -261,7 +261,7 @@ mod tests {
             "true | false"
         );
         assert!(functions("hand_1(rank(5H))", &Spades).is_err());
-        assert!(functions("hand_1(rank(5S)", &Spades).is_err());
+        assert!(functions("hand_1(rank(5S", &Spades).is_err());
         assert!(functions("is(5S)", &Spades).is_err());
     }
 
