@@ -175,8 +175,12 @@ impl Repl {
     /// drawn with the generator of seed 0.
     fn strategy(&self, arg: &str, at: Span) -> Result<Vec<String>, Diagnostic> {
         use rand::SeedableRng;
-        let play = self
-            .session()
+        // A file whose declarations are read but whose first move is not
+        // played yet is dealt here, on a copy (as a query would deal it).
+        let mut session = self.session().clone();
+        session.finish(at)?;
+        let dealt = session.clone();
+        let play = dealt
             .playing()
             .ok_or_else(|| Diagnostic::error("not-dealt", "no cards are dealt yet", at))?;
         let game = play.game.name();
@@ -189,8 +193,7 @@ impl Repl {
         })?;
         let mut words = arg.split_whitespace();
         let name = words.next().unwrap_or_default();
-        let dir = std::path::Path::new(crate::strategy::SHIPPED_DIR);
-        let strategy = crate::strategy::find(dir, game, name)
+        let strategy = crate::strategy::find(None, game, name)
             .map_err(|e| Diagnostic::error("unknown-strategy", e, at))?;
         let pos = play.position();
         let me = match words.next() {
@@ -219,7 +222,6 @@ impl Repl {
             .iter()
             .map(|m| referee.move_text(&play.table, m))
             .collect();
-        let mut session = self.session().clone();
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
         let d =
             crate::strategy::choose(&strategy, &mut session, &play.table, me, &legal, &mut rng)?;
@@ -340,15 +342,18 @@ impl Repl {
     }
 
     /// `:load FILE`: a fresh session that has played the file's statements
-    /// up to its first move.
+    /// up to its first move (`-` reads the scenario from standard input).
+    /// A statement that fails or is interrupted (Ctrl-C) stops the load
+    /// there, with the statements before it played.
     pub fn load(&mut self, file: &str) -> Vec<Item> {
-        let src = match std::fs::read_to_string(file) {
-            Ok(src) => src,
+        let (file, src) = match crate::interp::read_source(std::path::Path::new(file)) {
+            Ok(read) => read,
             Err(e) => {
-                let d = Diagnostic::unlocated("cannot-read", format!("cannot read {file}: {e}"));
+                let d = Diagnostic::unlocated("cannot-read", e);
                 return vec![error(file, "", d)];
             }
         };
+        let file = file.as_str();
         let script = match Script::parse(file, &src) {
             Ok(s) => s,
             Err(errors) => return errors.into_iter().map(|d| error(file, &src, d)).collect(),
@@ -582,6 +587,7 @@ fn changes_state(stmt: &Statement) -> bool {
             | StatementKind::Expect(_)
             | StatementKind::Why(_)
             | StatementKind::Worlds(_)
+            | StatementKind::WorldsWhere { .. }
             | StatementKind::Stats
     )
 }
