@@ -51,7 +51,14 @@ fn play_both(game: &str, seed: u64, strategies: &[&str]) -> (usize, usize) {
     let mut s = Match::new(game, seed, Size::Teaching, options(Engine::Symbolic)).unwrap();
     let players = e.playing().table.players.len();
     let loaded: Vec<_> = (0..players)
-        .map(|p| find(Path::new(SHIPPED_DIR), game, strategies[p % strategies.len()]).unwrap())
+        .map(|p| {
+            find(
+                Path::new(SHIPPED_DIR),
+                game,
+                strategies[p % strategies.len()],
+            )
+            .unwrap()
+        })
         .collect();
     let mut rngs: Vec<ChaCha8Rng> = (0..players)
         .map(|p| {
@@ -115,4 +122,74 @@ fn kwartet_strategies_ask_both_engines_the_same() {
     }
     assert!(asked > 20, "{asked} queries in {moves} moves");
     println!("Kwartet: 3 games, {moves} moves, {asked} queries checked");
+}
+
+/// The long mode: `cargo test --release --test play_engines -- --ignored`.
+#[test]
+#[ignore]
+fn many_games_ask_both_engines_the_same() {
+    let (mut moves, mut asked) = (0, 0);
+    for seed in 0..60 {
+        for (game, strategies) in [
+            ("gofish", &["second-order", "first-order", "careful"][..]),
+            ("gofish", &["most-cards", "random", "second-order"][..]),
+            ("kwartet", &["greedy", "mixed", "silent", "random"][..]),
+        ] {
+            let (m, a) = play_both(game, seed, strategies);
+            moves += m;
+            asked += a;
+        }
+    }
+    println!("180 games, {moves} moves, {asked} queries checked");
+}
+
+/// `dealer bench --play`'s lines, run with `threads` threads.
+fn bench_play(threads: &str) -> String {
+    let out = assert_cmd::Command::cargo_bin("dealer")
+        .unwrap()
+        .args([
+            "bench",
+            "--play",
+            "gofish",
+            "--size",
+            "small",
+            "--games",
+            "4",
+            "--agents",
+            "second-order,first-order,random",
+            "--threads",
+            threads,
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn the_play_benchmark_times_moves_queries_and_games_whatever_the_threads() {
+    let one = bench_play("1");
+    let two = bench_play("2");
+    for text in [&one, &two] {
+        assert!(text.contains("4 game(s) from seed 1"), "{text}");
+        for line in ["  move   mean", "  query  mean", "  game   mean", "  memory peak"] {
+            assert!(text.contains(line), "no `{line}` in {text}");
+        }
+    }
+    let result = |t: &str| -> String {
+        t.lines()
+            .filter(|l| l.contains("wins per seat") || l.contains("queries per game"))
+            .map(|l| l.split(';').next().unwrap().to_string())
+            .collect()
+    };
+    // The same games, hence the same winners and counts, on 1 and 2 threads.
+    assert_eq!(result(&one), result(&two));
+    let wins: usize = result(&one)
+        .split("wins per seat")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .map(|w| w.parse::<usize>().unwrap())
+        .sum();
+    assert!(wins >= 4, "every game has a winner: {one}");
 }

@@ -173,7 +173,10 @@ impl Oracle for TimedOracle<'_> {
 /// The printed summary.
 fn report(bench: &PlayBench, runs: &[GameRun], wall: Duration, threads: usize) -> String {
     let moves: Vec<Duration> = runs.iter().flat_map(|r| r.moves.iter().copied()).collect();
-    let queries: Vec<Duration> = runs.iter().flat_map(|r| r.queries.iter().copied()).collect();
+    let queries: Vec<Duration> = runs
+        .iter()
+        .flat_map(|r| r.queries.iter().copied())
+        .collect();
     let games: Vec<Duration> = runs.iter().map(|r| r.total).collect();
     let mut out = format!(
         "{} ({}), agents {}, {} game(s) from seed {} on {threads} thread(s)\n",
@@ -210,7 +213,8 @@ fn report(bench: &PlayBench, runs: &[GameRun], wall: Duration, threads: usize) -
         "  {:<6} {}\n",
         "memory",
         match super::bench::peak_kib() {
-            Some(k) if threads == 1 => format!("peak {:.1} MiB (the largest game)", k as f64 / 1024.0),
+            Some(k) if threads == 1 =>
+                format!("peak {:.1} MiB (the largest game)", k as f64 / 1024.0),
             Some(k) => format!(
                 "peak {:.1} MiB for {threads} games at once (run with --threads 1 for one game's)",
                 k as f64 / 1024.0

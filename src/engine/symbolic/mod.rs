@@ -380,7 +380,9 @@ impl SymbolicModel {
     fn considered_by(&self, group: &[Agent]) -> Res<Bdd> {
         let st = &self.inner.state;
         let seen = st.union_obs(group)?;
-        let here = st.meta.assignment(&seen, |v| self.inner.actual[v as usize])?;
+        let here = st
+            .meta
+            .assignment(&seen, |v| self.inner.actual[v as usize])?;
         oom(self.inner.law.and(&here))
     }
 

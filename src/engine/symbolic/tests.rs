@@ -476,7 +476,9 @@ fn random_formula(rng: &mut rand_chacha::ChaCha8Rng, depth: usize) -> Formula {
     }
     let sub = |rng: &mut rand_chacha::ChaCha8Rng| Box::new(random_formula(rng, depth - 1));
     let group = |rng: &mut rand_chacha::ChaCha8Rng| -> Vec<usize> {
-        (0..agents).filter(|_| rng.random_range(0..2) == 0).collect()
+        (0..agents)
+            .filter(|_| rng.random_range(0..2) == 0)
+            .collect()
     };
     match rng.random_range(0..11) {
         0 => Formula::Not(sub(rng)),
@@ -503,7 +505,11 @@ fn truth_at_the_actual_state_through_considered_sets_equals_the_whole_structure(
             for _ in 0..40 {
                 let f = random_formula(&mut rng, 4);
                 let whole = s.at_actual(&s.truth(&f).unwrap());
-                assert_eq!(s.holds_here(&f).unwrap(), whole, "seed {seed}, step {step}: {f:?}");
+                assert_eq!(
+                    s.holds_here(&f).unwrap(),
+                    whole,
+                    "seed {seed}, step {step}: {f:?}"
+                );
                 checked += 1;
             }
             let drawer = rng.random_range(0..3);
