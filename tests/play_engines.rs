@@ -172,7 +172,12 @@ fn the_play_benchmark_times_moves_queries_and_games_whatever_the_threads() {
     let two = bench_play("2");
     for text in [&one, &two] {
         assert!(text.contains("4 game(s) from seed 1"), "{text}");
-        for line in ["  move   mean", "  query  mean", "  game   mean", "  memory peak"] {
+        for line in [
+            "  move   mean",
+            "  query  mean",
+            "  game   mean",
+            "  memory peak",
+        ] {
             assert!(text.contains(line), "no `{line}` in {text}");
         }
     }
