@@ -20,6 +20,7 @@
 //! be listed (see [`SymbolicModel::count_is_exact`]). World identifiers
 //! are those of the listed (materialised, contracted) model.
 
+mod arith;
 mod cleanup;
 mod counts;
 mod derived;
@@ -27,6 +28,7 @@ mod eval;
 mod explicit;
 mod law;
 mod local;
+pub mod observe;
 #[cfg(test)]
 mod tests;
 mod transform;
@@ -157,6 +159,12 @@ impl SymbolicModel {
     /// equivalence.
     pub fn from_explicit(m: &ExplicitModel) -> Result<SymbolicModel, EngineError> {
         explicit::from_explicit(m, &SymbolicLimits::default())
+    }
+
+    /// The observational structure of a scenario with variables (see
+    /// [`observe`]).
+    pub fn from_observations(o: &observe::Observations) -> Result<SymbolicModel, EngineError> {
+        observe::from_observations(o, &SymbolicLimits::default())
     }
 
     fn new(state: State, law: Bdd, actual: Vec<bool>, limits: SymbolicLimits) -> SymbolicModel {
