@@ -53,7 +53,7 @@ fn play_both(game: &str, seed: u64, strategies: &[&str]) -> (usize, usize) {
     let loaded: Vec<_> = (0..players)
         .map(|p| {
             find(
-                Path::new(SHIPPED_DIR),
+                Some(Path::new(SHIPPED_DIR)),
                 game,
                 strategies[p % strategies.len()],
             )

@@ -19,7 +19,7 @@ use crate::cards::{Size, Table};
 use crate::diag::Diagnostic;
 use crate::interp::{Options, Session};
 use crate::play::{agent_named, Agent, Match, View};
-use crate::strategy::{choose, find, Oracle, Strategy, SHIPPED_DIR};
+use crate::strategy::{choose, find, Oracle, Strategy};
 
 /// What `--play` was asked for.
 pub struct PlayBench {
@@ -124,7 +124,7 @@ fn agent(game: &str, name: &str, queries: &Queries) -> Result<Box<dyn Agent>, St
     if let Some(agent) = agent_named(name) {
         return Ok(agent);
     }
-    let strategy = find(std::path::Path::new(SHIPPED_DIR), game, name)?;
+    let strategy = find(None, game, name)?;
     Ok(Box::new(Timed {
         strategy,
         queries: Rc::clone(queries),
