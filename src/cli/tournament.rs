@@ -32,6 +32,14 @@ pub struct TournamentArgs {
     /// Games per combination.
     #[arg(long, default_value_t = 100)]
     pub games: u64,
+    /// Let a strategy take several seats of a run: every combination with
+    /// repetition plays (Kemps' Figures 1-3: three strategies, ten runs).
+    #[arg(long)]
+    pub repeats: bool,
+    /// Moves after which a game ends as it stands (its scores so far);
+    /// the end-of-run line says how many games did.
+    #[arg(long, default_value_t = 20_000)]
+    pub max_moves: usize,
     /// The tournament's seed (every game's seed derives from it and the game's index).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -141,6 +149,8 @@ fn tournament(args: &TournamentArgs) -> Result<(), String> {
         seed: args.seed,
         shard: args.shard,
         engine: args.model.options(false).engine,
+        repeats: args.repeats,
+        max_moves: args.max_moves,
     };
     let out = args
         .out
@@ -178,6 +188,16 @@ fn tournament(args: &TournamentArgs) -> Result<(), String> {
         records.len(),
         csv.display()
     );
+    let capped = records
+        .values()
+        .filter(|r| r.turns >= args.max_moves)
+        .count();
+    if capped > 0 {
+        println!(
+            "{capped} games reached {} moves and ended as they stood",
+            args.max_moves
+        );
+    }
     let names: Vec<String> = args
         .strategies
         .iter()

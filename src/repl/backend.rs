@@ -175,8 +175,12 @@ impl Repl {
     /// drawn with the generator of seed 0.
     fn strategy(&self, arg: &str, at: Span) -> Result<Vec<String>, Diagnostic> {
         use rand::SeedableRng;
-        let play = self
-            .session()
+        // A file whose declarations are read but whose first move is not
+        // played yet is dealt here, on a copy (as a query would deal it).
+        let mut session = self.session().clone();
+        session.finish(at)?;
+        let dealt = session.clone();
+        let play = dealt
             .playing()
             .ok_or_else(|| Diagnostic::error("not-dealt", "no cards are dealt yet", at))?;
         let game = play.game.name();
@@ -218,7 +222,6 @@ impl Repl {
             .iter()
             .map(|m| referee.move_text(&play.table, m))
             .collect();
-        let mut session = self.session().clone();
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
         let d =
             crate::strategy::choose(&strategy, &mut session, &play.table, me, &legal, &mut rng)?;

@@ -42,8 +42,8 @@ mod expand;
 mod parse;
 
 pub use choose::{choose, Decision, Oracle, RuleTrace, Tried};
-pub use expand::{expand, substitute};
-pub use parse::{parse, Rule, Strategy, Template, Term};
+pub use expand::{calls, expand, functions, substitute, CardFacts};
+pub use parse::{parse, CardValue, Rule, Strategy, Template, Term};
 
 use std::path::Path;
 
@@ -56,6 +56,18 @@ pub const SHIPPED_DIR: &str = "strategies";
 /// The shipped strategies, built into the binary so that `dealer play` and
 /// `dealer tournament` find them from any directory: `(GAME-NAME, text)`.
 pub const BUILT_IN: &[(&str, &str)] = &[
+    (
+        "cabo-paranoid",
+        include_str!("../../strategies/cabo-paranoid.strat"),
+    ),
+    (
+        "cabo-random",
+        include_str!("../../strategies/cabo-random.strat"),
+    ),
+    (
+        "cabo-regular",
+        include_str!("../../strategies/cabo-regular.strat"),
+    ),
     (
         "gofish-careful",
         include_str!("../../strategies/gofish-careful.strat"),
@@ -75,6 +87,30 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     (
         "gofish-second-order",
         include_str!("../../strategies/gofish-second-order.strat"),
+    ),
+    (
+        "kemps-adaptive",
+        include_str!("../../strategies/kemps-adaptive.strat"),
+    ),
+    (
+        "kemps-greedy",
+        include_str!("../../strategies/kemps-greedy.strat"),
+    ),
+    (
+        "kemps-kb-blocking",
+        include_str!("../../strategies/kemps-kb-blocking.strat"),
+    ),
+    (
+        "kemps-kb-greedy",
+        include_str!("../../strategies/kemps-kb-greedy.strat"),
+    ),
+    (
+        "konigrufen-random",
+        include_str!("../../strategies/konigrufen-random.strat"),
+    ),
+    (
+        "konigrufen-report",
+        include_str!("../../strategies/konigrufen-report.strat"),
     ),
     (
         "kwartet-greedy",
