@@ -73,6 +73,8 @@ pub enum Command {
     Play(play::PlayArgs),
     /// Write a classic benchmark as a scenario: muddy children, dining cryptographers, Russian cards.
     Gen(gen::GenArgs),
+    /// Serve the lecture view to a browser (loopback only unless --host says otherwise).
+    Serve(crate::web::ServeArgs),
 }
 
 /// The options every command that builds models takes.
@@ -125,6 +127,15 @@ pub fn main() -> ExitCode {
         Command::Tournament(args) => return ExitCode::from(tournament::main(&args)),
         Command::Play(args) => return ExitCode::from(play::run(&args, color)),
         Command::Gen(args) => return ExitCode::from(gen::run(&args)),
+        Command::Serve(args) => {
+            return match crate::web::serve(&args) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("dealer serve: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Command::Run { file, model } => (file, model.options(false)),
         Command::Repl { file, model } => return crate::repl::run(file, model.options(false)),
         Command::Check { file, model } => (file, model.options(true)),
