@@ -150,7 +150,9 @@ impl Lecture {
     }
 
     fn now(&self) -> &Position {
-        self.history.last().expect("a lecture always has a position")
+        self.history
+            .last()
+            .expect("a lecture always has a position")
     }
 
     fn is_move(&self, i: usize) -> bool {
@@ -281,8 +283,8 @@ impl Lecture {
         } else {
             format!("why {trimmed}")
         };
-        let script = Script::parse("<query>", &text)
-            .map_err(|ds| problem("<query>", &text, &ds[0]))?;
+        let script =
+            Script::parse("<query>", &text).map_err(|ds| problem("<query>", &text, &ds[0]))?;
         let mut session = self.now().session.clone();
         let mut lines = Vec::new();
         for stmt in &script.statements {
@@ -316,14 +318,15 @@ impl Lecture {
 
     /// Resolves a card kind written like `2_A` or `6S` for `--for`.
     pub fn kind(&self, card: &str) -> Result<crate::engine::Kind, String> {
-        let play = self.now().session.playing().ok_or("no cards are dealt yet")?;
+        let play = self
+            .now()
+            .session
+            .playing()
+            .ok_or("no cards are dealt yet")?;
         let name = crate::syntax::ast::Name {
             text: card.to_string(),
             span: crate::diag::Span::default(),
         };
-        play.table
-            .deck
-            .card(&name)
-            .map_err(|d| d.message)
+        play.table.deck.card(&name).map_err(|d| d.message)
     }
 }

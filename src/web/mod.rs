@@ -154,8 +154,14 @@ pub fn router(root: PathBuf, limit: Duration) -> Router {
     });
     Router::new()
         .route("/", get(|| async { Html(PAGE) }))
-        .route("/app.js", get(|| async { ([(header::CONTENT_TYPE, "text/javascript")], SCRIPT) }))
-        .route("/style.css", get(|| async { ([(header::CONTENT_TYPE, "text/css")], STYLE) }))
+        .route(
+            "/app.js",
+            get(|| async { ([(header::CONTENT_TYPE, "text/javascript")], SCRIPT) }),
+        )
+        .route(
+            "/style.css",
+            get(|| async { ([(header::CONTENT_TYPE, "text/css")], STYLE) }),
+        )
         .route("/api/scenarios", get(scenarios))
         .route("/api/sessions", post(create))
         .route("/api/sessions/{id}", get(state).put(edit))
@@ -391,14 +397,24 @@ async fn figure(
         "svg" => (Format::Svg, "image/svg+xml"),
         "dot" => (Format::Dot, "text/vnd.graphviz"),
         "png" => (Format::Png, "image/png"),
-        other => return Err(bad(format!("unknown figure format {other:?}: svg, dot or png"))),
+        other => {
+            return Err(bad(format!(
+                "unknown figure format {other:?}: svg, dot or png"
+            )))
+        }
     };
     let key = id.clone();
     let bytes = app
         .pool
         .run(&id, move |sessions, _| {
             let l = sessions.get(&key).ok_or_else(no_session)?;
-            let card = q.card.as_deref().filter(|c| !c.is_empty()).map(|c| l.kind(c)).transpose().map_err(bad)?;
+            let card = q
+                .card
+                .as_deref()
+                .filter(|c| !c.is_empty())
+                .map(|c| l.kind(c))
+                .transpose()
+                .map_err(bad)?;
             let view = View {
                 card,
                 agents: q.agent.map(|a| vec![a]),

@@ -112,7 +112,9 @@ impl Pool {
     }
 
     fn worker(&self, id: &str) -> &mpsc::Sender<Job> {
-        let sum = id.bytes().fold(0usize, |a, b| a.wrapping_mul(31).wrapping_add(b as usize));
+        let sum = id
+            .bytes()
+            .fold(0usize, |a, b| a.wrapping_mul(31).wrapping_add(b as usize));
         &self.queues[sum % self.queues.len()]
     }
 
