@@ -237,3 +237,33 @@ fn rendered_errors_show_the_line_and_a_caret() {
          --> game.deal:6:1\n  |\n6 | ask 2 1 Q\n  | ^^^^^^^^^ illegal move\n"
     );
 }
+
+/// `expect score P = N` asks the game's referee; a game without one has no
+/// score, and an unknown player is named.
+#[test]
+fn a_score_needs_a_referee_and_a_player() {
+    let (e, at) = fails("players 1 2\ndeck Q*2\ndeal 1: Q | 2: Q\nexpect score 1 = 0\n");
+    assert_eq!((e.code, at.as_str()), ("no-referee", "4:1"));
+    assert!(e.message.contains("no score"), "{}", e.message);
+    let (e, _) = fails(&format!("{GOFISH}expect score 4 = 0\n"));
+    assert_eq!(e.code, "unknown-player");
+}
+
+/// The score of Go Fish is the number of books laid down: it changes with
+/// the move that completes a book, and any comparison may be written.
+#[test]
+fn a_score_is_the_referees() {
+    let src = "game gofish\nplayers 1 2 3\ndeck ranks A K suits S H\n\
+               deal 1: AS KS | 2: AH | 3: KH\n\
+               expect score 1 = 0\nexpect score 1 < 1\n\
+               ask 1 2 A\nexpect score 1 = 1\nexpect score 2 >= 0\nexpect score 1 != 1\n";
+    let (outputs, _) = run(src);
+    let held: Vec<bool> = outputs
+        .iter()
+        .filter_map(|o| match o {
+            dealer::interp::Output::Expect { held, .. } => Some(*held),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(held, vec![true, true, true, true, false]);
+}

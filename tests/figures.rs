@@ -79,10 +79,15 @@ fn s5_edges_are_drawn_once_without_loops() {
     let mut pairs: Vec<_> = f.edges.iter().map(|e| (e.from, e.to, e.agent)).collect();
     pairs.dedup();
     assert_eq!(pairs.len(), f.edges.len());
-    // Figure 1a: each player considers 4 states possible, so in each of the
-    // two classes of 4 worlds all 6 pairs are related: 2 * 6 edges per player.
+    // Figure 1a: each player considers 4 states possible; each of its two
+    // classes of 4 worlds is drawn as a chain of 3 lines (all 6 pairs, so
+    // 12 lines per player, with `complete`).
     for a in 0..3 {
-        assert_eq!(f.edges.iter().filter(|e| e.agent == a).count(), 12);
+        assert_eq!(f.edges.iter().filter(|e| e.agent == a).count(), 6);
+    }
+    let all = figure(GOFISH, "initial", "complete").unwrap();
+    for a in 0..3 {
+        assert_eq!(all.edges.iter().filter(|e| e.agent == a).count(), 12);
     }
 }
 
@@ -117,12 +122,12 @@ fn the_size_guard_refuses_with_the_count() {
     let err = figure(KEMPS, "round 1", "").unwrap_err();
     assert!(
         err.contains(
-            "error[figure-too-large]: the figure would draw 2520 worlds, more than the limit of 64"
+            "error[figure-too-large]: the figure would draw 2520 worlds, more than the limit of 64 nodes per figure (in any format, .dot included)"
         ),
         "{err}"
     );
     assert!(
-        err.contains("help: draw one card's sub-model (`for 6S`)"),
+        err.contains("help: raise the limit with `limit 2520` in the export statement, `--max-nodes 2520` on the command line or `:limit 2520` in the REPL; or draw one card's sub-model (`for 6S`)"),
         "{err}"
     );
 }
@@ -272,7 +277,7 @@ fn bad_exports_are_clear_errors_and_leave_no_file() {
         ),
         (
             &[GOFISH, "-o", jpg.to_str().unwrap()],
-            "use .dot, .svg, .png or .pdf",
+            "use .dot, .svg, .png, .pdf or .tex",
         ),
         (
             &[GOFISH, "--at", "turn 2", "--only", "7", "-o", o],

@@ -42,6 +42,43 @@ fn sx(f: &Formula) -> String {
         AnnounceDiamond(a, g) => b("<!>", a, g),
         After(m, g) => format!("([{}] {})", mv(m), sx(g)),
         AfterDiamond(m, g) => format!("(<{}> {})", mv(m), sx(g)),
+        Quant {
+            all,
+            var,
+            domain,
+            body,
+        } => {
+            let d = match domain {
+                Domain::Range(lo, hi, _) => format!("{lo}..{hi}"),
+                Domain::Players => "players".into(),
+                Domain::Cards => "cards".into(),
+                Domain::List(names) => {
+                    let names: Vec<&str> = names.iter().map(|n| n.text.as_str()).collect();
+                    format!("{{{}}}", names.join(","))
+                }
+            };
+            let q = if *all { "all" } else { "any" };
+            format!("({q} {} {d} {})", var.text, sx(body))
+        }
+        Compare { left, cmp, right } => format!("({cmp} {} {})", term(left), term(right)),
+        KvTerms(a, ts) => {
+            let ts: Vec<String> = ts.iter().map(term).collect();
+            format!("(Kv {} {})", a.text, ts.join(" "))
+        }
+        Call { name, args } => {
+            let args: Vec<&str> = args.iter().map(|n| n.text.as_str()).collect();
+            format!("{}({})", name.text, args.join(","))
+        }
+    }
+}
+
+fn term(t: &Term) -> String {
+    match t {
+        Term::Num(n, _) => n.to_string(),
+        Term::Name(n) => n.text.clone(),
+        Term::Add(a, b) => format!("(+ {} {})", term(a), term(b)),
+        Term::Sub(a, b) => format!("(- {} {})", term(a), term(b)),
+        Term::Mul(a, b) => format!("(* {} {})", term(a), term(b)),
     }
 }
 
@@ -81,6 +118,25 @@ fn mv(m: &Move) -> String {
         Call { player, card } => format!("call {player} {card}"),
         Play { player, card } => format!("play {player} {card}"),
         Place { player, slot } => format!("place {player} {slot}"),
+        SecretTransfer {
+            card,
+            from,
+            to,
+            unseen,
+        } => {
+            let unseen: Vec<&str> = unseen.iter().map(|n| n.text.as_str()).collect();
+            format!("move {card} {from} -> {to} unseen-by {}", unseen.join(" "))
+        }
+        Send {
+            from,
+            to,
+            what,
+            lost,
+        } => format!(
+            "send {from} -> {to} {}{}",
+            sx(what),
+            if *lost { " lost" } else { "" }
+        ),
     }
 }
 

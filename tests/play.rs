@@ -5,7 +5,7 @@
 //! of a fresh replay on the other engine; `dealer play` through a pipe.
 
 use assert_cmd::Command;
-use dealer::cards::Size;
+use dealer::cards::{game_named, Move, Size};
 use dealer::interp::{Engine, Options, Output, Session};
 use dealer::play::game_loop::playable;
 use dealer::play::views::{first_order, second_order};
@@ -135,6 +135,123 @@ fn a_written_game_replays_on_both_engines() {
             assert_eq!(explicit, symbolic);
         }
     }
+}
+
+/// The written game states every player's final score as an `expect
+/// score` line (checked by replaying it); a tampered score fails, on both
+/// engines, and `dealer run` exits with the failure.
+#[test]
+fn the_written_score_is_checked_and_a_tampered_one_fails() {
+    for game in playable() {
+        let m = played(game, 5, Size::Teaching);
+        let text = m.scenario();
+        let lines: Vec<String> = m
+            .scores()
+            .iter()
+            .enumerate()
+            .map(|(p, s)| format!("expect score {} = {s}", m.player_name(p)))
+            .collect();
+        for line in &lines {
+            assert!(
+                text.contains(&format!("{line}\n")),
+                "{game}: no `{line}`\n{text}"
+            );
+        }
+        let first = &lines[0];
+        let (head, n) = first.rsplit_once(' ').expect("a score");
+        let wrong: i64 = n.parse::<i64>().expect("a number") + 1;
+        let tampered = text.replacen(first, &format!("{head} {wrong}"), 1);
+        for engine in [Engine::Explicit, Engine::Symbolic] {
+            assert_eq!(
+                failed_expectations(&tampered, engine),
+                vec![format!("{head} {wrong}")]
+            );
+            assert!(failed_expectations(&text, engine).is_empty());
+        }
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let m = played("gofish", 5, Size::Teaching);
+    let score = m.scores()[1];
+    let bad = m.scenario().replacen(
+        &format!("expect score 2 = {score}"),
+        &format!("expect score 2 = {}", score + 2),
+        1,
+    );
+    let path = dir.path().join("bad.deal");
+    std::fs::write(&path, bad).expect("written");
+    let run = Command::cargo_bin("dealer")
+        .expect("binary")
+        .arg("run")
+        .arg(&path)
+        .assert()
+        .failure();
+    let out = String::from_utf8_lossy(&run.get_output().stdout).to_string()
+        + &String::from_utf8_lossy(&run.get_output().stderr);
+    assert!(out.contains(&format!("player 2 scores {score}")), "{out}");
+}
+
+/// The sources of the expectations of `text` that fail on `engine`.
+fn failed_expectations(text: &str, engine: Engine) -> Vec<String> {
+    let scenario = syntax::parse(text).expect("parses");
+    let mut session = Session::new(Options {
+        engine,
+        ..Options::default()
+    });
+    let mut failed = Vec::new();
+    for stmt in &scenario.statements {
+        let outs = session.execute(stmt, text).expect("runs");
+        for o in outs {
+            if let Output::Expect {
+                held: false,
+                source,
+                ..
+            } = o
+            {
+                failed.push(source);
+            }
+        }
+    }
+    failed
+}
+
+/// Go Fish (report 002 §1.1): a player with no cards draws at once; with
+/// the stock empty they sit out, so no ask of them is ever offered and a
+/// written one is refused. Over many seeded games such positions occur.
+#[test]
+fn go_fish_never_offers_an_ask_of_an_empty_hand() {
+    let referee = game_named("gofish")
+        .and_then(|g| g.referee())
+        .expect("referee");
+    let mut empty_seen = 0;
+    for seed in 0..40 {
+        let mut m = seated("gofish", seed, Size::Teaching, None, Engine::Auto);
+        while !m.is_over() {
+            let play = m.playing();
+            let pos = play.position();
+            let holds = |q: usize| pos.count(play.table.hand(q)) > 0;
+            let moves = referee.legal_moves(&pos);
+            for mv in &moves {
+                if let Move::Ask { asker, asked, .. } = mv {
+                    assert!(
+                        holds(*asker) && holds(*asked),
+                        "seed {seed}: {mv:?} offered"
+                    );
+                }
+            }
+            if let Some(Move::Ask { asker, kinds, .. }) = moves.first() {
+                let rank = play.table.deck.kinds[kinds[0]].rank_name();
+                for q in (0..play.table.players.len()).filter(|&q| q != *asker && !holds(q)) {
+                    empty_seen += 1;
+                    let line = format!("ask {} {} {rank}", asker + 1, q + 1);
+                    let err = m.try_move(&line).expect_err("an ask of an empty hand");
+                    assert_eq!(err.code, "asked-empty-hand", "{line}: {}", err.message);
+                    assert!(err.message.contains("holds no cards"), "{}", err.message);
+                }
+            }
+            assert!(m.agent_move().expect("not over").is_ok());
+        }
+    }
+    assert!(empty_seen > 0, "no position with an empty hand to ask");
 }
 
 proptest! {
@@ -405,5 +522,76 @@ fn bad_play_arguments_are_clear_errors() {
             .code(2);
         let stderr = String::from_utf8_lossy(&run.get_output().stderr).to_string();
         assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+}
+
+/// The shipped strategies are built into the binary: `dealer play` finds
+/// them from any directory; a file in `strategies/` of the working
+/// directory, or in `--strategies-dir`, takes precedence.
+#[test]
+fn strategies_are_found_from_any_directory() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let play = |extra: &[&str]| {
+        let run = Command::cargo_bin("dealer")
+            .expect("binary")
+            .current_dir(dir.path())
+            .args(["play", "gofish", "--size", "small", "--seed", "2"])
+            .args(["--agents", "first-order,random,second-order"])
+            .args(extra)
+            .assert()
+            .success();
+        // The game, without the line of timings.
+        String::from_utf8_lossy(&run.get_output().stdout)
+            .lines()
+            .filter(|l| !l.contains(" moves in "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let built_in = play(&[]);
+    assert!(built_in.contains("final score"), "{built_in}");
+    assert!(built_in.contains("first-order"), "{built_in}");
+    // A folder of the user's own: its first-order always asks player 3.
+    let mine = dir.path().join("mine");
+    std::fs::create_dir(&mine).expect("folder");
+    std::fs::write(
+        mine.join("gofish-first-order.strat"),
+        "strategy mine for gofish\nrule third: ask me 3 _\n",
+    )
+    .expect("written");
+    let chosen = play(&["--strategies-dir", "mine"]);
+    assert!(chosen.contains("mine"), "{chosen}");
+    assert_ne!(chosen, built_in);
+    // The same folder as `strategies/` of the working directory.
+    std::fs::rename(&mine, dir.path().join("strategies")).expect("renamed");
+    assert_eq!(play(&[]), chosen);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    /// The Go Fish strategies, seated together, only ever make moves the
+    /// referee offers (so never an ask of an empty hand), and the session
+    /// accepts each of them.
+    #[test]
+    fn go_fish_strategies_make_only_offered_moves(seed in 0u64..10_000, first in 0usize..4) {
+        let names = ["first-order", "second-order", "careful", "most-cards"];
+        let options = Options::default();
+        let mut m = Match::new("gofish", seed, Size::Teaching, options).expect("deals");
+        let seats = (0..3)
+            .map(|p| {
+                let name = names[(first + p) % names.len()];
+                let agent = dealer::strategy::agent::named(None, "gofish", name).expect("built in");
+                m.agent_seat(agent, p)
+            })
+            .collect();
+        m.seat(seats).expect("three seats");
+        while !m.is_over() {
+            let offered: Vec<String> = m.legal_moves().into_iter().map(|l| l.text).collect();
+            let before = m.history().len();
+            prop_assert!(m.agent_move().expect("not over").is_ok());
+            prop_assert_eq!(m.history().len(), before + 1);
+            let made = &m.history()[before].text;
+            prop_assert!(offered.contains(made), "{} was not offered: {:?}", made, offered);
+        }
     }
 }

@@ -181,3 +181,62 @@ fn export_statements_of_a_loaded_file_write_beside_it() {
         .unwrap()
         .starts_with("graph"));
 }
+
+/// `dealer repl -` loads the scenario from standard input, up to its first
+/// move, as it loads a file.
+#[test]
+fn the_scenario_can_come_from_standard_input() {
+    let input = "players 1 2\ndeck A B\ndeal 1: A | 2: B\n? K1 hand1(A)\nshow 1 -> 2 A\n";
+    let out = session(&["-"], input);
+    assert!(out.contains("loaded <stdin>: 5 statement(s)"), "{out}");
+    assert!(out.contains("? K1 hand1(A)  => true"), "{out}");
+    assert!(out.contains("next: line 5: show 1 -> 2 A"), "{out}");
+}
+
+/// `:strategy` names the rule that fired and every guard's answer; each
+/// answer is checked against the model by asking the guard as a query in
+/// the same REPL, and the move shown is the one the rule kept.
+#[test]
+fn strategy_explains_its_choice_and_the_guards_agree_with_the_model() {
+    let mut repl = Repl::new(Options::default());
+    repl.load("tests/data/kemps-blocking.deal");
+    repl.eval(":next 4");
+    let before = stats(&mut repl);
+    let out = render(&repl.eval(":strategy kb-blocking"), false);
+    assert_eq!(
+        stats(&mut repl),
+        before,
+        "asking a strategy changes nothing"
+    );
+    assert!(
+        out.contains("rule block: 1 of 5 matching moves pass the guard"),
+        "{out}"
+    );
+    assert!(out.contains("→ pick 3 6  (rule block"), "{out}");
+    let mut checked = (0, 0);
+    for line in out.lines() {
+        let (held, rest) = if let Some((_, r)) = line.split_once(" holds: ") {
+            (true, r)
+        } else if let Some((_, r)) = line.split_once(" fails: ") {
+            (false, r)
+        } else {
+            continue;
+        };
+        if rest.starts_with("(no guard)") {
+            continue;
+        }
+        let guard = rest.split("  score ").next().unwrap();
+        let answer = render(&repl.eval(&format!("? {guard}")), false);
+        assert_eq!(
+            answer.trim(),
+            if held { "true" } else { "false" },
+            "{guard}"
+        );
+        if held {
+            checked.0 += 1;
+        } else {
+            checked.1 += 1;
+        }
+    }
+    assert!(checked.0 >= 1 && checked.1 >= 5, "{checked:?}");
+}

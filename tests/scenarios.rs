@@ -13,6 +13,11 @@ use dealer::syntax;
 
 /// Replays a scenario; returns (expectations held, failures as messages).
 fn replay(path: &Path) -> (usize, Vec<String>) {
+    replay_on(path, Options::default())
+}
+
+/// [`replay`] with the given options (an engine).
+fn replay_on(path: &Path, options: Options) -> (usize, Vec<String>) {
     let src = std::fs::read_to_string(path).unwrap();
     let file = path.display().to_string();
     let scenario = syntax::parse(&src).unwrap_or_else(|errs| {
@@ -22,7 +27,7 @@ fn replay(path: &Path) -> (usize, Vec<String>) {
             .collect();
         panic!("{file} does not parse:\n{}", shown.join("\n"))
     });
-    let mut session = Session::new(Options::default());
+    let mut session = Session::new(options);
     let (mut held, mut failed) = (0, Vec::new());
     for stmt in &scenario.statements {
         let outputs = session
@@ -73,9 +78,40 @@ fn every_scenario_holds() {
     );
 }
 
+/// The classic puzzles hold on both engines, with the same expectations.
+#[test]
+fn classics_hold_on_both_engines() {
+    let mut files = Vec::new();
+    scenario_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/classics"),
+        &mut files,
+    );
+    assert!(files.len() >= 12, "expected the classics, found {files:?}");
+    let mut failures = Vec::new();
+    for engine in [
+        dealer::interp::Engine::Explicit,
+        dealer::interp::Engine::Symbolic,
+    ] {
+        for path in &files {
+            let (held, failed) = replay_on(
+                path,
+                Options {
+                    engine,
+                    ..Options::default()
+                },
+            );
+            if held == 0 {
+                failures.push(format!("{engine:?}: {}: no expectation", path.display()));
+            }
+            failures.extend(failed.into_iter().map(|f| format!("{engine:?}: {f}")));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// Scenarios too slow for the unoptimised test build: replayed in full only
 /// by `cargo test --release` and by `dealer bench`.
-const SLOW_IN_DEBUG: &[&str] = &["bench/muddy-20.deal"];
+const SLOW_IN_DEBUG: &[&str] = &["bench/muddy-20.deal", "bench/sum-and-product-500.deal"];
 
 /// Scenarios only the symbolic engine can play (their deals are far over
 /// any explicit budget): replayed by their own test, in every build.

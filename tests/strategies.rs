@@ -8,7 +8,7 @@ use std::path::Path;
 
 use dealer::cards::Size;
 use dealer::interp::{Engine, Output, Session};
-use dealer::strategy::{choose, find, load, shipped_names, Decision, Strategy};
+use dealer::strategy::{choose, find, load, strategy_names, Decision, Strategy};
 use dealer::syntax;
 use dealer::tournament::game::{deal_session, legal_texts, referee_of, seat_rng, setup_text};
 use dealer::tournament::Deal;
@@ -18,7 +18,7 @@ fn dir() -> &'static Path {
 }
 
 fn strategy(game: &str, name: &str) -> Strategy {
-    find(dir(), game, name).unwrap_or_else(|e| panic!("{e}"))
+    find(Some(dir()), game, name).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// A session after the statements of `src`.
@@ -104,9 +104,9 @@ ask 2 1 K
 
 #[test]
 fn every_shipped_strategy_parses() {
-    for game in ["gofish", "kwartet"] {
-        let names = shipped_names(dir(), game);
-        assert!(names.len() >= 4, "{game}: {names:?}");
+    for game in ["gofish", "kwartet", "kemps", "konigrufen", "cabo"] {
+        let names = strategy_names(Some(dir()), game);
+        assert!(names.len() >= 2, "{game}: {names:?}");
         for n in names {
             let s = load(&dir().join(format!("{game}-{n}.strat"))).unwrap();
             assert_eq!(s.game, game);
@@ -205,21 +205,31 @@ fn kwartet_silent_asks_when_the_whole_set_is_located() {
 /// Plays seeded small games with every shipped strategy at every seat and
 /// checks each decision against the model.
 fn check_games(game: &str, deal: &Deal, names: &[&str], seeds: std::ops::Range<u64>) {
+    for seed in seeds {
+        assert!(check_game(game, deal, names, seed, 500), "game {seed} ends");
+    }
+}
+
+/// As [`check_games`], for one seed and at most `limit` moves; whether the
+/// game ended (Kemps' knowledge-based players may wait forever, as the
+/// report says).
+fn check_game(game: &str, deal: &Deal, names: &[&str], seed: u64, limit: u64) -> bool {
     let referee = referee_of(game).unwrap();
     let strategies: Vec<Strategy> = names.iter().map(|n| strategy(game, n)).collect();
-    for seed in seeds {
-        let mut s = session(&setup_text(game, deal, seed).unwrap());
-        let mut moves = 0;
-        while let Some(me) = referee.current_player(&s.playing().unwrap().position()) {
-            let st = &strategies[(me + seed as usize) % strategies.len()];
-            let (d, legal) = decide(game, &mut s, st, seed + moves);
-            let stmt = syntax::parse_statement(&legal[d.index]).unwrap().remove(0);
-            s.execute(&stmt, &legal[d.index])
-                .expect("a chosen move is legal");
-            moves += 1;
-            assert!(moves < 500, "game {seed} ends");
+    let mut s = session(&setup_text(game, deal, seed).unwrap());
+    let mut moves = 0;
+    while let Some(me) = referee.current_player(&s.playing().unwrap().position()) {
+        if moves >= limit {
+            return false;
         }
+        let st = &strategies[(me + seed as usize) % strategies.len()];
+        let (d, legal) = decide(game, &mut s, st, seed + moves);
+        let stmt = syntax::parse_statement(&legal[d.index]).unwrap().remove(0);
+        s.execute(&stmt, &legal[d.index])
+            .expect("a chosen move is legal");
+        moves += 1;
     }
+    true
 }
 
 #[test]
@@ -256,4 +266,161 @@ fn bad_strategies_get_located_errors() {
     let table = sess.playing().unwrap().table.clone();
     let err = choose(&s, &mut sess, &table, 1, &legal, &mut seat_rng(0, 1)).unwrap_err();
     assert_eq!(err.code, "strategy-variable");
+}
+
+const KEMPS_BLOCKING: &str = include_str!("data/kemps-blocking.deal");
+
+/// Player 1 holds 5 5 3 4 and sees a 5 on the table; where the fourth 5
+/// lies it cannot know. Greedy collects 5s; KB greedy and KB blocking wait.
+#[test]
+fn kemps_greedy_collects_and_the_knowledge_based_wait() {
+    let start = KEMPS_BLOCKING.split("pass 1").next().unwrap();
+    let mut s = session(start);
+    assert!(!query(&s, "K1 (hand2(5) = 0 & hand3(5) = 0)"));
+    let (d, legal) = decide("kemps", &mut s, &strategy("kemps", "greedy"), 1);
+    assert_eq!(
+        (d.rule.as_deref(), legal[d.index].as_str()),
+        (Some("collect"), "pick 1 5")
+    );
+    for name in ["kb-greedy", "kb-blocking"] {
+        let (d, legal) = decide("kemps", &mut s, &strategy("kemps", name), 1);
+        assert_eq!(
+            (d.rule.as_deref(), legal[d.index].as_str()),
+            (Some("wait"), "pass 1"),
+            "{name}"
+        );
+    }
+}
+
+/// With every 5 in sight, player 1 knows no one else collects 5s: KB
+/// greedy picks one.
+#[test]
+fn kemps_kb_greedy_collects_a_value_it_knows_is_free() {
+    let mut s = session(
+        "game kemps\nplayers 1 2 3\ndeck 2..6*4\n\
+         deal 1: 5 5 3 4 | 2: 2 2 6 6 | 3: 3 3 4 2 | table: 5 5 6 3 4 6\nstock 2 4\n",
+    );
+    assert!(query(&s, "K1 (hand2(5) = 0 & hand3(5) = 0)"));
+    let (d, legal) = decide("kemps", &mut s, &strategy("kemps", "kb-greedy"), 1);
+    assert_eq!(
+        (d.rule.as_deref(), legal[d.index].as_str()),
+        (Some("collect"), "pick 1 5")
+    );
+}
+
+/// Player 2 picked a 6 in public: player 3 (3 3 4 2) knows 2 holds a 6.
+/// KB blocking takes the 6 from the table and gives back a single card of
+/// a value nobody is known to hold; greedy collects 3s; KB greedy waits.
+#[test]
+fn kemps_kb_blocking_blocks_a_known_collector() {
+    let mut s = session(KEMPS_BLOCKING);
+    assert!(query(&s, "K3 hand2(6) >= 1"));
+    let (d, legal) = decide("kemps", &mut s, &strategy("kemps", "kb-blocking"), 1);
+    assert_eq!(
+        (d.rule.as_deref(), legal[d.index].as_str()),
+        (Some("block"), "pick 3 6")
+    );
+    let (d2, legal2) = decide("kemps", &mut s.clone(), &strategy("kemps", "greedy"), 1);
+    assert_eq!(legal2[d2.index], "pick 3 3");
+    let (d3, legal3) = decide("kemps", &mut s.clone(), &strategy("kemps", "kb-greedy"), 1);
+    assert_eq!(legal3[d3.index], "pass 3");
+    // After the block it holds five: it keeps the 6 and its pair of 3s.
+    let stmt = syntax::parse_statement(&legal[d.index]).unwrap().remove(0);
+    s.execute(&stmt, &legal[d.index]).unwrap();
+    let (d, legal) = decide("kemps", &mut s, &strategy("kemps", "kb-blocking"), 1);
+    assert_eq!(d.rule.as_deref(), Some("exchange"));
+    assert!(
+        ["discard 3 4", "discard 3 2"].contains(&legal[d.index].as_str()),
+        "{}",
+        legal[d.index]
+    );
+}
+
+#[test]
+fn kemps_decisions_agree_with_the_model() {
+    let deal = Deal::Referee(Size::Teaching);
+    let names = ["greedy", "kb-greedy", "kb-blocking"];
+    let ended = (0..4)
+        .filter(|&seed| check_game("kemps", &deal, &names, seed, 80))
+        .count();
+    assert!(ended > 0, "some Kemps game ends within 80 moves");
+}
+
+const KONIGRUFEN: &str = "game konigrufen
+players Bruno Jakob Katrin Nadine
+deck tarock KH QH 1H 2H KS QS 9S T4
+deal Bruno: T4 9S | Jakob: 1H QS | Katrin: QH KS | Nadine: KH 2H
+call Bruno KH
+";
+
+/// Bruno holds the highest trump and leads it; Nadine, who holds the
+/// called king, knows Bruno is her teammate and gives him her points.
+#[test]
+fn konigrufen_leads_the_highest_trump_and_feeds_a_known_teammate() {
+    let report = strategy("konigrufen", "report");
+    let mut s = session(KONIGRUFEN);
+    assert!(query(&s, "highest(Bruno)"));
+    let (d, legal) = decide("konigrufen", &mut s, &report, 1);
+    assert_eq!(
+        (d.rule.as_deref(), legal[d.index].as_str()),
+        (Some("highest"), "play Bruno T4")
+    );
+    let mut s = session(&format!(
+        "{KONIGRUFEN}play Bruno 9S\nplay Jakob QS\nplay Katrin KS\n"
+    ));
+    assert!(query(&s, "K_Nadine partner(Nadine)"));
+    let (d, legal) = decide("konigrufen", &mut s, &report, 1);
+    assert_eq!(
+        (d.rule.as_deref(), legal[d.index].as_str()),
+        (Some("feed"), "play Nadine KH")
+    );
+    // Jakob knows Bruno is no teammate of his (he would hold the king):
+    // following Bruno's trump lead he gives the fewest points.
+    let mut s = session(&format!("{KONIGRUFEN}play Bruno T4\n"));
+    assert!(query(&s, "K_Jakob !partner(Jakob)"));
+    let (d, legal) = decide("konigrufen", &mut s, &report, 1);
+    assert_eq!(
+        (d.rule.as_deref(), legal[d.index].as_str()),
+        (Some("duck"), "play Jakob 1H")
+    );
+}
+
+#[test]
+fn konigrufen_decisions_agree_with_the_model() {
+    let deal = Deal::Referee(Size::Teaching);
+    check_games("konigrufen", &deal, &["report", "random"], 0..6);
+}
+
+/// After the deal each player has peeked at two slots. Regular draws the
+/// open pile's top when it knows a slot of its own holds more; paranoid
+/// never does.
+#[test]
+fn cabo_regular_takes_the_open_card_and_paranoid_does_not() {
+    let deal = Deal::Referee(Size::Teaching);
+    let mut s = session(&setup_text("cabo", &deal, 1).unwrap());
+    let (d, legal) = decide("cabo", &mut s, &strategy("cabo", "regular"), 1);
+    assert_eq!(
+        (d.rule.as_deref(), legal[d.index].as_str()),
+        (Some("open"), "draw 1 from open: 1")
+    );
+    let (d, legal) = decide("cabo", &mut s, &strategy("cabo", "paranoid"), 1);
+    assert_eq!(
+        (d.rule.as_deref(), legal[d.index].as_str()),
+        (Some("closed"), "draw 1")
+    );
+    // Holding the 1, regular puts it into a slot it knows holds more.
+    let stmt = syntax::parse_statement("draw 1 from open: 1")
+        .unwrap()
+        .remove(0);
+    s.execute(&stmt, "draw 1 from open: 1").unwrap();
+    let (d, legal) = decide("cabo", &mut s, &strategy("cabo", "regular"), 1);
+    assert_eq!(d.rule.as_deref(), Some("better"));
+    let slot = legal[d.index].strip_prefix("place 1 ").unwrap().to_string();
+    assert!(query(&s, &format!("K1 !{slot}(0..1)")), "{slot}");
+}
+
+#[test]
+fn cabo_decisions_agree_with_the_model() {
+    let deal = Deal::Referee(Size::Teaching);
+    check_games("cabo", &deal, &["regular", "paranoid", "random"], 0..6);
 }

@@ -19,3 +19,16 @@ for card in 6S 6H 6D 6C; do
   "$dealer" export "$kemps" --at "round 1" --for "$card" -o "$out/kemps-round1-$card.svg"
   "$dealer" export "$kemps" --at "round 2" --for "$card" -o "$out/kemps-round2-$card.svg"
 done
+
+# The same figures by the built-in writer (no graphviz), and in the
+# projector and print themes, for docs/figures.md.
+DEALER_RENDERER=builtin "$dealer" export "$gofish" --at "turn 2" -o "$out/builtin-gofish-1c.svg"
+DEALER_RENDERER=builtin "$dealer" export "$gofish" --at "initial" -o "$out/builtin-gofish-1a.svg"
+DEALER_RENDERER=builtin "$dealer" export "$kemps" --at "round 1" --for 6S -o "$out/builtin-kemps-round1-6S.svg"
+DEALER_RENDERER=builtin "$dealer" export scenarios/classics/explicit-model.deal -o "$out/builtin-explicit-model.svg"
+"$dealer" export "$gofish" --at "initial" --complete -o "$out/gofish-1a-complete.svg"
+"$dealer" export "$gofish" --at "turn 2" --theme projector --hide stock -o "$out/gofish-1c-projector.svg"
+"$dealer" export "$gofish" --at "turn 2" --theme print -o "$out/gofish-1c-print.svg"
+
+# TikZ: a picture to paste into a slide, and the beamer example.
+"$dealer" export "$gofish" --at "turn 2" -o "$out/gofish-1c.tex"

@@ -6,7 +6,10 @@
 //!   its cards of rank R, and everyone sees which ones (or none: "Go Fish!").
 //! - After "Go Fish!" the asker must `draw` and the turn passes clockwise; a
 //!   successful ask keeps the turn.
-//! - A player whose hand is empty while the stock is not must `draw`.
+//! - A player whose hand is empty while the stock is not must `draw`; with
+//!   the stock empty, a player without cards sits out: their turn is
+//!   skipped and nobody may ask them (report 002 §1.1: a player asks
+//!   another for a rank, and a player with no cards draws at once).
 //! - A book (every card of a rank) is laid down in public after any move that
 //!   completes one; after a move that could have completed one, "no book" is
 //!   public too, so a draw that completes nothing tells everyone something.
@@ -149,6 +152,19 @@ fn check_ask(
     }
     check_turn("Go Fish", table, state, asker)?;
     check_asks_another("Go Fish", asker, asked)?;
+    if hand_size(table, model, asked) == 0 {
+        return Err(Refusal::new(
+            "asked-empty-hand",
+            format!(
+                "{} holds no cards, so cannot be asked",
+                describe_player(table, asked)
+            ),
+        )
+        .help(
+            "Go Fish: a player with no cards draws from the stock at once; \
+             when the stock is empty they sit out, and only players who hold cards are asked",
+        ));
+    }
     let hand = actual_cards(model, table.hand(asker));
     if kinds.iter().all(|&k| hand[k] == 0) {
         let rank = rank_name(table, kinds);
@@ -459,8 +475,8 @@ impl Referee for GoFish {
         Some(pos.state.pending.first().copied().unwrap_or(pos.state.turn))
     }
 
-    /// The due draw, or an ask of another player for each rank the turn
-    /// player holds.
+    /// The due draw, or an ask of another player who holds cards for each
+    /// rank the turn player holds.
     fn legal_moves(&self, pos: &Position) -> Vec<Move> {
         let table = pos.table;
         if self.is_terminal(pos) {
@@ -475,12 +491,13 @@ impl Referee for GoFish {
         }
         let asker = pos.state.turn;
         let hand = pos.cards(table.hand(asker));
+        let holds_cards = |q: Agent| pos.count(table.hand(q)) > 0;
         let mut moves = Vec::new();
         for (_, kinds) in table.deck.ranks() {
             if kinds.iter().all(|&k| hand[k] == 0) {
                 continue;
             }
-            for asked in (0..table.players.len()).filter(|&q| q != asker) {
+            for asked in (0..table.players.len()).filter(|&q| q != asker && holds_cards(q)) {
                 moves.push(Move::Ask {
                     asker,
                     asked,

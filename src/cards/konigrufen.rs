@@ -538,6 +538,16 @@ fn playable(pos: &Position, t: &Tricks, p: Agent) -> Vec<Kind> {
 /// three cards, rounded to the nearest point. The team with the higher
 /// count wins.
 impl Referee for Konigrufen {
+    fn card_points(&self, card: &CardKind) -> i64 {
+        card_points(card)
+    }
+
+    /// Within its suit; a trump (22 of them) above every suit card.
+    fn card_strength(&self, card: &CardKind) -> i64 {
+        let (suit, n) = strength(card);
+        i64::from(n) + if suit == 'T' { 100 } else { 0 }
+    }
+
     fn view_style(&self) -> ViewStyle {
         ViewStyle {
             hand: HandFacts::Suits,

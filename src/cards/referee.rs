@@ -17,7 +17,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::engine::{Agent, Backend, Kind};
 use crate::syntax::ast::StatementKind;
 
-use super::deck::Deck;
+use super::deck::{CardKind, Deck};
 use super::rules::{actual_cards, GameMove, GameState, Move};
 use super::table::{LocKind, Table};
 
@@ -90,6 +90,19 @@ pub trait Referee {
     /// A move in scenario syntax (`ask 1 2 Q`, `play Bruno T21`).
     fn move_text(&self, table: &Table, mv: &Move) -> String {
         move_text(table, mv)
+    }
+
+    /// A card's worth in this game (a strategy's `points(c)`): 0 unless
+    /// the game counts card points.
+    fn card_points(&self, _card: &CardKind) -> i64 {
+        0
+    }
+
+    /// How strongly a card takes a trick in this game (a strategy's
+    /// `strength(c)`; a trump above every suit): 0 unless the game plays
+    /// tricks.
+    fn card_strength(&self, _card: &CardKind) -> i64 {
+        0
     }
 
     /// What play's knowledge views ask about a player in this game (the

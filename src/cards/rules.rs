@@ -228,7 +228,7 @@ pub struct Outcome {
 
 /// The cards at `loc` in the actual world, per kind.
 pub fn actual_cards(model: &dyn Backend, loc: Loc) -> Vec<u32> {
-    model.actual_world().cards[loc].clone()
+    model.actual_cards().swap_remove(loc)
 }
 
 /// The refusal of a move that belongs to another game.

@@ -34,6 +34,26 @@ pub struct BenchArgs {
     /// tab-separated cells (what `dealer bench` runs for each scenario).
     #[arg(long, hide = true)]
     pub one: bool,
+    /// Play whole games of GAME between agents instead of replaying
+    /// scenarios, and print the time per move, per query and per game and
+    /// the peak memory.
+    #[arg(long, value_name = "GAME")]
+    pub play: Option<String>,
+    /// With --play: how many games (seeds --seed, --seed + 1, ...).
+    #[arg(long, default_value_t = 10)]
+    pub games: u64,
+    /// With --play: the agents or strategies, one per seat (one name: every seat).
+    #[arg(long, default_value = "random", value_delimiter = ',')]
+    pub agents: Vec<String>,
+    /// With --play: the first game's seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// With --play: the report's deck and players, or a small deck.
+    #[arg(long, value_enum, default_value_t = super::play::SizeArg::Full)]
+    pub size: super::play::SizeArg,
+    /// With --play: threads playing games at once (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
 }
 
 /// What one replay measured.
@@ -97,6 +117,20 @@ impl Row {
 
 /// Runs the benchmark; returns the exit code (0, or 2 if a scenario failed).
 pub fn run(args: &BenchArgs) -> u8 {
+    if let Some(game) = &args.play {
+        return super::bench_play::run(&super::bench_play::PlayBench {
+            game: game.clone(),
+            agents: args.agents.clone(),
+            games: args.games,
+            seed: args.seed,
+            size: match args.size {
+                super::play::SizeArg::Full => crate::cards::Size::Full,
+                super::play::SizeArg::Small => crate::cards::Size::Teaching,
+            },
+            threads: args.threads,
+            options: args.model.options(false),
+        });
+    }
     let files = if args.files.is_empty() {
         match default_files() {
             Ok(files) => files,
@@ -298,7 +332,7 @@ fn reset_peak() -> bool {
 }
 
 /// The peak resident size in KiB (`VmHWM` of /proc/self/status), if readable.
-fn peak_kib() -> Option<u64> {
+pub(crate) fn peak_kib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()

@@ -9,6 +9,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::diag::{suggest, Diagnostic};
+use crate::figure::look::{Look, Theme};
+use crate::figure::render::Format;
 use crate::figure::{files, Figure, DEFAULT_MAX_NODES};
 use crate::interp::{Output, Script, Session};
 
@@ -22,9 +24,12 @@ pub struct ExportArgs {
     /// Replay up to this checkpoint (default: the whole scenario).
     #[arg(long)]
     pub at: Option<String>,
-    /// The figure to write; its extension names the format: .dot, .svg, .png or .pdf.
+    /// The figure to write; its extension names the format: .dot, .svg, .png, .pdf or .tex (TikZ).
     #[arg(short = 'o', long = "output")]
     pub output: PathBuf,
+    /// The format, whatever the file's extension.
+    #[arg(long, value_enum)]
+    pub format: Option<FormatArg>,
     /// Draw the sub-model of where one card is, e.g. `--for 6S`.
     #[arg(long = "for")]
     pub card: Option<String>,
@@ -37,17 +42,81 @@ pub struct ExportArgs {
     /// Draw every world, not only those reachable from the actual world.
     #[arg(long)]
     pub all: bool,
+    /// Draw each S5 class with every pair related, not as a chain of lines.
+    #[arg(long)]
+    pub complete: bool,
+    /// Leave these locations' rows out of the labels, e.g. `--hide stock`.
+    #[arg(long)]
+    pub hide: Option<String>,
     /// Refuse figures with more nodes than this.
     #[arg(long, default_value_t = DEFAULT_MAX_NODES)]
     pub max_nodes: usize,
+    /// Colours: report (the reports' look), print (black and white) or
+    /// projector (thick lines, large text, high-contrast colour-blind-safe colours).
+    #[arg(long, default_value = "report", value_parser = parse_theme)]
+    pub theme: Theme,
+    /// The label font size in points.
+    #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(6..=72))]
+    pub font_size: u32,
+    /// PNG resolution in dots per inch (Graphviz's default is 96).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(24..=1200))]
+    pub dpi: Option<u32>,
+    /// TikZ: write a whole LaTeX document (standalone class), not only the tikzpicture.
+    #[arg(long)]
+    pub standalone: bool,
     /// The engine and its budget.
     #[command(flatten)]
     pub model: super::ModelArgs,
 }
 
-/// The export statement the options stand for.
+/// The values of `--format`.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FormatArg {
+    /// Graphviz DOT text.
+    Dot,
+    /// SVG.
+    Svg,
+    /// PNG (needs Graphviz).
+    Png,
+    /// PDF (needs Graphviz).
+    Pdf,
+    /// A TikZ picture for LaTeX.
+    Tikz,
+}
+
+fn parse_theme(s: &str) -> Result<Theme, String> {
+    s.parse()
+}
+
+impl ExportArgs {
+    /// How the figure looks.
+    pub fn look(&self) -> Look {
+        Look {
+            theme: self.theme,
+            font_size: self.font_size,
+            dpi: self.dpi,
+            standalone: self.standalone,
+        }
+    }
+
+    fn format(&self) -> Option<Format> {
+        self.format.map(|f| match f {
+            FormatArg::Dot => Format::Dot,
+            FormatArg::Svg => Format::Svg,
+            FormatArg::Png => Format::Png,
+            FormatArg::Pdf => Format::Pdf,
+            FormatArg::Tikz => Format::Tikz,
+        })
+    }
+}
+
+/// The export statement the options stand for (the file name is a
+/// placeholder with a known extension when `--format` names the format).
 fn statement(args: &ExportArgs) -> String {
-    let out = args.output.display().to_string().replace('"', "");
+    let out = match args.format {
+        Some(_) => "figure.dot".to_string(),
+        None => args.output.display().to_string().replace('"', ""),
+    };
     let mut s = format!("export \"{out}\"");
     if let Some(c) = &args.card {
         s.push_str(&format!(" for {c}"));
@@ -60,6 +129,12 @@ fn statement(args: &ExportArgs) -> String {
     }
     if args.all {
         s.push_str(" all");
+    }
+    if args.complete {
+        s.push_str(" complete");
+    }
+    if let Some(h) = &args.hide {
+        s.push_str(&format!(" hide {h}"));
     }
     s
 }
@@ -87,7 +162,7 @@ fn export(args: &ExportArgs) -> Result<String, Shown> {
     session.set_figure_limit(args.max_nodes);
     replay_to(&mut session, &script, args.at.as_deref())?;
     let figure = figure_of(&mut session, &statement(args))?;
-    files::write(&figure, &args.output).map_err(|e| {
+    files::write_with(&figure, &args.output, args.format(), &args.look()).map_err(|e| {
         Shown::unlocated(Diagnostic::unlocated(e.code(), e.to_string()).with_help_opt(e.help()))
     })
 }

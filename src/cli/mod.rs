@@ -5,6 +5,9 @@
 //! `dealer tournament GAME --strategies ...` ([`tournament`]) plays many.
 //! `dealer bench [FILES...]` ([`bench`]) times scenarios; `dealer gen
 //! muddy 500` ([`gen`]) writes the classic benchmarks as scenarios.
+//! `dealer run --json` and `check --json` ([`json`]) print one JSON
+//! document. `dealer completions bash|zsh|fish` prints a shell completion script
+//! (clap_complete).
 //!
 //! Only the front ends print. Output is coloured on a terminal and plain when
 //! piped or when `NO_COLOR` is set. Exit codes: 0 when every expectation
@@ -21,8 +24,10 @@ use crate::figure::files as figure_files;
 use crate::interp::{errors, Engine, Options, Output, Script, Session};
 
 pub mod bench;
+mod bench_play;
 pub mod export;
 pub mod gen;
+pub mod json;
 pub mod play;
 pub mod progress;
 pub mod tournament;
@@ -43,6 +48,9 @@ pub enum Command {
     Run {
         /// The scenario (`.deal` file; `-` reads standard input).
         file: PathBuf,
+        /// Print one JSON document (schema in docs/json.md) instead of text.
+        #[arg(long)]
+        json: bool,
         /// The engine and its budget.
         #[command(flatten)]
         model: ModelArgs,
@@ -59,11 +67,14 @@ pub enum Command {
     Check {
         /// The scenario (`.deal` file; `-` reads standard input).
         file: PathBuf,
+        /// Print one JSON document (schema in docs/json.md) instead of text.
+        #[arg(long)]
+        json: bool,
         /// The engine and its budget.
         #[command(flatten)]
         model: ModelArgs,
     },
-    /// Draw the model at a checkpoint as a figure (.dot, .svg, .png or .pdf).
+    /// Draw the model at a checkpoint as a figure (.dot, .svg, .png, .pdf or TikZ .tex).
     Export(export::ExportArgs),
     /// Time scenarios (default: every file under scenarios/bench/) and print a table.
     Bench(bench::BenchArgs),
@@ -75,6 +86,12 @@ pub enum Command {
     Gen(gen::GenArgs),
     /// Serve the lecture view to a browser (loopback only unless --host says otherwise).
     Serve(crate::web::ServeArgs),
+    /// Print a shell completion script: `dealer completions bash > ~/.local/share/bash-completion/completions/dealer`.
+    Completions {
+        /// The shell: bash, zsh, fish, elvish or powershell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
 }
 
 /// The options every command that builds models takes.
@@ -121,7 +138,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let color = color_from_env();
     colored::control::set_override(color);
-    let (file, options) = match cli.command {
+    let (file, options, json) = match cli.command {
         Command::Export(args) => return ExitCode::from(export::run(&args, color)),
         Command::Bench(args) => return ExitCode::from(bench::run(&args)),
         Command::Tournament(args) => return ExitCode::from(tournament::main(&args)),
@@ -136,10 +153,19 @@ pub fn main() -> ExitCode {
                 }
             }
         }
-        Command::Run { file, model } => (file, model.options(false)),
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            let mut command = Cli::command();
+            clap_complete::generate(shell, &mut command, "dealer", &mut std::io::stdout());
+            return ExitCode::SUCCESS;
+        }
+        Command::Run { file, model, json } => (file, model.options(false), json),
         Command::Repl { file, model } => return crate::repl::run(file, model.options(false)),
-        Command::Check { file, model } => (file, model.options(true)),
+        Command::Check { file, model, json } => (file, model.options(true), json),
     };
+    if json {
+        return ExitCode::from(json_main(&file, options));
+    }
     let script = match read_script(&file) {
         Ok(script) => script,
         Err(shown) => {
@@ -148,6 +174,25 @@ pub fn main() -> ExitCode {
         }
     };
     ExitCode::from(replay_script(&script, options, color))
+}
+
+/// `run --json` and `check --json`: prints the report; returns its exit code.
+fn json_main(file: &Path, options: Options) -> u8 {
+    let mode = if options.check_only { "check" } else { "run" };
+    let report = match read_source(file) {
+        Err(e) => json::failed(
+            &file.display().to_string(),
+            "",
+            mode,
+            &[Diagnostic::unlocated("cannot-read", e)],
+        ),
+        Ok((name, src)) => match Script::parse(&name, &src) {
+            Ok(script) => json::replay(&script, options),
+            Err(errors) => json::failed(&name, &src, mode, &errors),
+        },
+    };
+    print!("{}", json::to_text(&report));
+    report.exit_code
 }
 
 /// Diagnostics about one text, ready to print.
@@ -195,22 +240,7 @@ pub fn read_script(file: &Path) -> Result<Script, Shown> {
     Ok(script)
 }
 
-/// The name to show and the text of a scenario file; `-` reads standard
-/// input (shown as `<stdin>`).
-pub fn read_source(file: &std::path::Path) -> Result<(String, String), String> {
-    use std::io::Read;
-    if file.as_os_str() == "-" {
-        let mut src = String::new();
-        return match std::io::stdin().read_to_string(&mut src) {
-            Ok(_) => Ok(("<stdin>".into(), src)),
-            Err(e) => Err(format!("cannot read the standard input: {e}")),
-        };
-    }
-    match std::fs::read_to_string(file) {
-        Ok(src) => Ok((file.display().to_string(), src)),
-        Err(e) => Err(format!("cannot read {}: {e}", file.display())),
-    }
-}
+pub use crate::interp::read_source;
 
 /// Replays a scenario and prints the outcome; returns the exit code.
 pub fn replay(file: &str, src: &str, options: Options, color: bool) -> u8 {

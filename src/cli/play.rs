@@ -43,6 +43,11 @@ pub struct PlayArgs {
     /// Play this player yourself, at the terminal.
     #[arg(long)]
     pub me: Option<String>,
+    /// A folder of strategy files that take precedence over the built-in
+    /// strategies (default: `strategies/` of the working directory, when
+    /// there is one).
+    #[arg(long)]
+    pub strategies_dir: Option<PathBuf>,
     /// Print how long each move took.
     #[arg(long)]
     pub times: bool,
@@ -118,13 +123,16 @@ fn setup(args: &PlayArgs) -> Result<(Match, Option<usize>), String> {
         let name = names.next().expect("counted");
         let agent = match agent_named(&name) {
             Some(agent) => agent,
-            None => crate::strategy::agent::named(&args.game, &name).map_err(|e| {
-                let known: Vec<&str> = AGENTS.iter().map(|(n, _)| *n).collect();
-                format!(
-                    "no agent `{name}` ({}), nor strategy: {e}",
-                    known.join(", ")
-                )
-            })?,
+            None => {
+                crate::strategy::agent::named(args.strategies_dir.as_deref(), &args.game, &name)
+                    .map_err(|e| {
+                        let known: Vec<&str> = AGENTS.iter().map(|(n, _)| *n).collect();
+                        format!(
+                            "no agent `{name}` ({}), nor strategy: {e}",
+                            known.join(", ")
+                        )
+                    })?
+            }
         };
         seats.push(game.agent_seat(agent, seat));
     }

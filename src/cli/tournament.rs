@@ -32,6 +32,14 @@ pub struct TournamentArgs {
     /// Games per combination.
     #[arg(long, default_value_t = 100)]
     pub games: u64,
+    /// Let a strategy take several seats of a run: every combination with
+    /// repetition plays (Kemps' Figures 1-3: three strategies, ten runs).
+    #[arg(long)]
+    pub repeats: bool,
+    /// Moves after which a game ends as it stands (its scores so far);
+    /// the end-of-run line says how many games did.
+    #[arg(long, default_value_t = 20_000)]
+    pub max_moves: usize,
     /// The tournament's seed (every game's seed derives from it and the game's index).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -51,9 +59,11 @@ pub struct TournamentArgs {
     /// Cards dealt to each player with --deck.
     #[arg(long)]
     pub hand: Option<usize>,
-    /// Where the strategies' files are.
-    #[arg(long, default_value = crate::strategy::SHIPPED_DIR)]
-    pub dir: PathBuf,
+    /// A folder of strategy files that take precedence over the built-in
+    /// strategies (default: `strategies/` of the working directory, when
+    /// there is one).
+    #[arg(long = "strategies-dir", alias = "dir")]
+    pub dir: Option<PathBuf>,
     /// The engine and its budget.
     #[command(flatten)]
     pub model: ModelArgs,
@@ -111,7 +121,7 @@ fn tournament(args: &TournamentArgs) -> Result<(), String> {
     let strategies: Vec<Strategy> = args
         .strategies
         .iter()
-        .map(|name| find(&args.dir, &args.game, name))
+        .map(|name| find(args.dir.as_deref(), &args.game, name))
         .collect::<Result<_, _>>()?;
     if strategies.is_empty() {
         return Err("give the strategies: --strategies a,b,c".into());
@@ -139,6 +149,8 @@ fn tournament(args: &TournamentArgs) -> Result<(), String> {
         seed: args.seed,
         shard: args.shard,
         engine: args.model.options(false).engine,
+        repeats: args.repeats,
+        max_moves: args.max_moves,
     };
     let out = args
         .out
@@ -176,6 +188,16 @@ fn tournament(args: &TournamentArgs) -> Result<(), String> {
         records.len(),
         csv.display()
     );
+    let capped = records
+        .values()
+        .filter(|r| r.turns >= args.max_moves)
+        .count();
+    if capped > 0 {
+        println!(
+            "{capped} games reached {} moves and ended as they stood",
+            args.max_moves
+        );
+    }
     let names: Vec<String> = args
         .strategies
         .iter()

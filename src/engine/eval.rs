@@ -107,6 +107,23 @@ fn atom(m: &ExplicitModel, a: &Atom, t: &mut CountTables) -> Result<FixedBitSet,
             let col = shape.cards() + p;
             Ok(bits_where(m.n, |x| m.row(x)[col] != 0))
         }
+        Atom::Compare(c) => {
+            let mut props = Vec::new();
+            c.left.props(&mut props);
+            c.right.props(&mut props);
+            if let Some(p) = props.iter().find(|&&p| p >= shape.props) {
+                return Err(EngineError::Malformed(format!(
+                    "proposition {p} out of range ({} propositions)",
+                    shape.props
+                )));
+            }
+            let col = shape.cards();
+            let c: crate::engine::formula::Comparison = (**c).clone();
+            Ok(bits_where(m.n, |x| {
+                let row = m.row(x);
+                c.holds(&|p| row[col + p] != 0)
+            }))
+        }
         Atom::Count { loc, kinds, .. } => {
             if *loc >= shape.locations {
                 return Err(EngineError::Malformed(format!(

@@ -10,6 +10,8 @@
 //!     | [E]φ | ⟨E⟩φ                       after every / some event of an event model sequence
 //! a ::= #ℓ(k₁…kₙ) ⋈ n                     the number of cards of kinds k₁…kₙ at location ℓ
 //!     | p                                 a declared proposition
+//!     | t ⋈ t                             integer terms compared (variables in binary)
+//! t ::= n | x | t + t | t - t | t * t
 //! ```
 //!
 //! Agents, locations, card kinds and propositions are plain indices: names are
@@ -78,6 +80,80 @@ pub enum Atom {
     },
     /// A declared proposition.
     Prop(Prop),
+    /// Two integer terms over variables compared: `x + y <= 100`, `x < y`.
+    Compare(Rc<Comparison>),
+}
+
+/// `left ⋈ right` between two terms.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Comparison {
+    /// The left term.
+    pub left: Term,
+    /// The comparison.
+    pub cmp: Cmp,
+    /// The right term.
+    pub right: Term,
+}
+
+/// An integer term. A variable is a group of propositions that hold its
+/// value in binary, the least significant bit first; the interpreter keeps
+/// each variable's value within its declared range by the model's worlds.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Term {
+    /// A number.
+    Const(u64),
+    /// A variable: its bits.
+    Var(Vec<Prop>),
+    /// `a + b`
+    Add(Box<Term>, Box<Term>),
+    /// `a - b` (negative values allowed)
+    Sub(Box<Term>, Box<Term>),
+    /// `a * b`
+    Mul(Box<Term>, Box<Term>),
+}
+
+impl Term {
+    /// The value, with `bit(p)` the value of proposition `p`.
+    pub fn value(&self, bit: &impl Fn(Prop) -> bool) -> i128 {
+        match self {
+            Term::Const(c) => i128::from(*c),
+            Term::Var(bits) => bits
+                .iter()
+                .enumerate()
+                .map(|(i, &p)| i128::from(bit(p)) << i)
+                .sum(),
+            Term::Add(a, b) => a.value(bit) + b.value(bit),
+            Term::Sub(a, b) => a.value(bit) - b.value(bit),
+            Term::Mul(a, b) => a.value(bit).saturating_mul(b.value(bit)),
+        }
+    }
+
+    /// The propositions the term reads.
+    pub fn props(&self, out: &mut Vec<Prop>) {
+        match self {
+            Term::Const(_) => {}
+            Term::Var(bits) => out.extend(bits),
+            Term::Add(a, b) | Term::Sub(a, b) | Term::Mul(a, b) => {
+                a.props(out);
+                b.props(out);
+            }
+        }
+    }
+}
+
+impl Comparison {
+    /// Whether the comparison holds, with `bit(p)` the value of proposition `p`.
+    pub fn holds(&self, bit: &impl Fn(Prop) -> bool) -> bool {
+        let (l, r) = (self.left.value(bit), self.right.value(bit));
+        match self.cmp {
+            Cmp::Lt => l < r,
+            Cmp::Le => l <= r,
+            Cmp::Eq => l == r,
+            Cmp::Ne => l != r,
+            Cmp::Ge => l >= r,
+            Cmp::Gt => l > r,
+        }
+    }
 }
 
 /// A formula of dynamic epistemic logic. See the module documentation for the grammar.

@@ -226,11 +226,25 @@ pub trait Backend {
     fn actual_world(&self) -> WorldView {
         self.world(self.actual())
     }
+    /// Where the cards lie in the actual world: [`Backend::actual_world`]'s
+    /// cards without its identifier, which a symbolic model can only give
+    /// after listing its worlds (the rules read the actual cards after every
+    /// move, and must not pay for a listing).
+    fn actual_cards(&self) -> Allocation {
+        self.actual_world().cards
+    }
     /// Whether the worlds can be listed one by one (for `why`, `worlds`,
     /// figures and narration). An explicit model always can; a symbolic
     /// one only up to a limit, and says so with [`EngineError::TooManyWorlds`].
     fn listable(&self) -> Result<(), EngineError> {
         Ok(())
+    }
+    /// A cheap test that [`Backend::listable`] fails (false when unsure):
+    /// a symbolic model counts the states one agent considers possible,
+    /// without the fixpoint of its reachable states, so that narration
+    /// skips a large model at the cost of one count per player.
+    fn surely_unlistable(&self) -> bool {
+        false
     }
     /// Whether [`Backend::world_count`] and [`Backend::considers`] count the
     /// worlds of the bisimulation-contracted model (always so for an explicit

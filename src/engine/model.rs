@@ -246,6 +246,13 @@ impl ExplicitModel {
         self.reachable().contains(w)
     }
 
+    /// For every world, whether it is reachable from the actual world
+    /// (one search for all of them).
+    pub fn reachable_mask(&self) -> Vec<bool> {
+        let seen = self.reachable();
+        (0..self.n).map(|w| seen.contains(w)).collect()
+    }
+
     /// For each world of `self`, the worlds of `other` (a model with the
     /// same cards and propositions) bisimilar to it for every agent and
     /// every group of agents: how the worlds of a contracted model, or of a

@@ -27,6 +27,11 @@ pub struct View {
     pub all: bool,
     /// Refuse to draw more nodes than this.
     pub max_nodes: usize,
+    /// S5 classes drawn complete (every pair related by a line), not as a
+    /// chain through the class in node order.
+    pub complete: bool,
+    /// Locations whose rows the labels leave out (e.g. the stock).
+    pub hide: Vec<usize>,
 }
 
 impl Default for View {
@@ -37,6 +42,8 @@ impl Default for View {
             agents: None,
             all: false,
             max_nodes: DEFAULT_MAX_NODES,
+            complete: false,
+            hide: Vec::new(),
         }
     }
 }
@@ -64,13 +71,21 @@ pub fn build(
         Some(kind) => project(table, model, &worlds, kind, view.max_nodes)?,
         None => {
             guard(worlds.len(), "worlds", view.max_nodes)?;
-            let labels = Labeller::new(table, props, model, &worlds)?;
+            let mut labels = Labeller::new(table, props, model, &worlds)?;
+            labels.hide = view.hide.clone();
             let nodes = worlds.iter().map(|&w| labels.node(w)).collect();
             let class = worlds.iter().enumerate().map(|(i, &w)| (w, i)).collect();
             (nodes, class)
         }
     };
-    let edges = relations(model, &worlds, &class, &shown, directed);
+    let mut edges = relations(model, &worlds, &class, &shown, directed);
+    let mut complete = directed || view.complete;
+    if !complete {
+        match chains(&edges, nodes.len()) {
+            Some(chained) => edges = chained,
+            None => complete = true,
+        }
+    }
     Ok(Figure {
         actual: class.get(&model.actual()).copied(),
         nodes,
@@ -81,6 +96,7 @@ pub fn build(
             .collect(),
         shown,
         caption: caption(table, view),
+        complete,
     })
 }
 
@@ -180,6 +196,52 @@ fn relations(
     edges
 }
 
+/// S5 edges drawn as the textbooks draw them: when every agent's drawn
+/// relation is an equivalence on the nodes (it is unless a projection
+/// merged worlds of different classes), each class of `n` nodes becomes
+/// `n - 1` lines chaining its nodes in order, and the class is what the
+/// lines connect. `None` when some relation is not transitive: then only
+/// every pair drawn tells the truth.
+fn chains(edges: &[Edge], nodes: usize) -> Option<Vec<Edge>> {
+    let mut agents: Vec<usize> = edges.iter().map(|e| e.agent).collect();
+    agents.sort_unstable();
+    agents.dedup();
+    let mut out = Vec::new();
+    for agent in agents {
+        let mut root: Vec<usize> = (0..nodes).collect();
+        fn find(root: &mut [usize], mut x: usize) -> usize {
+            while root[x] != x {
+                root[x] = root[root[x]];
+                x = root[x];
+            }
+            x
+        }
+        let mine: Vec<&Edge> = edges.iter().filter(|e| e.agent == agent).collect();
+        for e in &mine {
+            let (a, b) = (find(&mut root, e.from), find(&mut root, e.to));
+            root[a] = b;
+        }
+        let mut members: HashMap<usize, Vec<NodeIx>> = HashMap::new();
+        for n in 0..nodes {
+            let r = find(&mut root, n);
+            members.entry(r).or_default().push(n);
+        }
+        let pairs: usize = members.values().map(|m| m.len() * (m.len() - 1) / 2).sum();
+        if pairs != mine.len() {
+            return None;
+        }
+        for m in members.values() {
+            out.extend(m.windows(2).map(|p| Edge {
+                from: p[0],
+                to: p[1],
+                agent,
+            }));
+        }
+    }
+    out.sort_by_key(|e| (e.from, e.to, e.agent));
+    Some(out)
+}
+
 /// Projects worlds onto where the copies of `kind` lie: one node per
 /// distinct placement, ordered by location (player 1's hand first).
 fn project(
@@ -209,10 +271,11 @@ fn project(
     for (r, &i) in order.iter().enumerate() {
         rank[i] = r;
     }
+    let common = common_placements(model, worlds, &of_world, &keys, kind)?;
     let nodes = order
         .iter()
         .enumerate()
-        .map(|(r, &i)| placement_node(table, kind, r, &keys[i]))
+        .map(|(r, &i)| placement_node(table, kind, r, &keys[i], &common[i]))
         .collect();
     let class = worlds
         .iter()
@@ -222,19 +285,76 @@ fn project(
     Ok((nodes, class))
 }
 
-fn placement_node(table: &Table, kind: Kind, r: usize, key: &[u32]) -> Node {
+/// For each placement and location, how many of its copies there are
+/// common knowledge: `C (#loc(kind) >= n)` in every world of the placement.
+fn common_placements(
+    model: &dyn Backend,
+    worlds: &[WorldId],
+    of_world: &[usize],
+    keys: &[Vec<u32>],
+    kind: Kind,
+) -> Result<Vec<Vec<u32>>, FigureError> {
+    let everyone: Vec<Agent> = (0..model.agents()).collect();
+    let mut sat: HashMap<(usize, u32), HashSet<WorldId>> = HashMap::new();
+    let mut known: Vec<Vec<u32>> = keys.iter().map(|k| vec![0; k.len()]).collect();
+    for (i, key) in keys.iter().enumerate() {
+        for (loc, &count) in key.iter().enumerate() {
+            for n in 1..=count {
+                if let Entry::Vacant(e) = sat.entry((loc, n)) {
+                    let atom = Atom::Count {
+                        loc,
+                        kinds: vec![kind],
+                        cmp: Cmp::Ge,
+                        n,
+                    };
+                    let f = Formula::C(everyone.clone(), Box::new(Formula::Atom(atom)));
+                    let set = model
+                        .satisfying(&f)
+                        .map_err(|e| FigureError::Engine(e.to_string()))?;
+                    e.insert(set.into_iter().collect());
+                }
+                let everywhere = worlds
+                    .iter()
+                    .zip(of_world)
+                    .filter(|(_, &j)| j == i)
+                    .all(|(w, _)| sat[&(loc, n)].contains(w));
+                if !everywhere {
+                    break;
+                }
+                known[i][loc] = n;
+            }
+        }
+    }
+    Ok(known)
+}
+
+fn placement_node(table: &Table, kind: Kind, r: usize, key: &[u32], common: &[u32]) -> Node {
     let lines = key
         .iter()
         .enumerate()
         .filter(|(_, &n)| n > 0)
         .map(|(l, &n)| {
-            let mut counts = vec![0; table.deck.kinds.len()];
-            counts[kind] = n;
-            vec![Segment::plain(format!(
-                "{}: {}",
-                table.locations[l].name,
+            let show = |c: u32| {
+                let mut counts = vec![0; table.deck.kinds.len()];
+                counts[kind] = c;
                 table.deck.show_cards(&counts)
-            ))]
+            };
+            let mut line = vec![Segment::plain(format!("{}: ", table.locations[l].name))];
+            if common[l] > 0 {
+                line.push(Segment {
+                    text: show(common[l]),
+                    common: true,
+                });
+            }
+            if n > common[l] {
+                let sep = if common[l] > 0 && !table.deck.short_names() {
+                    " "
+                } else {
+                    ""
+                };
+                line.push(Segment::plain(format!("{sep}{}", show(n - common[l]))));
+            }
+            line
         })
         .collect();
     Node {
@@ -253,6 +373,8 @@ struct Labeller<'a> {
     common: HashMap<(usize, Kind, u32), BTreeSet<WorldId>>,
     /// Proposition → the worlds where `C p` holds.
     common_props: HashMap<usize, BTreeSet<WorldId>>,
+    /// Locations whose rows are left out.
+    hide: Vec<usize>,
 }
 
 impl<'a> Labeller<'a> {
@@ -301,6 +423,7 @@ impl<'a> Labeller<'a> {
             model,
             common,
             common_props,
+            hide: Vec::new(),
         })
     }
 
@@ -310,7 +433,7 @@ impl<'a> Labeller<'a> {
         if !self.table.deck.kinds.is_empty() {
             for (l, loc) in self.table.locations.iter().enumerate() {
                 let empty = view.cards[l].iter().all(|&n| n == 0);
-                if empty && !matches!(loc.kind, LocKind::Hand(_)) {
+                if self.hide.contains(&l) || (empty && !matches!(loc.kind, LocKind::Hand(_))) {
                     continue;
                 }
                 lines.push(self.cards_line(w, l, &view.cards[l]));

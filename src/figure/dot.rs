@@ -9,7 +9,8 @@ use graphviz_rust::dot_structures::{
 };
 use graphviz_rust::printer::{DotPrinter, PrinterContext};
 
-use super::{agent_style, KripkeLike, Node};
+use super::look::Look;
+use super::{KripkeLike, Node};
 
 /// The font of every text in a figure.
 const FONT: &str = "Helvetica";
@@ -53,8 +54,15 @@ fn html_attr(key: &str, value: String) -> Attribute {
     Attribute(Id::Plain(key.into()), Id::Html(format!("<{value}>")))
 }
 
-/// The DOT text of a figure.
+/// The DOT text of a figure, in the default look.
 pub fn to_dot<K: KripkeLike + ?Sized>(fig: &K) -> String {
+    to_dot_with(fig, &Look::default())
+}
+
+/// The DOT text of a figure drawn in `look`.
+pub fn to_dot_with<K: KripkeLike + ?Sized>(fig: &K, look: &Look) -> String {
+    let font_size = look.text_size().to_string();
+    let pen = look.line_width().to_string();
     let mut stmts = vec![
         Stmt::GAttribute(GraphAttributes::Graph(vec![
             attr("fontname", FONT),
@@ -65,16 +73,17 @@ pub fn to_dot<K: KripkeLike + ?Sized>(fig: &K) -> String {
         Stmt::GAttribute(GraphAttributes::Node(vec![
             attr("shape", "box"),
             attr("fontname", FONT),
-            attr("fontsize", "14"),
+            attr("fontsize", &font_size),
             attr("margin", "0.15,0.08"),
         ])),
-        Stmt::GAttribute(GraphAttributes::Edge(vec![attr("penwidth", "2")])),
+        Stmt::GAttribute(GraphAttributes::Edge(vec![attr("penwidth", &pen)])),
     ];
     for (i, node) in fig.nodes().iter().enumerate() {
         stmts.push(Stmt::Node(world_node(node, fig.actual() == Some(i))));
     }
     for e in fig.edges() {
-        let (colour, style) = agent_style(e.agent);
+        let (colour, dash) = look.agent(e.agent);
+        let style = dash.dot;
         let ty = EdgeTy::Pair(
             vertex(&fig.nodes()[e.from].id),
             vertex(&fig.nodes()[e.to].id),
@@ -83,7 +92,7 @@ pub fn to_dot<K: KripkeLike + ?Sized>(fig: &K) -> String {
         attributes.push(attr("tooltip", &fig.agents()[e.agent]));
         stmts.push(Stmt::Edge(DotEdge { ty, attributes }));
     }
-    stmts.push(Stmt::Node(legend(fig)));
+    stmts.push(Stmt::Node(legend(fig, look)));
     let id = Id::Plain("kripke".into());
     let graph = if fig.directed() {
         Graph::DiGraph {
@@ -140,7 +149,7 @@ fn world_node(node: &Node, actual: bool) -> DotNode {
 
 /// The legend: what is drawn, one line per agent in its colour and style,
 /// and how the actual world and common knowledge are marked.
-fn legend<K: KripkeLike + ?Sized>(fig: &K) -> DotNode {
+fn legend<K: KripkeLike + ?Sized>(fig: &K, look: &Look) -> DotNode {
     let mut rows = format!(
         "<TR><TD COLSPAN=\"2\" ALIGN=\"LEFT\"><I>{}</I></TD></TR>",
         html(fig.caption())
@@ -149,8 +158,8 @@ fn legend<K: KripkeLike + ?Sized>(fig: &K) -> DotNode {
     agents.sort_unstable();
     agents.dedup();
     for a in agents {
-        let (colour, style) = agent_style(a);
-        let sample = match style {
+        let (colour, dash) = look.agent(a);
+        let sample = match dash.dot {
             "dashed" => "- - -",
             "dotted" => "· · · ·",
             _ => "———",
@@ -164,12 +173,17 @@ fn legend<K: KripkeLike + ?Sized>(fig: &K) -> DotNode {
         "<TR><TD COLSPAN=\"2\" ALIGN=\"LEFT\">double border: the actual world</TD></TR>\
          <TR><TD COLSPAN=\"2\" ALIGN=\"LEFT\"><U>underlined</U>: common knowledge</TD></TR>",
     );
+    if !fig.complete() && !fig.edges().is_empty() {
+        rows.push_str(
+            "<TR><TD COLSPAN=\"2\" ALIGN=\"LEFT\">an agent cannot tell apart the worlds its lines connect</TD></TR>",
+        );
+    }
     let label = format!("<TABLE BORDER=\"0\" CELLSPACING=\"2\">{rows}</TABLE>");
     DotNode::new(
         NodeId(Id::Plain("legend".into()), None),
         vec![
             attr("shape", "plaintext"),
-            attr("fontsize", "12"),
+            attr("fontsize", &(look.text_size() * 6 / 7).to_string()),
             html_attr("label", label),
         ],
     )

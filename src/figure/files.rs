@@ -14,7 +14,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::render::{render, renderer_from_env, Format};
+use super::look::Look;
+use super::render::{render_with, renderer_from_env, Format};
 use super::{Figure, FigureError};
 
 /// Where a figure's file goes: `written` relative to the directory of the
@@ -31,8 +32,22 @@ pub fn target(scenario: Option<&str>, written: &str) -> PathBuf {
 /// Renders `figure` for `path` (its extension names the format) and writes
 /// it whole, creating the directory if needed; returns a one-line report.
 pub fn write(figure: &Figure, path: &Path) -> Result<String, FigureError> {
-    let format = Format::from_path(path)?;
-    let bytes = render(figure, format, renderer_from_env())?;
+    write_with(figure, path, None, &Look::default())
+}
+
+/// Renders `figure` in `format` (by default the one `path`'s extension
+/// names), drawn in `look`, and writes it whole; returns a one-line report.
+pub fn write_with(
+    figure: &Figure,
+    path: &Path,
+    format: Option<Format>,
+    look: &Look,
+) -> Result<String, FigureError> {
+    let format = match format {
+        Some(f) => f,
+        None => Format::from_path(path)?,
+    };
+    let bytes = render_with(figure, format, renderer_from_env(), look)?;
     write_atomic(path, &bytes)?;
     Ok(format!(
         "wrote {} ({} node(s), {} edge(s))",

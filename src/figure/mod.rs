@@ -23,7 +23,11 @@
 pub mod build;
 pub mod dot;
 pub mod files;
+pub mod layout;
+pub mod look;
 pub mod render;
+pub mod svg;
+pub mod tikz;
 
 pub use build::{build, View, DEFAULT_MAX_NODES};
 
@@ -96,6 +100,11 @@ pub trait KripkeLike {
     fn agents(&self) -> &[String];
     /// A caption for the legend (what the figure shows).
     fn caption(&self) -> &str;
+    /// Whether every related pair is drawn; when not, an agent's S5 class is
+    /// every node its lines connect.
+    fn complete(&self) -> bool {
+        true
+    }
 }
 
 /// A figure: a view of one model, ready to be written as DOT or rendered.
@@ -115,6 +124,9 @@ pub struct Figure {
     pub shown: Vec<usize>,
     /// What the figure shows, e.g. `where 6S is`.
     pub caption: String,
+    /// Whether every related pair is drawn (belief models, or S5 drawn
+    /// `complete`); otherwise each S5 class is a chain of lines.
+    pub complete: bool,
 }
 
 impl KripkeLike for Figure {
@@ -136,16 +148,16 @@ impl KripkeLike for Figure {
     fn caption(&self) -> &str {
         &self.caption
     }
+    fn complete(&self) -> bool {
+        self.complete
+    }
 }
 
-/// Colour and line style of agent `i` (colour-blind-safe palette; the line
-/// style tells agents apart in grey print too).
+/// Colour and Graphviz line style of agent `i` in the reports' theme (see
+/// [`look::Look::agent`] for every theme and writer).
 pub fn agent_style(i: usize) -> (&'static str, &'static str) {
-    const COLOURS: [&str; 7] = [
-        "#D55E00", "#0072B2", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
-    ];
-    const STYLES: [&str; 3] = ["solid", "dashed", "dotted"];
-    (COLOURS[i % COLOURS.len()], STYLES[i % STYLES.len()])
+    let (colour, dash) = look::Look::default().agent(i);
+    (colour, dash.dot)
 }
 
 /// What can go wrong while building or rendering a figure.
@@ -180,11 +192,11 @@ impl std::fmt::Display for FigureError {
         match self {
             FigureError::TooLarge { what, count, limit } => write!(
                 f,
-                "the figure would draw {count} {what}, more than the limit of {limit}"
+                "the figure would draw {count} {what}, more than the limit of {limit} nodes per figure (in any format, .dot included)"
             ),
             FigureError::UnknownFormat(ext) => write!(
                 f,
-                "cannot tell the figure's format from `{ext}`: use .dot, .svg, .png or .pdf"
+                "cannot tell the figure's format from `{ext}`: use .dot, .svg, .png, .pdf or .tex"
             ),
             FigureError::NeedsGraphviz { why } => write!(
                 f,
@@ -215,10 +227,9 @@ impl FigureError {
     /// What to do about it, when there is something to say.
     pub fn help(&self) -> Option<String> {
         match self {
-            FigureError::TooLarge { .. } => Some(
-                "draw one card's sub-model (`for 6S`), one player's view (`only 1`), or export .dot and lay it out yourself"
-                    .into(),
-            ),
+            FigureError::TooLarge { count, .. } => Some(format!(
+                "raise the limit with `limit {count}` in the export statement, `--max-nodes {count}` on the command line or `:limit {count}` in the REPL; or draw one card's sub-model (`for 6S`) or one player's view (`only 1`)"
+            )),
             FigureError::NeedsGraphviz { .. } => {
                 Some("or export `.dot` (always available) or `.svg` of a smaller figure".into())
             }

@@ -1,29 +1,17 @@
 //! Renders a figure in the format its file name asks for, as bytes; it
 //! writes no file (that is [`super::files`]).
 //!
-//! DOT text is always available. SVG, PNG and PDF are drawn by the system
-//! `dot` program (the graphviz package) when it is installed; without it,
-//! SVG of a small figure is drawn by a pure-Rust layout (layout-rs), which
-//! is slow on dense graphs and so capped at [`FALLBACK_MAX_NODES`] nodes and
-//! [`FALLBACK_MAX_EDGES`] edges. PNG and PDF need `dot`.
+//! DOT and TikZ text are always available. SVG, PNG and PDF are drawn by
+//! the system `dot` program (the graphviz package) when it is installed;
+//! without it, SVG is drawn by the built-in writer ([`super::svg`], laid out
+//! by [`super::layout`]) with the same conventions. PNG and PDF need `dot`.
 
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use layout::backends::svg::SVGWriter;
-use layout::core::base::Orientation;
-use layout::core::color::Color;
-use layout::core::style::{LineStyleKind, StyleAttr};
-use layout::std_shapes::shapes::{Arrow, Element, LineEndKind, ShapeKind};
-use layout::topo::layout::VisualGraph;
-
-use super::{agent_style, dot, FigureError, KripkeLike};
-
-/// The most nodes the pure-Rust fallback lays out.
-pub const FALLBACK_MAX_NODES: usize = 24;
-/// The most edges the pure-Rust fallback lays out.
-pub const FALLBACK_MAX_EDGES: usize = 120;
+use super::look::Look;
+use super::{dot, svg, tikz, FigureError, KripkeLike};
 
 /// A figure's file format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,6 +24,8 @@ pub enum Format {
     Png,
     /// PDF (`.pdf`), needs `dot`.
     Pdf,
+    /// TikZ (`.tex`, `.tikz`): a `tikzpicture`, or a standalone document.
+    Tikz,
 }
 
 impl Format {
@@ -51,13 +41,14 @@ impl Format {
             "svg" => Ok(Format::Svg),
             "png" => Ok(Format::Png),
             "pdf" => Ok(Format::Pdf),
+            "tex" | "tikz" => Ok(Format::Tikz),
             _ => Err(FigureError::UnknownFormat(path.display().to_string())),
         }
     }
 
     fn dot_flag(self) -> &'static str {
         match self {
-            Format::Dot => "-Tdot",
+            Format::Dot | Format::Tikz => "-Tdot",
             Format::Svg => "-Tsvg",
             Format::Png => "-Tpng",
             Format::Pdf => "-Tpdf",
@@ -86,15 +77,26 @@ pub fn graphviz_available() -> bool {
         .is_ok_and(|s| s.success())
 }
 
-/// The bytes of `fig` in `format`.
+/// The bytes of `fig` in `format`, in the default look.
 pub fn render<K: KripkeLike + ?Sized>(
     fig: &K,
     format: Format,
     renderer: Renderer,
 ) -> Result<Vec<u8>, FigureError> {
-    let text = dot::to_dot(fig);
-    if format == Format::Dot {
-        return Ok(text.into_bytes());
+    render_with(fig, format, renderer, &Look::default())
+}
+
+/// The bytes of `fig` in `format`, drawn in `look`.
+pub fn render_with<K: KripkeLike + ?Sized>(
+    fig: &K,
+    format: Format,
+    renderer: Renderer,
+    look: &Look,
+) -> Result<Vec<u8>, FigureError> {
+    match format {
+        Format::Dot => return Ok(dot::to_dot_with(fig, look).into_bytes()),
+        Format::Tikz => return Ok(tikz::to_tikz(fig, look).into_bytes()),
+        _ => {}
     }
     let use_dot = match renderer {
         Renderer::Builtin => false,
@@ -102,7 +104,7 @@ pub fn render<K: KripkeLike + ?Sized>(
         Renderer::Auto => graphviz_available(),
     };
     if use_dot {
-        return run_dot(&text, format);
+        return run_dot(&dot::to_dot_with(fig, look), format, look);
     }
     if format != Format::Svg {
         let name = format!("{format:?}").to_uppercase();
@@ -110,12 +112,16 @@ pub fn render<K: KripkeLike + ?Sized>(
             why: format!("{name} output"),
         });
     }
-    builtin_svg(fig)
+    Ok(svg::to_svg(fig, look).into_bytes())
 }
 
-fn run_dot(text: &str, format: Format) -> Result<Vec<u8>, FigureError> {
-    let mut child = Command::new("dot")
-        .arg(format.dot_flag())
+fn run_dot(text: &str, format: Format, look: &Look) -> Result<Vec<u8>, FigureError> {
+    let mut command = Command::new("dot");
+    command.arg(format.dot_flag());
+    if let (Some(dpi), Format::Png) = (look.dpi, format) {
+        command.arg(format!("-Gdpi={dpi}"));
+    }
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -135,80 +141,6 @@ fn run_dot(text: &str, format: Format) -> Result<Vec<u8>, FigureError> {
         return Err(FigureError::Graphviz(msg));
     }
     Ok(out.stdout)
-}
-
-/// SVG drawn by layout-rs: the same nodes, colours and line styles; common
-/// knowledge underlined with combining low lines (U+0332); the actual world
-/// bold and shaded.
-fn builtin_svg<K: KripkeLike + ?Sized>(fig: &K) -> Result<Vec<u8>, FigureError> {
-    let (nodes, edges) = (fig.nodes().len(), fig.edges().len());
-    if nodes > FALLBACK_MAX_NODES || edges > FALLBACK_MAX_EDGES {
-        return Err(FigureError::NeedsGraphviz {
-            why: format!(
-                "an image of {nodes} worlds and {edges} edges (the built-in layout stops at {FALLBACK_MAX_NODES} and {FALLBACK_MAX_EDGES})"
-            ),
-        });
-    }
-    let mut graph = VisualGraph::new(Orientation::TopToBottom);
-    let handles: Vec<_> = fig
-        .nodes()
-        .iter()
-        .enumerate()
-        .map(|(i, n)| {
-            let actual = fig.actual() == Some(i);
-            let mut label = format!("{}\n", n.id);
-            label.push_str(&underlined_label(n));
-            let (width, fill) = if actual { (3, "#FFF3C4") } else { (1, "white") };
-            let look = StyleAttr::new(Color::fast("black"), width, Some(Color::fast(fill)), 0, 14);
-            let shape = ShapeKind::Box(label);
-            let size = layout::std_shapes::render::get_shape_size(
-                Orientation::LeftToRight,
-                &shape,
-                14,
-                false,
-            );
-            graph.add_node(Element::create(shape, look, Orientation::LeftToRight, size))
-        })
-        .collect();
-    for e in fig.edges() {
-        let (colour, style) = agent_style(e.agent);
-        let end = if fig.directed() {
-            LineEndKind::Arrow
-        } else {
-            LineEndKind::None
-        };
-        let line = if style == "solid" {
-            LineStyleKind::Normal
-        } else {
-            LineStyleKind::Dashed
-        };
-        let look = StyleAttr::new(Color::fast(colour), 2, None, 0, 12);
-        let arrow = Arrow::new(LineEndKind::None, end, line, "", &look, &None, &None);
-        graph.add_edge(arrow, handles[e.from], handles[e.to]);
-    }
-    let mut svg = SVGWriter::new();
-    graph.do_it(false, false, false, &mut svg);
-    Ok(svg.finalize().into_bytes())
-}
-
-/// A node's label with its common-knowledge parts underlined by U+0332.
-fn underlined_label(node: &super::Node) -> String {
-    let lines: Vec<String> = node
-        .lines
-        .iter()
-        .map(|line| {
-            line.iter()
-                .map(|s| {
-                    if s.common {
-                        s.text.chars().flat_map(|c| [c, '\u{332}']).collect()
-                    } else {
-                        s.text.clone()
-                    }
-                })
-                .collect()
-        })
-        .collect();
-    lines.join("\n")
 }
 
 /// Who renders images: `DEALER_RENDERER=builtin` forces the pure-Rust

@@ -50,13 +50,27 @@ pub fn world_line(
             ));
         }
     }
+    let mut values: Vec<(&str, u128)> = Vec::new();
+    for (p, &v) in props.iter().zip(&view.props) {
+        if let Some((var, bit)) = p.split_once('#') {
+            let bit: u32 = bit.parse().unwrap_or(0);
+            match values.last_mut() {
+                Some((last, value)) if *last == var => *value |= u128::from(v) << bit,
+                _ => values.push((var, u128::from(v) << bit)),
+            }
+        }
+    }
+    let shown: Vec<String> = values.iter().map(|(var, v)| format!("{var}={v}")).collect();
     let true_props: Vec<&str> = props
         .iter()
         .zip(&view.props)
-        .filter(|(_, &v)| v)
+        .filter(|(p, &v)| v && !p.contains('#'))
         .map(|(p, _)| p.as_str())
+        .chain(shown.iter().map(String::as_str))
         .collect();
-    if !true_props.is_empty() || table.deck.kinds.is_empty() {
+    if names.is_some() && !shown.is_empty() {
+        parts.clear();
+    } else if !true_props.is_empty() || table.deck.kinds.is_empty() {
         parts.push(if true_props.is_empty() {
             "(no proposition true)".into()
         } else {
@@ -67,6 +81,8 @@ pub fn world_line(
         .and_then(|n| n.names.get(w).cloned())
         .unwrap_or_else(|| format!("w{w}"));
     format!("{name}{mark} {}", parts.join(" "))
+        .trim_end()
+        .to_string()
 }
 
 /// `worlds` / `worlds P`: every world, or the ones P considers possible.
@@ -77,13 +93,10 @@ pub fn worlds(
     model: &dyn Backend,
     player: Option<Agent>,
 ) -> Vec<String> {
-    let mut ids: Vec<WorldId> = match player {
+    let ids: Vec<WorldId> = match player {
         Some(p) => model.accessible(p, model.actual()),
         None => (0..model.world_count() as usize).collect(),
     };
-    if let Some(n) = names {
-        ids.sort_by_key(|&w| n.order.iter().position(|&v| v == w));
-    }
     let head = match player {
         Some(p) => format!(
             "{} considers {} world(s) possible:",
@@ -92,6 +105,28 @@ pub fn worlds(
         ),
         None => format!("{} world(s) (* is the actual world):", ids.len()),
     };
+    listed(table, props, names, model, ids, head)
+}
+
+/// The lines of `worlds`: a head line, then the worlds `ids`, in the order
+/// their names were written when they have names.
+pub fn listed(
+    table: &Table,
+    props: &[String],
+    names: Option<&WorldNames>,
+    model: &dyn Backend,
+    mut ids: Vec<WorldId>,
+    head: String,
+) -> Vec<String> {
+    if let Some(n) = names {
+        let mut rank = vec![usize::MAX; n.names.len()];
+        for (i, &w) in n.order.iter().enumerate() {
+            if let Some(r) = rank.get_mut(w) {
+                *r = i;
+            }
+        }
+        ids.sort_by_key(|&w| rank.get(w).copied().unwrap_or(usize::MAX));
+    }
     let mut out = vec![head];
     out.extend(
         ids.into_iter()

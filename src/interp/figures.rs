@@ -34,17 +34,31 @@ pub fn view(def: &ExportDef, scope: &Scope) -> Result<View, Diagnostic> {
         ),
         None => None,
     };
-    Ok(View {
+    let hide = match &def.hide {
+        Some(list) => list
+            .iter()
+            .map(|l| scope.location(l))
+            .collect::<Result<Vec<_>, _>>()?,
+        None => Vec::new(),
+    };
+    let mut view = View {
         card,
         only,
         agents,
         all: def.all,
+        complete: def.complete,
+        hide,
         ..View::default()
-    })
+    };
+    if let Some((n, _)) = def.limit {
+        view.max_nodes = usize::try_from(n).unwrap_or(usize::MAX);
+    }
+    Ok(view)
 }
 
 /// `export "FILE" ...`: the figure to write, or nothing in check mode;
-/// `limit` overrides the most nodes drawn.
+/// `limit` (the front end's `--max-nodes` or `:limit`) overrides the most
+/// nodes drawn unless the statement says `limit N` itself.
 pub fn export(
     def: &ExportDef,
     scope: &Scope,
@@ -56,7 +70,7 @@ pub fn export(
     figure::render::Format::from_path(std::path::Path::new(&def.path.text))
         .map_err(|e| errors::figure(&e, def.path.span))?;
     let mut view = view(def, scope)?;
-    if let Some(n) = limit {
+    if let (Some(n), None) = (limit, def.limit) {
         view.max_nodes = n;
     }
     if check {

@@ -9,10 +9,12 @@ pub mod explain;
 pub mod explicit;
 pub mod figures;
 pub mod narrate;
+pub mod private;
 pub mod replay;
 pub mod resolve;
 pub mod session;
 pub mod setup;
+pub mod variables;
 
-pub use replay::{Replay, Script, Step};
+pub use replay::{read_source, Replay, Script, Step};
 pub use session::{Engine, Options, Output, Playing, Session, WorldNames};

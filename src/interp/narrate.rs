@@ -58,6 +58,7 @@ pub fn knowledge(table: &Table, model: &dyn Backend) -> Option<Knowledge> {
     let hands = table.players.len();
     if table.deck.kinds.is_empty()
         || hands == 0
+        || model.surely_unlistable()
         || model.listable().is_err()
         || model.world_count() > MAX_NARRATED_WORLDS
     {

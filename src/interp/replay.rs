@@ -161,6 +161,23 @@ impl Iterator for Replay<'_> {
     }
 }
 
+/// The name to show and the text of a scenario file; `-` reads standard
+/// input (shown as `<stdin>`).
+pub fn read_source(file: &std::path::Path) -> Result<(String, String), String> {
+    use std::io::Read;
+    if file.as_os_str() == "-" {
+        let mut src = String::new();
+        return match std::io::stdin().read_to_string(&mut src) {
+            Ok(_) => Ok(("<stdin>".into(), src)),
+            Err(e) => Err(format!("cannot read the standard input: {e}")),
+        };
+    }
+    match std::fs::read_to_string(file) {
+        Ok(src) => Ok((file.display().to_string(), src)),
+        Err(e) => Err(format!("cannot read {}: {e}", file.display())),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,6 +3,7 @@
 //! models, and builds the engine's formula or the rules' move. Unknown names
 //! get located errors with "did you mean".
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -10,8 +11,10 @@ use crate::cards::deck::normalise;
 use crate::cards::rules::GameMove;
 use crate::cards::{Game, GameState, LocKind, Move, Table};
 use crate::diag::{suggest, Diagnostic};
+use crate::engine::formula::{Comparison, Term};
 use crate::engine::{Agent, Cmp, EventId, EventModel, Formula, Kind, Loc};
-use crate::syntax::ast::{self, CmpOp, FormulaKind, Group, MoveKind, Name};
+use crate::syntax::ast::{self, CmpOp, Domain, FormulaKind, Group, MoveKind, Name};
+use crate::syntax::subst::{substitute, Binding};
 
 /// Everything names can refer to.
 pub struct Scope<'a> {
@@ -27,7 +30,27 @@ pub struct Scope<'a> {
     pub lets: &'a HashMap<String, Formula>,
     /// Declared event models with their actual event.
     pub events: &'a HashMap<String, (EventModel, EventId)>,
+    /// `let` names with parameters.
+    pub macros: &'a HashMap<String, Macro>,
+    /// How many `let`s with parameters are being expanded, one inside the other.
+    pub expanding: Cell<usize>,
 }
+
+/// A `let` with parameters: its formula as written, expanded where it is used.
+#[derive(Clone, Debug)]
+pub struct Macro {
+    /// The parameters.
+    pub params: Vec<Name>,
+    /// The formula.
+    pub body: ast::Formula,
+}
+
+/// How deeply `let`s with parameters may use one another (a name that uses
+/// itself is refused when this is reached).
+const MAX_EXPANSION: usize = 64;
+
+/// The most operators a quantified formula may expand to.
+pub const MAX_EXPANDED_SIZE: usize = 2_000_000;
 
 /// The engine's comparison for a written one.
 pub fn cmp(op: CmpOp) -> Cmp {
@@ -83,6 +106,242 @@ impl Scope<'_> {
             FormulaKind::AfterDiamond(m, a) => {
                 Formula::UpdateDiamond(self.move_events(m)?, boxed(self.formula(a)?))
             }
+            FormulaKind::Quant {
+                all,
+                var,
+                domain,
+                body,
+            } => self.quantified(*all, var, domain, body, f.span)?,
+            FormulaKind::Call { name, args } => self.call(name, args)?,
+            FormulaKind::Compare {
+                left,
+                cmp: op,
+                right,
+            } => self.compare(self.term(left)?, cmp(*op), self.term(right)?),
+            FormulaKind::KvTerms(p, terms) => self.knows_values(p, terms)?,
+        })
+    }
+
+    /// The bits of variable `name` (its propositions `name#0`, `name#1`...).
+    pub fn variable(&self, name: &str) -> Option<Vec<crate::engine::Prop>> {
+        let mut bits: Vec<(usize, crate::engine::Prop)> = self
+            .props
+            .iter()
+            .enumerate()
+            .filter_map(|(p, text)| {
+                let (var, bit) = text.split_once('#')?;
+                (var == name).then(|| bit.parse().ok().map(|b| (b, p)))?
+            })
+            .collect();
+        if bits.is_empty() {
+            return None;
+        }
+        bits.sort_unstable();
+        Some(bits.into_iter().map(|(_, p)| p).collect())
+    }
+
+    /// The names of the declared variables.
+    fn variable_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .props
+            .iter()
+            .filter_map(|p| p.split_once('#').map(|(v, _)| v.to_string()))
+            .collect();
+        names.dedup();
+        names
+    }
+
+    /// A term: numbers and variables.
+    pub fn term(&self, t: &ast::Term) -> Result<Term, Diagnostic> {
+        let b = |x: &ast::Term| self.term(x).map(Box::new);
+        Ok(match t {
+            ast::Term::Num(n, _) => Term::Const(*n),
+            ast::Term::Name(name) => {
+                if let Ok(n) = name.text.parse::<u64>() {
+                    return Ok(Term::Const(n));
+                }
+                match self.variable(&name.text) {
+                    Some(bits) => Term::Var(bits),
+                    None => return Err(self.unknown_variable(name)),
+                }
+            }
+            ast::Term::Add(x, y) => Term::Add(b(x)?, b(y)?),
+            ast::Term::Sub(x, y) => Term::Sub(b(x)?, b(y)?),
+            ast::Term::Mul(x, y) => Term::Mul(b(x)?, b(y)?),
+        })
+    }
+
+    fn unknown_variable(&self, name: &Name) -> Diagnostic {
+        let vars = self.variable_names();
+        let d = Diagnostic::error(
+            "unknown-variable",
+            format!("no variable `{}`", name.text),
+            name.span,
+        )
+        .with_label("not declared with `var`");
+        match suggest(&name.text, &vars) {
+            Some(s) => d.with_help(format!("did you mean `{s}`?")),
+            None if vars.is_empty() => d.with_help("declare it first: `var x in 2..99`"),
+            None => d.with_help(format!("the variables are: {}", vars.join(" "))),
+        }
+    }
+
+    fn compare(&self, left: Term, op: Cmp, right: Term) -> Formula {
+        Formula::Atom(crate::engine::Atom::Compare(Rc::new(Comparison {
+            left,
+            cmp: op,
+            right,
+        })))
+    }
+
+    /// `Kv_P (x, y)`: for every bit of each variable, P knows whether it is set.
+    fn knows_values(&self, player: &Name, terms: &[ast::Term]) -> Result<Formula, Diagnostic> {
+        let p = self.agent(player)?;
+        let mut parts = Vec::new();
+        for t in terms {
+            let ast::Term::Name(name) = t else {
+                return Err(Diagnostic::error(
+                    "kv-term",
+                    "`Kv` takes variables, such as `Kv_P (x, y)`",
+                    t.span(),
+                )
+                .with_help("to say that P knows the value of a term, name its values: `any v in 2..200: K_P (x + y = v)`"));
+            };
+            let bits = self
+                .variable(&name.text)
+                .ok_or_else(|| self.unknown_variable(name))?;
+            parts.extend(
+                bits.into_iter()
+                    .map(|b| Formula::Kw(p, boxed(Formula::Atom(crate::engine::Atom::Prop(b))))),
+            );
+        }
+        Ok(Formula::And(parts))
+    }
+
+    /// The values a quantified name ranges over.
+    fn values(&self, domain: &Domain) -> Vec<String> {
+        match domain {
+            Domain::Range(lo, hi, _) => (*lo..=*hi).map(|v| v.to_string()).collect(),
+            Domain::Players => self.table.players.clone(),
+            Domain::Cards => self
+                .table
+                .deck
+                .kinds
+                .iter()
+                .map(|k| k.name.clone())
+                .collect(),
+            Domain::List(names) => names.iter().map(|n| n.text.clone()).collect(),
+        }
+    }
+
+    /// `all x in D: φ` (a conjunction) and `any x in D: φ` (a disjunction).
+    fn quantified(
+        &self,
+        all: bool,
+        var: &Name,
+        domain: &Domain,
+        body: &ast::Formula,
+        span: crate::diag::Span,
+    ) -> Result<Formula, Diagnostic> {
+        let mut parts = Vec::new();
+        let mut size = 0;
+        for value in self.values(domain) {
+            let binding: Binding = [(var.text.as_str(), value.as_str())].into_iter().collect();
+            let part = self.formula(&substitute(body, &binding))?;
+            size += part.size_and_depth().0;
+            if size > MAX_EXPANDED_SIZE {
+                return Err(Diagnostic::error(
+                    "formula-too-large",
+                    format!("this quantifier expands to more than {MAX_EXPANDED_SIZE} operators"),
+                    span,
+                )
+                .with_help("quantify over a smaller range, or nest fewer quantifiers"));
+            }
+            parts.push(part);
+        }
+        Ok(if all {
+            Formula::And(parts)
+        } else {
+            Formula::Or(parts)
+        })
+    }
+
+    /// `f(a, b)`: a `let` with parameters, its formula with the arguments
+    /// in place of the parameters.
+    fn call(&self, name: &Name, args: &[Name]) -> Result<Formula, Diagnostic> {
+        let Some(m) = self.macros.get(&name.text) else {
+            return Err(Diagnostic::error(
+                "unknown-name",
+                format!("no `let` with parameters named `{}`", name.text),
+                name.span,
+            )
+            .with_label("not declared")
+            .with_help(format!(
+                "declare it first: `let {}({}) = ...`",
+                name.text,
+                (0..args.len())
+                    .map(|i| format!("x{}", i + 1))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        };
+        if m.params.len() != args.len() {
+            return Err(Diagnostic::error(
+                "wrong-arguments",
+                format!(
+                    "`{}` takes {} argument(s), {} given",
+                    name.text,
+                    m.params.len(),
+                    args.len()
+                ),
+                name.span,
+            )
+            .with_help(format!(
+                "it was declared as `let {}({}) = ...`",
+                name.text,
+                m.params
+                    .iter()
+                    .map(|p| p.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+        let depth = self.expanding.get();
+        if depth >= MAX_EXPANSION {
+            return Err(Diagnostic::error(
+                "recursive-let",
+                format!(
+                    "`{}` uses itself (or its uses nest more than {MAX_EXPANSION} deep)",
+                    name.text
+                ),
+                name.span,
+            )
+            .with_help(
+                "a `let` with parameters is expanded where it is used, so it cannot use itself",
+            ));
+        }
+        let binding: Binding = m
+            .params
+            .iter()
+            .zip(args)
+            .map(|(p, a)| (p.text.as_str(), a.text.as_str()))
+            .collect();
+        self.expanding.set(depth + 1);
+        let result = self.formula(&substitute(&m.body, &binding));
+        self.expanding.set(depth);
+        result.map_err(|d| {
+            let note = format!(
+                "in `{}`, used here with ({})",
+                name.text,
+                args.iter()
+                    .map(|a| a.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            match d.help.clone() {
+                Some(h) => d.with_help(format!("{h} ({note})")),
+                None => d.with_help(note),
+            }
         })
     }
 
@@ -110,6 +369,16 @@ impl Scope<'_> {
         card: Option<&Name>,
         count: Option<(CmpOp, u32)>,
     ) -> Result<Formula, Diagnostic> {
+        if let (None, Some((op, n))) = (card, count) {
+            if let Some(bits) = self.variable(&name.text) {
+                return Ok(self.compare(Term::Var(bits), cmp(op), Term::Const(n.into())));
+            }
+        }
+        if let (Some(arg), None) = (card, count) {
+            if self.macros.contains_key(&name.text) {
+                return self.call(name, std::slice::from_ref(arg));
+            }
+        }
         let (op, n) = count.map_or((Cmp::Ge, 1), |(op, n)| (cmp(op), n));
         if let (Some(arg), None) = (card, count) {
             if let Some(f) = self.game.atom(self.table, self.state, name, arg)? {
@@ -218,6 +487,9 @@ impl Scope<'_> {
 
     /// `Kv1 1.2`: for every kind, player 1 knows whether it lies at 1.2.
     fn knows_value(&self, player: &Name, loc: &Name) -> Result<Formula, Diagnostic> {
+        if self.variable(&loc.text).is_some() {
+            return self.knows_values(player, &[ast::Term::Name(loc.clone())]);
+        }
         let p = self.agent(player)?;
         let l = self.location(loc)?;
         let all =
@@ -304,6 +576,33 @@ impl Scope<'_> {
                 player: self.agent(player)?,
                 slot: self.slot(slot)?,
             }),
+            MoveKind::SecretTransfer {
+                card,
+                from,
+                to,
+                unseen,
+            } => {
+                let (kind, from, to) = (deck.card(card)?, self.location(from)?, self.location(to)?);
+                let unseen = unseen
+                    .iter()
+                    .map(|p| self.agent(p))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Move::Apply(
+                    super::private::secret_move(self.table, kind, from, to, &unseen),
+                    0,
+                )
+            }
+            MoveKind::Send {
+                from,
+                to,
+                what,
+                lost,
+            } => {
+                let (from, to) = (self.agent(from)?, self.agent(to)?);
+                let what = self.formula(what)?;
+                let em = super::private::send(self.table, from, to, what);
+                Move::Apply(em, usize::from(*lost))
+            }
             MoveKind::Apply(name) => {
                 let Some((em, e)) = self.events.get(&name.text) else {
                     let names: Vec<&String> = self.events.keys().collect();

@@ -26,7 +26,7 @@ pub const MAX_LET_SIZE: usize = 100_000;
 /// levels in one formula; names used inside names add up).
 pub const MAX_LET_DEPTH: usize = 1_000;
 use super::explicit::{self, EventTable};
-use super::resolve::Scope;
+use super::resolve::{Macro, Scope};
 use super::setup::Setup;
 
 /// Which engine holds the models of a session.
@@ -161,6 +161,33 @@ impl Playing {
     }
 }
 
+/// The whole model: every world of the first model (as written, for a
+/// `model { }` block), with the announcements made since, so that counts
+/// and lists can take in the worlds no longer reachable from the actual
+/// one (`expect all worlds = 3`, `worlds all where φ`).
+#[derive(Clone)]
+struct Whole {
+    /// The first model.
+    model: Rc<dyn Backend>,
+    /// Its worlds' written names.
+    names: Option<Rc<WorldNames>>,
+    /// The announcements made since, in order.
+    announced: Vec<Formula>,
+    /// The first move that was not a public announcement: after it, the
+    /// whole model is not kept.
+    broken_by: Option<String>,
+}
+
+impl Whole {
+    /// φ after the announcements: true at a world of the first model when
+    /// the world survives every announcement and φ holds there afterwards.
+    fn after_announcements(&self, phi: Formula) -> Formula {
+        self.announced.iter().rev().fold(phi, |acc, a| {
+            Formula::AnnounceDiamond(Box::new(a.clone()), Box::new(acc))
+        })
+    }
+}
+
 /// A scenario session.
 #[derive(Clone, Default)]
 pub struct Session {
@@ -168,7 +195,9 @@ pub struct Session {
     setup: Setup,
     play: Option<Playing>,
     lets: HashMap<String, Formula>,
+    macros: HashMap<String, Macro>,
     events: EventTable,
+    whole: Option<Whole>,
     checkpoints: Vec<String>,
     figure_limit: Option<usize>,
 }
@@ -219,6 +248,8 @@ impl Session {
             props: &play.props,
             lets: &self.lets,
             events: &self.events,
+            macros: &self.macros,
+            expanding: Default::default(),
         };
         let phi = scope.formula(f)?;
         eval(&*play.model, &phi, false, f.span)
@@ -264,6 +295,10 @@ impl Session {
                 | StatementKind::Seed(..)
                 | StatementKind::Turn(_)
                 | StatementKind::Prop(_)
+                | StatementKind::Var { .. }
+                | StatementKind::Law(_)
+                | StatementKind::Values(_)
+                | StatementKind::Observes(..)
         );
         if !is_setup {
             return None;
@@ -286,6 +321,9 @@ impl Session {
         if self.play.is_some() {
             return Ok(());
         }
+        if let Some(vars_at) = self.setup.vars_at {
+            return self.variables_start(vars_at);
+        }
         let started = self
             .setup
             .start(at, self.options.max_worlds, self.options.engine)?;
@@ -298,6 +336,12 @@ impl Session {
             .game
             .start(&started.table, dealt)
             .map_err(|r| errors::refusal(&r, self.setup.deal_at.unwrap_or(at)))?;
+        self.whole = Some(Whole {
+            model: out.model.clone(),
+            names: None,
+            announced: Vec::new(),
+            broken_by: None,
+        });
         self.play = Some(Playing {
             table: started.table.clone(),
             game: started.game,
@@ -323,6 +367,8 @@ impl Session {
             props: &play.props,
             lets: &self.lets,
             events: &self.events,
+            macros: &self.macros,
+            expanding: Default::default(),
         }
     }
 
@@ -335,6 +381,10 @@ impl Session {
             .to_string();
         match &stmt.kind {
             StatementKind::Let(name, f) => self.let_(name, f),
+            StatementKind::Macro { name, params, body } => self.macro_(name, params, body),
+            StatementKind::WorldsWhere { whole, filter } => {
+                self.worlds_where(*whole, filter, stmt.span)
+            }
             StatementKind::Query(f) => self.query(f, false, source),
             StatementKind::Valid(f) => self.query(f, true, source),
             StatementKind::Expect(e) => self.expect(e, stmt.span, source),
@@ -367,6 +417,144 @@ impl Session {
         Ok(Vec::new())
     }
 
+    /// `let NAME(a, b) = φ`: kept as written, expanded where it is used.
+    fn macro_(
+        &mut self,
+        name: &Name,
+        params: &[Name],
+        body: &ast::Formula,
+    ) -> Result<Vec<Output>, Diagnostic> {
+        let play = self.scope_parts();
+        if play.props.contains(&name.text)
+            || play.table.find_location(&name.text).is_some()
+            || self.lets.contains_key(&name.text)
+        {
+            return Err(Diagnostic::error(
+                "duplicate-declaration",
+                format!(
+                    "`{}` is already a proposition, location or `let` name",
+                    name.text
+                ),
+                name.span,
+            ));
+        }
+        self.macros.insert(
+            name.text.clone(),
+            Macro {
+                params: params.to_vec(),
+                body: body.clone(),
+            },
+        );
+        Ok(Vec::new())
+    }
+
+    /// The worlds of the current model (or, `whole`, of the whole model)
+    /// where `filter` holds, with the model they belong to and its names.
+    #[allow(clippy::type_complexity)]
+    fn where_(
+        &self,
+        whole: bool,
+        filter: &ast::Formula,
+        span: Span,
+    ) -> Result<Option<(Vec<WorldId>, Rc<dyn Backend>, Option<Rc<WorldNames>>)>, Diagnostic> {
+        let phi = self.scope().formula(filter)?;
+        if self.options.check_only {
+            return Ok(None);
+        }
+        let play = self.scope_parts();
+        let (model, phi, names) = if whole {
+            let w = self.whole_model(span)?;
+            (w.model.clone(), w.after_announcements(phi), w.names.clone())
+        } else {
+            (play.model.clone(), phi, play.names.clone())
+        };
+        listable(&*model, "counting worlds", span)?;
+        let ids = model
+            .satisfying(&phi)
+            .map_err(|e| errors::engine(&e, filter.span))?;
+        Ok(Some((ids, model, names)))
+    }
+
+    /// The whole model, unless a move other than an announcement was played.
+    fn whole_model(&self, span: Span) -> Result<&Whole, Diagnostic> {
+        let whole = self.whole.as_ref().expect("the session has started");
+        match &whole.broken_by {
+            None => Ok(whole),
+            Some(mv) => Err(Diagnostic::error(
+                "no-whole-model",
+                format!("the whole model is kept through public announcements only, and `{mv}` was played"),
+                span,
+            )
+            .with_label("needs every world, reachable or not")
+            .with_help("drop `all` to count the worlds reachable from the actual world")),
+        }
+    }
+
+    /// `worlds where φ`, `worlds all where φ`.
+    fn worlds_where(
+        &self,
+        whole: bool,
+        filter: &ast::Formula,
+        span: Span,
+    ) -> Result<Vec<Output>, Diagnostic> {
+        let Some((ids, model, names)) = self.where_(whole, filter, span)? else {
+            return Ok(Vec::new());
+        };
+        let play = self.scope_parts();
+        let which = if whole {
+            "of the whole model"
+        } else {
+            "reachable"
+        };
+        let head = format!(
+            "{} world(s) {which} where it holds (* is the actual world):",
+            ids.len()
+        );
+        Ok(vec![Output::Lines(explain::listed(
+            &play.table,
+            &play.props,
+            names.as_deref(),
+            &*model,
+            ids,
+            head,
+        ))])
+    }
+
+    /// `expect worlds = 3 where φ`, `expect all worlds = 3 [where φ]`.
+    fn expect_count(
+        &self,
+        whole: bool,
+        op: CmpOp,
+        n: &num_bigint::BigUint,
+        filter: Option<&ast::Formula>,
+        span: Span,
+        source: String,
+    ) -> Result<Vec<Output>, Diagnostic> {
+        let every = ast::Formula {
+            kind: ast::FormulaKind::True,
+            span,
+        };
+        let Some((ids, _, _)) = self.where_(whole, filter.unwrap_or(&every), span)? else {
+            return Ok(Vec::new());
+        };
+        let found = num_bigint::BigUint::from(ids.len());
+        let which = if whole {
+            "the whole model"
+        } else {
+            "the model"
+        };
+        let detail = match filter {
+            Some(_) => format!("it holds in {found} world(s) of {which}"),
+            None => format!("{which} has {found} world(s)"),
+        };
+        Ok(vec![Output::Expect {
+            source,
+            span,
+            held: compare(op, &found, n),
+            detail,
+        }])
+    }
+
     /// `? φ` and (`valid`) `?? φ`.
     fn query(
         &self,
@@ -393,6 +581,15 @@ impl Session {
         span: Span,
         source: String,
     ) -> Result<Vec<Output>, Diagnostic> {
+        if let Expectation::Count {
+            whole,
+            cmp,
+            n,
+            filter,
+        } = e
+        {
+            return self.expect_count(*whole, *cmp, n, filter.as_ref(), span, source);
+        }
         let scope = self.scope();
         let model = &*self.scope_parts().model;
         let found = expect(&scope, model, e, self.options.check_only, span)?;
@@ -518,6 +715,13 @@ impl Session {
                 d.message = format!("{source}: {}", d.message);
                 d
             })?;
+        if let Some(whole) = self.whole.as_mut() {
+            match mv {
+                crate::cards::Move::Announce(phi) => whole.announced.push(phi),
+                _ if whole.broken_by.is_none() => whole.broken_by = Some(source.clone()),
+                _ => {}
+            }
+        }
         let play = self.play.as_mut().expect("started");
         play.model = out.model;
         play.state = out.state;
@@ -526,6 +730,102 @@ impl Session {
             source,
             notes: out.notes,
         }])
+    }
+
+    /// Starts the session from variables, laws and observations.
+    fn variables_start(&mut self, at: Span) -> Result<(), Diagnostic> {
+        use super::variables;
+        let setup = &self.setup;
+        if let Some((_, deck_at)) = &setup.deck {
+            return Err(Diagnostic::error(
+                "cards-and-variables",
+                "a scenario has either cards or variables",
+                *deck_at,
+            )
+            .with_help("drop the deck, or the `var` declarations"));
+        }
+        let Some((players, _)) = &setup.players else {
+            return Err(
+                Diagnostic::error("no-players", "no players are declared", at)
+                    .with_help("declare the agents before this line: `players S P`"),
+            );
+        };
+        let table = Table::new(
+            players.iter().map(|p| p.text.clone()).collect(),
+            crate::cards::Deck::default(),
+        );
+        let props = variables::props(&setup.vars);
+        let state = empty_state();
+        let (lets, events, macros) = (HashMap::new(), HashMap::new(), HashMap::new());
+        let scope = Scope {
+            table: &table,
+            game: free(),
+            state: &state,
+            props: &props,
+            lets: &lets,
+            events: &events,
+            macros: &macros,
+            expanding: Default::default(),
+        };
+        let laws = setup
+            .laws
+            .iter()
+            .map(|f| Ok((scope.formula(f)?, f.span)))
+            .collect::<Result<Vec<_>, Diagnostic>>()?;
+        let mut observes = vec![Vec::new(); table.players.len()];
+        for (player, terms) in &setup.observes {
+            let p = scope.agent(player)?;
+            for t in terms {
+                observes[p].push(scope.term(t)?);
+            }
+        }
+        let mut actual = Vec::new();
+        for v in &setup.vars {
+            let Some((_, x)) = setup.values.iter().find(|(n, _)| n.text == v.name.text) else {
+                return Err(Diagnostic::error(
+                    "no-actual",
+                    format!("the actual value of `{}` is not given", v.name.text),
+                    v.name.span,
+                )
+                .with_help(format!("say it: `actual {} = {}`", v.name.text, v.lo)));
+            };
+            actual.push(*x);
+        }
+        if let Some((n, _)) = setup
+            .values
+            .iter()
+            .find(|(n, _)| !setup.vars.iter().any(|v| v.name.text == n.text))
+        {
+            return Err(scope.term(&ast::Term::Name(n.clone())).unwrap_err());
+        }
+        let ranges = variables::ranges(&setup.vars);
+        let valuation = variables::valuation(&setup.vars, &actual);
+        let spec = variables::Spec {
+            vars: &setup.vars,
+            laws,
+            observes,
+            actual,
+            budget: self.options.max_worlds,
+        };
+        let (written, names) = variables::model(&spec, at)?;
+        let structure: Option<Rc<dyn Backend>> = match self.options.engine {
+            Engine::Symbolic => {
+                let laws: Vec<Formula> = spec.laws.iter().map(|(f, _)| f.clone()).collect();
+                let o = crate::engine::symbolic::observe::Observations {
+                    props: props.len(),
+                    ranges: &ranges,
+                    laws: &laws,
+                    observes: &spec.observes,
+                    actual: &valuation,
+                };
+                Some(Rc::new(
+                    SymbolicModel::from_observations(&o).map_err(|e| errors::engine(&e, at))?,
+                ))
+            }
+            _ => None,
+        };
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        self.start_written(table, props, written, &names, at, structure)
     }
 
     /// Starts the session from an explicit `model { ... }` block.
@@ -539,25 +839,42 @@ impl Session {
             .with_help("put the `model { ... }` block first, without players, deck or deal"));
         }
         let (table, props, written) = explicit::model(def)?;
-        let generated = written.clone().generate();
-        let model: Rc<dyn Backend> = match self.options.engine {
-            Engine::Symbolic => Rc::new(
-                SymbolicModel::from_explicit(&generated)
-                    .map_err(|e| errors::engine(&e, def.span))?,
-            ),
-            Engine::Explicit | Engine::Auto => Rc::new(generated.contract()),
-        };
         let written_names: Vec<&str> = def.worlds.iter().map(|w| w.name.text.as_str()).collect();
-        let names = world_names(&*model, &written, &written_names);
-        let state = GameState {
-            turn: 0,
-            pending: Vec::new(),
-            pass_after: false,
-            stock_order: Vec::new(),
-            fixed: 0,
-            seed: 0,
-            extra: Default::default(),
+        self.start_written(table, props, written, &written_names, def.span, None)
+    }
+
+    /// Starts the session from a model as written, with its worlds' names.
+    fn start_written(
+        &mut self,
+        table: Table,
+        props: Vec<String>,
+        written: ExplicitModel,
+        written_names: &[&str],
+        span: Span,
+        structure: Option<Rc<dyn Backend>>,
+    ) -> Result<(), Diagnostic> {
+        let generated = written.clone().generate();
+        let model: Rc<dyn Backend> = match (structure, self.options.engine) {
+            (Some(s), _) => s,
+            (None, engine) => match engine {
+                Engine::Symbolic => Rc::new(
+                    SymbolicModel::from_explicit(&generated)
+                        .map_err(|e| errors::engine(&e, span))?,
+                ),
+                Engine::Explicit | Engine::Auto => Rc::new(generated.contract()),
+            },
         };
+        let names = world_names(&*model, &written, written_names);
+        self.whole = Some(Whole {
+            names: Some(Rc::new(WorldNames {
+                names: written_names.iter().map(|n| n.to_string()).collect(),
+                order: (0..written_names.len()).collect(),
+            })),
+            model: Rc::new(written),
+            announced: Vec::new(),
+            broken_by: None,
+        });
+        let state = empty_state();
         self.play = Some(Playing {
             table,
             game: free(),
@@ -580,13 +897,10 @@ fn world_names(
     names: &[&str],
 ) -> Option<Rc<WorldNames>> {
     let matches = model.as_explicit()?.bisimilar_worlds(written)?;
+    let reachable = written.reachable_mask();
     let firsts: Vec<Vec<usize>> = matches
         .into_iter()
-        .map(|xs| {
-            xs.into_iter()
-                .filter(|&x| written.is_reachable(x))
-                .collect()
-        })
+        .map(|xs| xs.into_iter().filter(|&x| reachable[x]).collect())
         .collect();
     let shown = firsts
         .iter()
@@ -602,6 +916,19 @@ fn world_names(
         names: shown,
         order,
     }))
+}
+
+/// The game state of a scenario without cards.
+fn empty_state() -> GameState {
+    GameState {
+        turn: 0,
+        pending: Vec::new(),
+        pass_after: false,
+        stock_order: Vec::new(),
+        fixed: 0,
+        seed: 0,
+        extra: Default::default(),
+    }
 }
 
 fn declare_into(setup: &mut Setup, kind: &StatementKind, span: Span) -> Result<(), Diagnostic> {
@@ -656,6 +983,28 @@ fn declare_into(setup: &mut Setup, kind: &StatementKind, span: Span) -> Result<(
         StatementKind::Seed(seed, _) => setup.seed = *seed,
         StatementKind::Turn(p) => setup.turn = Some(p.clone()),
         StatementKind::Prop(names) => setup.props.extend(names.iter().cloned()),
+        StatementKind::Var { names, lo, hi } => {
+            for name in names {
+                if setup.vars.iter().any(|v| v.name.text == name.text) {
+                    return Err(Diagnostic::error(
+                        "duplicate-declaration",
+                        format!("variable `{}` is declared twice", name.text),
+                        name.span,
+                    ));
+                }
+                setup.vars.push(super::variables::Variable {
+                    name: name.clone(),
+                    lo: *lo,
+                    hi: *hi,
+                });
+            }
+            setup.vars_at.get_or_insert(span);
+        }
+        StatementKind::Law(f) => setup.laws.push(f.clone()),
+        StatementKind::Values(values) => setup.values.extend(values.iter().cloned()),
+        StatementKind::Observes(player, terms) => {
+            setup.observes.push((player.clone(), terms.clone()))
+        }
         _ => unreachable!("only setup statements"),
     }
     Ok(())
@@ -750,6 +1099,7 @@ fn expect(
                 format!("{who} considers {found} world(s) possible"),
             )))
         }
+        Expectation::Count { .. } => unreachable!("counts are checked by Session::expect_count"),
         Expectation::Worlds { cmp: op, n } => {
             if check {
                 return Ok(None);
@@ -759,6 +1109,31 @@ fn expect(
             Ok(Some((
                 compare(*op, &found, n),
                 format!("the model has {found} world(s)"),
+            )))
+        }
+        Expectation::Score { player, cmp: op, n } => {
+            let p = scope.agent(player)?;
+            let referee = scope.game.referee().ok_or_else(|| {
+                Diagnostic::error(
+                    "no-referee",
+                    format!("{} has no referee, so no score", scope.game.name()),
+                    span,
+                )
+                .with_help("scores are kept by the referees of gofish, kwartet, kemps, konigrufen and cabo")
+            })?;
+            if check {
+                return Ok(None);
+            }
+            let pos = Position {
+                table: scope.table,
+                model,
+                state: scope.state,
+            };
+            let found = referee.scores(&pos)[p];
+            let who = describe_player(scope.table, p);
+            Ok(Some((
+                compare(*op, &found, n),
+                format!("{who} scores {found}"),
             )))
         }
     }

@@ -51,6 +51,16 @@ pub struct Setup {
     pub holds: Vec<(Name, Vec<Name>)>,
     /// `order LOCATIONS`: the symbolic engine's variable order.
     pub order: Vec<Name>,
+    /// `var x, y in 2..99`
+    pub vars: Vec<super::variables::Variable>,
+    /// `law φ`
+    pub laws: Vec<crate::syntax::ast::Formula>,
+    /// `actual x = 4, y = 13`
+    pub values: Vec<(Name, u64)>,
+    /// `S observes x + y`
+    pub observes: Vec<(Name, Vec<crate::syntax::ast::Term>)>,
+    /// Where the first variable was declared.
+    pub vars_at: Option<Span>,
 }
 
 /// What setting the table yields.

@@ -299,8 +299,9 @@ impl Match {
     }
 
     /// The whole game as a scenario: a header, the deal, a checkpoint
-    /// before every move, every move, the final score as a comment and
-    /// `expect` lines that pin where every card lies at the end.
+    /// before every move, every move, the final score and winners as a
+    /// comment, the score as `expect score` lines that `dealer run` checks,
+    /// and `expect` lines that pin where every card lies at the end.
     pub fn scenario(&self) -> String {
         let seats: Vec<&str> = self.seats.iter().map(Seat::name).collect();
         let size = match self.size {
@@ -329,6 +330,9 @@ impl Match {
             out.push_str(&format!("# winner(s): {}\n", winners.join(", ")));
         } else {
             out.push_str(&format!("# score so far: {}\n", self.score_line()));
+        }
+        for (p, score) in self.scores().iter().enumerate() {
+            out.push_str(&format!("expect score {} = {score}\n", self.player_name(p)));
         }
         for line in final_expectations(&self.position()) {
             out.push_str(&line);

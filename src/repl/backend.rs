@@ -45,6 +45,8 @@ pub struct Repl {
     script: Option<Script>,
     narrate: Narrate,
     quit: bool,
+    /// `:limit N`: the most nodes a figure draws, when raised or lowered.
+    limit: Option<usize>,
 }
 
 /// The name under which typed lines are shown in errors.
@@ -64,6 +66,7 @@ impl Repl {
             script: None,
             narrate: Narrate::Short,
             quit: false,
+            limit: None,
         }
     }
 
@@ -108,6 +111,9 @@ impl Repl {
         if line.trim().is_empty() {
             return Vec::new();
         }
+        if let Some(n) = self.limit {
+            self.now.session.set_figure_limit(n);
+        }
         if line.trim_start().starts_with(':') {
             return match command::parse(line) {
                 Ok(cmd) => self.command(cmd, line),
@@ -125,6 +131,24 @@ impl Repl {
             Command::Back(n) => self.back(n, line),
             Command::Goto(name) => self.with_script(line, |r| r.goto(&name, line)),
             Command::Restart => self.with_script(line, |r| r.restart()),
+            Command::Reset => {
+                let (narrate, limit) = (self.narrate, self.limit);
+                *self = Repl::new(self.options);
+                (self.narrate, self.limit) = (narrate, limit);
+                vec![Item::Info(vec![
+                    "reset: an empty session (no file loaded)".into()
+                ])]
+            }
+            Command::Limit(n) => {
+                if let Some(n) = n {
+                    self.limit = Some(n);
+                    self.now.session.set_figure_limit(n);
+                }
+                let shown = self.limit.unwrap_or(crate::figure::DEFAULT_MAX_NODES);
+                vec![Item::Info(vec![format!(
+                    "figures draw at most {shown} nodes"
+                )])]
+            }
             Command::List => self.with_script(line, |r| vec![Item::Info(r.list())]),
             Command::Statement(text) => self.typed(&text),
             Command::Narrate(n) => {
@@ -151,8 +175,12 @@ impl Repl {
     /// drawn with the generator of seed 0.
     fn strategy(&self, arg: &str, at: Span) -> Result<Vec<String>, Diagnostic> {
         use rand::SeedableRng;
-        let play = self
-            .session()
+        // A file whose declarations are read but whose first move is not
+        // played yet is dealt here, on a copy (as a query would deal it).
+        let mut session = self.session().clone();
+        session.finish(at)?;
+        let dealt = session.clone();
+        let play = dealt
             .playing()
             .ok_or_else(|| Diagnostic::error("not-dealt", "no cards are dealt yet", at))?;
         let game = play.game.name();
@@ -165,8 +193,7 @@ impl Repl {
         })?;
         let mut words = arg.split_whitespace();
         let name = words.next().unwrap_or_default();
-        let dir = std::path::Path::new(crate::strategy::SHIPPED_DIR);
-        let strategy = crate::strategy::find(dir, game, name)
+        let strategy = crate::strategy::find(None, game, name)
             .map_err(|e| Diagnostic::error("unknown-strategy", e, at))?;
         let pos = play.position();
         let me = match words.next() {
@@ -195,7 +222,6 @@ impl Repl {
             .iter()
             .map(|m| referee.move_text(&play.table, m))
             .collect();
-        let mut session = self.session().clone();
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
         let d =
             crate::strategy::choose(&strategy, &mut session, &play.table, me, &legal, &mut rng)?;
@@ -316,15 +342,18 @@ impl Repl {
     }
 
     /// `:load FILE`: a fresh session that has played the file's statements
-    /// up to its first move.
+    /// up to its first move (`-` reads the scenario from standard input).
+    /// A statement that fails or is interrupted (Ctrl-C) stops the load
+    /// there, with the statements before it played.
     pub fn load(&mut self, file: &str) -> Vec<Item> {
-        let src = match std::fs::read_to_string(file) {
-            Ok(src) => src,
+        let (file, src) = match crate::interp::read_source(std::path::Path::new(file)) {
+            Ok(read) => read,
             Err(e) => {
-                let d = Diagnostic::unlocated("cannot-read", format!("cannot read {file}: {e}"));
+                let d = Diagnostic::unlocated("cannot-read", e);
                 return vec![error(file, "", d)];
             }
         };
+        let file = file.as_str();
         let script = match Script::parse(file, &src) {
             Ok(s) => s,
             Err(errors) => return errors.into_iter().map(|d| error(file, &src, d)).collect(),
@@ -558,6 +587,7 @@ fn changes_state(stmt: &Statement) -> bool {
             | StatementKind::Expect(_)
             | StatementKind::Why(_)
             | StatementKind::Worlds(_)
+            | StatementKind::WorldsWhere { .. }
             | StatementKind::Stats
     )
 }

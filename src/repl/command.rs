@@ -26,6 +26,10 @@ pub enum Command {
     Goto(String),
     /// `:restart`: back to the start of the file.
     Restart,
+    /// `:reset`: forget the file and every statement: an empty session.
+    Reset,
+    /// `:limit [N]`: the most nodes a figure draws (shown when no N).
+    Limit(Option<usize>),
     /// `:list`: the file with the current position marked.
     List,
     /// `:stats`, `:worlds [P]`, `:why φ`: the statement of the same name; the
@@ -81,6 +85,18 @@ pub const COMMANDS: &[Info] = &[
     ),
     info("restart", &["r"], "", "back to the start of the file"),
     info(
+        "reset",
+        &[],
+        "",
+        "forget the file and everything typed: an empty session",
+    ),
+    info(
+        "limit",
+        &[],
+        "[N]",
+        "let figures draw up to N nodes (default 64); without N, show the limit",
+    ),
+    info(
         "list",
         &["ls"],
         "",
@@ -107,8 +123,8 @@ pub const COMMANDS: &[Info] = &[
     info(
         "export",
         &["e"],
-        "\"FILE\" [for CARD] [only P] [agents 1,2]",
-        "draw the current model to FILE (.dot, .svg, .png, .pdf)",
+        "\"FILE\" [OPTIONS]",
+        "draw the current model to FILE (.dot, .svg, .png, .pdf, .tex); options: for CARD, only P, agents 1,2, all, limit N, complete, hide PILE",
     ),
     info(
         "narrate",
@@ -211,6 +227,19 @@ pub fn parse(line: &str) -> Result<Command, Diagnostic> {
         "back" => Command::Back(count(arg, arg_span)?),
         "goto" => Command::Goto(needs("a checkpoint name")?.trim_matches('"').to_string()),
         "restart" => none().map(|_| Command::Restart)?,
+        "reset" => none().map(|_| Command::Reset)?,
+        "limit" if arg.is_empty() => Command::Limit(None),
+        "limit" => match arg.parse::<usize>() {
+            Ok(n) if n > 0 => Command::Limit(Some(n)),
+            _ => {
+                return Err(Diagnostic::error(
+                    "bad-argument",
+                    format!("`{arg}` is not a number of nodes"),
+                    arg_span,
+                )
+                .with_label("expected a whole number, 1 or more"))
+            }
+        },
         "list" => none().map(|_| Command::List)?,
         "quit" => none().map(|_| Command::Quit)?,
         "narrate" => Command::Narrate(narrate(arg, arg_span)?),
@@ -292,9 +321,13 @@ pub fn help(topic: Option<&str>, span: Span) -> Result<Vec<String>, Diagnostic> 
         return Ok(out);
     }
     let mut out = vec!["commands (every scenario statement can be typed too):".to_string()];
-    for c in COMMANDS {
-        let head = format!(":{} {}", c.name, c.args);
-        out.push(format!("  {head:<26}{}", c.help));
+    let heads: Vec<String> = COMMANDS
+        .iter()
+        .map(|c| format!(":{} {}", c.name, c.args).trim_end().to_string())
+        .collect();
+    let width = heads.iter().map(|h| h.chars().count()).max().unwrap_or(0) + 2;
+    for (c, head) in COMMANDS.iter().zip(&heads) {
+        out.push(format!("  {head:<width$}{}", c.help));
     }
     out.push("  a line with an open ( or [ continues on the next line".into());
     Ok(out)
@@ -303,6 +336,26 @@ pub fn help(topic: Option<&str>, span: Span) -> Result<Vec<String>, Diagnostic> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn help_columns_line_up() {
+        let lines = help(None, Span::new(0, 0)).unwrap();
+        let starts: std::collections::BTreeSet<usize> = COMMANDS
+            .iter()
+            .zip(&lines[1..])
+            .map(|(c, l)| l.find(c.help).unwrap())
+            .collect();
+        assert_eq!(starts.len(), 1, "{lines:#?}");
+    }
+
+    #[test]
+    fn limit_and_reset_parse() {
+        assert_eq!(parse(":limit 300"), Ok(Command::Limit(Some(300))));
+        assert_eq!(parse(":limit"), Ok(Command::Limit(None)));
+        assert!(parse(":limit lots").is_err());
+        assert_eq!(parse(":reset"), Ok(Command::Reset));
+        assert!(parse(":reset now").is_err());
+    }
 
     #[test]
     fn aliases_and_arguments() {

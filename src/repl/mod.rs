@@ -64,7 +64,9 @@ pub fn render(items: &[Item], color: bool) -> String {
             Item::Output { line, out: o } => output(&mut out, *line, o),
             Item::Narration(lines) => {
                 for l in lines {
-                    out.push_str(&format!("  {} {}\n", ">>".yellow(), l.yellow()));
+                    // Blue and bold: readable on a white projector screen
+                    // and on a dark terminal alike (yellow is not).
+                    out.push_str(&format!("  {} {}\n", ">>".blue().bold(), l.bold()));
                 }
             }
             Item::Error { file, src, diag } => out.push_str(&diag.render(file, src, color)),

@@ -35,6 +35,9 @@ pub fn run(file: Option<PathBuf>, options: Options) -> ExitCode {
     super::interrupt::install();
     println!("{BANNER}");
     if let Some(f) = file {
+        // Ctrl-C during the load interrupts the running statement: the
+        // load stops there, with the statements before it played.
+        crate::engine::cancel::clear();
         print!("{}", render(&repl.load(&f.display().to_string()), color));
     }
     if std::io::stdin().is_terminal() {

@@ -8,7 +8,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::diag::Diagnostic;
 use crate::play::{Agent, View};
 
-use super::{choose, find, Strategy, SHIPPED_DIR};
+use super::{choose, find, Strategy};
 
 /// A seat played by a strategy.
 pub struct StrategyAgent {
@@ -22,9 +22,11 @@ impl StrategyAgent {
     }
 }
 
-/// The agent of strategy `name` (a shipped name or a `.strat` path) for `game`.
-pub fn named(game: &str, name: &str) -> Result<Box<dyn Agent>, String> {
-    let strategy = find(Path::new(SHIPPED_DIR), game, name)?;
+/// The agent of strategy `name` (a `.strat` path, or a name looked up in
+/// `dir`, by default `strategies/`, and then among the built-in ones) for
+/// `game`.
+pub fn named(dir: Option<&Path>, game: &str, name: &str) -> Result<Box<dyn Agent>, String> {
+    let strategy = find(dir, game, name)?;
     Ok(Box::new(StrategyAgent::new(strategy)))
 }
 

@@ -7,13 +7,15 @@ use std::collections::HashMap;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
-use crate::cards::Table;
+use crate::cards::deck::{CardKind, Deck};
+use crate::cards::{game_named, Referee, Table};
 use crate::diag::Diagnostic;
 use crate::interp::Session;
+use crate::syntax::ast::Name;
 use crate::syntax::parse_formula;
 
-use super::expand::{expand, substitute};
-use super::parse::{Rule, Strategy, Template, Term};
+use super::expand::{expand, functions, substitute, CardFacts};
+use super::parse::{CardValue, Rule, Strategy, Template, Term};
 
 /// Answers formulas of the scenario language in the actual world.
 pub trait Oracle {
@@ -149,11 +151,13 @@ pub fn choose(
             best: vec![0],
         });
     }
+    let referee = game_named(&strategy.game).and_then(|g| g.referee());
     let mut asker = Asker {
         oracle,
         cache: HashMap::new(),
         table,
         me,
+        referee,
     };
     let mut trace = Vec::new();
     for rule in &strategy.rules {
@@ -206,6 +210,7 @@ struct Asker<'a> {
     cache: HashMap<String, bool>,
     table: &'a Table,
     me: usize,
+    referee: Option<&'a dyn Referee>,
 }
 
 impl Asker<'_> {
@@ -233,7 +238,8 @@ impl Asker<'_> {
         let mut all = bindings.to_vec();
         all.push(("me".into(), me.clone()));
         all.push(("others".into(), others.join(",")));
-        Ok(substitute(&expanded, &all))
+        functions(&substitute(&expanded, &all), &Facts(&self.table.deck))
+            .map_err(|m| super::error("strategy-formula", format!("`{text}`: {m}")))
     }
 
     fn try_rule(&mut self, rule: &Rule, legal: &[String]) -> Result<Vec<Tried>, Diagnostic> {
@@ -277,9 +283,34 @@ impl Asker<'_> {
                     sign * i64::from(self.ask(&f)?)
                 }
                 Term::Known { atom, sign } => sign * self.known(atom, bindings)?,
+                Term::Card { what, var, sign } => sign * self.card_value(*what, var, bindings)?,
             };
         }
         Ok(total)
+    }
+
+    /// The referee's points or strength of the card bound to `var`.
+    fn card_value(
+        &self,
+        what: CardValue,
+        var: &str,
+        bindings: &[(String, String)],
+    ) -> Result<i64, Diagnostic> {
+        let name = bindings
+            .iter()
+            .find(|(v, _)| v == var)
+            .map(|(_, c)| c.as_str())
+            .ok_or_else(|| super::error("strategy-score", format!("`{var}` is not bound")))?;
+        let card = Facts(&self.table.deck)
+            .card(name)
+            .ok_or_else(|| super::error("strategy-score", format!("`{name}` is no card")))?;
+        let referee = self.referee.ok_or_else(|| {
+            super::error("strategy-score", "this game has no referee to value cards")
+        })?;
+        Ok(match what {
+            CardValue::Points => referee.card_points(card),
+            CardValue::Strength => referee.card_strength(card),
+        })
     }
 
     /// The largest n such that `K_me ATOM >= n` (at most the deck's size).
@@ -396,6 +427,50 @@ impl Asker<'_> {
                 "rename the variable (e.g. `x`, `r`, `c`), or write the card in upper case",
             )),
         }
+    }
+}
+
+/// The deck's answers to the strategy language's card functions.
+struct Facts<'a>(&'a Deck);
+
+impl<'a> Facts<'a> {
+    fn card(&self, name: &str) -> Option<&'a CardKind> {
+        self.0
+            .kinds
+            .iter()
+            .find(|k| k.name.eq_ignore_ascii_case(name))
+    }
+}
+
+impl CardFacts for Facts<'_> {
+    fn rank(&self, card: &str) -> Option<String> {
+        self.card(card).map(|k| format!("{}*", k.rank_name()))
+    }
+
+    fn suit(&self, card: &str) -> Option<String> {
+        let k = self.card(card)?;
+        Some(match k.suit {
+            Some(s) => format!("*{s}"),
+            None => k.name.clone(),
+        })
+    }
+
+    fn is(&self, card: &str, pattern: &str) -> Result<bool, String> {
+        let kind = self
+            .0
+            .kinds
+            .iter()
+            .position(|k| k.name.eq_ignore_ascii_case(card))
+            .ok_or_else(|| format!("`{card}` is no card"))?;
+        let name = Name {
+            text: pattern.to_string(),
+            span: crate::diag::Span::new(0, 0),
+        };
+        let kinds = self
+            .0
+            .pattern(&name)
+            .map_err(|_| format!("`{pattern}` is no card pattern of this deck"))?;
+        Ok(kinds.contains(&kind))
     }
 }
 

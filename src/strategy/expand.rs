@@ -30,6 +30,80 @@ pub fn substitute(text: &str, bindings: &[(String, String)]) -> String {
     out
 }
 
+/// Replaces every call `NAME(ARGS)` of `text` (a word `NAME` followed by
+/// `(`) by what `f` makes of its arguments: `rank(5S)` → `5*`,
+/// `is(T21, *T)` → `true`.
+pub fn calls(
+    text: &str,
+    name: &str,
+    f: &dyn Fn(&str) -> Result<String, String>,
+) -> Result<String, String> {
+    let bytes = text.as_bytes();
+    let head = format!("{name}(");
+    let start = (0..text.len()).find(|&i| {
+        (i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_'))
+            && text[i..].starts_with(&head)
+    });
+    let Some(start) = start else {
+        return Ok(text.to_string());
+    };
+    let open = start + name.len();
+    let close = matching(text, open).ok_or_else(|| format!("a `{head}` is not closed"))?;
+    let replaced = f(text[open + 1..close].trim())?;
+    let rest = calls(&text[close + 1..], name, f)?;
+    Ok(format!("{}{replaced}{rest}", &text[..start]))
+}
+
+/// The strategy language's functions of bound cards and names, replaced
+/// once the variables are: `rank(c)` and `suit(c)` (the card's rank or
+/// suit as a pattern, `5*`, `*S`), `is(c, PATTERN)` (whether the card
+/// matches the pattern: `true` or `false`) and `eq(x, y)` (whether two
+/// names are the same). `card` gives a card's rank pattern, suit pattern
+/// and whether it matches a pattern.
+pub fn functions(text: &str, card: &dyn CardFacts) -> Result<String, String> {
+    let no_card = |c: &str| format!("`{c}` is no card");
+    let text = calls(text, "rank", &|c| card.rank(c).ok_or_else(|| no_card(c)))?;
+    let text = calls(&text, "suit", &|c| card.suit(c).ok_or_else(|| no_card(c)))?;
+    let text = calls(&text, "is", &|args| {
+        let (c, pattern) = args
+            .split_once(',')
+            .ok_or("write `is(CARD, PATTERN)`, e.g. `is(c, *T)`")?;
+        let is = card.is(c.trim(), pattern.trim())?;
+        Ok(is.to_string())
+    })?;
+    calls(&text, "eq", &|args| {
+        let (a, b) = args
+            .split_once(',')
+            .ok_or("write `eq(x, y)`, e.g. `eq(y, Bruno)`")?;
+        Ok((a.trim() == b.trim()).to_string())
+    })
+}
+
+/// What the functions of [`functions`] ask of the deck.
+pub trait CardFacts {
+    /// The pattern of the card's rank (`5*`).
+    fn rank(&self, card: &str) -> Option<String>;
+    /// The pattern of the card's suit (`*S`; trumps `*T`).
+    fn suit(&self, card: &str) -> Option<String>;
+    /// Whether the card matches the pattern.
+    fn is(&self, card: &str, pattern: &str) -> Result<bool, String>;
+}
+
+/// Any card, any pattern: for checking a formula's syntax before a deal.
+pub(crate) struct Placeholder;
+
+impl CardFacts for Placeholder {
+    fn rank(&self, _: &str) -> Option<String> {
+        Some("*".into())
+    }
+    fn suit(&self, _: &str) -> Option<String> {
+        Some("*".into())
+    }
+    fn is(&self, _: &str, _: &str) -> Result<bool, String> {
+        Ok(true)
+    }
+}
+
 /// Expands the quantifiers of `text`: `players` and `others` are the
 /// players' names and those other than `me`.
 pub fn expand(text: &str, players: &[String], me: &str) -> Result<String, String> {
@@ -155,6 +229,40 @@ mod tests {
             substitute("K_me hand_x(Q) & hex", &b),
             "K_1 hand_2(Q) & hex"
         );
+    }
+
+    struct Spades;
+
+    impl CardFacts for Spades {
+        fn rank(&self, c: &str) -> Option<String> {
+            c.strip_suffix('S').map(|r| format!("{r}*"))
+        }
+        fn suit(&self, c: &str) -> Option<String> {
+            c.ends_with('S').then(|| "*S".to_string())
+        }
+        fn is(&self, c: &str, p: &str) -> Result<bool, String> {
+            Ok(p == "*S" && c.ends_with('S'))
+        }
+    }
+
+    #[test]
+    fn functions_of_cards_are_replaced() {
+        assert_eq!(
+            functions("hand_1(rank(5S)) >= 2 & table(rank( 6S ))", &Spades).unwrap(),
+            "hand_1(5*) >= 2 & table(6*)"
+        );
+        assert_eq!(functions("frank(5S)", &Spades).unwrap(), "frank(5S)");
+        assert_eq!(
+            functions("is(5S, *S) & !is(5H, *S) & hand_2(suit(5S)) = 0", &Spades).unwrap(),
+            "true & !false & hand_2(*S) = 0"
+        );
+        assert_eq!(
+            functions("eq(1, 1) | eq(1,2)", &Spades).unwrap(),
+            "true | false"
+        );
+        assert!(functions("hand_1(rank(5H))", &Spades).is_err());
+        assert!(functions("hand_1(rank(5S", &Spades).is_err());
+        assert!(functions("is(5S)", &Spades).is_err());
     }
 
     #[test]

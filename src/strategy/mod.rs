@@ -42,15 +42,93 @@ mod expand;
 mod parse;
 
 pub use choose::{choose, Decision, Oracle, RuleTrace, Tried};
-pub use expand::{expand, substitute};
-pub use parse::{parse, Rule, Strategy, Template, Term};
+pub use expand::{calls, expand, functions, substitute, CardFacts};
+pub use parse::{parse, CardValue, Rule, Strategy, Template, Term};
 
 use std::path::Path;
 
 use crate::diag::{Diagnostic, Span};
 
-/// The directory of the shipped strategies, relative to the crate.
+/// The folder of a user's strategies, relative to the working directory;
+/// a file there takes precedence over the built-in strategy of its name.
 pub const SHIPPED_DIR: &str = "strategies";
+
+/// The shipped strategies, built into the binary so that `dealer play` and
+/// `dealer tournament` find them from any directory: `(GAME-NAME, text)`.
+pub const BUILT_IN: &[(&str, &str)] = &[
+    (
+        "cabo-paranoid",
+        include_str!("../../strategies/cabo-paranoid.strat"),
+    ),
+    (
+        "cabo-random",
+        include_str!("../../strategies/cabo-random.strat"),
+    ),
+    (
+        "cabo-regular",
+        include_str!("../../strategies/cabo-regular.strat"),
+    ),
+    (
+        "gofish-careful",
+        include_str!("../../strategies/gofish-careful.strat"),
+    ),
+    (
+        "gofish-first-order",
+        include_str!("../../strategies/gofish-first-order.strat"),
+    ),
+    (
+        "gofish-most-cards",
+        include_str!("../../strategies/gofish-most-cards.strat"),
+    ),
+    (
+        "gofish-random",
+        include_str!("../../strategies/gofish-random.strat"),
+    ),
+    (
+        "gofish-second-order",
+        include_str!("../../strategies/gofish-second-order.strat"),
+    ),
+    (
+        "kemps-adaptive",
+        include_str!("../../strategies/kemps-adaptive.strat"),
+    ),
+    (
+        "kemps-greedy",
+        include_str!("../../strategies/kemps-greedy.strat"),
+    ),
+    (
+        "kemps-kb-blocking",
+        include_str!("../../strategies/kemps-kb-blocking.strat"),
+    ),
+    (
+        "kemps-kb-greedy",
+        include_str!("../../strategies/kemps-kb-greedy.strat"),
+    ),
+    (
+        "konigrufen-random",
+        include_str!("../../strategies/konigrufen-random.strat"),
+    ),
+    (
+        "konigrufen-report",
+        include_str!("../../strategies/konigrufen-report.strat"),
+    ),
+    (
+        "kwartet-greedy",
+        include_str!("../../strategies/kwartet-greedy.strat"),
+    ),
+    (
+        "kwartet-mixed",
+        include_str!("../../strategies/kwartet-mixed.strat"),
+    ),
+    (
+        "kwartet-random",
+        include_str!("../../strategies/kwartet-random.strat"),
+    ),
+    (
+        "kwartet-silent",
+        include_str!("../../strategies/kwartet-silent.strat"),
+    ),
+];
 
 /// Reads and parses a strategy file; errors are rendered with the file's
 /// name and line.
@@ -61,20 +139,27 @@ pub fn load(path: &Path) -> Result<Strategy, String> {
     parse(&src).map_err(|d| d.render(&name, &src, false))
 }
 
-/// Finds a strategy by name: a path to a `.strat` file, or `NAME` of
-/// `strategies/GAME-NAME.strat` under `dir`.
-pub fn find(dir: &Path, game: &str, name: &str) -> Result<Strategy, String> {
+/// Finds a strategy by name: a path to a `.strat` file, or `NAME` for
+/// `GAME-NAME.strat`, looked up first in `dir` (the `--strategies-dir`
+/// option; without it, a `strategies/` folder of the working directory)
+/// and then among the [`BUILT_IN`] strategies.
+pub fn find(dir: Option<&Path>, game: &str, name: &str) -> Result<Strategy, String> {
     let as_path = Path::new(name);
     if as_path.extension().is_some_and(|e| e == "strat") {
         return load(as_path);
     }
-    let file = dir.join(format!("{game}-{name}.strat"));
+    let dir = dir.unwrap_or(Path::new(SHIPPED_DIR));
+    let stem = format!("{game}-{name}");
+    let file = dir.join(format!("{stem}.strat"));
     if file.exists() {
         return load(&file);
     }
-    let known = shipped_names(dir, game);
+    if let Some((_, src)) = BUILT_IN.iter().find(|(n, _)| *n == stem) {
+        return parse(src).map_err(|d| d.render(&format!("(built in) {stem}.strat"), src, false));
+    }
+    let known = strategy_names(Some(dir), game);
     Err(format!(
-        "no strategy `{name}` for {game} in {}; the strategies are: {}",
+        "no strategy `{name}` for {game} in {} nor built in; the strategies are: {}",
         dir.display(),
         if known.is_empty() {
             "(none)".to_string()
@@ -84,8 +169,10 @@ pub fn find(dir: &Path, game: &str, name: &str) -> Result<Strategy, String> {
     ))
 }
 
-/// The names of the strategies for `game` under `dir`, sorted.
-pub fn shipped_names(dir: &Path, game: &str) -> Vec<String> {
+/// The names of the strategies for `game`, built in or in `dir` (without
+/// it, `strategies/` of the working directory), sorted, each once.
+pub fn strategy_names(dir: Option<&Path>, game: &str) -> Vec<String> {
+    let dir = dir.unwrap_or(Path::new(SHIPPED_DIR));
     let prefix = format!("{game}-");
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .into_iter()
@@ -96,8 +183,14 @@ pub fn shipped_names(dir: &Path, game: &str) -> Vec<String> {
             let stem = file.strip_suffix(".strat")?;
             stem.strip_prefix(&prefix).map(str::to_string)
         })
+        .chain(
+            BUILT_IN
+                .iter()
+                .filter_map(|(n, _)| n.strip_prefix(&prefix).map(str::to_string)),
+        )
         .collect();
     names.sort();
+    names.dedup();
     names
 }
 
@@ -105,4 +198,53 @@ pub fn shipped_names(dir: &Path, game: &str) -> Vec<String> {
 /// while a strategy runs).
 pub(crate) fn error(code: &'static str, message: impl Into<String>) -> Diagnostic {
     Diagnostic::error(code, message, Span::new(0, 0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every file of the project's `strategies/` folder is built in, with
+    /// the same text, and every built-in strategy parses.
+    #[test]
+    fn the_strategies_folder_is_built_in() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(SHIPPED_DIR);
+        let mut files: Vec<String> = std::fs::read_dir(&dir)
+            .expect("the strategies folder")
+            .flatten()
+            .filter_map(|e| {
+                let f = e.file_name().to_string_lossy().to_string();
+                f.strip_suffix(".strat").map(str::to_string)
+            })
+            .collect();
+        files.sort();
+        let built: Vec<String> = BUILT_IN.iter().map(|(n, _)| n.to_string()).collect();
+        assert_eq!(files, built, "add new strategy files to BUILT_IN");
+        for (n, src) in BUILT_IN {
+            let on_disk = std::fs::read_to_string(dir.join(format!("{n}.strat"))).unwrap();
+            assert_eq!(&on_disk, src);
+            assert!(parse(src).is_ok(), "{n} does not parse");
+        }
+    }
+
+    /// A file in the given folder takes precedence over the built-in
+    /// strategy of its name; other names still come from the binary.
+    #[test]
+    fn a_users_file_takes_precedence() {
+        let dir = std::env::temp_dir().join(format!("dealer-strat-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mine = "strategy random for gofish\nrule first: ask me _ _\n";
+        std::fs::write(dir.join("gofish-first-order.strat"), mine).unwrap();
+        let found = find(Some(&dir), "gofish", "first-order").unwrap();
+        assert_eq!(found.rules.len(), 1);
+        assert_eq!(found.rules[0].name, "first");
+        let built = find(Some(&dir), "gofish", "second-order").unwrap();
+        assert!(built.rules.len() > 1);
+        let err = find(Some(&dir), "gofish", "nobody").unwrap_err();
+        assert!(
+            err.contains("first-order") && err.contains("random"),
+            "{err}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -7,7 +7,7 @@
 use crate::diag::{Diagnostic, Span};
 use crate::syntax::parse_formula;
 
-use super::expand::{expand_placeholder, substitute};
+use super::expand::{expand_placeholder, functions, substitute, Placeholder};
 
 /// A strategy: its name, its game and its rules in order.
 #[derive(Clone, Debug)]
@@ -59,6 +59,15 @@ pub enum Term {
         /// The formula as written.
         formula: String,
         /// +1 or -1.
+        sign: i64,
+    },
+    /// The referee's `points(VAR)` or `strength(VAR)` of a bound card.
+    Card {
+        /// `points` or `strength`.
+        what: CardValue,
+        /// The variable bound to the card.
+        var: String,
+        /// `1` or `-1`, times a factor.
         sign: i64,
     },
     /// An integer.
@@ -276,7 +285,8 @@ fn check_formula(
 ) -> Result<(), Diagnostic> {
     let expanded = expand_placeholder(text)
         .map_err(|m| Diagnostic::error("strategy-formula", format!("in the {what}: {m}"), span))?;
-    let expanded = substitute(&expanded, placeholders);
+    let expanded = functions(&substitute(&expanded, placeholders), &Placeholder)
+        .map_err(|m| Diagnostic::error("strategy-formula", format!("in the {what}: {m}"), span))?;
     parse_formula(&expanded).map(|_| ()).map_err(|e| {
         Diagnostic::error(
             "strategy-formula",
@@ -318,6 +328,8 @@ fn parse_score(
                 formula: inner.trim().to_string(),
                 sign,
             }
+        } else if let Some(term) = card_value(part, sign) {
+            term
         } else if let Ok(n) = part.parse::<i64>() {
             Term::Const(sign * n)
         } else {
@@ -326,11 +338,37 @@ fn parse_score(
                 format!("`{part}` is not a score term"),
                 span,
             )
-            .with_help("a score adds `known ATOM`, `[FORMULA]` and integers with + and -"));
+            .with_help("a score adds `known ATOM`, `[FORMULA]`, `points(c)`, `strength(c)` and integers with + and -"));
         };
         terms.push(term);
     }
     Ok(terms)
+}
+
+/// `points(c)`, `strength(c)`.
+fn card_value(part: &str, sign: i64) -> Option<Term> {
+    let (what, rest) = if let Some(r) = part.strip_prefix("points(") {
+        (CardValue::Points, r)
+    } else {
+        (CardValue::Strength, part.strip_prefix("strength(")?)
+    };
+    let var = rest.strip_suffix(')')?.trim();
+    var.chars()
+        .all(|c| c.is_ascii_lowercase())
+        .then(|| Term::Card {
+            what,
+            var: var.to_string(),
+            sign,
+        })
+}
+
+/// Which of a card's values the referee gives (see [`Term::Card`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CardValue {
+    /// The card's points in the game.
+    Points,
+    /// How strongly it takes a trick.
+    Strength,
 }
 
 /// `3*TERM` → (3, TERM); a term without a factor has factor 1.

@@ -75,6 +75,39 @@ pub enum StatementKind {
     Prop(Vec<Name>),
     /// `let Name = φ`
     Let(Name, Formula),
+    /// `let knows(a) = K_a p`: a formula with parameters, expanded with
+    /// its arguments wherever it is used (`knows(Anne)`).
+    Macro {
+        /// The name.
+        name: Name,
+        /// The parameters, in order.
+        params: Vec<Name>,
+        /// The formula, as written.
+        body: Formula,
+    },
+    /// `worlds where φ`, `worlds all where φ`: the worlds where φ holds.
+    WorldsWhere {
+        /// `all`: every world of the whole model, not only those reachable
+        /// from the actual world.
+        whole: bool,
+        /// The formula.
+        filter: Formula,
+    },
+    /// `var x, y in 2..99`: variables with a finite range of values.
+    Var {
+        /// The variables.
+        names: Vec<Name>,
+        /// The smallest value.
+        lo: u64,
+        /// The largest value.
+        hi: u64,
+    },
+    /// `law x < y`: only the assignments where the formula holds are worlds.
+    Law(Formula),
+    /// `actual x = 4, y = 13`: the variables' actual values.
+    Values(Vec<(Name, u64)>),
+    /// `S observes x + y`: the player sees the terms' values.
+    Observes(Name, Vec<Term>),
     /// A move (LANGUAGE.md §3).
     Move(Move),
     /// `? φ`: evaluate in the actual world.
@@ -99,7 +132,8 @@ pub enum StatementKind {
     Export(ExportDef),
 }
 
-/// `export "FILE" [for CARD] [only P] [agents 1,2] [all]`: the current model as a figure.
+/// `export "FILE" [for CARD] [only P] [agents 1,2] [all] [limit N] [complete]
+/// [hide PILE,...]`: the current model as a figure.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ExportDef {
     /// The file, as written (its extension names the format).
@@ -112,6 +146,12 @@ pub struct ExportDef {
     pub agents: Option<Vec<Name>>,
     /// `all`: every world, not only those reachable from the actual world.
     pub all: bool,
+    /// `limit 200`: draw up to this many nodes (the default is 64).
+    pub limit: Option<(u64, Span)>,
+    /// `complete`: draw every pair of an S5 class, not a chain through it.
+    pub complete: bool,
+    /// `hide stock`: leave these locations' rows out of the labels.
+    pub hide: Option<Vec<Name>>,
 }
 
 /// A deck declaration.
@@ -202,6 +242,30 @@ pub enum MoveKind {
         from: Name,
         /// To where.
         to: Name,
+    },
+    /// `move M basket -> box unseen-by Sally`: a move the listed players
+    /// do not notice (they believe nothing happened).
+    SecretTransfer {
+        /// The card.
+        card: Name,
+        /// From where.
+        from: Name,
+        /// To where.
+        to: Name,
+        /// Who does not notice.
+        unseen: Vec<Name>,
+    },
+    /// `send a -> b φ` (`lost`: the message is lost): delivered or lost,
+    /// the receiver knows which, the others cannot tell.
+    Send {
+        /// The sender.
+        from: Name,
+        /// The receiver.
+        to: Name,
+        /// What the message says (true when it is sent).
+        what: Formula,
+        /// Whether it is lost.
+        lost: bool,
     },
     /// `draw 2`, `draw 2: A`, `draw 2 from discard`
     Draw {
@@ -304,12 +368,35 @@ pub enum Expectation {
         /// The number (any size: 2^500 worlds are written out).
         n: BigUint,
     },
+    /// `expect worlds = 3 where φ`, `expect all worlds = 3`: the number of
+    /// worlds (where φ holds), in the part reachable from the actual world
+    /// or (`all`) in the whole model.
+    Count {
+        /// `all` was written.
+        whole: bool,
+        /// The comparison.
+        cmp: CmpOp,
+        /// The number.
+        n: BigUint,
+        /// `where φ`.
+        filter: Option<Formula>,
+    },
     /// `expect worlds = 15`: the number of worlds of the model.
     Worlds {
         /// The comparison.
         cmp: CmpOp,
         /// The number (any size: 2^500 worlds are written out).
         n: BigUint,
+    },
+    /// `expect score 2 = 3`: a player's score by the game's referee in the
+    /// actual state (books laid, points of tricks, ...).
+    Score {
+        /// The player.
+        player: Name,
+        /// The comparison.
+        cmp: CmpOp,
+        /// The score.
+        n: i64,
     },
 }
 
@@ -422,6 +509,77 @@ pub enum FormulaKind {
     After(Box<Move>, Box<Formula>),
     /// `<ask 1 2 Q> φ`: the move can happen with some outcome after which φ.
     AfterDiamond(Box<Move>, Box<Formula>),
+    /// `all x in 0..6: φ` (`all`) and `any a in players: φ`: the
+    /// conjunction (disjunction) of φ with `x` replaced by each value.
+    Quant {
+        /// `all` (true) or `any` (false).
+        all: bool,
+        /// The bound name.
+        var: Name,
+        /// Its values.
+        domain: Domain,
+        /// The formula.
+        body: Box<Formula>,
+    },
+    /// `x + y <= 100`, `x < y`: integer terms over variables compared.
+    Compare {
+        /// The left term.
+        left: Term,
+        /// The comparison.
+        cmp: CmpOp,
+        /// The right term.
+        right: Term,
+    },
+    /// `Kv_P (x, y)`: the player knows the values of the terms.
+    KvTerms(Name, Vec<Term>),
+    /// `f(a, b)`: a `let` with parameters applied to arguments (one
+    /// argument is written like a card atom, `knows(Anne)`, and read as
+    /// [`FormulaKind::Named`]).
+    Call {
+        /// The name.
+        name: Name,
+        /// The arguments.
+        args: Vec<Name>,
+    },
+}
+
+/// An integer term as written.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Term {
+    /// A number.
+    Num(u64, Span),
+    /// A variable (or a name bound by a quantifier).
+    Name(Name),
+    /// `a + b`
+    Add(Box<Term>, Box<Term>),
+    /// `a - b`
+    Sub(Box<Term>, Box<Term>),
+    /// `a * b`
+    Mul(Box<Term>, Box<Term>),
+}
+
+impl Term {
+    /// Where the term was written (its first token).
+    pub fn span(&self) -> Span {
+        match self {
+            Term::Num(_, s) => *s,
+            Term::Name(n) => n.span,
+            Term::Add(a, b) | Term::Sub(a, b) | Term::Mul(a, b) => a.span().to(b.span()),
+        }
+    }
+}
+
+/// The values a quantified name ranges over.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Domain {
+    /// `0..6`
+    Range(u32, u32, Span),
+    /// `players`
+    Players,
+    /// `cards`: every card kind of the deck.
+    Cards,
+    /// `{Anne, Bill}`: the values listed.
+    List(Vec<Name>),
 }
 
 /// `model { ... }` (LANGUAGE.md §5).

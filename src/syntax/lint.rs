@@ -29,7 +29,13 @@ fn statement_formulas(kind: &StatementKind) -> Vec<&Formula> {
         | StatementKind::Query(f)
         | StatementKind::Valid(f)
         | StatementKind::Why(f)
-        | StatementKind::Expect(Expectation::Holds(f)) => vec![f],
+        | StatementKind::Expect(Expectation::Holds(f))
+        | StatementKind::Macro { body: f, .. }
+        | StatementKind::WorldsWhere { filter: f, .. }
+        | StatementKind::Law(f)
+        | StatementKind::Expect(Expectation::Count {
+            filter: Some(f), ..
+        }) => vec![f],
         StatementKind::Move(m) => move_formulas(&m.kind),
         StatementKind::Event(e) => e
             .pre
@@ -43,7 +49,7 @@ fn statement_formulas(kind: &StatementKind) -> Vec<&Formula> {
 
 fn move_formulas(kind: &MoveKind) -> Vec<&Formula> {
     match kind {
-        MoveKind::Announce(f) => vec![f],
+        MoveKind::Announce(f) | MoveKind::Send { what: f, .. } => vec![f],
         _ => Vec::new(),
     }
 }
@@ -73,7 +79,15 @@ fn visit(f: &Formula, src: &str, out: &mut Vec<Diagnostic>) {
         Not(g) | K(_, g) | B(_, g) | M(_, g) | Kw(_, g) | E(_, g) | C(_, g) | D(_, g) => {
             visit(g, src, out)
         }
-        True | False | Named { .. } | HoldsSeq { .. } | Kv(..) => {}
+        Quant { body, .. } => visit(body, src, out),
+        True
+        | False
+        | Named { .. }
+        | HoldsSeq { .. }
+        | Kv(..)
+        | Call { .. }
+        | Compare { .. }
+        | KvTerms(..) => {}
     }
 }
 

@@ -6,6 +6,7 @@ pub mod ast;
 pub mod lint;
 mod parser;
 mod split;
+pub mod subst;
 
 use crate::diag::{Diagnostic, Span};
 

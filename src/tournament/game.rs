@@ -37,6 +37,9 @@ pub struct GameOutcome {
     pub winners: Vec<usize>,
     /// The moves played (draws included).
     pub turns: usize,
+    /// The game reached the move limit and ended as it stood (the Kemps
+    /// report's cap on games where every player waits for knowledge).
+    pub capped: bool,
 }
 
 /// The scenario text of a game's deal.
@@ -101,7 +104,9 @@ pub fn legal_texts(referee: &dyn Referee, session: &Session) -> Vec<String> {
         .collect()
 }
 
-/// Plays a game to its end: `seats[i]` plays player `i`.
+/// Plays a game to its end, or to `max_moves` moves, where it ends as it
+/// stands (its scores so far, [`GameOutcome::capped`]): `seats[i]` plays
+/// player `i`.
 pub fn play_game(
     game: &str,
     deal: &Deal,
@@ -122,13 +127,15 @@ pub fn play_game(
     }
     let mut rngs: Vec<ChaCha8Rng> = (0..players).map(|s| seat_rng(seed, s)).collect();
     let mut turns = 0;
+    let mut capped = false;
     loop {
         let play = session.playing().expect("dealt");
         let Some(me) = referee.current_player(&play.position()) else {
             break;
         };
         if turns >= max_moves {
-            return Err(format!("game {seed} did not end within {max_moves} moves"));
+            capped = true;
+            break;
         }
         let legal = legal_texts(referee, &session);
         let table = play.table.clone();
@@ -148,5 +155,6 @@ pub fn play_game(
         scores: referee.scores(&pos),
         winners: referee.winners(&pos),
         turns,
+        capped,
     })
 }

@@ -34,22 +34,29 @@ pub struct Plan {
     pub shard: (u64, u64),
     /// The engine that holds every game's model.
     pub engine: Engine,
+    /// Whether a strategy may take several seats of a run (every multiset
+    /// of strategies, as Kemps' Figures 1-3) rather than one (every subset).
+    pub repeats: bool,
+    /// Moves after which a game ends as it stands.
+    pub max_moves: usize,
 }
 
 impl Plan {
     /// The combinations (runs): every choice of `players` strategies from
     /// the list, in the list's order (Go Fish: the four triples of four
-    /// strategies; Kwartet: the four at one table).
+    /// strategies; Kwartet: the four at one table); with `repeats`, every
+    /// choice with repetition (Kemps: three strategies make ten runs).
     pub fn runs(&self) -> Result<Vec<Vec<usize>>, String> {
         let n = self.strategies.len();
-        if n < self.players {
+        if n < self.players && !self.repeats {
             return Err(format!(
                 "{} is played by {} players: give at least {} strategies (a name may repeat)",
                 self.game, self.players, self.players
             ));
         }
         let mut out = Vec::new();
-        subsets(n, self.players, 0, &mut Vec::new(), &mut out);
+        let step = usize::from(!self.repeats);
+        subsets(n, self.players, 0, step, &mut Vec::new(), &mut out);
         Ok(out)
     }
 
@@ -73,15 +80,23 @@ impl Plan {
     }
 }
 
-/// Every `k`-subset of `0..n`, in lexicographic order.
-fn subsets(n: usize, k: usize, from: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+/// Every `k`-subset of `0..n` (`step` 1), or every `k`-multiset (`step`
+/// 0), as sorted lists in lexicographic order.
+fn subsets(
+    n: usize,
+    k: usize,
+    from: usize,
+    step: usize,
+    cur: &mut Vec<usize>,
+    out: &mut Vec<Vec<usize>>,
+) {
     if cur.len() == k {
         out.push(cur.clone());
         return;
     }
     for i in from..n {
         cur.push(i);
-        subsets(n, k, i + 1, cur, out);
+        subsets(n, k, i + step, step, cur, out);
         cur.pop();
     }
 }
@@ -158,7 +173,7 @@ pub fn play_one(plan: &Plan, runs: &[Vec<usize>], index: u64) -> Result<Record, 
         seed,
         &strategies,
         plan.engine,
-        20_000,
+        plan.max_moves,
     )?;
     Ok(Record {
         index,
@@ -178,12 +193,23 @@ mod tests {
     #[test]
     fn four_strategies_at_three_seats_make_four_runs() {
         let mut out = Vec::new();
-        subsets(4, 3, 0, &mut Vec::new(), &mut out);
+        subsets(4, 3, 0, 1, &mut Vec::new(), &mut out);
         assert_eq!(
             out,
             vec![vec![0, 1, 2], vec![0, 1, 3], vec![0, 2, 3], vec![1, 2, 3]]
         );
         assert_ne!(game_seed(1, 0), game_seed(1, 1));
+    }
+
+    #[test]
+    fn three_strategies_with_repeats_make_ten_runs() {
+        let mut out = Vec::new();
+        subsets(3, 3, 0, 0, &mut Vec::new(), &mut out);
+        assert_eq!(out.len(), 10);
+        assert_eq!(out[0], vec![0, 0, 0]);
+        assert_eq!(out[1], vec![0, 0, 1]);
+        assert_eq!(out[9], vec![2, 2, 2]);
+        assert!(out.contains(&vec![0, 1, 2]));
         assert_ne!(game_seed(1, 0), game_seed(2, 0));
     }
 }

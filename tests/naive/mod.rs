@@ -98,6 +98,7 @@ pub fn eval(m: &NaiveModel, w: usize, f: &Formula) -> bool {
         Formula::Top => true,
         Formula::Bottom => false,
         Formula::Atom(Atom::Prop(p)) => m.worlds[w].props[*p],
+        Formula::Atom(Atom::Compare(c)) => c.holds(&|p| m.worlds[w].props[p]),
         Formula::Atom(Atom::Count { loc, kinds, cmp, n }) => {
             let count: u32 = kinds.iter().map(|&k| m.worlds[w].cards[*loc][k]).sum();
             compare(*cmp, count, *n)

@@ -25,7 +25,7 @@
 //! 5. History and event variables nobody observes are quantified out: no
 //!    relation and no atom reads them (4 with A empty).
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 use oxidd::{BooleanFunction, Function, InnerNode, Manager, Node, VarNo};
 
@@ -45,8 +45,11 @@ pub(crate) fn cleanup(
         let shared = shared_by(st, &(0..st.obs.len()).collect::<Vec<_>>());
         law = oom(law.and(&st.meta.assignment(&shared, |v| actual[v as usize])?))?;
     }
-    observe_determined(st, &law, fresh_current, defs_support)?;
-    drop_determined(st, &law)?;
+    let small = small(&law);
+    observe_determined(st, &law, small, fresh_current, defs_support)?;
+    if small {
+        drop_determined(st, &law)?;
+    }
     law = forget_unobserved(st, law)?;
     law = forget_independent(st, law)?;
     forget_unobserved(st, law)
@@ -76,7 +79,7 @@ fn small(law: &Bdd) -> bool {
 /// (as `node_count` does) would cost a pass over all of it.
 fn nodes_at_most(f: &Bdd, limit: usize) -> bool {
     f.with_manager_shared(|m, root| {
-        let mut seen: HashSet<usize> = HashSet::new();
+        let mut seen: FxHashSet<usize> = FxHashSet::default();
         let mut stack = vec![root];
         while let Some(e) = stack.pop() {
             if let Node::Inner(node) = m.get_node(e) {
@@ -112,10 +115,10 @@ fn determined(st: &State, law: &Bdd, observed: &[VarNo], x: VarNo) -> Res<bool> 
 fn observe_determined(
     st: &mut State,
     law: &Bdd,
+    small: bool,
     fresh: &[VarNo],
     defs_support: &dyn Fn(VarNo) -> Option<Vec<VarNo>>,
 ) -> Res<()> {
-    let small = small(law);
     for a in 0..st.obs.len() {
         let mut add = Vec::new();
         for &x in fresh {
@@ -135,12 +138,9 @@ fn observe_determined(
 }
 
 /// Step 3: agents stop observing history variables their other
-/// observations determine (tested on small laws only: the steps are
+/// observations determine (called on small laws only: the steps are
 /// optional, they only keep the structure small).
 fn drop_determined(st: &mut State, law: &Bdd) -> Res<()> {
-    if !small(law) {
-        return Ok(());
-    }
     let current = st.current();
     for a in 0..st.obs.len() {
         let history: Vec<VarNo> = st.obs[a]

@@ -223,6 +223,7 @@ pub(crate) fn atom(st: &State, a: &Atom) -> Res<Bdd> {
                 st.props.len()
             ))),
         },
+        Atom::Compare(c) => super::arith::compare(meta, &st.props, c),
         Atom::Count { loc, kinds, cmp, n } => {
             if *loc >= meta.locs {
                 return Err(EngineError::Malformed(format!(

@@ -20,12 +20,15 @@
 //! be listed (see [`SymbolicModel::count_is_exact`]). World identifiers
 //! are those of the listed (materialised, contracted) model.
 
+mod arith;
 mod cleanup;
 mod counts;
 mod derived;
 mod eval;
 mod explicit;
 mod law;
+mod local;
+pub mod observe;
 #[cfg(test)]
 mod tests;
 mod transform;
@@ -82,6 +85,9 @@ struct Inner {
     /// States and distinct values among the reachable states.
     counts: OnceCell<(BigUint, BigUint)>,
     listed: OnceCell<Option<ExplicitModel>>,
+    /// Each agent's `C_a`: the states it considers possible at the actual
+    /// state (computed when first asked; see `local.rs`).
+    considered: Vec<OnceCell<Bdd>>,
 }
 
 impl std::fmt::Debug for SymbolicModel {
@@ -155,9 +161,17 @@ impl SymbolicModel {
         explicit::from_explicit(m, &SymbolicLimits::default())
     }
 
+    /// The observational structure of a scenario with variables (see
+    /// [`observe`]).
+    pub fn from_observations(o: &observe::Observations) -> Result<SymbolicModel, EngineError> {
+        observe::from_observations(o, &SymbolicLimits::default())
+    }
+
     fn new(state: State, law: Bdd, actual: Vec<bool>, limits: SymbolicLimits) -> SymbolicModel {
+        let considered = (0..state.obs.len()).map(|_| OnceCell::new()).collect();
         SymbolicModel {
             inner: Rc::new(Inner {
+                considered,
                 state,
                 law,
                 actual,
@@ -171,6 +185,16 @@ impl SymbolicModel {
 
     /// The actual world's cards and propositions, read off the actual state.
     pub fn actual_view(&self) -> WorldView {
+        let (cards, props) = self.actual_values();
+        WorldView {
+            id: self.actual(),
+            cards,
+            props,
+        }
+    }
+
+    /// The actual state's cards per location and propositions (no listing).
+    fn actual_values(&self) -> (super::Allocation, Vec<bool>) {
         let st = &self.inner.state;
         let meta = &*st.meta;
         let value = |vars: &[VarNo]| -> u32 {
@@ -196,11 +220,7 @@ impl SymbolicModel {
             .iter()
             .map(|&v| self.inner.actual[v as usize])
             .collect();
-        WorldView {
-            id: self.actual(),
-            cards,
-            props,
-        }
+        (cards, props)
     }
 
     /// Ok when the reachable states can be listed as worlds (at most `limits.list`).
@@ -299,18 +319,12 @@ impl SymbolicModel {
     /// listed. Cheaper than counting the reachable states (no fixpoint),
     /// so that models far too large to list never compute them unasked.
     fn surely_too_many(&self) -> bool {
+        let n = self.inner.limits.list;
         let st = &self.inner.state;
         (0..st.obs.len()).any(|a| {
-            let Ok(seen) = st.observed(a) else {
-                return false;
-            };
-            let Ok(here) = st.meta.assignment(seen, |v| self.inner.actual[v as usize]) else {
-                return false;
-            };
-            let Ok(set) = oom(self.inner.law.and(&here)) else {
-                return false;
-            };
-            walk::count(&set, &st.live) > self.inner.limits.list
+            self.meta()
+                .retry(|| self.considered(a))
+                .is_ok_and(|set| walk::count(&set, &st.live) > n)
         })
     }
 
@@ -367,6 +381,47 @@ impl SymbolicModel {
         } else {
             Ok(self.inner.law.clone())
         }
+    }
+
+    /// The states that agree with the actual state on what `group`
+    /// observes together.
+    fn considered_by(&self, group: &[Agent]) -> Res<Bdd> {
+        let st = &self.inner.state;
+        let seen = st.union_obs(group)?;
+        let here = st
+            .meta
+            .assignment(&seen, |v| self.inner.actual[v as usize])?;
+        oom(self.inner.law.and(&here))
+    }
+
+    /// `C_a`, kept with the model.
+    fn considered(&self, a: Agent) -> Res<Bdd> {
+        let cell = self.inner.considered.get(a).ok_or_else(|| {
+            EngineError::Malformed(format!("agent {a} out of range ({} agents)", self.agents()))
+        })?;
+        if let Some(c) = cell.get() {
+            return Ok(c.clone());
+        }
+        let c = self.considered_by(&[a])?;
+        Ok(cell.get_or_init(|| c).clone())
+    }
+
+    /// Whether `f` holds at the actual state, through the agents'
+    /// considered sets (`local.rs`).
+    fn holds_here(&self, f: &Formula) -> Res<bool> {
+        let whole = |g: &Formula| self.truth(g);
+        let at_actual = |t: &Bdd| self.at_actual(t);
+        let considered = |a: Agent| self.considered(a);
+        let considered_by = |g: &[Agent]| self.considered_by(g);
+        local::Here {
+            st: &self.inner.state,
+            law: &self.inner.law,
+            whole: &whole,
+            at_actual: &at_actual,
+            considered: &considered,
+            considered_by: &considered_by,
+        }
+        .holds(f)
     }
 
     /// The truth set of `f`.
@@ -441,7 +496,7 @@ fn reads_whole_model(f: &Formula) -> bool {
 
 impl Backend for SymbolicModel {
     fn eval_actual(&self, f: &Formula) -> Result<bool, EngineError> {
-        let r = self.meta().retry(|| Ok(self.at_actual(&self.truth(f)?)));
+        let r = self.meta().retry(|| self.holds_here(f));
         self.or_listed(r, |m| m.eval_actual(f))
     }
 
@@ -571,12 +626,20 @@ impl Backend for SymbolicModel {
         self.actual_view()
     }
 
+    fn actual_cards(&self) -> super::Allocation {
+        self.actual_values().0
+    }
+
     fn listable(&self) -> Result<(), EngineError> {
         SymbolicModel::listable(self)
     }
 
     fn counts_exact(&self) -> bool {
         self.count_is_exact()
+    }
+
+    fn surely_unlistable(&self) -> bool {
+        self.surely_too_many()
     }
 
     fn representation(&self) -> Representation {

@@ -462,3 +462,68 @@ fn the_order_keeps_what_the_same_players_see_together() {
     assert_eq!(&given[..2], &[9, 0]);
     assert_eq!(given.len(), 11);
 }
+
+/// A random formula of depth at most `depth` over the qa deal's atoms,
+/// with every operator `local.rs` reads (and some it hands on).
+fn random_formula(rng: &mut rand_chacha::ChaCha8Rng, depth: usize) -> Formula {
+    use rand::RngExt;
+    let agents = 3;
+    if depth == 0 || rng.random_range(0..4) == 0 {
+        let loc = rng.random_range(0..4);
+        let kind = rng.random_range(0..2);
+        let cmp = [Cmp::Ge, Cmp::Eq, Cmp::Le][rng.random_range(0..3)];
+        return Formula::count(loc, vec![kind], cmp, rng.random_range(0..4));
+    }
+    let sub = |rng: &mut rand_chacha::ChaCha8Rng| Box::new(random_formula(rng, depth - 1));
+    let group = |rng: &mut rand_chacha::ChaCha8Rng| -> Vec<usize> {
+        (0..agents)
+            .filter(|_| rng.random_range(0..2) == 0)
+            .collect()
+    };
+    match rng.random_range(0..11) {
+        0 => Formula::Not(sub(rng)),
+        1 => Formula::And(vec![*sub(rng), *sub(rng)]),
+        2 => Formula::Or(vec![*sub(rng), *sub(rng)]),
+        3 => Formula::Implies(sub(rng), sub(rng)),
+        4 | 5 => Formula::K(rng.random_range(0..agents), sub(rng)),
+        6 => Formula::M(rng.random_range(0..agents), sub(rng)),
+        7 => Formula::Kw(rng.random_range(0..agents), sub(rng)),
+        8 => Formula::E(group(rng), sub(rng)),
+        9 => Formula::D(group(rng), sub(rng)),
+        _ => Formula::C(group(rng), sub(rng)),
+    }
+}
+
+#[test]
+fn truth_at_the_actual_state_through_considered_sets_equals_the_whole_structure() {
+    use rand::{RngExt, SeedableRng};
+    let mut checked = 0;
+    for seed in 0..12u64 {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut s = SymbolicModel::from_deal(&qa_spec(), &SymbolicLimits::default()).unwrap();
+        for step in 0..4 {
+            for _ in 0..40 {
+                let f = random_formula(&mut rng, 4);
+                let whole = s.at_actual(&s.truth(&f).unwrap());
+                assert_eq!(
+                    s.holds_here(&f).unwrap(),
+                    whole,
+                    "seed {seed}, step {step}: {f:?}"
+                );
+                checked += 1;
+            }
+            let drawer = rng.random_range(0..3);
+            let Ok(events) = s.possible_events(&draw(drawer)) else {
+                break;
+            };
+            let Some(&e) = events.first() else {
+                break;
+            };
+            let Ok(next) = s.update(&draw(drawer), Some(e)) else {
+                break;
+            };
+            s = next;
+        }
+    }
+    assert!(checked >= 12 * 40, "{checked} formulas checked");
+}

@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use pest::iterators::Pair;
 
-use super::formula::{cmp_op, formula};
+use super::formula::{cmp_op, formula, term};
 use super::{Ctx, Rule};
 use crate::syntax::ast::{
     DealPart, DeckItem, DeckSpec, EventDef, Expectation, ExportDef, Formula, ModelDef, Move,
@@ -43,23 +43,55 @@ pub(crate) fn statement(ctx: &Ctx, body: Pair<'_, Rule>) -> Result<Statement> {
         }
         Rule::turn_stmt => StatementKind::Turn(a.name()?),
         Rule::prop_stmt => StatementKind::Prop(a.names()),
-        Rule::let_stmt => StatementKind::Let(a.name()?, a.formula()?),
+        Rule::let_stmt => let_(ctx, a)?,
         Rule::valid_stmt => StatementKind::Valid(a.formula()?),
         Rule::query_stmt => StatementKind::Query(a.formula()?),
         Rule::why_stmt => StatementKind::Why(a.formula()?),
         Rule::expect_stmt => StatementKind::Expect(expectation(ctx, a.pair()?)?),
-        Rule::worlds_stmt => StatementKind::Worlds(a.rest().next().map(|p| ctx.name(&p))),
+        Rule::worlds_stmt => match a.rest().next() {
+            Some(p) if p.as_rule() == Rule::worlds_where => {
+                let (whole, filter) = where_(ctx, p)?;
+                StatementKind::WorldsWhere { whole, filter }
+            }
+            p => StatementKind::Worlds(p.map(|p| ctx.name(&p))),
+        },
         Rule::stats_stmt => StatementKind::Stats,
         Rule::checkpoint_stmt => StatementKind::Checkpoint(string(ctx, a.pair()?)?),
         Rule::model_stmt => StatementKind::Model(model(ctx, a)?),
         Rule::event_stmt => StatementKind::Event(event(ctx, a)?),
         Rule::export_stmt => StatementKind::Export(export(ctx, a)?),
+        Rule::var_stmt => {
+            let parts: Vec<Pair<'_, Rule>> = a.rest().collect();
+            let (range, names) = parts.split_last().ok_or_else(|| ctx.missing("a range"))?;
+            let (lo, hi) = range_bounds::<u32>(ctx, range)?;
+            StatementKind::Var {
+                names: names.iter().map(|p| ctx.name(p)).collect(),
+                lo: lo.into(),
+                hi: hi.into(),
+            }
+        }
+        Rule::law_stmt => StatementKind::Law(a.formula()?),
+        Rule::values_stmt => StatementKind::Values(
+            a.rest()
+                .map(|item| {
+                    let mut v = Args::new(ctx, item);
+                    let name = v.name()?;
+                    Ok((name, number(ctx, &v.pair()?)?))
+                })
+                .collect::<Result<_>>()?,
+        ),
+        Rule::observes_stmt => {
+            let player = a.name()?;
+            let terms = a.rest().map(|p| term(ctx, p)).collect::<Result<_>>()?;
+            StatementKind::Observes(player, terms)
+        }
         _ => StatementKind::Move(move_(ctx, a.pair()?)?),
     };
     Ok(Statement { kind, span })
 }
 
-/// `export "FILE" [for CARD] [only P] [agents 1,2] [all]`; each option at most once.
+/// `export "FILE" [for CARD] [only P] [agents 1,2] [all] [limit N] [complete]
+/// [hide PILE,...]`; each option at most once.
 fn export(ctx: &Ctx, mut a: Args<'_, '_, '_>) -> Result<ExportDef> {
     let mut def = ExportDef {
         path: string(ctx, a.pair()?)?,
@@ -67,6 +99,9 @@ fn export(ctx: &Ctx, mut a: Args<'_, '_, '_>) -> Result<ExportDef> {
         only: None,
         agents: None,
         all: false,
+        limit: None,
+        complete: false,
+        hide: None,
     };
     for opt in a.rest() {
         let span = ctx.span(opt.as_span());
@@ -85,6 +120,16 @@ fn export(ctx: &Ctx, mut a: Args<'_, '_, '_>) -> Result<ExportDef> {
                 .agents
                 .replace(names.map(|p| ctx.name(&p)).collect())
                 .is_some(),
+            Rule::export_hide => def
+                .hide
+                .replace(names.map(|p| ctx.name(&p)).collect())
+                .is_some(),
+            Rule::export_limit => {
+                let n = names.next().expect("a number");
+                let value = number::<u64>(ctx, &n)?;
+                def.limit.replace((value, ctx.span(n.as_span()))).is_some()
+            }
+            Rule::export_complete => std::mem::replace(&mut def.complete, true),
             _ => std::mem::replace(&mut def.all, true),
         };
         if twice {
@@ -92,11 +137,14 @@ fn export(ctx: &Ctx, mut a: Args<'_, '_, '_>) -> Result<ExportDef> {
                 Rule::export_for => "for",
                 Rule::export_only => "only",
                 Rule::export_agents => "agents",
+                Rule::export_hide => "hide",
+                Rule::export_limit => "limit",
+                Rule::export_complete => "complete",
                 _ => "all",
             };
             let mut e = ctx.error(span, format!("`{word}` is given twice"), "each option once");
             e.help = Some(
-                "an export takes each of `for`, `only`, `agents` and `all` at most once".into(),
+                "an export takes each of `for`, `only`, `agents`, `all`, `limit`, `complete` and `hide` at most once".into(),
             );
             return Err(e);
         }
@@ -111,10 +159,23 @@ pub(crate) fn move_(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<Move> {
     let mut a = Args::new(ctx, pair);
     let kind = match rule {
         Rule::announce_mv => MoveKind::Announce(a.formula()?),
-        Rule::transfer_mv => MoveKind::Transfer {
-            card: a.name()?,
+        Rule::transfer_mv => {
+            let (card, from, to) = (a.name()?, a.name()?, a.name()?);
+            match a.rest().next() {
+                Some(unseen) => MoveKind::SecretTransfer {
+                    card,
+                    from,
+                    to,
+                    unseen: Args::new(ctx, unseen).names(),
+                },
+                None => MoveKind::Transfer { card, from, to },
+            }
+        }
+        Rule::send_mv => MoveKind::Send {
             from: a.name()?,
             to: a.name()?,
+            what: a.formula()?,
+            lost: a.rest().next().is_some(),
         },
         Rule::draw_mv => draw(ctx, a)?,
         Rule::show_mv => MoveKind::Show {
@@ -330,7 +391,10 @@ fn has_word(text: &str, word: &str) -> bool {
 }
 
 /// The bounds of `a..b`; an error if empty or huge.
-fn range_bounds<T: FromStr + Into<u64> + Copy>(ctx: &Ctx, pair: &Pair<'_, Rule>) -> Result<(T, T)> {
+pub(crate) fn range_bounds<T: FromStr + Into<u64> + Copy>(
+    ctx: &Ctx,
+    pair: &Pair<'_, Rule>,
+) -> Result<(T, T)> {
     let span = ctx.span(pair.as_span());
     let text = pair.as_str();
     let (a, b) = text.split_once("..").unwrap_or((text, text));
@@ -405,12 +469,142 @@ fn expectation(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<Expectation> {
             cmp: cmp_op(a.pair()?.as_str()),
             n: number(ctx, &a.pair()?)?,
         }),
-        Rule::expect_worlds => Ok(Expectation::Worlds {
+        Rule::expect_worlds => {
+            let mut parts: Vec<Pair<'_, Rule>> = a.rest().collect();
+            let whole = parts.first().map(|p| p.as_rule()) == Some(Rule::whole_model);
+            if whole {
+                parts.remove(0);
+            }
+            let filter = match parts.last() {
+                Some(p) if p.as_rule() == Rule::count_where => {
+                    let p = parts.pop().expect("a where");
+                    let f = ctx.first(
+                        p.into_inner().find(|q| q.as_rule() == Rule::formula),
+                        "a formula",
+                    )?;
+                    Some(formula(ctx, f)?)
+                }
+                _ => None,
+            };
+            let mut parts = parts.into_iter();
+            let cmp = cmp_op(ctx.first(parts.next(), "a comparison")?.as_str());
+            let n = number(ctx, &ctx.first(parts.next(), "a number")?)?;
+            if !whole && filter.is_none() {
+                return Ok(Expectation::Worlds { cmp, n });
+            }
+            Ok(Expectation::Count {
+                whole,
+                cmp,
+                n,
+                filter,
+            })
+        }
+        Rule::expect_score => Ok(Expectation::Score {
+            player: a.name()?,
             cmp: cmp_op(a.pair()?.as_str()),
             n: number(ctx, &a.pair()?)?,
         }),
         _ => Ok(Expectation::Holds(formula(ctx, pair)?)),
     }
+}
+
+/// `let NAME = φ` and `let NAME(a, b) = φ`; a name the formula grammar
+/// would read as an operator is refused.
+fn let_(ctx: &Ctx, mut a: Args<'_, '_, '_>) -> Result<StatementKind> {
+    let name = a.name()?;
+    if let Some(reading) = operator_reading(&name.text) {
+        let mut e = ctx.error(
+            name.span,
+            format!("`{}` cannot be a `let` name: {reading}", name.text),
+            "expected a name that is not an operator",
+        );
+        e.help = Some(format!(
+            "choose another name, such as `is_{}`",
+            name.text.replace(['[', ']'], "")
+        ));
+        return Err(e);
+    }
+    let next = a.pair()?;
+    if next.as_rule() != Rule::let_params {
+        return Ok(StatementKind::Let(name, formula(ctx, next)?));
+    }
+    let params: Vec<Name> = next
+        .into_inner()
+        .filter(|p| p.as_rule() == Rule::ident)
+        .map(|p| ctx.name(&p))
+        .collect();
+    for (i, p) in params.iter().enumerate() {
+        if params[..i].iter().any(|q| q.text == p.text) {
+            return Err(ctx.error(
+                p.span,
+                format!("parameter `{}` is listed twice", p.text),
+                "expected distinct parameters",
+            ));
+        }
+    }
+    let body = a.formula()?;
+    Ok(StatementKind::Macro { name, params, body })
+}
+
+/// How the formula grammar would read `text` if it is not a plain name:
+/// a keyword, or a knowledge operator with its player.
+pub(crate) fn operator_reading(text: &str) -> Option<String> {
+    use pest::Parser as _;
+    let whole = |rule: Rule| {
+        super::DealerParser::parse(rule, text)
+            .ok()
+            .and_then(|mut p| p.next())
+            .is_some_and(|p| p.as_str().len() == text.len())
+    };
+    if whole(Rule::reserved) {
+        return Some(format!("`{text}` is a keyword of formulas"));
+    }
+    if whole(Rule::kv_op) || whole(Rule::modal_op) {
+        let (letter, agent) = split_operator(text);
+        let what = match letter {
+            "Kv" => "knows the value of",
+            "Kw" => "knows whether",
+            "M" => "considers possible",
+            "B" => "believes",
+            _ => "knows",
+        };
+        return Some(format!(
+            "it would be read as the operator `{letter}` of player `{agent}` (\"{agent} {what} ...\"), applied to what follows"
+        ));
+    }
+    if whole(Rule::bare_modal) || whole(Rule::group_op) {
+        return Some(format!(
+            "it would be read as the operator `{text}`, applied to what follows"
+        ));
+    }
+    None
+}
+
+/// `M_ok` is `M` and `ok`; `Kw1` is `Kw` and `1`.
+fn split_operator(text: &str) -> (&str, &str) {
+    let letter = ["Kv", "Kw", "K", "M", "B"]
+        .into_iter()
+        .find(|l| text.starts_with(l))
+        .unwrap_or("K");
+    let rest = &text[letter.len()..];
+    let agent = rest
+        .trim_start_matches('_')
+        .trim_start_matches('[')
+        .trim_end_matches(']');
+    (letter, agent)
+}
+
+/// `where φ` after `worlds`, with `all` before it.
+fn where_(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<(bool, Formula)> {
+    let mut whole = false;
+    for p in pair.into_inner() {
+        match p.as_rule() {
+            Rule::whole_model => whole = true,
+            Rule::formula => return Ok((whole, formula(ctx, p)?)),
+            _ => {}
+        }
+    }
+    Err(ctx.missing("a formula"))
 }
 
 /// `"turn 1"`: the text without the quotes, the span with them.

@@ -48,6 +48,9 @@ pub const STATEMENTS: &[&str] = &[
     "place",
     "export",
     "pass",
+    "var",
+    "law",
+    "send",
 ];
 
 /// Block items, for "did you mean".
@@ -70,6 +73,24 @@ pub(crate) fn from_pest(ctx: &Ctx, err: Error<Rule>) -> SyntaxError {
             return ctx.error(span, message, "expected a simpler statement");
         }
     };
+    // Arithmetic, arguments and `P observes` are what a few statements
+    // need; they are mentioned only when nothing else was expected.
+    let quiet = |r: &Rule| {
+        matches!(
+            r,
+            Rule::arith_cmp
+                | Rule::arith_gt
+                | Rule::add_op
+                | Rule::mul_op
+                | Rule::macro_args
+                | Rule::kw_observes
+        )
+    };
+    let positives: Vec<Rule> = if positives.iter().all(quiet) {
+        positives
+    } else {
+        positives.into_iter().filter(|r| !quiet(r)).collect()
+    };
     let at_end = text[pos..].trim().is_empty();
     if at_end {
         if let Some(&(open, c)) = ctx.piece.unclosed.last() {
@@ -78,6 +99,12 @@ pub(crate) fn from_pest(ctx: &Ctx, err: Error<Rule>) -> SyntaxError {
     }
     if positives.contains(&Rule::stmt_body) {
         return unknown_statement(ctx, pos);
+    }
+    // Only `P observes t` starts with a name: a first word that is not a
+    // keyword is an unknown statement, not a missing `observes`.
+    if positives == [Rule::kw_observes] {
+        let start = text.len() - text.trim_start().len();
+        return unknown_statement(ctx, start);
     }
     let mut e = unexpected(ctx, pos, &positives);
     e.help = help(ctx, pos, &positives);
@@ -313,10 +340,33 @@ fn describe(rule: Rule, lone_formula: bool) -> String {
         }
         Rule::group => "a group, such as {1,2}",
         Rule::set_arg | Rule::card_arg | Rule::seq_player | Rule::hash | Rule::reserved => "",
+        Rule::macro_args => "arguments, such as (Anne, 3)",
+        Rule::let_params => "parameters, such as (a, b)",
+        Rule::quant_op | Rule::quant_all | Rule::quant_any => "a formula",
+        Rule::domain | Rule::dom_players | Rule::dom_cards | Rule::dom_list => {
+            "a range such as 0..6, `players`, `cards` or a list such as {Anne, Bill}"
+        }
+        Rule::whole_model => "`all`",
+        Rule::arith | Rule::term | Rule::factor | Rule::arith_num | Rule::arith_name => {
+            "a term, such as x + y"
+        }
+        Rule::arith_cmp | Rule::arith_gt => "a comparison: <, <=, =, !=, >= or >",
+        Rule::add_op | Rule::mul_op => "an operator such as + or *",
+        Rule::kv_terms => "terms in parentheses, such as (x, y)",
+        Rule::value_item => "a value, such as x = 4",
+        Rule::unseen_by => "`unseen-by` and players",
+        Rule::send_lost => "`lost`",
+        Rule::count_where | Rule::worlds_where => "`where` and a formula",
         Rule::assign => "an assignment, such as q := true",
         Rule::draw_from => "`from` and a pile",
-        Rule::export_for | Rule::export_only | Rule::export_agents | Rule::export_all => {
-            "an export option: for CARD, only PLAYER, agents 1,2 or all"
+        Rule::export_for
+        | Rule::export_only
+        | Rule::export_agents
+        | Rule::export_all
+        | Rule::export_limit
+        | Rule::export_complete
+        | Rule::export_hide => {
+            "an export option: for CARD, only PLAYER, agents 1,2, all, limit N, complete or hide PILE"
         }
         _ => return keyword_or_other(rule),
     };

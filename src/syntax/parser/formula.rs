@@ -4,7 +4,7 @@ use pest::iterators::Pair;
 
 use super::{build, Ctx, Rule, MAX_DEPTH};
 use crate::diag::Span;
-use crate::syntax::ast::{CmpOp, Formula, FormulaKind, Group, Name};
+use crate::syntax::ast::{CmpOp, Domain, Formula, FormulaKind, Group, Name, Term};
 use crate::syntax::SyntaxError;
 
 type Result<T> = std::result::Result<T, SyntaxError>;
@@ -154,6 +154,7 @@ fn unary(ctx: &Ctx, pair: Pair<'_, Rule>, depth: usize) -> Result<Formula> {
             Rule::group_op => group_op(ctx, op, operand)?,
             Rule::box_ann | Rule::dia_ann => announce(ctx, op, operand, depth + i)?,
             Rule::box_move | Rule::dia_move => after(ctx, op, operand)?,
+            Rule::quant_op => quant(ctx, op, operand)?,
             _ => return Err(bare_modal(ctx, &op)),
         };
         formula = Formula {
@@ -179,18 +180,79 @@ fn primary(ctx: &Ctx, head: Pair<'_, Rule>) -> Result<FormulaKind> {
             let mut parts = head.into_inner();
             let op = ctx.first(parts.next(), "`Kv`")?;
             let agent = agent(ctx, op)?;
-            let place = ctx.name(&ctx.first(parts.next(), "a place")?);
-            FormulaKind::Kv(agent, place)
+            let what = ctx.first(parts.next(), "a place")?;
+            if what.as_rule() == Rule::kv_terms {
+                let terms = what
+                    .into_inner()
+                    .filter(|p| p.as_rule() == Rule::term)
+                    .map(|p| term(ctx, p))
+                    .collect::<Result<Vec<Term>>>()?;
+                return Ok(FormulaKind::KvTerms(agent, terms));
+            }
+            FormulaKind::Kv(agent, ctx.name(&what))
         }
+        Rule::arith => arith(ctx, head)?,
         _ => atom(ctx, head)?,
     })
+}
+
+/// `x + y <= 100`; `hand2 = 3` (a name and a number) is a count, as it
+/// always was.
+fn arith(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<FormulaKind> {
+    let mut parts = pair.into_inner();
+    let left = term(ctx, ctx.first(parts.next(), "a term")?)?;
+    let op = ctx.first(parts.next(), "a comparison")?;
+    let cmp = cmp_op(op.as_str());
+    let right = term(ctx, ctx.first(parts.next(), "a term")?)?;
+    if let (Term::Name(name), Term::Num(n, span)) = (&left, &right) {
+        let n = u32::try_from(*n).map_err(|_| {
+            let mut e = ctx.error(
+                *span,
+                format!("the number {n} is too large"),
+                "expected a smaller number",
+            );
+            e.help = Some("numbers here must fit in 32 bits".into());
+            e
+        })?;
+        return Ok(FormulaKind::Named {
+            name: name.clone(),
+            card: None,
+            count: Some((cmp, n)),
+        });
+    }
+    Ok(FormulaKind::Compare { left, cmp, right })
+}
+
+/// A sum of products of numbers, names and parenthesised terms.
+pub(crate) fn term(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<Term> {
+    match pair.as_rule() {
+        Rule::term | Rule::factor => {
+            let mut parts = pair.into_inner().filter(|p| p.as_rule() != Rule::rparen);
+            let mut acc = term(ctx, ctx.first(parts.next(), "a term")?)?;
+            while let Some(op) = parts.next() {
+                let right = Box::new(term(ctx, ctx.first(parts.next(), "a term")?)?);
+                let left = Box::new(acc);
+                acc = match op.as_str() {
+                    "+" => Term::Add(left, right),
+                    "-" => Term::Sub(left, right),
+                    _ => Term::Mul(left, right),
+                };
+            }
+            Ok(acc)
+        }
+        Rule::arith_num => Ok(Term::Num(
+            build::number(ctx, &pair)?,
+            ctx.span(pair.as_span()),
+        )),
+        _ => Ok(Term::Name(ctx.name(&pair))),
+    }
 }
 
 /// `#hand1(Q) >= 2`, `H4<8,4>`, `hand[Bruno](KH)`, `p`.
 fn atom(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<FormulaKind> {
     let mut parts = pair.into_inner();
     let head = ctx.first(parts.next(), "a name")?;
-    let (mut name, mut card) = (None, None);
+    let (mut name, mut card, mut args) = (None, None, None);
     for part in head.into_inner() {
         match part.as_rule() {
             Rule::name_plain => name = Some(ctx.name(&part)),
@@ -199,10 +261,28 @@ fn atom(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<FormulaKind> {
                 card = Some(ctx.name(&ctx.first(part.into_inner().next(), "a card")?))
             }
             Rule::set_arg => card = Some(ctx.name(&part)),
+            Rule::macro_args => {
+                args = Some(
+                    part.into_inner()
+                        .filter(|p| p.as_rule() == Rule::card)
+                        .map(|p| ctx.name(&p))
+                        .collect(),
+                )
+            }
             _ => {}
         }
     }
     let name = name.ok_or_else(|| ctx.missing("a name"))?;
+    if let Some(args) = args {
+        if let Some(c) = parts.next() {
+            return Err(ctx.error(
+                ctx.span(c.as_span()),
+                format!("`{}(...)` is a formula, not a count", name.text),
+                AN_OPERATOR_AFTER,
+            ));
+        }
+        return Ok(FormulaKind::Call { name, args });
+    }
     let count = parts.next().map(|c| count(ctx, c)).transpose()?;
     Ok(FormulaKind::Named { name, card, count })
 }
@@ -319,6 +399,47 @@ fn after(ctx: &Ctx, op: Pair<'_, Rule>, body: Box<Formula>) -> Result<FormulaKin
         FormulaKind::AfterDiamond(mv, body)
     } else {
         FormulaKind::After(mv, body)
+    })
+}
+
+const AN_OPERATOR_AFTER: &str = "expected an operator such as & or ->";
+
+/// `all x in 0..6:` and `any a in players:` applied to a formula.
+fn quant(ctx: &Ctx, op: Pair<'_, Rule>, body: Box<Formula>) -> Result<FormulaKind> {
+    let mut all = true;
+    let (mut var, mut domain) = (None, None);
+    for part in op.into_inner() {
+        match part.as_rule() {
+            Rule::quant_any => all = false,
+            Rule::ident => var = Some(ctx.name(&part)),
+            Rule::domain => {
+                let d = ctx.first(
+                    part.into_inner().next(),
+                    "a range, `players`, `cards` or a list",
+                )?;
+                domain = Some(match d.as_rule() {
+                    Rule::range => {
+                        let (lo, hi) = build::range_bounds::<u32>(ctx, &d)?;
+                        Domain::Range(lo, hi, ctx.span(d.as_span()))
+                    }
+                    Rule::dom_players => Domain::Players,
+                    Rule::dom_cards => Domain::Cards,
+                    _ => Domain::List(
+                        d.into_inner()
+                            .filter(|p| p.as_rule() == Rule::card)
+                            .map(|p| ctx.name(&p))
+                            .collect(),
+                    ),
+                });
+            }
+            _ => {}
+        }
+    }
+    Ok(FormulaKind::Quant {
+        all,
+        var: var.ok_or_else(|| ctx.missing("a name"))?,
+        domain: domain.ok_or_else(|| ctx.missing("a range"))?,
+        body,
     })
 }
 

@@ -1,0 +1,273 @@
+//! `dealer bench --play GAME`: plays whole games between agents and
+//! prints what playing costs: the time of every move (the interpreter and
+//! the engine), of every knowledge query an agent's strategy asks, of
+//! every game, and the process's peak memory.
+//!
+//! Games are played on every core (rayon), one game per thread at a time;
+//! game `i` has seed `seed + i`, so the games and their moves do not depend
+//! on the number of threads. The peak memory is the whole process's
+//! (`VmHWM`): with `--threads 1` it is the largest game's.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+
+use crate::cards::{Size, Table};
+use crate::diag::Diagnostic;
+use crate::interp::{Options, Session};
+use crate::play::{agent_named, Agent, Match, View};
+use crate::strategy::{choose, find, Oracle, Strategy};
+
+/// What `--play` was asked for.
+pub struct PlayBench {
+    /// The game.
+    pub game: String,
+    /// One agent or strategy per seat (one name: every seat).
+    pub agents: Vec<String>,
+    /// How many games.
+    pub games: u64,
+    /// The first game's seed.
+    pub seed: u64,
+    /// The deck and players.
+    pub size: Size,
+    /// Threads (0: one per core).
+    pub threads: usize,
+    /// The engine and its budget.
+    pub options: Options,
+}
+
+/// The time of each query a strategy asked, shared by the agents of a game.
+type Queries = Rc<RefCell<Vec<Duration>>>;
+
+/// One game's measurements.
+#[derive(Default)]
+struct GameRun {
+    moves: Vec<Duration>,
+    queries: Vec<Duration>,
+    /// Dealing, every move and every choice.
+    total: Duration,
+    scores: Vec<i64>,
+}
+
+/// Runs the play benchmark; returns the exit code.
+pub fn run(bench: &PlayBench) -> u8 {
+    let pool = match rayon::ThreadPoolBuilder::new()
+        .num_threads(bench.threads)
+        .build()
+    {
+        Ok(pool) => pool,
+        Err(e) => {
+            eprintln!("error: cannot start the threads: {e}");
+            return 2;
+        }
+    };
+    let started = Instant::now();
+    let runs: Vec<Result<GameRun, String>> = pool.install(|| {
+        (0..bench.games)
+            .into_par_iter()
+            .map(|i| play_one(bench, bench.seed.wrapping_add(i)))
+            .collect()
+    });
+    let wall = started.elapsed();
+    let mut done = Vec::new();
+    for (i, r) in runs.into_iter().enumerate() {
+        match r {
+            Ok(run) => done.push(run),
+            Err(e) => {
+                eprintln!("error: game {} (seed {}): {e}", i, bench.seed + i as u64);
+                return 2;
+            }
+        }
+    }
+    print!("{}", report(bench, &done, wall, pool.current_num_threads()));
+    0
+}
+
+/// Plays game `seed` to its end.
+fn play_one(bench: &PlayBench, seed: u64) -> Result<GameRun, String> {
+    let started = Instant::now();
+    let mut game = Match::new(&bench.game, seed, bench.size, bench.options)?;
+    let players = game.playing().table.players.len();
+    let names: Vec<String> = match bench.agents.as_slice() {
+        [one] => vec![one.clone(); players],
+        many => many.to_vec(),
+    };
+    if names.len() != players {
+        return Err(format!(
+            "{} has {players} players: give {players} agents (or one)",
+            bench.game
+        ));
+    }
+    let queries: Queries = Rc::default();
+    let mut seats = Vec::new();
+    for (seat, name) in names.iter().enumerate() {
+        seats.push(game.agent_seat(agent(&bench.game, name, &queries)?, seat));
+    }
+    game.seat(seats)?;
+    let mut run = GameRun::default();
+    while let Some(played) = game.agent_move() {
+        let played = played.map_err(|d| d.render("move", "", false))?;
+        run.moves.push(played.time);
+    }
+    run.total = started.elapsed();
+    run.scores = game.scores();
+    run.queries = queries.take();
+    Ok(run)
+}
+
+/// The agent a name stands for: a built-in agent, or a strategy whose
+/// queries are timed.
+fn agent(game: &str, name: &str, queries: &Queries) -> Result<Box<dyn Agent>, String> {
+    if let Some(agent) = agent_named(name) {
+        return Ok(agent);
+    }
+    let strategy = find(None, game, name)?;
+    Ok(Box::new(Timed {
+        strategy,
+        queries: Rc::clone(queries),
+    }))
+}
+
+/// A strategy's seat (as `strategy::agent::StrategyAgent` plays it) that
+/// records the time of every query it asks.
+struct Timed {
+    strategy: Strategy,
+    queries: Queries,
+}
+
+impl Agent for Timed {
+    fn name(&self) -> &str {
+        &self.strategy.name
+    }
+
+    fn choose(&mut self, view: &View<'_>, rng: &mut ChaCha8Rng) -> Result<usize, Diagnostic> {
+        let legal: Vec<String> = view.legal().iter().map(|l| l.text.clone()).collect();
+        let table: Table = view.table().clone();
+        let mut oracle = TimedOracle {
+            session: view.session().clone(),
+            times: &self.queries,
+        };
+        let d = choose(&self.strategy, &mut oracle, &table, view.me(), &legal, rng)?;
+        Ok(d.index)
+    }
+}
+
+/// The session as an oracle, timing every answer.
+struct TimedOracle<'a> {
+    session: Session,
+    times: &'a Queries,
+}
+
+impl Oracle for TimedOracle<'_> {
+    fn holds(&mut self, formula: &str) -> Result<bool, Diagnostic> {
+        let started = Instant::now();
+        let answer = Oracle::holds(&mut self.session, formula);
+        self.times.borrow_mut().push(started.elapsed());
+        answer
+    }
+}
+
+/// The printed summary.
+fn report(bench: &PlayBench, runs: &[GameRun], wall: Duration, threads: usize) -> String {
+    let moves: Vec<Duration> = runs.iter().flat_map(|r| r.moves.iter().copied()).collect();
+    let queries: Vec<Duration> = runs
+        .iter()
+        .flat_map(|r| r.queries.iter().copied())
+        .collect();
+    let games: Vec<Duration> = runs.iter().map(|r| r.total).collect();
+    let mut out = format!(
+        "{} ({}), agents {}, {} game(s) from seed {} on {threads} thread(s)\n",
+        bench.game,
+        match bench.size {
+            Size::Full => "full size",
+            Size::Teaching => "small",
+        },
+        bench.agents.join(","),
+        runs.len(),
+        bench.seed
+    );
+    out.push_str(&line("move", &moves));
+    out.push_str(&line("query", &queries));
+    out.push_str(&line("game", &games));
+    let per_game = |n: usize| n as f64 / runs.len().max(1) as f64;
+    out.push_str(&format!(
+        "  {:<6} {:.1} moves and {:.1} queries per game; {:.2} s wall for all games\n",
+        "count",
+        per_game(moves.len()),
+        per_game(queries.len()),
+        wall.as_secs_f64()
+    ));
+    let wins = wins(runs);
+    out.push_str(&format!(
+        "  {:<6} wins per seat {}\n",
+        "result",
+        wins.iter()
+            .map(|w| w.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    ));
+    out.push_str(&format!(
+        "  {:<6} {}\n",
+        "memory",
+        match super::bench::peak_kib() {
+            Some(k) if threads == 1 =>
+                format!("peak {:.1} MiB (the largest game)", k as f64 / 1024.0),
+            Some(k) => format!(
+                "peak {:.1} MiB for {threads} games at once (run with --threads 1 for one game's)",
+                k as f64 / 1024.0
+            ),
+            None => "n/a".to_string(),
+        }
+    ));
+    out
+}
+
+/// How many games each seat won (ties count for every winner).
+fn wins(runs: &[GameRun]) -> Vec<usize> {
+    let seats = runs.first().map_or(0, |r| r.scores.len());
+    let mut wins = vec![0; seats];
+    for r in runs {
+        let best = r.scores.iter().copied().max();
+        for (s, &score) in r.scores.iter().enumerate() {
+            if Some(score) == best {
+                wins[s] += 1;
+            }
+        }
+    }
+    wins
+}
+
+/// `  move   mean 1.2 ms  median 0.8 ms  p99 9.1 ms  worst 20 ms  (n = 1000)`.
+fn line(what: &str, times: &[Duration]) -> String {
+    if times.is_empty() {
+        return format!("  {what:<6} none\n");
+    }
+    let mut sorted = times.to_vec();
+    sorted.sort();
+    let total: Duration = sorted.iter().sum();
+    let mean = total / sorted.len() as u32;
+    let at = |q: f64| sorted[((sorted.len() - 1) as f64 * q).round() as usize];
+    format!(
+        "  {what:<6} mean {}  median {}  p99 {}  worst {}  (n = {})\n",
+        show(mean),
+        show(at(0.5)),
+        show(at(0.99)),
+        show(*sorted.last().expect("not empty")),
+        sorted.len()
+    )
+}
+
+/// A duration in the unit that reads best.
+fn show(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s >= 1.0 {
+        format!("{s:.2} s")
+    } else if s >= 1e-3 {
+        format!("{:.1} ms", s * 1e3)
+    } else {
+        format!("{:.0} µs", s * 1e6)
+    }
+}

@@ -1,0 +1,182 @@
+//! Integer terms over variables as bit vectors of BDDs: the comparisons
+//! `x + y <= 100`, `x * y = 52`, `x < y` of scenarios with variables.
+//!
+//! A variable is a group of propositions, its value in binary. A term with
+//! subtraction is kept as a difference `P - N` of two terms without it, so
+//! every vector holds a natural number: `L ⋈ R` is `Lp + Rn ⋈ Rp + Ln`.
+
+use oxidd::BooleanFunction;
+
+use super::vars::{add, constant, oom, Bdd, BitVec, Meta, Res};
+use crate::engine::formula::{Cmp, Comparison, Term};
+use crate::engine::{EngineError, Prop};
+use oxidd::VarNo;
+
+/// A natural number as bits, with the largest value it can take.
+struct Nat {
+    bits: BitVec,
+    max: u128,
+}
+
+/// Widest vector built (a term this large is refused, not truncated).
+const MAX_WIDTH: usize = 64;
+
+fn width(max: u128) -> Res<usize> {
+    let w = if max == 0 {
+        1
+    } else {
+        128 - max.leading_zeros() as usize
+    };
+    if w > MAX_WIDTH {
+        return Err(EngineError::Unsupported(format!(
+            "a term can reach {max}, more than {MAX_WIDTH} bits"
+        )));
+    }
+    Ok(w)
+}
+
+fn zero() -> Nat {
+    Nat {
+        bits: Vec::new(),
+        max: 0,
+    }
+}
+
+fn sum(meta: &Meta, a: &Nat, b: &Nat) -> Res<Nat> {
+    if a.max == 0 {
+        return Ok(Nat {
+            bits: b.bits.clone(),
+            max: b.max,
+        });
+    }
+    if b.max == 0 {
+        return Ok(Nat {
+            bits: a.bits.clone(),
+            max: a.max,
+        });
+    }
+    let max = a.max.saturating_add(b.max);
+    let w = width(max)?;
+    Ok(Nat {
+        bits: add(meta, &a.bits, &b.bits, w)?,
+        max,
+    })
+}
+
+/// Shift-and-add: for each bit of `b`, `a` shifted where that bit is set.
+fn product(meta: &Meta, a: &Nat, b: &Nat) -> Res<Nat> {
+    let max = a.max.saturating_mul(b.max);
+    if max == 0 {
+        return Ok(zero());
+    }
+    let w = width(max)?;
+    let mut acc: BitVec = Vec::new();
+    let bot = meta.bot();
+    for (j, yj) in b.bits.iter().enumerate() {
+        if j >= w {
+            break;
+        }
+        let mut partial = vec![bot.clone(); j];
+        for xi in a.bits.iter().take(w - j) {
+            partial.push(oom(xi.and(yj))?);
+        }
+        acc = add(meta, &acc, &partial, w)?;
+    }
+    Ok(Nat { bits: acc, max })
+}
+
+/// A term as `(P, N)`: its value is `P - N`.
+fn term(meta: &Meta, props: &[VarNo], t: &Term) -> Res<(Nat, Nat)> {
+    Ok(match t {
+        Term::Const(c) => {
+            let max = u128::from(*c);
+            let w = width(max)?;
+            let bits = if w <= 32 {
+                constant(meta, *c as u32, w)
+            } else {
+                (0..w)
+                    .map(|i| {
+                        if c >> i & 1 == 1 {
+                            meta.top()
+                        } else {
+                            meta.bot()
+                        }
+                    })
+                    .collect()
+            };
+            (Nat { bits, max }, zero())
+        }
+        Term::Var(bits) => {
+            let vars = bits
+                .iter()
+                .map(|&p: &Prop| match props.get(p) {
+                    Some(&v) => meta.var(v),
+                    None => Err(EngineError::Malformed(format!(
+                        "proposition {p} out of range ({} propositions)",
+                        props.len()
+                    ))),
+                })
+                .collect::<Res<BitVec>>()?;
+            let max = (1u128 << bits.len().min(127)) - 1;
+            (Nat { bits: vars, max }, zero())
+        }
+        Term::Add(a, b) => {
+            let ((ap, an), (bp, bn)) = (term(meta, props, a)?, term(meta, props, b)?);
+            (sum(meta, &ap, &bp)?, sum(meta, &an, &bn)?)
+        }
+        Term::Sub(a, b) => {
+            let ((ap, an), (bp, bn)) = (term(meta, props, a)?, term(meta, props, b)?);
+            (sum(meta, &ap, &bn)?, sum(meta, &an, &bp)?)
+        }
+        Term::Mul(a, b) => {
+            let ((ap, an), (bp, bn)) = (term(meta, props, a)?, term(meta, props, b)?);
+            let pos = sum(meta, &product(meta, &ap, &bp)?, &product(meta, &an, &bn)?)?;
+            let neg = sum(meta, &product(meta, &ap, &bn)?, &product(meta, &an, &bp)?)?;
+            (pos, neg)
+        }
+    })
+}
+
+/// `a < b` and `a = b` for natural numbers as bits.
+fn lt_eq(meta: &Meta, a: &[Bdd], b: &[Bdd]) -> Res<(Bdd, Bdd)> {
+    let bot = meta.bot();
+    let (mut lt, mut eq) = (meta.bot(), meta.top());
+    for i in 0..a.len().max(b.len()) {
+        let x = a.get(i).unwrap_or(&bot);
+        let y = b.get(i).unwrap_or(&bot);
+        let same = oom(oom(x.xor(y))?.not())?;
+        let less = oom(oom(x.not())?.and(y))?;
+        lt = oom(less.or(&oom(same.and(&lt))?))?;
+        eq = oom(eq.and(&same))?;
+    }
+    Ok((lt, eq))
+}
+
+/// The truth set of a comparison, over the propositions' variables `props`.
+pub(crate) fn compare(meta: &Meta, props: &[VarNo], c: &Comparison) -> Res<Bdd> {
+    let (lp, ln) = term(meta, props, &c.left)?;
+    let (rp, rn) = term(meta, props, &c.right)?;
+    let left = sum(meta, &lp, &rn)?;
+    let right = sum(meta, &rp, &ln)?;
+    let (lt, eq) = lt_eq(meta, &left.bits, &right.bits)?;
+    Ok(match c.cmp {
+        Cmp::Lt => lt,
+        Cmp::Eq => eq,
+        Cmp::Ne => oom(eq.not())?,
+        Cmp::Ge => oom(lt.not())?,
+        Cmp::Le => oom(lt.or(&eq))?,
+        Cmp::Gt => oom(oom(lt.or(&eq))?.not())?,
+    })
+}
+
+/// A term without subtraction as bits, with its largest value; `None` for
+/// a term with subtraction.
+pub(crate) fn natural(meta: &Meta, props: &[VarNo], t: &Term) -> Res<Option<(BitVec, u128)>> {
+    let (p, n) = term(meta, props, t)?;
+    Ok((n.max == 0).then_some((p.bits, p.max)))
+}
+
+/// `a = b` for natural numbers as bits.
+pub(crate) fn equal(meta: &Meta, a: &[Bdd], b: &[Bdd]) -> Res<Bdd> {
+    Ok(lt_eq(meta, a, b)?.1)
+}

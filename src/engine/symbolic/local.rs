@@ -1,0 +1,171 @@
+//! Truth at the actual state, read through the states the agents consider
+//! possible.
+//!
+//! `K_a φ` holds at the actual state s iff φ holds at every θ-state that
+//! agrees with s on `O_a`: the set `C_a = θ ∧ (O_a = s|O_a)`. Fixing a's
+//! observed variables (its hand, in a card game) makes `C_a` much smaller
+//! than θ, so `K_a φ` at s is one conjunction with a small BDD instead of
+//! a quantification over the whole law (`∀(V∖O_a)(θ → φ)`), which
+//! `eval.rs` computes for every state at once. Nested knowledge follows the
+//! same way: `K_a K_b φ` holds at s iff φ holds at every θ-state that
+//! agrees on `O_b` with some state of `C_a`, the set
+//! `θ ∧ ∃(V∖O_b) C_a`. Anything else is evaluated by `eval.rs` and read at
+//! the states in question, so every answer is the one `eval.rs` gives at
+//! the actual state (the tests compare the two on random formulas).
+
+use oxidd::BooleanFunction;
+
+use super::vars::{oom, Bdd, Res, State};
+use crate::engine::formula::{Agent, Formula};
+
+/// What the local evaluation reads of a model.
+pub(crate) struct Here<'a> {
+    /// The variables and observations.
+    pub st: &'a State,
+    /// The law θ.
+    pub law: &'a Bdd,
+    /// The truth set of a formula on the whole structure (`eval.rs`).
+    pub whole: &'a dyn Fn(&Formula) -> Res<Bdd>,
+    /// Whether a truth set holds at the actual state.
+    pub at_actual: &'a dyn Fn(&Bdd) -> bool,
+    /// `C_a`: the states agent a considers possible at the actual state.
+    pub considered: &'a dyn Fn(Agent) -> Res<Bdd>,
+    /// The states a group considers possible together (its distributed
+    /// knowledge) at the actual state.
+    pub considered_by: &'a dyn Fn(&[Agent]) -> Res<Bdd>,
+}
+
+impl Here<'_> {
+    /// Whether `f` holds at the actual state.
+    pub fn holds(&self, f: &Formula) -> Res<bool> {
+        crate::engine::cancel::check()?;
+        if !modal(f) {
+            // A formula of the present facts alone is a small BDD: built
+            // once and read at the actual state.
+            return Ok((self.at_actual)(&(self.whole)(f)?));
+        }
+        Ok(match f {
+            Formula::Top => true,
+            Formula::Bottom => false,
+            Formula::Not(g) => !self.holds(g)?,
+            Formula::And(gs) => {
+                for g in gs {
+                    if !self.holds(g)? {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
+            Formula::Or(gs) => {
+                for g in gs {
+                    if self.holds(g)? {
+                        return Ok(true);
+                    }
+                }
+                false
+            }
+            Formula::Implies(a, b) => !self.holds(a)? || self.holds(b)?,
+            Formula::Iff(a, b) => self.holds(a)? == self.holds(b)?,
+            Formula::K(a, g) => self.valid_on(&(self.considered)(*a)?, g)?,
+            Formula::M(a, g) => {
+                let s = (self.whole)(g)?;
+                oom((self.considered)(*a)?.and(&s))?.satisfiable()
+            }
+            Formula::Kw(a, g) => {
+                let s = (self.whole)(g)?;
+                let c = (self.considered)(*a)?;
+                !oom(c.and(&oom(s.not())?))?.satisfiable() || !oom(c.and(&s))?.satisfiable()
+            }
+            Formula::E(group, g) => {
+                for &a in group {
+                    if !self.valid_on(&(self.considered)(a)?, g)? {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
+            Formula::D(group, g) if !group.is_empty() => {
+                self.valid_on(&(self.considered_by)(group)?, g)?
+            }
+            _ => (self.at_actual)(&(self.whole)(f)?),
+        })
+    }
+
+    /// Whether `f` holds at every state of `x` (a set of θ-states
+    /// reachable from the actual one).
+    fn valid_on(&self, x: &Bdd, f: &Formula) -> Res<bool> {
+        self.valid_within(&Set::Built(x.clone()), f)
+    }
+
+    fn valid_within(&self, x: &Set, f: &Formula) -> Res<bool> {
+        crate::engine::cancel::check()?;
+        match f {
+            Formula::Top => Ok(true),
+            Formula::And(gs) => {
+                for g in gs {
+                    if !self.valid_within(x, g)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            Formula::K(b, g) => self.valid_within(&self.successors(x, &[*b])?, g),
+            Formula::E(group, g) => {
+                for &b in group {
+                    if !self.valid_within(&self.successors(x, &[b])?, g)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            Formula::D(group, g) if !group.is_empty() => {
+                self.valid_within(&self.successors(x, group)?, g)
+            }
+            _ => {
+                let bad = oom((self.whole)(f)?.not())?;
+                match x {
+                    Set::Built(x) => Ok(!oom(x.and(&bad))?.satisfiable()),
+                    Set::InLaw(r) => {
+                        // θ ∧ r ∧ ¬φ, asked as ∃V: no BDD of θ ∧ r is built.
+                        let meta = &*self.st.meta;
+                        let r = oom(r.and(&bad))?;
+                        Ok(!meta.and_exists(self.law, &r, &self.st.live)?.satisfiable())
+                    }
+                }
+            }
+        }
+    }
+
+    /// The θ-states that agree on what `group` observes together with
+    /// some state of `x`: `θ ∧ ∃(V ∖ ∪O_group) x`, kept as the
+    /// restriction `∃(V ∖ ∪O_group) x` (a BDD over the group's observed
+    /// variables only).
+    fn successors(&self, x: &Set, group: &[Agent]) -> Res<Set> {
+        let seen = self.st.union_obs(group)?;
+        let hidden = self.st.live_except(&seen);
+        let meta = &*self.st.meta;
+        Ok(Set::InLaw(match x {
+            Set::Built(x) => meta.exists(x, &hidden)?,
+            Set::InLaw(r) => meta.and_exists(self.law, r, &hidden)?,
+        }))
+    }
+}
+
+/// Whether `f` has a modal operator (knowledge, announcement or update).
+fn modal(f: &Formula) -> bool {
+    match f {
+        Formula::Top | Formula::Bottom | Formula::Atom(_) => false,
+        Formula::Not(g) => modal(g),
+        Formula::And(gs) | Formula::Or(gs) => gs.iter().any(modal),
+        Formula::Implies(a, b) | Formula::Iff(a, b) => modal(a) || modal(b),
+        _ => true,
+    }
+}
+
+/// A set of θ-states.
+enum Set {
+    /// As a BDD.
+    Built(Bdd),
+    /// θ ∧ this BDD, never built.
+    InLaw(Bdd),
+}
