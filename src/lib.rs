@@ -43,3 +43,4 @@ pub mod repl;
 pub mod strategy;
 pub mod syntax;
 pub mod tournament;
+pub mod web;

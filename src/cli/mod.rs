@@ -84,6 +84,8 @@ pub enum Command {
     Play(play::PlayArgs),
     /// Write a classic benchmark as a scenario: muddy children, dining cryptographers, Russian cards.
     Gen(gen::GenArgs),
+    /// Serve the lecture view to a browser (loopback only unless --host says otherwise).
+    Serve(crate::web::ServeArgs),
     /// Print a shell completion script: `dealer completions bash > ~/.local/share/bash-completion/completions/dealer`.
     Completions {
         /// The shell: bash, zsh, fish, elvish or powershell.
@@ -142,6 +144,15 @@ pub fn main() -> ExitCode {
         Command::Tournament(args) => return ExitCode::from(tournament::main(&args)),
         Command::Play(args) => return ExitCode::from(play::run(&args, color)),
         Command::Gen(args) => return ExitCode::from(gen::run(&args)),
+        Command::Serve(args) => {
+            return match crate::web::serve(&args) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("dealer serve: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Command::Completions { shell } => {
             use clap::CommandFactory;
             let mut command = Cli::command();

@@ -1,0 +1,332 @@
+//! One lecture: a scenario stepped through like the REPL does it, move by
+//! move, with every position kept so that `back` and `goto` are exact.
+//!
+//! A [`Lecture`] lives on one worker thread (sessions share models through
+//! `Rc`); requests reach it as closures (see [`super::pool`]).
+
+use serde::Serialize;
+
+use crate::diag::Diagnostic;
+use crate::figure::build::{build, View};
+use crate::figure::render::{render, renderer_from_env, Format};
+use crate::interp::{Options, Output, Script, Session};
+use crate::syntax::ast::StatementKind;
+
+/// A located problem, for the page to show at its line.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Problem {
+    /// The diagnostic's code.
+    pub code: String,
+    /// The 1-based line (0 when unlocated).
+    pub line: usize,
+    /// The rendered message, without colour.
+    pub message: String,
+}
+
+/// What one statement produced when it ran.
+#[derive(Clone, Debug, Serialize)]
+pub struct Ran {
+    /// The statement's index.
+    pub index: usize,
+    /// Lines of output (answers, expectations, explanations).
+    pub lines: Vec<String>,
+    /// For an `expect`: whether it held.
+    pub expect: Option<bool>,
+}
+
+/// A position in the scenario: the session after the first `pos` statements.
+#[derive(Clone)]
+struct Position {
+    session: Session,
+    pos: usize,
+    ran: Vec<Ran>,
+}
+
+/// A scenario being stepped through.
+#[derive(Clone)]
+pub struct Lecture {
+    script: Script,
+    /// Every position reached, the current one last.
+    history: Vec<Position>,
+    /// The problem that stopped the last step, if any.
+    problem: Option<Problem>,
+}
+
+/// A statement as the page lists it.
+#[derive(Serialize)]
+pub struct Statement {
+    /// 1-based line.
+    pub line: usize,
+    /// Its text.
+    pub text: String,
+    /// Whether it is a move (a step boundary).
+    pub is_move: bool,
+}
+
+/// The state the page draws.
+#[derive(Serialize)]
+pub struct State {
+    /// The scenario's text.
+    pub src: String,
+    /// Its statements.
+    pub statements: Vec<Statement>,
+    /// How many statements ran.
+    pub pos: usize,
+    /// The step number (0 before the first move).
+    pub step: usize,
+    /// What the statements that ran produced.
+    pub ran: Vec<Ran>,
+    /// The checkpoints of the scenario.
+    pub checkpoints: Vec<String>,
+    /// Agent names, by index, once cards are dealt.
+    pub agents: Vec<String>,
+    /// The problem that stopped the last step.
+    pub problem: Option<Problem>,
+}
+
+/// Turns a diagnostic into a [`Problem`] located in `src`.
+pub fn problem(name: &str, src: &str, d: &Diagnostic) -> Problem {
+    let line = if d.located {
+        src.get(..d.span.start)
+            .map_or(0, |p| p.matches('\n').count() + 1)
+    } else {
+        0
+    };
+    Problem {
+        code: d.code.to_string(),
+        line,
+        message: d.render(name, src, false),
+    }
+}
+
+fn lines_of(out: &Output) -> (Vec<String>, Option<bool>) {
+    match out {
+        Output::Answer { source, value } => (vec![format!("? {source}: {value}")], None),
+        Output::Valid { source, value } => (vec![format!("?? {source}: {value}")], None),
+        Output::Expect {
+            source,
+            held,
+            detail,
+            ..
+        } => {
+            let mut v = vec![format!(
+                "expect {source}: {}",
+                if *held { "held" } else { "FAILED" }
+            )];
+            if !detail.is_empty() {
+                v.push(detail.clone());
+            }
+            (v, Some(*held))
+        }
+        Output::Moved { source, notes } => {
+            let mut v = vec![format!("move {source}")];
+            v.extend(notes.iter().cloned());
+            (v, None)
+        }
+        Output::Checkpoint(name) => (vec![format!("checkpoint {name}")], None),
+        Output::Lines(lines) => (lines.clone(), None),
+        Output::Figure { path, .. } => (vec![format!("figure {path}")], None),
+    }
+}
+
+impl Lecture {
+    /// Parses `src` and plays it up to its first move.
+    pub fn load(name: &str, src: &str, options: Options) -> Result<Lecture, Vec<Problem>> {
+        let script = Script::parse(name, src)
+            .map_err(|ds| ds.iter().map(|d| problem(name, src, d)).collect::<Vec<_>>())?;
+        let start = Position {
+            session: Session::new(options),
+            pos: 0,
+            ran: Vec::new(),
+        };
+        let mut lecture = Lecture {
+            script,
+            history: vec![start],
+            problem: None,
+        };
+        let first = lecture.run_until(false);
+        lecture.history = vec![first];
+        Ok(lecture)
+    }
+
+    fn now(&self) -> &Position {
+        self.history
+            .last()
+            .expect("a lecture always has a position")
+    }
+
+    fn is_move(&self, i: usize) -> bool {
+        self.script
+            .statements
+            .get(i)
+            .is_some_and(|s| matches!(s.kind, StatementKind::Move(_)))
+    }
+
+    /// From the current position, runs statements up to the next move
+    /// (after one move when `one_move`); stops at a failing statement.
+    fn run_until(&mut self, one_move: bool) -> Position {
+        let mut now = self.now().clone();
+        let mut moved = !one_move;
+        self.problem = None;
+        while now.pos < self.script.statements.len() {
+            if self.is_move(now.pos) {
+                if moved {
+                    break;
+                }
+                moved = true;
+            }
+            let stmt = &self.script.statements[now.pos];
+            match now.session.execute(stmt, &self.script.src) {
+                Ok(outs) => {
+                    let mut lines = Vec::new();
+                    let mut expect = None;
+                    for o in &outs {
+                        let (l, e) = lines_of(o);
+                        lines.extend(l);
+                        expect = expect.or(e);
+                    }
+                    now.ran.push(Ran {
+                        index: now.pos,
+                        lines,
+                        expect,
+                    });
+                    now.pos += 1;
+                }
+                Err(d) => {
+                    self.problem = Some(problem(&self.script.name, &self.script.src, &d));
+                    break;
+                }
+            }
+        }
+        now
+    }
+
+    /// One step: the next move and what follows it up to the next move.
+    pub fn step(&mut self) {
+        let before = self.now().pos;
+        let next = self.run_until(true);
+        if next.pos != before {
+            self.history.push(next);
+        }
+    }
+
+    /// Undoes `n` steps (as many as were taken at most).
+    pub fn back(&mut self, n: usize) {
+        let keep = self.history.len().saturating_sub(n).max(1);
+        self.history.truncate(keep);
+        self.problem = None;
+    }
+
+    /// Steps forward or back to the checkpoint `name`.
+    pub fn goto(&mut self, name: &str) -> Result<(), String> {
+        let target = self
+            .script
+            .statements
+            .iter()
+            .position(|s| matches!(&s.kind, StatementKind::Checkpoint(n) if n.text == name))
+            .ok_or_else(|| format!("no checkpoint named {name:?}"))?;
+        while self.history.len() > 1 && self.now().pos > target {
+            self.history.pop();
+        }
+        while self.now().pos <= target && self.now().pos < self.script.statements.len() {
+            let before = self.history.len();
+            self.step();
+            if self.history.len() == before {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// The state the page draws.
+    pub fn state(&self) -> State {
+        let now = self.now();
+        let agents = now.session.playing().map_or_else(Vec::new, |p| {
+            (0..p.table.players.len())
+                .map(|a| crate::cards::rules::describe_player(&p.table, a))
+                .collect()
+        });
+        State {
+            src: self.script.src.clone(),
+            statements: (0..self.script.statements.len())
+                .map(|i| Statement {
+                    line: self.script.line(i),
+                    text: self.script.text(i).to_string(),
+                    is_move: self.is_move(i),
+                })
+                .collect(),
+            pos: now.pos,
+            step: self.history.len() - 1,
+            ran: now.ran.clone(),
+            checkpoints: self
+                .script
+                .statements
+                .iter()
+                .filter_map(|s| match &s.kind {
+                    StatementKind::Checkpoint(n) => Some(n.text.clone()),
+                    _ => None,
+                })
+                .collect(),
+            agents,
+            problem: self.problem.clone(),
+        }
+    }
+
+    /// Answers `input` (`? φ`, `?? φ`, `why φ`, `worlds`, or a bare formula,
+    /// which is asked with `why`) at the current position, which it leaves
+    /// as it was.
+    pub fn query(&self, input: &str) -> Result<Vec<String>, Problem> {
+        let trimmed = input.trim();
+        let starts = ["?", "why ", "worlds", "stats", "knowledge"];
+        let text = if starts.iter().any(|s| trimmed.starts_with(s)) {
+            trimmed.to_string()
+        } else {
+            format!("why {trimmed}")
+        };
+        let script =
+            Script::parse("<query>", &text).map_err(|ds| problem("<query>", &text, &ds[0]))?;
+        let mut session = self.now().session.clone();
+        let mut lines = Vec::new();
+        for stmt in &script.statements {
+            if matches!(stmt.kind, StatementKind::Move(_)) {
+                return Err(Problem {
+                    code: "query-only".into(),
+                    line: 1,
+                    message: "the query box answers questions; moves belong in the scenario".into(),
+                });
+            }
+            let outs = session
+                .execute(stmt, &text)
+                .map_err(|d| problem("<query>", &text, &d))?;
+            for o in &outs {
+                lines.extend(lines_of(o).0);
+            }
+        }
+        Ok(lines)
+    }
+
+    /// The current model drawn as `format` (SVG or DOT; PNG needs Graphviz).
+    pub fn figure(&self, view: &View, format: Format) -> Result<Vec<u8>, String> {
+        let play = self
+            .now()
+            .session
+            .playing()
+            .ok_or("no cards are dealt yet: step forward first")?;
+        let fig = build(&play.table, &play.props, &*play.model, view).map_err(|e| e.to_string())?;
+        render(&fig, format, renderer_from_env()).map_err(|e| e.to_string())
+    }
+
+    /// Resolves a card kind written like `2_A` or `6S` for `--for`.
+    pub fn kind(&self, card: &str) -> Result<crate::engine::Kind, String> {
+        let play = self
+            .now()
+            .session
+            .playing()
+            .ok_or("no cards are dealt yet")?;
+        let name = crate::syntax::ast::Name {
+            text: card.to_string(),
+            span: crate::diag::Span::default(),
+        };
+        play.table.deck.card(&name).map_err(|d| d.message)
+    }
+}

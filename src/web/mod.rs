@@ -1,0 +1,428 @@
+//! `dealer serve`: the lecture view in a browser.
+//!
+//! A small JSON API (documented in docs/web.md) over [`lecture::Lecture`]
+//! sessions, which live on worker threads ([`pool`]), and one page of
+//! plain HTML, CSS and JavaScript embedded in the binary. The server binds
+//! the loopback interface unless told otherwise; every request is bounded
+//! (body size, model size, time), a refused request leaves its session as
+//! it was, and scenario files are read only from under the scenario root.
+
+pub mod lecture;
+pub mod pool;
+
+use std::net::SocketAddr;
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::{DefaultBodyLimit, Path as UrlPath, Query, State};
+use axum::http::{header, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use clap::Args;
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::figure::build::View;
+use crate::figure::render::Format;
+use crate::interp::Options;
+use lecture::Lecture;
+use pool::{Failure, Pool};
+
+/// The most bytes a request body may have.
+pub const MAX_BODY: usize = 256 * 1024;
+/// The largest model a web session may build.
+pub const MAX_WORLDS: u128 = 2_000_000;
+
+/// `dealer serve` options.
+#[derive(Args, Debug, Clone)]
+pub struct ServeArgs {
+    /// The address to listen on (loopback by default: only this machine).
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// The port to listen on.
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// The folder scenarios are loaded from.
+    #[arg(long, default_value = "scenarios")]
+    pub root: PathBuf,
+    /// Seconds one request may take.
+    #[arg(long, default_value_t = 20)]
+    pub time_limit: u64,
+}
+
+/// What the handlers share.
+pub struct App {
+    pool: Pool,
+    root: PathBuf,
+}
+
+type Shared = Arc<App>;
+
+/// An error answer: a status and a JSON body `{ "error": ..., "problem": ... }`.
+pub struct ApiError(StatusCode, serde_json::Value);
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, Json(self.1)).into_response()
+    }
+}
+
+fn bad(message: impl Into<String>) -> ApiError {
+    ApiError(StatusCode::BAD_REQUEST, json!({ "error": message.into() }))
+}
+
+fn failure(f: Failure) -> ApiError {
+    match f {
+        Failure::Timeout(d) => ApiError(
+            StatusCode::REQUEST_TIMEOUT,
+            json!({ "error": format!(
+                "this took longer than the time limit of {} s; the session is as it was before",
+                d.as_secs()
+            ) }),
+        ),
+        Failure::Gone => ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            json!({ "error": "the session's worker stopped" }),
+        ),
+    }
+}
+
+fn no_session() -> ApiError {
+    ApiError(
+        StatusCode::NOT_FOUND,
+        json!({ "error": "no such session (it may have expired): load the scenario again" }),
+    )
+}
+
+/// Resolves `path` under `root`, refusing anything that could leave it.
+pub fn safe_path(root: &Path, path: &str) -> Result<PathBuf, String> {
+    let rel = Path::new(path);
+    let plain = rel.components().all(|c| matches!(c, Component::Normal(_)));
+    if !plain || path.is_empty() || path.contains('\\') {
+        return Err(format!(
+            "{path:?}: only plain paths inside the scenario folder can be loaded"
+        ));
+    }
+    if rel.extension().and_then(|e| e.to_str()) != Some("deal") {
+        return Err(format!("{path:?}: only .deal scenarios can be loaded"));
+    }
+    let root = root
+        .canonicalize()
+        .map_err(|e| format!("the scenario folder: {e}"))?;
+    let full = root
+        .join(rel)
+        .canonicalize()
+        .map_err(|_| format!("{path:?}: no such scenario"))?;
+    if !full.starts_with(&root) {
+        return Err(format!("{path:?}: outside the scenario folder"));
+    }
+    Ok(full)
+}
+
+/// The `.deal` files under the scenario root, as paths relative to it.
+fn scenario_list(root: &Path) -> Vec<String> {
+    fn walk(dir: &Path, root: &Path, out: &mut Vec<String>, depth: usize) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            let is_link = e.file_type().is_ok_and(|t| t.is_symlink());
+            if p.is_dir() && !is_link && depth < 4 {
+                walk(&p, root, out, depth + 1);
+            } else if p.extension().is_some_and(|x| x == "deal") {
+                if let Ok(rel) = p.strip_prefix(root) {
+                    out.push(rel.to_string_lossy().replace('\\', "/"));
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(root, root, &mut out, 0);
+    out.sort();
+    out
+}
+
+/// The router, with the page, the API and the bounds.
+pub fn router(root: PathBuf, limit: Duration) -> Router {
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let app = Arc::new(App {
+        pool: Pool::new(workers, Duration::from_secs(30 * 60), 500, limit),
+        root,
+    });
+    Router::new()
+        .route("/", get(|| async { Html(PAGE) }))
+        .route(
+            "/app.js",
+            get(|| async { ([(header::CONTENT_TYPE, "text/javascript")], SCRIPT) }),
+        )
+        .route(
+            "/style.css",
+            get(|| async { ([(header::CONTENT_TYPE, "text/css")], STYLE) }),
+        )
+        .route("/api/scenarios", get(scenarios))
+        .route("/api/sessions", post(create))
+        .route("/api/sessions/{id}", get(state).put(edit))
+        .route("/api/sessions/{id}/step", post(step))
+        .route("/api/sessions/{id}/back", post(back))
+        .route("/api/sessions/{id}/goto", post(goto))
+        .route("/api/sessions/{id}/query", post(query))
+        .route("/api/sessions/{id}/figure", get(figure))
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(app)
+}
+
+const PAGE: &str = include_str!("page/index.html");
+const SCRIPT: &str = include_str!("page/app.js");
+const STYLE: &str = include_str!("page/style.css");
+
+/// Runs the server until it is stopped.
+pub fn serve(args: &ServeArgs) -> Result<(), String> {
+    let addr: SocketAddr = format!("{}:{}", args.host, args.port)
+        .parse()
+        .map_err(|e| format!("--host {} --port {}: {e}", args.host, args.port))?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let app = router(args.root.clone(), Duration::from_secs(args.time_limit));
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+        eprintln!("dealer serve: open http://{addr}/ (Ctrl-C stops)");
+        axum::serve(listener, app).await.map_err(|e| e.to_string())
+    })
+}
+
+fn options() -> Options {
+    Options {
+        max_worlds: MAX_WORLDS,
+        ..Options::default()
+    }
+}
+
+async fn scenarios(State(app): State<Shared>) -> Json<Vec<String>> {
+    Json(scenario_list(&app.root))
+}
+
+/// `POST /api/sessions`: `{ "path": "gofish/simplified.deal" }` or `{ "src": "..." }`.
+#[derive(Deserialize)]
+struct Create {
+    path: Option<String>,
+    src: Option<String>,
+}
+
+async fn create(
+    State(app): State<Shared>,
+    Json(req): Json<Create>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let (name, src) = match (req.path, req.src) {
+        (Some(path), None) => {
+            let full = safe_path(&app.root, &path).map_err(bad)?;
+            let src = std::fs::read_to_string(&full).map_err(|e| bad(format!("{path}: {e}")))?;
+            (path, src)
+        }
+        (None, Some(src)) => ("<editor>".to_string(), src),
+        _ => return Err(bad("give either \"path\" or \"src\"")),
+    };
+    let id = app.pool.new_id();
+    let key = id.clone();
+    let out = app
+        .pool
+        .run(&id, move |sessions, waiting| {
+            let lecture = Lecture::load(&name, &src, options()).map_err(|ps| {
+                ApiError(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    json!({ "error": "the scenario has errors", "problems": ps }),
+                )
+            })?;
+            let state = serde_json::to_value(lecture.state()).unwrap_or_default();
+            if waiting() {
+                sessions.insert(key, lecture).map_err(|e| {
+                    ApiError(StatusCode::SERVICE_UNAVAILABLE, json!({ "error": e }))
+                })?;
+            }
+            Ok(state)
+        })
+        .await
+        .map_err(failure)??;
+    Ok(Json(json!({ "id": id, "state": out })))
+}
+
+/// Runs `f` on a copy of session `id` and keeps the copy when it succeeds
+/// in time; answers the session's state.
+async fn change(
+    app: &App,
+    id: String,
+    f: impl FnOnce(&mut Lecture) -> Result<(), ApiError> + Send + 'static,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let key = id.clone();
+    app.pool
+        .run(&id, move |sessions, waiting| {
+            let mut copy = sessions.get(&key).ok_or_else(no_session)?.clone();
+            f(&mut copy)?;
+            let state = serde_json::to_value(copy.state()).unwrap_or_default();
+            if waiting() {
+                if let Some(l) = sessions.get(&key) {
+                    *l = copy;
+                }
+            }
+            Ok(Json(state))
+        })
+        .await
+        .map_err(failure)?
+}
+
+async fn state(
+    State(app): State<Shared>,
+    UrlPath(id): UrlPath<String>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    change(&app, id, |_| Ok(())).await
+}
+
+async fn step(
+    State(app): State<Shared>,
+    UrlPath(id): UrlPath<String>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    change(&app, id, |l| {
+        l.step();
+        Ok(())
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+struct Back {
+    n: Option<usize>,
+}
+
+async fn back(
+    State(app): State<Shared>,
+    UrlPath(id): UrlPath<String>,
+    Json(req): Json<Back>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    change(&app, id, move |l| {
+        l.back(req.n.unwrap_or(1));
+        Ok(())
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+struct Goto {
+    name: String,
+}
+
+async fn goto(
+    State(app): State<Shared>,
+    UrlPath(id): UrlPath<String>,
+    Json(req): Json<Goto>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    change(&app, id, move |l| l.goto(&req.name).map_err(bad)).await
+}
+
+#[derive(Deserialize)]
+struct Edit {
+    src: String,
+}
+
+/// `PUT /api/sessions/{id}`: new text for the scenario, re-run to the same step.
+async fn edit(
+    State(app): State<Shared>,
+    UrlPath(id): UrlPath<String>,
+    Json(req): Json<Edit>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    change(&app, id, move |l| {
+        let steps = l.state().step;
+        let mut fresh = Lecture::load("<editor>", &req.src, options()).map_err(|ps| {
+            ApiError(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                json!({ "error": "the scenario has errors", "problems": ps }),
+            )
+        })?;
+        for _ in 0..steps {
+            fresh.step();
+        }
+        *l = fresh;
+        Ok(())
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+struct Ask {
+    q: String,
+}
+
+async fn query(
+    State(app): State<Shared>,
+    UrlPath(id): UrlPath<String>,
+    Json(req): Json<Ask>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let key = id.clone();
+    app.pool
+        .run(&id, move |sessions, _| {
+            let l = sessions.get(&key).ok_or_else(no_session)?;
+            match l.query(&req.q) {
+                Ok(lines) => Ok(Json(json!({ "lines": lines }))),
+                Err(p) => Err(ApiError(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    json!({ "error": p.message.clone(), "problem": p }),
+                )),
+            }
+        })
+        .await
+        .map_err(failure)?
+}
+
+/// `GET /api/sessions/{id}/figure?format=svg&agent=0&for=2_A`
+#[derive(Deserialize)]
+struct FigureQuery {
+    format: Option<String>,
+    agent: Option<usize>,
+    #[serde(rename = "for")]
+    card: Option<String>,
+}
+
+async fn figure(
+    State(app): State<Shared>,
+    UrlPath(id): UrlPath<String>,
+    Query(q): Query<FigureQuery>,
+) -> Result<Response, ApiError> {
+    let (format, mime) = match q.format.as_deref().unwrap_or("svg") {
+        "svg" => (Format::Svg, "image/svg+xml"),
+        "dot" => (Format::Dot, "text/vnd.graphviz"),
+        "png" => (Format::Png, "image/png"),
+        other => {
+            return Err(bad(format!(
+                "unknown figure format {other:?}: svg, dot or png"
+            )))
+        }
+    };
+    let key = id.clone();
+    let bytes = app
+        .pool
+        .run(&id, move |sessions, _| {
+            let l = sessions.get(&key).ok_or_else(no_session)?;
+            let card = q
+                .card
+                .as_deref()
+                .filter(|c| !c.is_empty())
+                .map(|c| l.kind(c))
+                .transpose()
+                .map_err(bad)?;
+            let view = View {
+                card,
+                agents: q.agent.map(|a| vec![a]),
+                ..View::default()
+            };
+            l.figure(&view, format).map_err(bad)
+        })
+        .await
+        .map_err(failure)??;
+    Ok(([(header::CONTENT_TYPE, mime)], bytes).into_response())
+}

@@ -1,0 +1,141 @@
+//! The worker threads that own the lecture sessions.
+//!
+//! Models are shared inside a session through `Rc`, so a session never
+//! leaves its thread: each worker owns the sessions whose id hashes to it
+//! and runs the closures the HTTP handlers send it, one at a time. A
+//! handler waits for its answer at most the evaluation time limit; a job
+//! whose handler gave up commits nothing, so a request that timed out
+//! leaves its session as it was.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasher, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use tokio::sync::oneshot;
+
+use super::lecture::Lecture;
+
+/// The sessions one worker owns, with when each was last used.
+#[derive(Default)]
+pub struct Sessions {
+    map: HashMap<String, (Lecture, Instant)>,
+    idle: Duration,
+    max: usize,
+}
+
+impl Sessions {
+    /// Forgets sessions idle for longer than the expiry time.
+    fn sweep(&mut self) {
+        let idle = self.idle;
+        self.map.retain(|_, (_, used)| used.elapsed() < idle);
+    }
+
+    /// The session `id`, marked as used now.
+    pub fn get(&mut self, id: &str) -> Option<&mut Lecture> {
+        let (lecture, used) = self.map.get_mut(id)?;
+        *used = Instant::now();
+        Some(lecture)
+    }
+
+    /// Keeps `lecture` as session `id`; refused when the worker is full.
+    pub fn insert(&mut self, id: String, lecture: Lecture) -> Result<(), String> {
+        if self.map.len() >= self.max && !self.map.contains_key(&id) {
+            return Err(format!(
+                "the server holds its most sessions ({}); try again later",
+                self.max
+            ));
+        }
+        self.map.insert(id, (lecture, Instant::now()));
+        Ok(())
+    }
+}
+
+type Job = Box<dyn FnOnce(&mut Sessions) + Send>;
+
+/// The workers and their queues.
+pub struct Pool {
+    queues: Vec<mpsc::Sender<Job>>,
+    next: AtomicU64,
+    seed: u64,
+    /// How long a request may take.
+    pub limit: Duration,
+}
+
+/// Why a job gave no answer.
+#[derive(Debug)]
+pub enum Failure {
+    /// It ran past the time limit.
+    Timeout(Duration),
+    /// Its worker is gone.
+    Gone,
+}
+
+impl Pool {
+    /// Starts `workers` threads; sessions expire after `idle`, at most
+    /// `max` per worker; requests may take `limit`.
+    pub fn new(workers: usize, idle: Duration, max: usize, limit: Duration) -> Pool {
+        let queues = (0..workers.max(1))
+            .map(|_| {
+                let (tx, rx) = mpsc::channel::<Job>();
+                std::thread::spawn(move || {
+                    let mut sessions = Sessions {
+                        map: HashMap::new(),
+                        idle,
+                        max,
+                    };
+                    while let Ok(job) = rx.recv() {
+                        sessions.sweep();
+                        job(&mut sessions);
+                    }
+                });
+                tx
+            })
+            .collect();
+        Pool {
+            queues,
+            next: AtomicU64::new(0),
+            seed: std::collections::hash_map::RandomState::new()
+                .build_hasher()
+                .finish(),
+            limit,
+        }
+    }
+
+    /// A fresh, hard-to-guess session id.
+    pub fn new_id(&self) -> String {
+        let n = self.next.fetch_add(1, Ordering::Relaxed);
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u64(self.seed ^ n);
+        format!("{:016x}{:04x}", h.finish(), n % 0x10000)
+    }
+
+    fn worker(&self, id: &str) -> &mpsc::Sender<Job> {
+        let sum = id
+            .bytes()
+            .fold(0usize, |a, b| a.wrapping_mul(31).wrapping_add(b as usize));
+        &self.queues[sum % self.queues.len()]
+    }
+
+    /// Runs `f` on the worker that owns session `id`; `f` is told whether
+    /// its caller still waits (commit nothing when it does not).
+    pub async fn run<T: Send + 'static>(
+        &self,
+        id: &str,
+        f: impl FnOnce(&mut Sessions, &dyn Fn() -> bool) -> T + Send + 'static,
+    ) -> Result<T, Failure> {
+        let (tx, rx) = oneshot::channel();
+        let job: Job = Box::new(move |s: &mut Sessions| {
+            let waiting = || !tx.is_closed();
+            let out = f(s, &waiting);
+            let _ = tx.send(out);
+        });
+        self.worker(id).send(job).map_err(|_| Failure::Gone)?;
+        match tokio::time::timeout(self.limit, rx).await {
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(_)) => Err(Failure::Gone),
+            Err(_) => Err(Failure::Timeout(self.limit)),
+        }
+    }
+}

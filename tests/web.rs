@@ -1,0 +1,264 @@
+//! The `dealer serve` API, driven in-process through the router: loading,
+//! stepping, `goto`, queries with `why`, figures, bounds and refusals.
+
+use axum::body::{to_bytes, Body};
+use axum::http::{Request, StatusCode};
+use dealer::interp::{Options, Output, Script, Session};
+use dealer::syntax::ast::StatementKind;
+use dealer::web::{router, safe_path};
+use serde_json::{json, Value};
+use std::path::Path;
+use std::time::Duration;
+use tower::ServiceExt;
+
+fn app() -> axum::Router {
+    router("scenarios".into(), Duration::from_secs(20))
+}
+
+async fn call(
+    app: &axum::Router,
+    method: &str,
+    uri: &str,
+    body: Option<Value>,
+) -> (StatusCode, Vec<u8>) {
+    let req = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json")
+        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
+        .unwrap();
+    let resp = app.clone().oneshot(req).await.unwrap();
+    let status = resp.status();
+    (
+        status,
+        to_bytes(resp.into_body(), 1 << 24).await.unwrap().to_vec(),
+    )
+}
+
+async fn json_call(
+    app: &axum::Router,
+    method: &str,
+    uri: &str,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let (s, b) = call(app, method, uri, body).await;
+    (s, serde_json::from_slice(&b).unwrap_or(Value::Null))
+}
+
+/// The answer `? q` gets after replaying `file` through its checkpoint `at`, without the server.
+fn reference(file: &str, at: &str, q: &str) -> bool {
+    let src = std::fs::read_to_string(file).unwrap();
+    let script = Script::parse(file, &src).unwrap();
+    let mut s = Session::new(Options::default());
+    for st in &script.statements {
+        s.execute(st, &src).unwrap();
+        if matches!(&st.kind, StatementKind::Checkpoint(n) if n.text == at) {
+            break;
+        }
+    }
+    let text = format!("? {q}");
+    let query = Script::parse("<q>", &text).unwrap();
+    match s.execute(&query.statements[0], &text).unwrap().as_slice() {
+        [Output::Answer { value, .. }] => *value,
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn lecture_steps_goes_to_a_checkpoint_and_answers_with_why() {
+    let app = app();
+    let (s, v) = json_call(
+        &app,
+        "POST",
+        "/api/sessions",
+        Some(json!({"path": "gofish/simplified.deal"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let id = v["id"].as_str().unwrap().to_string();
+    assert_eq!(v["state"]["step"], 0);
+    // Loading stops before the first move: every expect before it held.
+    let ran = v["state"]["ran"].as_array().unwrap();
+    assert!(ran.iter().filter(|r| r["expect"] == json!(true)).count() >= 8);
+    assert!(ran.iter().all(|r| r["expect"] != json!(false)));
+
+    let (s, v) = json_call(&app, "POST", &format!("/api/sessions/{id}/step"), None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["step"], 1);
+    let (_, v) = json_call(
+        &app,
+        "POST",
+        &format!("/api/sessions/{id}/goto"),
+        Some(json!({"name": "turn 2"})),
+    )
+    .await;
+    let pos = v["pos"].as_u64().unwrap() as usize;
+    let text = v["statements"][pos - 1]["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        v["statements"].as_array().unwrap()[..pos]
+            .iter()
+            .any(|s| s["text"] == "checkpoint \"turn 2\""),
+        "{text}"
+    );
+
+    for q in ["K1 2_A", "C 1_QQ", "K3 1_Q"] {
+        let (s, a) = json_call(
+            &app,
+            "POST",
+            &format!("/api/sessions/{id}/query"),
+            Some(json!({"q": q})),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{a}");
+        let first = a["lines"][0].as_str().unwrap();
+        let want = reference("scenarios/gofish/simplified.deal", "turn 2", q);
+        assert!(
+            first.contains(if want { "true" } else { "false" }),
+            "{q}: {first}"
+        );
+    }
+    // A bad query is located and changes nothing.
+    let (s, a) = json_call(
+        &app,
+        "POST",
+        &format!("/api/sessions/{id}/query"),
+        Some(json!({"q": "K9 2_A"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(a["error"].as_str().unwrap().contains("9"), "{a}");
+    let (_, after) = json_call(&app, "GET", &format!("/api/sessions/{id}"), None).await;
+    assert_eq!(after["pos"].as_u64().unwrap() as usize, pos);
+
+    // The figure: an SVG with the actual world marked; a perspective; DOT.
+    let (s, svg) = call(&app, "GET", &format!("/api/sessions/{id}/figure"), None).await;
+    assert_eq!(s, StatusCode::OK);
+    let svg = String::from_utf8(svg).unwrap();
+    assert!(svg.contains("<svg"), "{svg}");
+    let (s, dot) = call(
+        &app,
+        "GET",
+        &format!("/api/sessions/{id}/figure?format=dot&agent=0&for=A"),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{}", String::from_utf8_lossy(&dot));
+    assert!(String::from_utf8(dot).unwrap().contains("graph"));
+
+    // back undoes one step; goto back to "initial" returns to step 0's statements.
+    let (_, b) = json_call(
+        &app,
+        "POST",
+        &format!("/api/sessions/{id}/back"),
+        Some(json!({"n": 1})),
+    )
+    .await;
+    assert!(b["pos"].as_u64().unwrap() < pos as u64);
+}
+
+#[tokio::test]
+async fn path_traversal_is_refused() {
+    let app = app();
+    for bad in [
+        "../Cargo.toml",
+        "/etc/passwd",
+        "gofish/../../README.md",
+        "..",
+        "gofish/simplified.deal/../../x.deal",
+        "../scenarios/gofish/simplified.deal",
+    ] {
+        let (s, v) = json_call(&app, "POST", "/api/sessions", Some(json!({"path": bad}))).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{bad}: {v}");
+        assert!(v["error"].as_str().unwrap().contains("scenario"), "{v}");
+    }
+    assert!(safe_path(Path::new("scenarios"), "gofish/simplified.deal").is_ok());
+    assert!(safe_path(Path::new("scenarios"), "gofish/%2e%2e/x.deal").is_err());
+}
+
+#[tokio::test]
+async fn scenario_text_is_never_markup() {
+    let app = app();
+    let src = "game gofish\nplayers 1 2\ndeck Q*2 A*2\ndeal 1: Q A | 2: Q A\ncheckpoint \"<script>alert(1)</script>\"\n? K1 1_Q\n";
+    let (s, v) = json_call(&app, "POST", "/api/sessions", Some(json!({"src": src}))).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let id = v["id"].as_str().unwrap();
+    let (_, svg) = call(&app, "GET", &format!("/api/sessions/{id}/figure"), None).await;
+    let svg = String::from_utf8(svg).unwrap();
+    assert!(!svg.contains("<script"), "{svg}");
+    // The page sets scenario text with textContent only, never innerHTML.
+    let (_, js) = call(&app, "GET", "/app.js", None).await;
+    let js = String::from_utf8(js).unwrap();
+    assert!(!js.contains("innerHTML") && js.contains("textContent"));
+    // A syntax error comes back located at its line.
+    let (s, v) = json_call(
+        &app,
+        "POST",
+        "/api/sessions",
+        Some(json!({"src": "game gofish\nplayers a b\n<script>\n"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(v["problems"][0]["line"], 3, "{v}");
+}
+
+#[tokio::test]
+async fn requests_are_bounded() {
+    let app = app();
+    let big = "#".repeat(300 * 1024);
+    let (s, _) = call(&app, "POST", "/api/sessions", Some(json!({"src": big}))).await;
+    assert_eq!(s, StatusCode::PAYLOAD_TOO_LARGE);
+    let (s, v) = json_call(&app, "GET", "/api/sessions/nosuch", None).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert!(v["error"].as_str().unwrap().contains("expired"));
+    // A model over the world budget is refused with a message, not built.
+    let src = "game gofish\nplayers 1 2 3 4\ndeck A*4 B*4 C*4 D*4 E*4 F*4 G*4\nstock A*4 B*4 C*4 D*4 E*4 F*4 G*4\n";
+    let (s, v) = json_call(&app, "POST", "/api/sessions", Some(json!({"src": src}))).await;
+    assert!(s != StatusCode::INTERNAL_SERVER_ERROR, "{v}");
+    // The page and its parts are served.
+    let (s, page) = call(&app, "GET", "/", None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(String::from_utf8(page).unwrap().contains("/app.js"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fifty_clients_step_and_query_concurrently() {
+    let app = app();
+    let start = std::time::Instant::now();
+    let mut tasks = Vec::new();
+    for _ in 0..50 {
+        let app = app.clone();
+        tasks.push(tokio::spawn(async move {
+            let (s, v) = json_call(
+                &app,
+                "POST",
+                "/api/sessions",
+                Some(json!({"path": "gofish/simplified.deal"})),
+            )
+            .await;
+            assert_eq!(s, StatusCode::OK);
+            let id = v["id"].as_str().unwrap().to_string();
+            for _ in 0..3 {
+                let (s, _) =
+                    json_call(&app, "POST", &format!("/api/sessions/{id}/step"), None).await;
+                assert_eq!(s, StatusCode::OK);
+                let (s, _) = json_call(
+                    &app,
+                    "POST",
+                    &format!("/api/sessions/{id}/query"),
+                    Some(json!({"q": "K1 2_A"})),
+                )
+                .await;
+                assert_eq!(s, StatusCode::OK);
+            }
+            let (_, v) = json_call(&app, "GET", &format!("/api/sessions/{id}"), None).await;
+            assert_eq!(v["step"], 3);
+        }));
+    }
+    for t in tasks {
+        t.await.unwrap();
+    }
+    assert!(start.elapsed() < Duration::from_secs(60));
+}
