@@ -30,6 +30,11 @@ pub const KEYWORDS: &[&str] = &[
     "all",
 ];
 
+/// The keywords of the games' own moves (a move's first word).
+const GAME_MOVES: &[&str] = &[
+    "ask", "draw", "peek", "place", "discard", "play", "pick", "pass", "call",
+];
+
 fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || matches!(c, '_' | ':' | '"' | '-' | '.' | '?')
 }
@@ -70,6 +75,89 @@ impl Repl {
         words
     }
 
+    /// The next words of the moves the rules allow now, after `before`
+    /// (the words of a move so far, its keyword first); `None` when
+    /// `before` does not start a move of the game being played.
+    fn move_words(&self, before: &str) -> Option<Vec<String>> {
+        let done: Vec<&str> = before.split_whitespace().collect();
+        let play = self.session().playing()?;
+        let referee = play.game.referee()?;
+        let keyword = *done.first()?;
+        let legal: Vec<Vec<String>> = referee
+            .legal_moves(&play.position())
+            .iter()
+            .map(|mv| {
+                referee
+                    .move_text(&play.table, mv)
+                    .split_whitespace()
+                    .map(str::to_string)
+                    .collect()
+            })
+            .collect();
+        let allowed_now = legal
+            .iter()
+            .any(|m| m.first().is_some_and(|k| k == keyword));
+        if !allowed_now && !GAME_MOVES.contains(&keyword) {
+            return None;
+        }
+        let next: Vec<String> = legal
+            .iter()
+            .filter(|m| m.len() > done.len() && m.iter().zip(&done).all(|(a, b)| a == b))
+            .map(|m| m[done.len()].clone())
+            .collect();
+        if next.is_empty() {
+            return self.move_shape(&done);
+        }
+        Some(next)
+    }
+
+    /// Without an allowed move that starts this way (another player's
+    /// turn, say), the shape of an ask: players, then a player, then kinds;
+    /// for another move keyword of the game, nothing is offered.
+    fn move_shape(&self, done: &[&str]) -> Option<Vec<String>> {
+        let play = self.session().playing()?;
+        if done.first() != Some(&"ask") {
+            return Some(Vec::new());
+        }
+        let players = play.table.players.iter().cloned();
+        Some(match done.len() {
+            1 => players.collect(),
+            2 => players.filter(|p| p != done[1]).collect(),
+            3 => play
+                .table
+                .deck
+                .kinds
+                .iter()
+                .map(|k| k.name.clone())
+                .collect(),
+            _ => Vec::new(),
+        })
+    }
+
+    /// A knowledge operator completed with the players' names: `K` offers
+    /// `K1 K2 K3` (`K_Anne` for a name that is not a number).
+    fn operators(&self, word: &str) -> Option<Vec<String>> {
+        let play = self.session().playing()?;
+        let op = ["Kw", "Kv", "K", "M", "B"]
+            .into_iter()
+            .find(|op| word.starts_with(op))?;
+        let rest = word[op.len()..].trim_start_matches('_');
+        let found: Vec<String> = play
+            .table
+            .players
+            .iter()
+            .filter(|p| p.starts_with(rest))
+            .map(|p| {
+                if p.chars().all(|c| c.is_ascii_digit()) {
+                    format!("{op}{p}")
+                } else {
+                    format!("{op}_{p}")
+                }
+            })
+            .collect();
+        (!found.is_empty()).then_some(found)
+    }
+
     /// The checkpoints of the loaded file, quoted.
     fn checkpoints(&self) -> Vec<String> {
         let Some(s) = self.script() else {
@@ -85,12 +173,26 @@ impl Repl {
     }
 
     /// Completions of the word before `pos`: where it starts, and the candidates.
+    ///
+    /// What comes before the word narrows them: after `:load ` or
+    /// `:export ` file names; after a move's keyword the next word of the
+    /// moves the game's rules allow now (`ask 1 ` offers the players 1 may
+    /// ask, `ask 1 2 ` the kinds 1 may ask for); a word that starts a
+    /// knowledge operator (`K`, `Kw`, `Kv`, `M`, `B`) offers it with each
+    /// player.
     pub fn complete(&self, line: &str, pos: usize) -> (usize, Vec<String>) {
         let pos = pos.min(line.len());
+        if let Some((stem, files)) = file_argument(&line[..pos]) {
+            return (pos - stem, files);
+        }
         let start = word_start(line, pos);
         let word = &line[start..pos];
         let pool = if word.starts_with(':') && line[..start].trim().is_empty() {
             command::all_names()
+        } else if let Some(next) = self.move_words(&line[..start]) {
+            next
+        } else if let Some(ops) = self.operators(word) {
+            ops
         } else {
             self.words(line)
         };
@@ -178,4 +280,45 @@ fn paint(word: &str) -> String {
         }
         w => w.to_string(),
     }
+}
+
+/// File names for the argument of `:load` and `:export` (and their
+/// aliases), for the line up to the cursor: the entries of the folder
+/// typed so far whose names start with the part after the last `/`,
+/// folders with a `/` after them. Returns that part's length and the
+/// names; `None` when the cursor is not in such an argument.
+fn file_argument(line: &str) -> Option<(usize, Vec<String>)> {
+    let line = line.trim_start();
+    let (cmd, arg) = line.split_once(char::is_whitespace)?;
+    let arg = arg.trim_start();
+    let cmd = command::find(cmd.strip_prefix(':')?)?;
+    if !["load", "export"].contains(&cmd.name) || arg.contains(char::is_whitespace) {
+        return None;
+    }
+    let path = arg.trim_start_matches('"');
+    let (dir, stem) = match path.rfind('/') {
+        Some(i) => (&path[..=i], &path[i + 1..]),
+        None => ("", path),
+    };
+    let folder = if dir.is_empty() { "." } else { dir };
+    let mut names: Vec<String> = std::fs::read_dir(folder)
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter_map(|e| {
+                    let name = e.file_name().to_string_lossy().into_owned();
+                    let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
+                    (name.starts_with(stem) && !name.starts_with('.')).then(|| {
+                        if is_dir {
+                            format!("{name}/")
+                        } else {
+                            name
+                        }
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    Some((stem.len(), names))
 }
