@@ -240,3 +240,42 @@ fn strategy_explains_its_choice_and_the_guards_agree_with_the_model() {
     }
     assert!(checked.0 >= 1 && checked.1 >= 5, "{checked:?}");
 }
+
+/// The lecturer's notes: the comment lines right above a statement and the
+/// comment at the end of its line are shown with it while stepping; a `#`
+/// inside quotes is not a comment, and a declaration's notes are not shown.
+#[test]
+fn stepping_shows_the_comments_beside_the_statements() {
+    let dir = std::env::temp_dir().join(format!("dealer-notes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("notes.deal");
+    std::fs::write(
+        &file,
+        "# the header\ngame gofish\nplayers 1 2\n# about the deck\ndeck Q*4\ndeal 1: Q | 2: Q\n\n\
+         # first note\n# second note\nask 1 2 Q   # one at the end\nexpect C 1_Q\n\
+         ? true # a closing remark\n",
+    )
+    .unwrap();
+    let mut repl = Repl::new(Options::default());
+    repl.eval(&format!(":load {}", file.display()));
+    let out = render(&repl.eval(":next"), false);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let lines: Vec<&str> = out.lines().map(str::trim).collect();
+    let at = |s: &str| {
+        lines
+            .iter()
+            .position(|l| l.contains(s))
+            .unwrap_or_else(|| panic!("{s} in {out}"))
+    };
+    assert!(at("# first note") < at("# second note"));
+    assert!(at("# second note") < at("ask 1 2 Q"));
+    assert!(at("ask 1 2 Q") < at("# one at the end"));
+    assert!(at("# one at the end") < at("expect C 1_Q"));
+    assert!(at("=> true") < at("# a closing remark"));
+    assert!(
+        !out.contains("the header") && !out.contains("about the deck"),
+        "{out}"
+    );
+    // The statement line itself does not repeat its comment.
+    assert!(!lines[at("ask 1 2 Q")].contains('#'), "{out}");
+}

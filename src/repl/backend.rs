@@ -385,6 +385,7 @@ impl Repl {
         let mut moved = false;
         let mut session = std::mem::take(&mut self.now.session);
         let mut replay = session.replay(&script, self.now.pos);
+        let mut noted = Vec::new();
         while let Some(stmt) = replay.peek() {
             if stop(moved, stmt) {
                 break;
@@ -394,7 +395,13 @@ impl Repl {
             let Some(step) = replay.next() else {
                 break;
             };
-            match step.outcome {
+            let (above, after) = if step.index.is_none() || noted.contains(&step.line) {
+                (Vec::new(), Vec::new())
+            } else {
+                noted.push(step.line);
+                notes(&script.src, step.line)
+            };
+            let shown = match step.outcome {
                 Ok(outputs) => {
                     let origin = Origin {
                         name: &script.name,
@@ -402,9 +409,15 @@ impl Repl {
                         file: true,
                     };
                     let line = Some(step.line);
-                    items.extend(self.items(replay.session(), outputs, line, origin, before));
+                    self.items(replay.session(), outputs, line, origin, before)
                 }
-                Err(d) => items.push(error(&script.name, &script.src, d)),
+                Err(d) => vec![error(&script.name, &script.src, d)],
+            };
+            // Notes go with what is shown: a declaration shows nothing.
+            if !shown.is_empty() {
+                items.extend((!above.is_empty()).then_some(Item::Note(above)));
+                items.extend(shown);
+                items.extend((!after.is_empty()).then_some(Item::Note(after)));
             }
         }
         self.now.pos = replay.position();
@@ -620,4 +633,48 @@ impl Item {
             _ => false,
         }
     }
+}
+
+/// The lecturer's notes at line `line` (1-based) of `src`: the block of
+/// comment lines right above it (up to a line that is not a comment), and
+/// the comment at the end of the line itself, each with its `#`.
+pub fn notes(src: &str, line: usize) -> (Vec<String>, Vec<String>) {
+    let lines: Vec<&str> = src.lines().collect();
+    let Some(text) = line.checked_sub(1).and_then(|i| lines.get(i)) else {
+        return (Vec::new(), Vec::new());
+    };
+    let mut above: Vec<String> = lines[..line - 1]
+        .iter()
+        .rev()
+        .take_while(|l| is_comment(l.trim_start()))
+        .map(|l| l.trim().to_string())
+        .collect();
+    above.reverse();
+    let after = trailing_comment(text)
+        .map(|c| vec![c.to_string()])
+        .unwrap_or_default();
+    (above, after)
+}
+
+/// Whether `text` starts with a comment: a `#` followed by a blank or
+/// nothing (docs/language.md, lexical rules).
+fn is_comment(text: &str) -> bool {
+    text.strip_prefix('#')
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t']))
+}
+
+/// The comment at the end of a statement's line: from a `#` outside
+/// quotes, after the statement, that starts a comment.
+fn trailing_comment(line: &str) -> Option<&str> {
+    let mut quoted = false;
+    for (i, c) in line.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            '#' if !quoted && i > 0 && is_comment(&line[i..]) => {
+                return Some(line[i..].trim_end());
+            }
+            _ => {}
+        }
+    }
+    None
 }

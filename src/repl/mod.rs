@@ -53,6 +53,9 @@ pub enum Item {
     },
     /// Plain information: help, a listing, where the file stands.
     Info(Vec<String>),
+    /// The file's comments at a statement (the lecturer's notes): the
+    /// comment lines right above it, or the comment at the end of its line.
+    Note(Vec<String>),
 }
 
 /// Renders items as text, coloured when `color` is true.
@@ -72,6 +75,11 @@ pub fn render(items: &[Item], color: bool) -> String {
             Item::Error { file, src, diag } => out.push_str(&diag.render(file, src, color)),
             Item::Wrote { line, report } => {
                 out.push_str(&format!("{}{report}\n", number(*line)));
+            }
+            Item::Note(lines) => {
+                for l in lines {
+                    out.push_str(&format!("      {}\n", l.italic()));
+                }
             }
             Item::Info(lines) => {
                 for l in lines {
