@@ -111,18 +111,27 @@ fn main() -> Result<(), String> {
     let mut counts = Counts::default();
     for g in 0..games {
         let k = strategies.len();
-        let seats: Vec<&Strategy> = (0..k)
-            .map(|i| &strategies[(i + g as usize) % k])
-            .collect();
+        let seats: Vec<&Strategy> = (0..k).map(|i| &strategies[(i + g as usize) % k]).collect();
         let watched = (k - g as usize % k) % k;
-        play(game, &deal, seed + g, &seats, shadow.as_ref(), watched, &mut counts)?;
+        play(
+            game,
+            &deal,
+            seed + g,
+            &seats,
+            shadow.as_ref(),
+            watched,
+            &mut counts,
+        )?;
     }
     println!("rule fired (strategy, rule: decisions)");
     for ((s, r), n) in &counts.fired {
         println!("  {s:14} {r:18} {n}");
     }
     if let Some(other) = &shadow {
-        println!("{} against {} on the same states", strategies[0].name, other.name);
+        println!(
+            "{} against {} on the same states",
+            strategies[0].name, other.name
+        );
         for ((a, b, same), n) in &counts.versus {
             let how = if *same { "same move" } else { "differs" };
             println!("  {a:18} / {b:18} {how:10} {n}");
