@@ -70,7 +70,10 @@ fn play(
             if legal.len() > 1 {
                 let alt = choose(other, &mut session, &table, me, &legal, &mut shadow_rng)
                     .map_err(|d| d.message)?;
-                let same = alt.index == decision.index || decision.best.contains(&alt.index);
+                // A rule's kept moves are all equally good to it; with no rule
+                // the draw was among every legal move, so only the move counts.
+                let same = alt.index == decision.index
+                    || (decision.rule.is_some() && decision.best.contains(&alt.index));
                 *counts
                     .versus
                     .entry((fired, rule_name(&alt.rule), same))
