@@ -271,7 +271,10 @@ fn kwartet_mixed_is_greedy_half_the_time_and_random_asks_anything() {
             }
             None => {
                 other += 1;
-                assert!(d.trace[0].skipped, "the coin, not the guard, skipped greedy");
+                assert!(
+                    d.trace[0].skipped,
+                    "the coin, not the guard, skipped greedy"
+                );
             }
             r => panic!("mixed fired {r:?}"),
         }
@@ -279,7 +282,10 @@ fn kwartet_mixed_is_greedy_half_the_time_and_random_asks_anything() {
         assert_eq!(d.rule, None);
         random_moves.insert(legal[d.index].clone());
     }
-    assert!(greedy >= 10 && other >= 10, "greedy {greedy}, random {other}");
+    assert!(
+        greedy >= 10 && other >= 10,
+        "greedy {greedy}, random {other}"
+    );
     assert!(random_moves.len() >= 4, "{random_moves:?}");
 }
 
