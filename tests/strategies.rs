@@ -153,6 +153,58 @@ fn gofish_second_order_conceals_and_careful_avoids_known_lacks() {
     assert_eq!(d.rule, None);
 }
 
+/// The report's net-gain example (§4.1.3): player 1 holds two kings and
+/// one queen; it knows player 2 holds a king (2 asked for kings) and
+/// player 3 three queens (3 was given two by 2 after asking).
+const NET_GAIN: &str = "game gofish
+players 1 2 3
+deck ranks A K Q J suits S H D C
+deal 1: KS KH QS JS | 2: KD QH QC AS | 3: QD AH JH AD
+stock JD KC JC AC
+ask 1 2 J
+draw 1: JD
+ask 2 3 K
+draw 2: KC
+ask 3 2 Q
+ask 3 2 J
+draw 3: JC
+";
+
+#[test]
+fn gofish_first_order_prefers_the_net_gain_and_second_order_the_book() {
+    let mut s = session(NET_GAIN);
+    assert!(query(&s, "K1 hand2(K)"));
+    assert!(query(&s, "K1 hand3(Q) >= 3"));
+    assert!(query(&s, "K1 stock(Q) = 0"));
+    // First order: kings 2 + 1 known, queens 1 + 3 known, jacks 2 + 1.
+    let (d, legal) = decide("gofish", &mut s, &strategy("gofish", "first-order"), 1);
+    assert_eq!(d.rule.as_deref(), Some("known"));
+    assert_eq!(legal[d.index], "ask 1 3 Q");
+    let fired = d.trace.last().unwrap();
+    let score = |text: &str| {
+        fired
+            .tried
+            .iter()
+            .find(|t| t.text == text)
+            .and_then(|t| t.score)
+    };
+    assert_eq!(score("ask 1 3 Q"), Some(4));
+    assert_eq!(score("ask 1 2 K"), Some(3));
+    assert_eq!(score("ask 1 3 J"), Some(3));
+    // Most cards: a king or a jack (two of each), never the queen.
+    let (d, legal) = decide("gofish", &mut s, &strategy("gofish", "most-cards"), 1);
+    assert_eq!(d.rule.as_deref(), Some("most"));
+    assert!(!legal[d.index].ends_with(" Q"), "{}", legal[d.index]);
+    assert_eq!(d.best.len(), 4, "two opponents, two ranks");
+    // Second order: the opponents know 1 holds a jack (it asked), but the
+    // book comes first: every queen is located, so the ask completes it.
+    assert!(query(&s, "K1 E{2,3} hand1(J)"));
+    let (d, legal) = decide("gofish", &mut s, &strategy("gofish", "second-order"), 1);
+    assert_eq!(d.rule.as_deref(), Some("book"));
+    assert_eq!(legal[d.index], "ask 1 3 Q");
+    assert_eq!(d.trace.len(), 1, "no later rule was tried");
+}
+
 const KWARTET: &str = "game kwartet
 players 1 2 3 4
 deck sets 1..4 of 4
@@ -200,6 +252,41 @@ fn kwartet_silent_asks_when_the_whole_set_is_located() {
             legal[d.index]
         );
     }
+}
+
+#[test]
+fn kwartet_mixed_is_greedy_half_the_time_and_random_asks_anything() {
+    // Player 2 knows 1 holds <1,2> and <2,3> (1 asked for the first and
+    // was given the second); no set is located whole.
+    let known = ["ask 2 1 <1,2>", "ask 2 1 <2,3>"];
+    let (mut greedy, mut other) = (0, 0);
+    let mut random_moves = std::collections::BTreeSet::new();
+    for seed in 0..40 {
+        let mut s = session(KWARTET);
+        let (d, legal) = decide("kwartet", &mut s, &strategy("kwartet", "mixed"), seed);
+        match d.rule.as_deref() {
+            Some("greedy") => {
+                greedy += 1;
+                assert!(known.contains(&legal[d.index].as_str()));
+            }
+            None => {
+                other += 1;
+                assert!(
+                    d.trace[0].skipped,
+                    "the coin, not the guard, skipped greedy"
+                );
+            }
+            r => panic!("mixed fired {r:?}"),
+        }
+        let (d, legal) = decide("kwartet", &mut s, &strategy("kwartet", "random"), seed);
+        assert_eq!(d.rule, None);
+        random_moves.insert(legal[d.index].clone());
+    }
+    assert!(
+        greedy >= 10 && other >= 10,
+        "greedy {greedy}, random {other}"
+    );
+    assert!(random_moves.len() >= 4, "{random_moves:?}");
 }
 
 /// Plays seeded small games with every shipped strategy at every seat and

@@ -36,6 +36,11 @@ pub struct TournamentArgs {
     /// repetition plays (Kemps' Figures 1-3: three strategies, ten runs).
     #[arg(long)]
     pub repeats: bool,
+    /// Seat every run's strategies in the order given, the first moving
+    /// first in every game (the Kwartet report's setup); by default the
+    /// seats rotate from game to game.
+    #[arg(long)]
+    pub fixed_seats: bool,
     /// Moves after which a game ends as it stands (its scores so far);
     /// the end-of-run line says how many games did.
     #[arg(long, default_value_t = 20_000)]
@@ -150,6 +155,7 @@ fn tournament(args: &TournamentArgs) -> Result<(), String> {
         shard: args.shard,
         engine: args.model.options(false).engine,
         repeats: args.repeats,
+        fixed_seats: args.fixed_seats,
         max_moves: args.max_moves,
     };
     let out = args

@@ -73,6 +73,10 @@ pub const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../../strategies/gofish-careful.strat"),
     ),
     (
+        "gofish-conceal-late",
+        include_str!("../../strategies/gofish-conceal-late.strat"),
+    ),
+    (
         "gofish-first-order",
         include_str!("../../strategies/gofish-first-order.strat"),
     ),

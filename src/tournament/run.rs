@@ -39,6 +39,10 @@ pub struct Plan {
     pub repeats: bool,
     /// Moves after which a game ends as it stands.
     pub max_moves: usize,
+    /// Keep every run's seats in the order of the list (its first strategy
+    /// always moves first, as in the Kwartet report) instead of rotating
+    /// them from game to game.
+    pub fixed_seats: bool,
 }
 
 impl Plan {
@@ -68,16 +72,24 @@ impl Plan {
     }
 
     /// The run, seed and seating of game `index`: seats rotate from game
-    /// to game, so that every strategy of a run moves first equally often.
+    /// to game, so that every strategy of a run moves first equally often,
+    /// unless [`Plan::fixed_seats`].
     pub fn game(&self, index: u64, runs: &[Vec<usize>]) -> (usize, u64, Vec<usize>) {
         let run = (index / self.games) as usize;
-        let combo = &runs[run];
-        let shift = (index % self.games) as usize;
-        let seats = (0..combo.len())
-            .map(|s| combo[(s + shift) % combo.len()])
-            .collect();
-        (run, game_seed(self.seed, index), seats)
+        let shift = if self.fixed_seats {
+            0
+        } else {
+            (index % self.games) as usize
+        };
+        (run, game_seed(self.seed, index), seating(&runs[run], shift))
     }
+}
+
+/// The seats of a run's combination shifted by `shift` places.
+fn seating(combo: &[usize], shift: usize) -> Vec<usize> {
+    (0..combo.len())
+        .map(|s| combo[(s + shift) % combo.len()])
+        .collect()
 }
 
 /// Every `k`-subset of `0..n` (`step` 1), or every `k`-multiset (`step`
@@ -199,6 +211,13 @@ mod tests {
             vec![vec![0, 1, 2], vec![0, 1, 3], vec![0, 2, 3], vec![1, 2, 3]]
         );
         assert_ne!(game_seed(1, 0), game_seed(1, 1));
+    }
+
+    #[test]
+    fn seats_rotate_unless_fixed() {
+        assert_eq!(seating(&[0, 1, 2, 3], 0), vec![0, 1, 2, 3]);
+        assert_eq!(seating(&[0, 1, 2, 3], 1), vec![1, 2, 3, 0]);
+        assert_eq!(seating(&[0, 1, 2, 3], 6), vec![2, 3, 0, 1]);
     }
 
     #[test]
