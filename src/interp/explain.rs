@@ -135,14 +135,39 @@ pub fn listed(
     out
 }
 
+/// A count as a person reads it: as it is below 10,000; with its digits
+/// grouped by commas from there; and from 10^9 on, also in short
+/// scientific form: `76,904,685,192,464,566,747,136 (7.7e22)`. The digits
+/// stay exact (`--json` gives the bare number).
+pub fn count_text(n: &num_bigint::BigUint) -> String {
+    let digits = n.to_string();
+    if digits.len() <= 4 {
+        return digits;
+    }
+    let mut grouped = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    if digits.len() < 10 {
+        return grouped;
+    }
+    let short = digits
+        .parse::<f64>()
+        .map_or(String::new(), |x| format!(" ({x:.1e})"));
+    format!("{grouped}{short}")
+}
+
 /// `stats`: the number of worlds and how many each player considers possible.
 pub fn stats(table: &Table, model: &dyn Backend) -> Vec<String> {
-    let mut out = vec![format!("worlds: {}", model.world_count_big())];
+    let mut out = vec![format!("worlds: {}", count_text(&model.world_count_big()))];
     for p in 0..table.players.len() {
         out.push(format!(
             "  {} considers {} possible",
             describe_player(table, p),
-            model.considers_big(p)
+            count_text(&model.considers_big(p))
         ));
     }
     if !model.is_s5() {
@@ -603,4 +628,33 @@ fn chain(
     path.push((None, start));
     path.reverse();
     path
+}
+
+#[cfg(test)]
+mod count_tests {
+    use super::count_text;
+    use num_bigint::BigUint;
+
+    fn text(s: &str) -> String {
+        count_text(&s.parse::<BigUint>().unwrap())
+    }
+
+    #[test]
+    fn counts_read_as_a_person_reads_them() {
+        assert_eq!(text("0"), "0");
+        assert_eq!(text("9999"), "9999");
+        assert_eq!(text("10000"), "10,000");
+        assert_eq!(text("123456789"), "123,456,789");
+        assert_eq!(text("1000000000"), "1,000,000,000 (1.0e9)");
+        assert_eq!(
+            text("76904685192464566747136"),
+            "76,904,685,192,464,566,747,136 (7.7e22)"
+        );
+        // The digits stay exact: removing the commas gives the number back.
+        let big = "3".repeat(200);
+        let shown = text(&big);
+        let digits: String = shown.split(' ').next().unwrap().replace(',', "");
+        assert_eq!(digits, big);
+        assert!(shown.ends_with("(3.3e199)"), "{shown}");
+    }
 }

@@ -544,8 +544,11 @@ impl Session {
             "the model"
         };
         let detail = match filter {
-            Some(_) => format!("it holds in {found} world(s) of {which}"),
-            None => format!("{which} has {found} world(s)"),
+            Some(_) => format!(
+                "it holds in {} world(s) of {which}",
+                explain::count_text(&found)
+            ),
+            None => format!("{which} has {} world(s)", explain::count_text(&found)),
         };
         Ok(vec![Output::Expect {
             source,
@@ -1096,7 +1099,10 @@ fn expect(
             let who = describe_player(scope.table, p);
             Ok(Some((
                 compare(*op, &found, n),
-                format!("{who} considers {found} world(s) possible"),
+                format!(
+                    "{who} considers {} world(s) possible",
+                    explain::count_text(&found)
+                ),
             )))
         }
         Expectation::Count { .. } => unreachable!("counts are checked by Session::expect_count"),
@@ -1108,7 +1114,7 @@ fn expect(
             let found = model.world_count_big();
             Ok(Some((
                 compare(*op, &found, n),
-                format!("the model has {found} world(s)"),
+                format!("the model has {} world(s)", explain::count_text(&found)),
             )))
         }
         Expectation::Score { player, cmp: op, n } => {

@@ -49,22 +49,31 @@ impl Here<'_> {
             Formula::Bottom => false,
             Formula::Not(g) => !self.holds(g)?,
             Formula::And(gs) => {
-                for g in gs {
+                for (i, g) in gs.iter().enumerate() {
                     if !self.holds(g)? {
+                        self.settle(&gs[i + 1..])?;
                         return Ok(false);
                     }
                 }
                 true
             }
             Formula::Or(gs) => {
-                for g in gs {
+                for (i, g) in gs.iter().enumerate() {
                     if self.holds(g)? {
+                        self.settle(&gs[i + 1..])?;
                         return Ok(true);
                     }
                 }
                 false
             }
-            Formula::Implies(a, b) => !self.holds(a)? || self.holds(b)?,
+            Formula::Implies(a, b) => {
+                if self.holds(a)? {
+                    self.holds(b)?
+                } else {
+                    self.settle(std::slice::from_ref(&**b))?;
+                    true
+                }
+            }
             Formula::Iff(a, b) => self.holds(a)? == self.holds(b)?,
             Formula::K(a, g) => self.valid_on(&(self.considered)(*a)?, g)?,
             Formula::M(a, g) => {
@@ -79,6 +88,7 @@ impl Here<'_> {
             Formula::E(group, g) => {
                 for &a in group {
                     if !self.valid_on(&(self.considered)(a)?, g)? {
+                        self.settle(std::slice::from_ref(&**g))?;
                         return Ok(false);
                     }
                 }
@@ -89,6 +99,17 @@ impl Here<'_> {
             }
             _ => (self.at_actual)(&(self.whole)(f)?),
         })
+    }
+
+    /// Evaluates the operands a short cut skipped when they can fail (an
+    /// update whose move lacks cards in some state is an error in
+    /// `eval.rs` and in the explicit engine, whatever the other operands
+    /// say), so that the answer, or the error, is the one `eval.rs` gives.
+    fn settle(&self, skipped: &[Formula]) -> Res<()> {
+        for g in skipped.iter().filter(|g| may_fail(g)) {
+            (self.whole)(g)?;
+        }
+        Ok(())
     }
 
     /// Whether `f` holds at every state of `x` (a set of θ-states
@@ -102,8 +123,9 @@ impl Here<'_> {
         match f {
             Formula::Top => Ok(true),
             Formula::And(gs) => {
-                for g in gs {
+                for (i, g) in gs.iter().enumerate() {
                     if !self.valid_within(x, g)? {
+                        self.settle(&gs[i + 1..])?;
                         return Ok(false);
                     }
                 }
@@ -113,6 +135,7 @@ impl Here<'_> {
             Formula::E(group, g) => {
                 for &b in group {
                     if !self.valid_within(&self.successors(x, &[b])?, g)? {
+                        self.settle(std::slice::from_ref(&**g))?;
                         return Ok(false);
                     }
                 }
@@ -159,6 +182,27 @@ fn modal(f: &Formula) -> bool {
         Formula::And(gs) | Formula::Or(gs) => gs.iter().any(modal),
         Formula::Implies(a, b) | Formula::Iff(a, b) => modal(a) || modal(b),
         _ => true,
+    }
+}
+
+/// Whether evaluating `f` can be refused: it has an update by event
+/// models, whose moves may lack cards.
+fn may_fail(f: &Formula) -> bool {
+    match f {
+        Formula::Top | Formula::Bottom | Formula::Atom(_) => false,
+        Formula::Update(..) | Formula::UpdateDiamond(..) => true,
+        Formula::Not(g)
+        | Formula::K(_, g)
+        | Formula::M(_, g)
+        | Formula::Kw(_, g)
+        | Formula::E(_, g)
+        | Formula::C(_, g)
+        | Formula::D(_, g) => may_fail(g),
+        Formula::And(gs) | Formula::Or(gs) => gs.iter().any(may_fail),
+        Formula::Implies(a, b)
+        | Formula::Iff(a, b)
+        | Formula::Announce(a, b)
+        | Formula::AnnounceDiamond(a, b) => may_fail(a) || may_fail(b),
     }
 }
 
