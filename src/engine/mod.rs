@@ -44,6 +44,24 @@ pub type WorldId = usize;
 /// Where the cards lie: `counts[loc][kind]` is the number of cards of `kind` at `loc`.
 pub type Allocation = Vec<Vec<u32>>;
 
+/// A model's reachable worlds grouped by where the copies of one card kind
+/// lie (the per-card view of figures, `for CARD`), computed without
+/// listing the worlds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Placements {
+    /// Each placement: how many copies of the kind lie at every location.
+    pub keys: Vec<Vec<u32>>,
+    /// The actual world's placement, an index into `keys`.
+    pub actual: usize,
+    /// For each agent, the pairs `(i, j)`, `i < j`, of placements with a
+    /// world of the one and a world of the other that the agent cannot
+    /// tell apart.
+    pub linked: Vec<Vec<(usize, usize)>>,
+    /// For each placement and location, how many of the copies there are
+    /// common knowledge in every world of the placement.
+    pub common: Vec<Vec<u32>>,
+}
+
 /// One world, as the interpreter shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WorldView {
@@ -232,6 +250,13 @@ pub trait Backend {
     /// move, and must not pay for a listing).
     fn actual_cards(&self) -> Allocation {
         self.actual_world().cards
+    }
+    /// The reachable worlds grouped by where the copies of `kind` lie,
+    /// for a model too large to list: `None` when the backend has no
+    /// such view (the figure then lists the worlds), an error past `limit`
+    /// placements.
+    fn placements(&self, _kind: Kind, _limit: usize) -> Option<Result<Placements, EngineError>> {
+        None
     }
     /// Whether the worlds can be listed one by one (for `why`, `worlds`,
     /// figures and narration). An explicit model always can; a symbolic

@@ -56,7 +56,6 @@ pub fn build(
     model: &dyn Backend,
     view: &View,
 ) -> Result<Figure, FigureError> {
-    let worlds = chosen_worlds(model, view);
     let shown: Vec<Agent> = match &view.agents {
         Some(list) => list
             .iter()
@@ -66,6 +65,10 @@ pub fn build(
             .collect(),
         None => (0..model.agents()).collect(),
     };
+    if let Some(fig) = placement_figure(table, model, view, &shown)? {
+        return Ok(fig);
+    }
+    let worlds = chosen_worlds(model, view);
     let directed = !model.is_s5();
     let (nodes, class) = match view.card {
         Some(kind) => project(table, model, &worlds, kind, view.max_nodes)?,
@@ -78,7 +81,22 @@ pub fn build(
             (nodes, class)
         }
     };
-    let mut edges = relations(model, &worlds, &class, &shown, directed);
+    let edges = relations(model, &worlds, &class, &shown, directed);
+    let actual = class.get(&model.actual()).copied();
+    Ok(finish(table, model, view, (nodes, edges), actual, shown))
+}
+
+/// The figure of drawn nodes and edges: S5 edges as chains unless the
+/// view asks for complete classes (or a relation is not transitive).
+fn finish(
+    table: &Table,
+    model: &dyn Backend,
+    view: &View,
+    (nodes, mut edges): (Vec<Node>, Vec<Edge>),
+    actual: Option<NodeIx>,
+    shown: Vec<Agent>,
+) -> Figure {
+    let directed = !model.is_s5();
     let mut complete = directed || view.complete;
     if !complete {
         match chains(&edges, nodes.len()) {
@@ -86,8 +104,8 @@ pub fn build(
             None => complete = true,
         }
     }
-    Ok(Figure {
-        actual: class.get(&model.actual()).copied(),
+    Figure {
+        actual,
         nodes,
         edges,
         directed,
@@ -97,7 +115,63 @@ pub fn build(
         shown,
         caption: caption(table, view),
         complete,
-    })
+    }
+}
+
+/// `for CARD` on a model too large to list its worlds (a full deck under
+/// the symbolic engine): the placements of the card and who connects them,
+/// computed by the engine from its sets of states ([`Backend::placements`]),
+/// drawn like [`project`] draws them. `None` when the worlds can be listed,
+/// the view is not a plain per-card view, or the engine has no such view.
+fn placement_figure(
+    table: &Table,
+    model: &dyn Backend,
+    view: &View,
+    shown: &[Agent],
+) -> Result<Option<Figure>, FigureError> {
+    let Some(kind) = view.card else {
+        return Ok(None);
+    };
+    if view.only.is_some() || view.all || model.listable().is_ok() {
+        return Ok(None);
+    }
+    let Some(found) = model.placements(kind, view.max_nodes) else {
+        return Ok(None);
+    };
+    let p = found.map_err(|e| FigureError::Engine(e.to_string()))?;
+    guard(p.keys.len(), "positions", view.max_nodes)?;
+    let mut order: Vec<usize> = (0..p.keys.len()).collect();
+    order.sort_by(|&a, &b| p.keys[b].cmp(&p.keys[a]));
+    let mut rank = vec![0; p.keys.len()];
+    for (r, &i) in order.iter().enumerate() {
+        rank[i] = r;
+    }
+    let nodes = order
+        .iter()
+        .enumerate()
+        .map(|(r, &i)| placement_node(table, kind, r, &p.keys[i], &p.common[i]))
+        .collect();
+    let mut edges: Vec<Edge> = shown
+        .iter()
+        .flat_map(|&agent| {
+            let rank = &rank;
+            p.linked[agent].iter().map(move |&(i, j)| Edge {
+                from: rank[i].min(rank[j]),
+                to: rank[i].max(rank[j]),
+                agent,
+            })
+        })
+        .collect();
+    edges.sort_by_key(|e| (e.from, e.to, e.agent));
+    let actual = Some(rank[p.actual]);
+    Ok(Some(finish(
+        table,
+        model,
+        view,
+        (nodes, edges),
+        actual,
+        shown.to_vec(),
+    )))
 }
 
 fn guard(count: usize, what: &'static str, limit: usize) -> Result<(), FigureError> {

@@ -656,7 +656,10 @@ impl Session {
     fn export(&self, def: &ast::ExportDef, span: Span) -> Result<Vec<Output>, Diagnostic> {
         let model = &*self.scope_parts().model;
         let check = self.options.check_only;
-        if !check {
+        // A plain per-card view (`for CARD`) is computed from the engine's
+        // sets of states, without listing the worlds.
+        let per_card = def.card.is_some() && def.only.is_none() && !def.all;
+        if !check && !per_card {
             listable(model, "a figure", span)?;
         }
         super::figures::export(def, &self.scope(), model, check, span, self.figure_limit)

@@ -29,6 +29,7 @@ mod explicit;
 mod law;
 mod local;
 pub mod observe;
+mod project;
 #[cfg(test)]
 mod tests;
 mod transform;
@@ -632,6 +633,14 @@ impl Backend for SymbolicModel {
 
     fn listable(&self) -> Result<(), EngineError> {
         SymbolicModel::listable(self)
+    }
+
+    fn placements(
+        &self,
+        kind: crate::engine::Kind,
+        limit: usize,
+    ) -> Option<Result<crate::engine::Placements, EngineError>> {
+        Some(self.meta().retry(|| self.placements_of(kind, limit)))
     }
 
     fn counts_exact(&self) -> bool {

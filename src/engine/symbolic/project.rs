@@ -1,0 +1,164 @@
+//! The per-card view of a model too large to list (`for CARD` in figures):
+//! the reachable states grouped by where the copies of one kind lie.
+//!
+//! For a placement p (a count of the kind at every location), `S_p` is the
+//! set of reachable states with that placement. Agent a connects two
+//! placements when some state of one and some state of the other agree on
+//! what a observes: `∃(V∖O_a) S_p ∧ ∃(V∖O_a) S_q` is satisfiable. A count
+//! is common knowledge in a placement when `C (#loc(kind) >= n)` holds in
+//! all of `S_p`. These are the explicit figure's definitions read on sets
+//! of states; the tests compare the two on models both engines hold.
+
+use oxidd::BooleanFunction;
+
+use super::derived;
+use super::eval;
+use super::vars::{eq_const, oom, Bdd, BitVec, Meta, Res};
+use super::SymbolicModel;
+use crate::engine::formula::{Atom, Cmp, Formula, Kind};
+use crate::engine::{Backend, EngineError, Placements};
+
+/// At most this many placements are looked for: a figure draws far fewer.
+const MOST: usize = 10_000;
+
+impl SymbolicModel {
+    /// The reachable states grouped by where the copies of `kind` lie
+    /// (see the module's comment). Past `limit` placements it stops
+    /// looking and returns the ones found, without relations: the figure
+    /// refuses them as too many.
+    pub(crate) fn placements_of(&self, kind: Kind, limit: usize) -> Res<Placements> {
+        let st = &self.inner.state;
+        let meta = &*st.meta;
+        if kind >= meta.copies.len() {
+            return Err(EngineError::Malformed(format!(
+                "card kind {kind} out of range ({} kinds)",
+                meta.copies.len()
+            )));
+        }
+        let reach = self.reach()?;
+        let values = (0..meta.locs)
+            .map(|l| derived::fact_value(st, kind, l))
+            .collect::<Res<Vec<BitVec>>>()?;
+        let mut found = Vec::new();
+        let mut key = Vec::with_capacity(meta.locs);
+        split(
+            meta,
+            &values,
+            meta.copies[kind],
+            &reach,
+            &mut key,
+            &mut found,
+            limit.min(MOST),
+        )?;
+        let (keys, sets): (Vec<Vec<u32>>, Vec<Bdd>) = found.into_iter().unzip();
+        if keys.len() > limit {
+            return Ok(Placements {
+                keys,
+                actual: 0,
+                linked: Vec::new(),
+                common: Vec::new(),
+            });
+        }
+        let actual = sets.iter().position(|s| self.at_actual(s)).unwrap_or(0);
+        let mut linked = Vec::with_capacity(self.agents());
+        for a in 0..self.agents() {
+            let hidden = st.live_except(st.observed(a)?);
+            let seen = sets
+                .iter()
+                .map(|s| meta.exists(s, &hidden))
+                .collect::<Res<Vec<Bdd>>>()?;
+            let mut pairs = Vec::new();
+            for i in 0..seen.len() {
+                for j in i + 1..seen.len() {
+                    if oom(seen[i].and(&seen[j]))?.satisfiable() {
+                        pairs.push((i, j));
+                    }
+                }
+            }
+            linked.push(pairs);
+        }
+        let common = self.common_counts(kind, &keys, &sets, &reach)?;
+        Ok(Placements {
+            keys,
+            actual,
+            linked,
+            common,
+        })
+    }
+
+    /// For each placement and location, the largest n such that
+    /// `C (#loc(kind) >= n)` holds in every state of the placement.
+    fn common_counts(
+        &self,
+        kind: Kind,
+        keys: &[Vec<u32>],
+        sets: &[Bdd],
+        reach: &Bdd,
+    ) -> Res<Vec<Vec<u32>>> {
+        let st = &self.inner.state;
+        let everyone: Vec<usize> = (0..self.agents()).collect();
+        let mut truth: std::collections::HashMap<(usize, u32), Bdd> = Default::default();
+        let mut out = Vec::with_capacity(keys.len());
+        for (key, set) in keys.iter().zip(sets) {
+            let mut known = vec![0; key.len()];
+            for (loc, &count) in key.iter().enumerate() {
+                for n in 1..=count {
+                    let holds = match truth.entry((loc, n)) {
+                        std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                        std::collections::hash_map::Entry::Vacant(e) => {
+                            let atom = Atom::Count {
+                                loc,
+                                kinds: vec![kind],
+                                cmp: Cmp::Ge,
+                                n,
+                            };
+                            let f = Formula::C(everyone.clone(), Box::new(Formula::Atom(atom)));
+                            e.insert(eval::eval(st, reach, &f)?)
+                        }
+                    };
+                    let outside = oom(set.and(&oom(holds.not())?))?;
+                    if outside.satisfiable() {
+                        break;
+                    }
+                    known[loc] = n;
+                }
+            }
+            out.push(known);
+        }
+        Ok(out)
+    }
+}
+
+/// Every placement of `left` copies over the locations from `key.len()`
+/// on that some state of `set` has, with those states; it stops looking
+/// once more than `cap` are found.
+fn split(
+    meta: &Meta,
+    values: &[BitVec],
+    left: u32,
+    set: &Bdd,
+    key: &mut Vec<u32>,
+    found: &mut Vec<(Vec<u32>, Bdd)>,
+    cap: usize,
+) -> Res<()> {
+    if found.len() > cap {
+        return Ok(());
+    }
+    let l = key.len();
+    if l == values.len() {
+        if left == 0 {
+            found.push((key.clone(), set.clone()));
+        }
+        return Ok(());
+    }
+    for n in 0..=left {
+        let here = oom(set.and(&eq_const(meta, &values[l], n)?))?;
+        if !here.satisfiable() {
+            continue;
+        }
+        key.push(n);
+        split(meta, values, left - n, &here, key, found, cap)?;
+        key.pop();
+    }
+    Ok(())
+}
