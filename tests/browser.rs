@@ -1,0 +1,227 @@
+//! The lecture view in a real browser: headless Chromium driven through
+//! chromedriver (WebDriver, the `fantoccini` client) against `dealer
+//! serve` on the loopback interface. The test opens Go Fish's simplified
+//! scenario, goes to checkpoint "turn 2" with the page's own control,
+//! checks the figure and the expectation marks against the engine, asks
+//! `K1 2_A` in the query box and checks the answer against the engine, and
+//! saves a screenshot to `target/screenshots/`.
+//!
+//! Without `/usr/bin/chromium` and `chromedriver` it says it is skipped,
+//! unless `DEALER_REQUIRE_BROWSER=1` (as `.ci/run` sets), when it fails.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use dealer::interp::{Options, Output, Session};
+use dealer::syntax;
+use dealer::syntax::ast::StatementKind;
+use fantoccini::{ClientBuilder, Locator};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const SCENARIO: &str = "gofish/simplified.deal";
+
+/// A child process killed when the test ends, however it ends.
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn chromedriver() -> Option<PathBuf> {
+    ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"]
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.exists())
+}
+
+/// Waits until `port` accepts connections.
+fn wait_for(port: u16) {
+    let start = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "port {port} never opened"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// What the engine says at checkpoint "turn 2": the number of worlds, the
+/// lines of `expect` statements run so far (all held), and `K1 2_A`.
+fn engine_at_turn_2() -> (u128, usize, bool) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let src = std::fs::read_to_string(root.join(SCENARIO)).unwrap();
+    let scenario = syntax::parse(&src).unwrap();
+    let mut session = Session::new(Options::default());
+    let mut held = 0;
+    let mut reached = false;
+    for stmt in &scenario.statements {
+        // The page's "go to checkpoint" stops before the next move.
+        if reached && matches!(stmt.kind, StatementKind::Move(_)) {
+            break;
+        }
+        for out in session.execute(stmt, &src).unwrap() {
+            if let Output::Expect { held: h, .. } = out {
+                assert!(h);
+                held += 1;
+            }
+        }
+        reached |= session.checkpoints().last().is_some_and(|c| c == "turn 2");
+    }
+    let q = syntax::parse("? K1 2_A\n").unwrap();
+    let answer = match session
+        .execute(&q.statements[0], "? K1 2_A\n")
+        .unwrap()
+        .as_slice()
+    {
+        [Output::Answer { value, .. }] => *value,
+        other => panic!("{other:?}"),
+    };
+    let worlds = session.playing().unwrap().model.world_count();
+    (worlds, held, answer)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lecture_view_steps_draws_and_answers_in_a_browser() {
+    let required = std::env::var("DEALER_REQUIRE_BROWSER").is_ok_and(|v| v == "1");
+    let Some(driver) = chromedriver().filter(|_| Path::new(CHROMIUM).exists()) else {
+        assert!(
+            !required,
+            "DEALER_REQUIRE_BROWSER=1 but chromium or chromedriver is missing"
+        );
+        eprintln!("skipped: no browser (install chromium and chromium-driver)");
+        return;
+    };
+    let (worlds, held, answer) = engine_at_turn_2();
+
+    let web = free_port();
+    let _server = Killed(
+        Command::new(assert_cmd::cargo::cargo_bin("dealer"))
+            .args(["serve", "--port", &web.to_string(), "--root"])
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let wd = free_port();
+    let _driver = Killed(
+        Command::new(driver)
+            .arg(format!("--port={wd}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    wait_for(web);
+    wait_for(wd);
+
+    let profile = tempfile::tempdir().unwrap();
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".into(),
+        serde_json::json!({
+            "binary": CHROMIUM,
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync",
+                "--window-size=1400,1000",
+                format!("--user-data-dir={}", profile.path().display()),
+            ]
+        }),
+    );
+    let client = ClientBuilder::native()
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{wd}"))
+        .await
+        .expect("chromedriver starts a session");
+
+    let result = async {
+        client
+            .goto(&format!("http://127.0.0.1:{web}/?scenario={SCENARIO}"))
+            .await?;
+        // The scenario is loaded when its checkpoints are offered.
+        client
+            .wait()
+            .for_element(Locator::Css("#checkpoint option[value='turn 2']"))
+            .await?;
+        let select = client.find(Locator::Id("checkpoint")).await?;
+        select.select_by_value("turn 2").await?;
+        // The expectations run so far are marked held, none failed.
+        let start = Instant::now();
+        let marks = loop {
+            let held_now = client
+                .find_all(Locator::Css("#statements li.held"))
+                .await?
+                .len();
+            if held_now >= held || start.elapsed() > Duration::from_secs(10) {
+                break held_now;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        assert_eq!(marks, held, "expectations marked held at turn 2");
+        assert!(client
+            .find_all(Locator::Css("#statements li.failed"))
+            .await?
+            .is_empty());
+        // The figure: one world box per world of the engine's model.
+        let svg = client
+            .execute_async(
+                "const done = arguments[0]; \
+                 fetch(document.getElementById('svg').href).then(r => r.text()).then(done);",
+                vec![],
+            )
+            .await?;
+        let svg = svg.as_str().unwrap_or_default().to_string();
+        let boxes = (0..worlds)
+            .filter(|w| svg.contains(&format!(">w{w}<")))
+            .count() as u128;
+        assert_eq!(boxes, worlds, "the figure draws every world: {svg}");
+        assert!(!svg.contains(&format!(">w{worlds}<")), "no extra world");
+        // The query box answers as the engine does.
+        let q = client.find(Locator::Id("q")).await?;
+        q.send_keys("K1 2_A").await?;
+        client
+            .find(Locator::Css("#ask button"))
+            .await?
+            .click()
+            .await?;
+        let start = Instant::now();
+        let text = loop {
+            let t = client.find(Locator::Id("answer")).await?.text().await?;
+            if !t.is_empty() || start.elapsed() > Duration::from_secs(10) {
+                break t;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        let first = text.lines().next().unwrap_or_default().to_string();
+        assert!(first.contains("K1 2_A"), "{text}");
+        assert!(
+            first.contains(if answer { "is true" } else { "is false" }),
+            "{text}"
+        );
+        // A screenshot to look at.
+        let png = client.screenshot().await?;
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/screenshots");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("lecture-turn-2.png"), png).unwrap();
+        Ok::<(), fantoccini::error::CmdError>(())
+    }
+    .await;
+    let _ = client.close().await;
+    result.expect("the browser session");
+}
