@@ -58,9 +58,19 @@ fn another_players_ask_falls_back_to_the_shape_of_an_ask() {
 #[test]
 fn knowledge_operators_are_completed_with_players() {
     let r = repl(TABLE);
-    assert_eq!(candidates(&r, "? K"), ["K1", "K2", "K3"]);
-    assert_eq!(candidates(&r, "? Kw"), ["Kw1", "Kw2", "Kw3"]);
-    assert_eq!(candidates(&r, "? K1 1_Q & M"), ["M1", "M2", "M3"]);
+    // Completion ignores case, so game names such as `kwartet` come too;
+    // the operators are the candidates that keep the typed capital.
+    let ops = |line: &str, op: char| -> Vec<String> {
+        candidates(&r, line)
+            .into_iter()
+            .filter(|c| c.starts_with(op))
+            .collect()
+    };
+    // `K` is also a card of this deck: both are offered.
+    assert_eq!(ops("? K", 'K'), ["K", "K1", "K2", "K3"]);
+    assert_eq!(ops("? hand1(K", 'K'), ["K", "K1", "K2", "K3"]);
+    assert_eq!(ops("? Kw", 'K'), ["Kw1", "Kw2", "Kw3"]);
+    assert_eq!(ops("? K1 1_Q & M", 'M'), ["M1", "M2", "M3"]);
     let named = repl("game gofish\nplayers Anne Bill\ndeck Q*4\ndeal Anne: Q | Bill: Q\n? true\n");
     assert_eq!(candidates(&named, "? K_B"), ["K_Bill"]);
 }

@@ -386,6 +386,8 @@ impl Repl {
         let mut session = std::mem::take(&mut self.now.session);
         let mut replay = session.replay(&script, self.now.pos);
         let mut noted = Vec::new();
+        // The file's lines, found once per step rather than per statement.
+        let lines: Vec<&str> = script.src.lines().collect();
         while let Some(stmt) = replay.peek() {
             if stop(moved, stmt) {
                 break;
@@ -394,12 +396,6 @@ impl Repl {
             let before = self.knowledge_before(replay.session(), stmt);
             let Some(step) = replay.next() else {
                 break;
-            };
-            let (above, after) = if step.index.is_none() || noted.contains(&step.line) {
-                (Vec::new(), Vec::new())
-            } else {
-                noted.push(step.line);
-                notes(&script.src, step.line)
             };
             let shown = match step.outcome {
                 Ok(outputs) => {
@@ -415,6 +411,12 @@ impl Repl {
             };
             // Notes go with what is shown: a declaration shows nothing.
             if !shown.is_empty() {
+                let (above, after) = if step.index.is_none() || noted.contains(&step.line) {
+                    (Vec::new(), Vec::new())
+                } else {
+                    noted.push(step.line);
+                    notes(&lines, step.line)
+                };
                 items.extend((!above.is_empty()).then_some(Item::Note(above)));
                 items.extend(shown);
                 items.extend((!after.is_empty()).then_some(Item::Note(after)));
@@ -635,11 +637,11 @@ impl Item {
     }
 }
 
-/// The lecturer's notes at line `line` (1-based) of `src`: the block of
-/// comment lines right above it (up to a line that is not a comment), and
-/// the comment at the end of the line itself, each with its `#`.
-pub fn notes(src: &str, line: usize) -> (Vec<String>, Vec<String>) {
-    let lines: Vec<&str> = src.lines().collect();
+/// The lecturer's notes at line `line` (1-based) of a file's `lines`: the
+/// block of comment lines right above it (up to a line that is not a
+/// comment), and the comment at the end of the line itself, each with its
+/// `#`.
+pub fn notes(lines: &[&str], line: usize) -> (Vec<String>, Vec<String>) {
     let Some(text) = line.checked_sub(1).and_then(|i| lines.get(i)) else {
         return (Vec::new(), Vec::new());
     };

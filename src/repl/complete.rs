@@ -178,8 +178,8 @@ impl Repl {
     /// `:export ` file names; after a move's keyword the next word of the
     /// moves the game's rules allow now (`ask 1 ` offers the players 1 may
     /// ask, `ask 1 2 ` the kinds 1 may ask for); a word that starts a
-    /// knowledge operator (`K`, `Kw`, `Kv`, `M`, `B`) offers it with each
-    /// player.
+    /// knowledge operator (`K`, `Kw`, `Kv`, `M`, `B`) also offers it with
+    /// each player.
     pub fn complete(&self, line: &str, pos: usize) -> (usize, Vec<String>) {
         let pos = pos.min(line.len());
         if let Some((stem, files)) = file_argument(&line[..pos]) {
@@ -191,10 +191,12 @@ impl Repl {
             command::all_names()
         } else if let Some(next) = self.move_words(&line[..start]) {
             next
-        } else if let Some(ops) = self.operators(word) {
-            ops
         } else {
-            self.words(line)
+            // A knowledge operator with each player, besides the usual
+            // words (`K` may also be a card).
+            let mut words = self.words(line);
+            words.extend(self.operators(word).unwrap_or_default());
+            words
         };
         let lower = word.to_lowercase();
         let mut found: Vec<String> = pool
