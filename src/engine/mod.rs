@@ -23,6 +23,7 @@ mod groups;
 mod hash;
 mod par;
 mod relation;
+mod shares;
 #[cfg(test)]
 mod testkit;
 mod translate;
@@ -60,6 +61,35 @@ pub struct Placements {
     /// For each placement and location, how many of the copies there are
     /// common knowledge in every world of the placement.
     pub common: Vec<Vec<u32>>,
+}
+
+/// The worlds a per-card split ([`Backend::shares`]) counts: the
+/// reachable ones, or those some agents consider possible in the actual
+/// world.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Among {
+    /// Every world reachable from the actual world.
+    Reachable,
+    /// The worlds one agent considers possible.
+    Agent(Agent),
+    /// The worlds a group considers possible, in the sense of
+    /// [`Backend::group_accessible`].
+    Group(GroupAccess, Vec<Agent>),
+}
+
+/// One placement of a card kind among the worlds a per-card split counts
+/// (`worlds for CARD`, `why φ for CARD`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Share {
+    /// How many copies of the kind lie at every location.
+    pub key: Vec<u32>,
+    /// The worlds with this placement (for a symbolic model whose counts
+    /// are not exact, its states: see [`Backend::counts_exact`]).
+    pub worlds: BigUint,
+    /// Of these, the ones where the formula holds.
+    pub holding: BigUint,
+    /// Whether the actual world has this placement.
+    pub actual: bool,
 }
 
 /// One world, as the interpreter shows it.
@@ -257,6 +287,22 @@ pub trait Backend {
     /// placements.
     fn placements(&self, _kind: Kind, _limit: usize) -> Option<Result<Placements, EngineError>> {
         None
+    }
+    /// The worlds `among` counts, grouped by where the copies of `kind`
+    /// lie, each placement with the number of its worlds and of those
+    /// where `f` holds; placements in increasing order of their counts
+    /// (location by location). More than `limit` placements is an error.
+    /// The default lists the worlds (and so fails on a model too large
+    /// to list); a symbolic model answers from its sets of states at any
+    /// size.
+    fn shares(
+        &self,
+        kind: Kind,
+        among: &Among,
+        f: &Formula,
+        limit: usize,
+    ) -> Result<Vec<Share>, EngineError> {
+        shares::listed(self, kind, among, f, limit)
     }
     /// Whether the worlds can be listed one by one (for `why`, `worlds`,
     /// figures and narration). An explicit model always can; a symbolic

@@ -13,18 +13,11 @@ use super::session::Output;
 
 /// Resolves an export's options against the scope.
 pub fn view(def: &ExportDef, scope: &Scope) -> Result<View, Diagnostic> {
-    let card = match &def.card {
-        Some(name) if scope.table.deck.kinds.is_empty() => {
-            return Err(Diagnostic::error(
-                "no-cards",
-                format!("`for {}`: this scenario has no cards", name.text),
-                name.span,
-            )
-            .with_help("`for CARD` projects a card game's model; drop it for an explicit model"))
-        }
-        Some(name) => Some(scope.table.deck.card(name)?),
-        None => None,
-    };
+    let card = def
+        .card
+        .as_ref()
+        .map(|name| super::per_card::card(scope, name))
+        .transpose()?;
     let only = def.only.as_ref().map(|p| scope.agent(p)).transpose()?;
     let agents = match &def.agents {
         Some(list) => Some(

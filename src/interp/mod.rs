@@ -9,6 +9,7 @@ pub mod explain;
 pub mod explicit;
 pub mod figures;
 pub mod narrate;
+pub mod per_card;
 pub mod private;
 pub mod replay;
 pub mod resolve;

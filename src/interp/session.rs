@@ -26,6 +26,7 @@ pub const MAX_LET_SIZE: usize = 100_000;
 /// levels in one formula; names used inside names add up).
 pub const MAX_LET_DEPTH: usize = 1_000;
 use super::explicit::{self, EventTable};
+use super::per_card::{self, PerCard};
 use super::resolve::{Macro, Scope};
 use super::setup::Setup;
 
@@ -390,6 +391,20 @@ impl Session {
             StatementKind::Expect(e) => self.expect(e, stmt.span, source),
             StatementKind::Why(f) => self.why(f, stmt.span, src),
             StatementKind::Worlds(p) => self.worlds(p.as_ref(), stmt.span),
+            StatementKind::WhyFor { formula, card } => self.why_for(formula, card, stmt.span, src),
+            StatementKind::WorldsFor {
+                player,
+                filter,
+                whole,
+                card,
+            } => self.worlds_for(
+                player.as_ref(),
+                filter.as_ref(),
+                *whole,
+                card,
+                stmt.span,
+                src,
+            ),
             StatementKind::Stats => Ok(vec![Output::Lines(self.stats())]),
             StatementKind::Checkpoint(name) => {
                 self.checkpoints.push(name.text.clone());
@@ -637,6 +652,67 @@ impl Session {
             &*play.model,
             player,
         ))])
+    }
+
+    /// `why φ for CARD`: `why` over the placements of a card, at any size.
+    fn why_for(
+        &self,
+        f: &ast::Formula,
+        card: &Name,
+        span: Span,
+        src: &str,
+    ) -> Result<Vec<Output>, Diagnostic> {
+        let scope = self.scope();
+        scope.formula(f)?;
+        let kind = per_card::card(&scope, card)?;
+        if self.options.check_only {
+            return Ok(Vec::new());
+        }
+        let view = PerCard {
+            scope: &scope,
+            model: &*self.scope_parts().model,
+            src,
+            kind,
+            span,
+        };
+        Ok(vec![Output::Lines(view.why(f)?)])
+    }
+
+    /// `worlds for CARD`, `worlds P for CARD`, `worlds where φ for CARD`.
+    fn worlds_for(
+        &self,
+        player: Option<&Name>,
+        filter: Option<&ast::Formula>,
+        whole: bool,
+        card: &Name,
+        span: Span,
+        src: &str,
+    ) -> Result<Vec<Output>, Diagnostic> {
+        if whole {
+            return Err(Diagnostic::error(
+                "per-card-whole",
+                "`worlds all where ... for CARD`: the per-card view counts the worlds reachable from the actual world",
+                span,
+            )
+            .with_help("drop `all`, or drop `for CARD` to list the whole model's worlds"));
+        }
+        let scope = self.scope();
+        let player = player.map(|p| scope.agent(p)).transpose()?;
+        if let Some(f) = filter {
+            scope.formula(f)?;
+        }
+        let kind = per_card::card(&scope, card)?;
+        if self.options.check_only {
+            return Ok(Vec::new());
+        }
+        let view = PerCard {
+            scope: &scope,
+            model: &*self.scope_parts().model,
+            src,
+            kind,
+            span,
+        };
+        Ok(vec![Output::Lines(view.worlds(player, filter)?)])
     }
 
     /// `stats`.

@@ -603,6 +603,8 @@ fn changes_state(stmt: &Statement) -> bool {
             | StatementKind::Why(_)
             | StatementKind::Worlds(_)
             | StatementKind::WorldsWhere { .. }
+            | StatementKind::WhyFor { .. }
+            | StatementKind::WorldsFor { .. }
             | StatementKind::Stats
     )
 }

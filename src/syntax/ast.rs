@@ -120,6 +120,27 @@ pub enum StatementKind {
     Why(Formula),
     /// `worlds` or `worlds 3`
     Worlds(Option<Name>),
+    /// `why φ for 5S`: `why` in the per-card view (placements of the card,
+    /// not worlds).
+    WhyFor {
+        /// The formula.
+        formula: Formula,
+        /// The card.
+        card: Name,
+    },
+    /// `worlds for 5S`, `worlds 3 for 5S`, `worlds where φ for 5S`: the
+    /// worlds grouped by where a card lies.
+    WorldsFor {
+        /// `worlds 3 for ...`: the worlds player 3 considers possible.
+        player: Option<Name>,
+        /// `where φ`: count the worlds where φ holds.
+        filter: Option<Formula>,
+        /// `all` was written (refused: the per-card view counts the
+        /// reachable worlds).
+        whole: bool,
+        /// The card.
+        card: Name,
+    },
     /// `stats`
     Stats,
     /// `checkpoint "turn 1"`

@@ -32,6 +32,10 @@ fn statement_formulas(kind: &StatementKind) -> Vec<&Formula> {
         | StatementKind::Expect(Expectation::Holds(f))
         | StatementKind::Macro { body: f, .. }
         | StatementKind::WorldsWhere { filter: f, .. }
+        | StatementKind::WhyFor { formula: f, .. }
+        | StatementKind::WorldsFor {
+            filter: Some(f), ..
+        }
         | StatementKind::Law(f)
         | StatementKind::Expect(Expectation::Count {
             filter: Some(f), ..

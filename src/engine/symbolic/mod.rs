@@ -643,6 +643,16 @@ impl Backend for SymbolicModel {
         Some(self.meta().retry(|| self.placements_of(kind, limit)))
     }
 
+    fn shares(
+        &self,
+        kind: crate::engine::Kind,
+        among: &crate::engine::Among,
+        f: &Formula,
+        limit: usize,
+    ) -> Result<Vec<crate::engine::Share>, EngineError> {
+        self.meta().retry(|| self.shares_of(kind, among, f, limit))
+    }
+
     fn counts_exact(&self) -> bool {
         self.count_is_exact()
     }

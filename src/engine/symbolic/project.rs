@@ -14,9 +14,10 @@ use oxidd::BooleanFunction;
 use super::derived;
 use super::eval;
 use super::vars::{eq_const, oom, Bdd, BitVec, Meta, Res};
+use super::walk;
 use super::SymbolicModel;
 use crate::engine::formula::{Atom, Cmp, Formula, Kind};
-use crate::engine::{Backend, EngineError, Placements};
+use crate::engine::{Agent, Among, Backend, EngineError, GroupAccess, Placements, Share};
 
 /// At most this many placements are looked for: a figure draws far fewer.
 const MOST: usize = 10_000;
@@ -84,6 +85,103 @@ impl SymbolicModel {
             linked,
             common,
         })
+    }
+
+    /// [`Backend::shares`] from sets of states: the states `among` counts
+    /// (the reachable ones, `C_a`, their union for `E`, the states that
+    /// agree with the actual one on all the group sees for `D`, and the
+    /// fixpoint of the group's steps for `C`), split by where `kind` lies;
+    /// in each part, the states where `f` holds. Stops after `limit + 1`
+    /// placements.
+    pub(crate) fn shares_of(
+        &self,
+        kind: Kind,
+        among: &Among,
+        f: &Formula,
+        limit: usize,
+    ) -> Res<Vec<Share>> {
+        let st = &self.inner.state;
+        let meta = &*st.meta;
+        if kind >= meta.copies.len() {
+            return Err(EngineError::Malformed(format!(
+                "card kind {kind} out of range ({} kinds)",
+                meta.copies.len()
+            )));
+        }
+        let set = self.among(among)?;
+        let truth = self.truth(f)?;
+        let values = (0..meta.locs)
+            .map(|l| derived::fact_value(st, kind, l))
+            .collect::<Res<Vec<BitVec>>>()?;
+        let mut found = Vec::new();
+        let mut key = Vec::with_capacity(meta.locs);
+        split(
+            meta,
+            &values,
+            meta.copies[kind],
+            &set,
+            &mut key,
+            &mut found,
+            limit,
+        )?;
+        let here: Vec<u32> = self
+            .actual_cards()
+            .iter()
+            .map(|at| at.get(kind).copied().unwrap_or(0))
+            .collect();
+        found
+            .into_iter()
+            .map(|(key, part)| {
+                let holding = oom(part.and(&truth))?;
+                Ok(Share {
+                    actual: key == here,
+                    worlds: walk::count_big(&part, &st.live),
+                    holding: walk::count_big(&holding, &st.live),
+                    key,
+                })
+            })
+            .collect()
+    }
+
+    /// The states `among` counts (see [`SymbolicModel::shares_of`]).
+    fn among(&self, among: &Among) -> Res<Bdd> {
+        let st = &self.inner.state;
+        let meta = &*st.meta;
+        let union = |group: &[Agent]| -> Res<Bdd> {
+            let mut set = meta.bot();
+            for &a in group {
+                set = oom(set.or(&self.considered(a)?))?;
+            }
+            Ok(set)
+        };
+        match among {
+            Among::Reachable => self.reach(),
+            Among::Agent(a) => self.considered(*a),
+            Among::Group(GroupAccess::Everybody, group) => union(group),
+            Among::Group(GroupAccess::Distributed, group) if group.is_empty() => self.reach(),
+            Among::Group(GroupAccess::Distributed, group) => self.considered_by(group),
+            Among::Group(GroupAccess::Common, group) => {
+                // One or more steps of the group's union, from the actual
+                // state: the states one step away, then their closure.
+                let mut reached = union(group)?;
+                let law = &self.inner.law;
+                let mut unchanged = 0;
+                let mut i = 0;
+                while unchanged < group.len() {
+                    let a = group[i];
+                    let seen = meta.exists(&reached, &st.live_except(st.observed(a)?))?;
+                    let next = oom(law.and(&seen))?;
+                    if next == reached {
+                        unchanged += 1;
+                    } else {
+                        unchanged = 1;
+                        reached = next;
+                    }
+                    i = (i + 1) % group.len();
+                }
+                Ok(reached)
+            }
+        }
     }
 
     /// For each placement and location, the largest n such that

@@ -46,15 +46,41 @@ pub(crate) fn statement(ctx: &Ctx, body: Pair<'_, Rule>) -> Result<Statement> {
         Rule::let_stmt => let_(ctx, a)?,
         Rule::valid_stmt => StatementKind::Valid(a.formula()?),
         Rule::query_stmt => StatementKind::Query(a.formula()?),
-        Rule::why_stmt => StatementKind::Why(a.formula()?),
-        Rule::expect_stmt => StatementKind::Expect(expectation(ctx, a.pair()?)?),
-        Rule::worlds_stmt => match a.rest().next() {
-            Some(p) if p.as_rule() == Rule::worlds_where => {
-                let (whole, filter) = where_(ctx, p)?;
-                StatementKind::WorldsWhere { whole, filter }
+        Rule::why_stmt => {
+            let f = a.formula()?;
+            match a.rest().next() {
+                Some(p) => StatementKind::WhyFor {
+                    formula: f,
+                    card: per_card(ctx, p)?,
+                },
+                None => StatementKind::Why(f),
             }
-            p => StatementKind::Worlds(p.map(|p| ctx.name(&p))),
-        },
+        }
+        Rule::expect_stmt => StatementKind::Expect(expectation(ctx, a.pair()?)?),
+        Rule::worlds_stmt => {
+            let (mut player, mut filter, mut whole, mut card) = (None, None, false, None);
+            for p in a.rest() {
+                match p.as_rule() {
+                    Rule::worlds_where => {
+                        let (all, f) = where_(ctx, p)?;
+                        whole = all;
+                        filter = Some(f);
+                    }
+                    Rule::per_card => card = Some(per_card(ctx, p)?),
+                    _ => player = Some(ctx.name(&p)),
+                }
+            }
+            match (card, filter) {
+                (Some(card), filter) => StatementKind::WorldsFor {
+                    player,
+                    filter,
+                    whole,
+                    card,
+                },
+                (None, Some(filter)) => StatementKind::WorldsWhere { whole, filter },
+                (None, None) => StatementKind::Worlds(player),
+            }
+        }
         Rule::stats_stmt => StatementKind::Stats,
         Rule::checkpoint_stmt => StatementKind::Checkpoint(string(ctx, a.pair()?)?),
         Rule::model_stmt => StatementKind::Model(model(ctx, a)?),
@@ -605,6 +631,14 @@ fn where_(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<(bool, Formula)> {
         }
     }
     Err(ctx.missing("a formula"))
+}
+
+/// `for 5S`: the card.
+fn per_card(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<Name> {
+    pair.into_inner()
+        .find(|p| p.as_rule() == Rule::card)
+        .map(|p| ctx.name(&p))
+        .ok_or_else(|| ctx.missing("a card"))
 }
 
 /// `"turn 1"`: the text without the quotes, the span with them.

@@ -357,6 +357,7 @@ fn describe(rule: Rule, lone_formula: bool) -> String {
         Rule::unseen_by => "`unseen-by` and players",
         Rule::send_lost => "`lost`",
         Rule::count_where | Rule::worlds_where => "`where` and a formula",
+        Rule::per_card => "`for` and a card",
         Rule::assign => "an assignment, such as q := true",
         Rule::draw_from => "`from` and a pile",
         Rule::export_for
