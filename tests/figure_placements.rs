@@ -53,10 +53,14 @@ fn normal(p: &Placements) -> Normal {
     (p.keys[p.actual].clone(), common, linked)
 }
 
-/// The reference: list the reachable worlds and read everything off them.
-fn reference(m: &dyn Backend, kind: usize) -> Normal {
+/// The reference: list the reachable worlds (with `only`, the worlds that
+/// agent considers possible) and read everything off them.
+fn reference(m: &dyn Backend, kind: usize, only: Option<usize>) -> Normal {
     let everyone: Vec<usize> = (0..m.agents()).collect();
-    let mut worlds = m.group_accessible(GroupAccess::Common, &everyone, m.actual());
+    let mut worlds = match only {
+        Some(a) => m.accessible(a, m.actual()),
+        None => m.group_accessible(GroupAccess::Common, &everyone, m.actual()),
+    };
     worlds.push(m.actual());
     worlds.sort_unstable();
     worlds.dedup();
@@ -93,6 +97,9 @@ fn reference(m: &dyn Backend, kind: usize) -> Normal {
             let mut pairs = BTreeSet::new();
             for &w in &worlds {
                 for v in m.accessible(a, w) {
+                    if worlds.binary_search(&v).is_err() {
+                        continue;
+                    }
                     let (x, y) = (key(w), key(v));
                     if x < y {
                         pairs.insert((x, y));
@@ -126,19 +133,22 @@ fn compare(src: &str) -> usize {
         let (Some(pe), Some(ps)) = (ex.playing(), sy.playing()) else {
             continue;
         };
-        for kind in 0..pe.table.deck.kinds.len() {
-            let fast = ps
-                .model
-                .placements(kind, 1000)
-                .expect("symbolic view")
-                .unwrap();
-            assert_eq!(
-                normal(&fast),
-                reference(&*pe.model, kind),
-                "kind {kind} after line {}",
-                dealer::diag::line_col(src, stmt.span.start).0
-            );
-            checked += 1;
+        let views = std::iter::once(None).chain((0..pe.model.agents()).map(Some));
+        for only in views {
+            for kind in 0..pe.table.deck.kinds.len() {
+                let fast = ps
+                    .model
+                    .placements(kind, only, 1000)
+                    .expect("symbolic view")
+                    .unwrap();
+                assert_eq!(
+                    normal(&fast),
+                    reference(&*pe.model, kind, only),
+                    "kind {kind}, only {only:?}, after line {}",
+                    dealer::diag::line_col(src, stmt.span.start).0
+                );
+                checked += 1;
+            }
         }
     }
     checked
@@ -170,9 +180,12 @@ fn kwartet_placements_agree_with_the_listed_worlds() {
 fn a_per_card_figure_of_a_model_too_large_to_list() {
     let dir = std::env::temp_dir().join(format!("dealer-placements-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let run = |engine: &str, name: &str| {
+    let run = |engine: &str, name: &str, options: &str| {
         let file = dir.join(format!("{name}.dot"));
-        let src = format!("{KWARTET_3}export \"{}\" for <1,3>\n", file.display());
+        let src = format!(
+            "{KWARTET_3}export \"{}\" for <1,3>{options}\n",
+            file.display()
+        );
         let deal = dir.join(format!("{name}.deal"));
         std::fs::write(&deal, src).unwrap();
         let out = assert_cmd::Command::cargo_bin("dealer")
@@ -188,9 +201,13 @@ fn a_per_card_figure_of_a_model_too_large_to_list() {
         );
         std::fs::read_to_string(file).unwrap()
     };
-    let symbolic = run("symbolic", "sym");
-    let explicit = run("explicit", "exp");
+    let symbolic = run("symbolic", "sym", "");
+    let explicit = run("explicit", "exp", "");
     assert_eq!(symbolic, explicit);
+    // Only the worlds player 2 considers possible: fewer placements.
+    let mine = run("symbolic", "sym2", " only 2");
+    assert_eq!(mine, run("explicit", "exp2", " only 2"));
+    assert!(mine.matches("label=").count() < symbolic.matches("label=").count());
     assert!(
         symbolic.contains("peripheries=\"2\""),
         "the actual placement is marked"

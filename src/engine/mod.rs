@@ -281,11 +281,17 @@ pub trait Backend {
     fn actual_cards(&self) -> Allocation {
         self.actual_world().cards
     }
-    /// The reachable worlds grouped by where the copies of `kind` lie,
-    /// for a model too large to list: `None` when the backend has no
+    /// The reachable worlds (with `only`, the worlds that agent considers
+    /// possible in the actual world) grouped by where the copies of `kind`
+    /// lie, for a model too large to list: `None` when the backend has no
     /// such view (the figure then lists the worlds), an error past `limit`
     /// placements.
-    fn placements(&self, _kind: Kind, _limit: usize) -> Option<Result<Placements, EngineError>> {
+    fn placements(
+        &self,
+        _kind: Kind,
+        _only: Option<Agent>,
+        _limit: usize,
+    ) -> Option<Result<Placements, EngineError>> {
         None
     }
     /// The worlds `among` counts, grouped by where the copies of `kind`

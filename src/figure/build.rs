@@ -121,8 +121,9 @@ fn finish(
 /// `for CARD` on a model too large to list its worlds (a full deck under
 /// the symbolic engine): the placements of the card and who connects them,
 /// computed by the engine from its sets of states ([`Backend::placements`]),
-/// drawn like [`project`] draws them. `None` when the worlds can be listed,
-/// the view is not a plain per-card view, or the engine has no such view.
+/// drawn like [`project`] draws them; with `only P`, among the worlds P
+/// considers possible. `None` when the worlds can be listed, the view
+/// draws every world (`all`), or the engine has no such view.
 fn placement_figure(
     table: &Table,
     model: &dyn Backend,
@@ -132,10 +133,10 @@ fn placement_figure(
     let Some(kind) = view.card else {
         return Ok(None);
     };
-    if view.only.is_some() || view.all || model.listable().is_ok() {
+    if view.all || model.listable().is_ok() {
         return Ok(None);
     }
-    let Some(found) = model.placements(kind, view.max_nodes) else {
+    let Some(found) = model.placements(kind, view.only, view.max_nodes) else {
         return Ok(None);
     };
     let p = found.map_err(|e| FigureError::Engine(e.to_string()))?;

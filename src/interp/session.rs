@@ -734,7 +734,7 @@ impl Session {
         let check = self.options.check_only;
         // A plain per-card view (`for CARD`) is computed from the engine's
         // sets of states, without listing the worlds.
-        let per_card = def.card.is_some() && def.only.is_none() && !def.all;
+        let per_card = def.card.is_some() && !def.all;
         if !check && !per_card {
             listable(model, "a figure", span)?;
         }

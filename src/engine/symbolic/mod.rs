@@ -638,9 +638,10 @@ impl Backend for SymbolicModel {
     fn placements(
         &self,
         kind: crate::engine::Kind,
+        only: Option<Agent>,
         limit: usize,
     ) -> Option<Result<crate::engine::Placements, EngineError>> {
-        Some(self.meta().retry(|| self.placements_of(kind, limit)))
+        Some(self.meta().retry(|| self.placements_of(kind, only, limit)))
     }
 
     fn shares(

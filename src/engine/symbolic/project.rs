@@ -23,11 +23,18 @@ use crate::engine::{Agent, Among, Backend, EngineError, GroupAccess, Placements,
 const MOST: usize = 10_000;
 
 impl SymbolicModel {
-    /// The reachable states grouped by where the copies of `kind` lie
-    /// (see the module's comment). Past `limit` placements it stops
-    /// looking and returns the ones found, without relations: the figure
-    /// refuses them as too many.
-    pub(crate) fn placements_of(&self, kind: Kind, limit: usize) -> Res<Placements> {
+    /// The reachable states (with `only`, the states that agent considers
+    /// possible, `C_a`) grouped by where the copies of `kind` lie (see the
+    /// module's comment; an agent connects two placements through states
+    /// of the set only). Past `limit` placements it stops looking and
+    /// returns the ones found, without relations: the figure refuses them
+    /// as too many.
+    pub(crate) fn placements_of(
+        &self,
+        kind: Kind,
+        only: Option<Agent>,
+        limit: usize,
+    ) -> Res<Placements> {
         let st = &self.inner.state;
         let meta = &*st.meta;
         if kind >= meta.copies.len() {
@@ -36,7 +43,10 @@ impl SymbolicModel {
                 meta.copies.len()
             )));
         }
-        let reach = self.reach()?;
+        let reach = match only {
+            Some(a) => self.considered(a)?,
+            None => self.reach()?,
+        };
         let values = (0..meta.locs)
             .map(|l| derived::fact_value(st, kind, l))
             .collect::<Res<Vec<BitVec>>>()?;
@@ -78,7 +88,12 @@ impl SymbolicModel {
             }
             linked.push(pairs);
         }
-        let common = self.common_counts(kind, &keys, &sets, &reach)?;
+        // Common knowledge is read in the whole model, whatever the set.
+        let whole = match only {
+            Some(_) => self.reach()?,
+            None => reach,
+        };
+        let common = self.common_counts(kind, &keys, &sets, &whole)?;
         Ok(Placements {
             keys,
             actual,
