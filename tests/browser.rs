@@ -94,8 +94,19 @@ fn engine_at_turn_2() -> (u128, usize, bool) {
     (worlds, held, answer)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_lecture_view_steps_draws_and_answers_in_a_browser() {
+/// A running server, chromedriver and browser session, all stopped when
+/// dropped.
+struct Browser {
+    client: fantoccini::Client,
+    web: u16,
+    _server: Killed,
+    _driver: Killed,
+    _profile: tempfile::TempDir,
+}
+
+/// Starts `dealer serve`, chromedriver and headless Chromium; `None` (the
+/// test is skipped) without a browser, unless `DEALER_REQUIRE_BROWSER=1`.
+async fn browser() -> Option<Browser> {
     let required = std::env::var("DEALER_REQUIRE_BROWSER").is_ok_and(|v| v == "1");
     let Some(driver) = chromedriver().filter(|_| Path::new(CHROMIUM).exists()) else {
         assert!(
@@ -103,12 +114,10 @@ async fn the_lecture_view_steps_draws_and_answers_in_a_browser() {
             "DEALER_REQUIRE_BROWSER=1 but chromium or chromedriver is missing"
         );
         eprintln!("skipped: no browser (install chromium and chromium-driver)");
-        return;
+        return None;
     };
-    let (worlds, held, answer) = engine_at_turn_2();
-
     let web = free_port();
-    let _server = Killed(
+    let server = Killed(
         Command::new(assert_cmd::cargo::cargo_bin("dealer"))
             .args(["serve", "--port", &web.to_string(), "--root"])
             .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios"))
@@ -118,7 +127,7 @@ async fn the_lecture_view_steps_draws_and_answers_in_a_browser() {
             .unwrap(),
     );
     let wd = free_port();
-    let _driver = Killed(
+    let driver = Killed(
         Command::new(driver)
             .arg(format!("--port={wd}"))
             .stdout(Stdio::null())
@@ -149,7 +158,34 @@ async fn the_lecture_view_steps_draws_and_answers_in_a_browser() {
         .connect(&format!("http://127.0.0.1:{wd}"))
         .await
         .expect("chromedriver starts a session");
+    Some(Browser {
+        client,
+        web,
+        _server: server,
+        _driver: driver,
+        _profile: profile,
+    })
+}
 
+/// Saves a screenshot under `target/screenshots/`.
+async fn screenshot(
+    client: &fantoccini::Client,
+    name: &str,
+) -> Result<(), fantoccini::error::CmdError> {
+    let png = client.screenshot().await?;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(name), png).unwrap();
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lecture_view_steps_draws_and_answers_in_a_browser() {
+    let Some(b) = browser().await else {
+        return;
+    };
+    let (worlds, held, answer) = engine_at_turn_2();
+    let (client, web) = (&b.client, b.web);
     let result = async {
         client
             .goto(&format!("http://127.0.0.1:{web}/?scenario={SCENARIO}"))
@@ -215,13 +251,152 @@ async fn the_lecture_view_steps_draws_and_answers_in_a_browser() {
             "{text}"
         );
         // A screenshot to look at.
-        let png = client.screenshot().await?;
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/screenshots");
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("lecture-turn-2.png"), png).unwrap();
+        screenshot(client, "lecture-turn-2.png").await?;
         Ok::<(), fantoccini::error::CmdError>(())
     }
     .await;
-    let _ = client.close().await;
+    let _ = b.client.clone().close().await;
+    result.expect("the browser session");
+}
+
+/// The game the page plays with the person always taking the first legal
+/// move, played here directly (no server): its history and scores.
+fn expected_game(seed: u64) -> (Vec<String>, Vec<i64>) {
+    use dealer::cards::Size;
+    use dealer::play::{agent_named, Match, Seat};
+    let options = Options {
+        max_worlds: dealer::web::MAX_WORLDS,
+        ..Options::default()
+    };
+    let mut game = Match::new("gofish", seed, Size::Teaching, options).unwrap();
+    let mut seats = vec![Seat::Person];
+    for seat in 1..game.playing().table.players.len() {
+        seats.push(game.agent_seat(agent_named("random").unwrap(), seat));
+    }
+    game.seat(seats).unwrap();
+    while !game.is_over() {
+        if game.current_player() == Some(0) {
+            let first = game.legal_moves()[0].text.clone();
+            game.play(&first).unwrap();
+        } else {
+            game.agent_move().unwrap().unwrap();
+        }
+    }
+    let history = game.history().iter().map(|p| p.text.clone()).collect();
+    (history, game.scores())
+}
+
+/// The play page: a seeded Go Fish game against two random agents, played
+/// to its end by clicking the first legal move each turn. The score the
+/// page shows is the score of the same game played directly; the
+/// knowledge panel lists only facts the engine says hold; the game then
+/// opens in the lecture view.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_is_played_to_its_end_by_clicks() {
+    let Some(b) = browser().await else {
+        return;
+    };
+    const SEED: u64 = 7;
+    let (history, scores) = expected_game(SEED);
+    let (client, web) = (&b.client, b.web);
+    let result = async {
+        client.goto(&format!("http://127.0.0.1:{web}/play")).await?;
+        client
+            .wait()
+            .for_element(Locator::Css("#game option[value='gofish']"))
+            .await?;
+        client
+            .find(Locator::Id("game"))
+            .await?
+            .select_by_value("gofish")
+            .await?;
+        client
+            .find(Locator::Id("agent"))
+            .await?
+            .select_by_value("random")
+            .await?;
+        let seed = client.find(Locator::Id("seed")).await?;
+        seed.clear().await?;
+        seed.send_keys(&SEED.to_string()).await?;
+        client.find(Locator::Id("start")).await?.click().await?;
+        let mut clicks = 0;
+        let start = Instant::now();
+        loop {
+            // Wait for the page to be ready, then read whose turn it is.
+            let state = loop {
+                let v = client
+                    .execute(
+                        "return document.body.dataset.ready === '1' ? document.body.dataset.state : null;",
+                        vec![],
+                    )
+                    .await?;
+                if let Some(s) = v.as_str() {
+                    break s.to_string();
+                }
+                assert!(start.elapsed() < Duration::from_secs(120), "the game never ended");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            };
+            if state == "over" {
+                break;
+            }
+            assert_eq!(state, "mine");
+            if clicks == 2 {
+                screenshot(client, "play-gofish.png").await?;
+            }
+            client
+                .execute("document.querySelector('button.move').click();", vec![])
+                .await?;
+            clicks += 1;
+        }
+        assert!(clicks > 0);
+        // The page's history and score are those of the same game played directly.
+        let shown: Vec<String> = client
+            .execute(
+                "return [...document.querySelectorAll('#history li')].map(li => li.textContent.split(' — ')[0]);",
+                vec![],
+            )
+            .await?
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(shown, history);
+        let score = client.find(Locator::Id("score")).await?.text().await?;
+        let want: Vec<String> = scores
+            .iter()
+            .enumerate()
+            .map(|(i, s)| format!("{}: {s}", i + 1))
+            .collect();
+        assert!(
+            score.starts_with(&format!("Score {}", want.join(", "))),
+            "{score} against {want:?}"
+        );
+        screenshot(client, "play-gofish-end.png").await?;
+        // The game in the lecture view: every move is a statement there.
+        client.find(Locator::Id("lecture")).await?.click().await?;
+        client
+            .wait()
+            .for_element(Locator::Css("#statements li"))
+            .await?;
+        let listed = client
+            .execute(
+                "return [...document.querySelectorAll('#statements li')].map(li => li.textContent);",
+                vec![],
+            )
+            .await?;
+        let listed: Vec<String> = listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect();
+        for mv in &history {
+            assert!(listed.iter().any(|l| l.starts_with(mv.as_str())), "{mv} not listed");
+        }
+        Ok::<(), fantoccini::error::CmdError>(())
+    }
+    .await;
+    let _ = b.client.clone().close().await;
     result.expect("the browser session");
 }

@@ -262,3 +262,185 @@ async fn fifty_clients_step_and_query_concurrently() {
     }
     assert!(start.elapsed() < Duration::from_secs(60));
 }
+
+/// The play API: a seeded game against two random agents. A refused move
+/// (out of turn, illegal, unknown) answers 400 and leaves the game as it
+/// was; every fact of the knowledge panel is true by the engine and the
+/// facts left out are false; the same seed gives the same game; the
+/// finished game opens as a lecture session whose statements are its moves.
+#[tokio::test]
+async fn a_game_is_played_through_the_api() {
+    use dealer::cards::Size;
+    use dealer::play::{agent_named, views, Match, Seat};
+    let app = app();
+    let play = |seed: u64| {
+        let app = app.clone();
+        async move {
+            let (s, v) = json_call(
+                &app,
+                "POST",
+                "/api/games",
+                Some(json!({ "game": "gofish", "seed": seed, "agents": ["random"] })),
+            )
+            .await;
+            assert_eq!(s, StatusCode::OK, "{v}");
+            let id = v["id"].as_str().unwrap().to_string();
+            let mut state = v["state"].clone();
+            let mut refusals = 0;
+            while !state["over"].as_bool().unwrap() {
+                let uri = if state["my_turn"].as_bool().unwrap() {
+                    // A refused move first: the state must not change.
+                    let before = json_call(&app, "GET", &format!("/api/games/{id}"), None)
+                        .await
+                        .1;
+                    let (s, e) = json_call(
+                        &app,
+                        "POST",
+                        &format!("/api/games/{id}/move"),
+                        Some(json!({ "move": "ask 1 1 Q" })),
+                    )
+                    .await;
+                    assert_eq!(s, StatusCode::BAD_REQUEST, "{e}");
+                    assert!(
+                        e["error"].as_str().unwrap().contains("your moves now"),
+                        "{e}"
+                    );
+                    let after = json_call(&app, "GET", &format!("/api/games/{id}"), None)
+                        .await
+                        .1;
+                    assert_eq!(before, after);
+                    refusals += 1;
+                    let first = state["legal"][0].as_str().unwrap().to_string();
+                    let (s, v) = json_call(
+                        &app,
+                        "POST",
+                        &format!("/api/games/{id}/move"),
+                        Some(json!({ "move": first })),
+                    )
+                    .await;
+                    assert_eq!(s, StatusCode::OK, "{v}");
+                    state = v;
+                    continue;
+                } else {
+                    // An agent is to move: the person may not.
+                    let (s, _) = json_call(
+                        &app,
+                        "POST",
+                        &format!("/api/games/{id}/move"),
+                        Some(json!({ "move": "draw 1" })),
+                    )
+                    .await;
+                    assert_eq!(s, StatusCode::BAD_REQUEST);
+                    format!("/api/games/{id}/agent")
+                };
+                let (s, v) = json_call(&app, "POST", &uri, None).await;
+                assert_eq!(s, StatusCode::OK, "{v}");
+                state = v;
+            }
+            assert!(refusals > 0);
+            (id, state)
+        }
+    };
+    let (id, state) = play(11).await;
+    let (_, again) = play(11).await;
+    assert_eq!(
+        state["history"], again["history"],
+        "the same seed, the same game"
+    );
+
+    // The same game played directly: the same moves, the same scores, and
+    // the knowledge panel is exactly the facts the engine says hold.
+    let options = Options {
+        max_worlds: dealer::web::MAX_WORLDS,
+        ..Options::default()
+    };
+    let mut game = Match::new("gofish", 11, Size::Teaching, options).unwrap();
+    let mut seats = vec![Seat::Person];
+    for seat in 1..3 {
+        seats.push(game.agent_seat(agent_named("random").unwrap(), seat));
+    }
+    game.seat(seats).unwrap();
+    for mv in state["history"].as_array().unwrap() {
+        game.play(mv["text"].as_str().unwrap()).unwrap();
+    }
+    assert!(game.is_over());
+    assert_eq!(state["scores"], json!(game.scores()));
+    let table = game.playing().table.clone();
+    let all = views::first_order(&table, "gofish", 0);
+    let truth = game
+        .ask_all(&all.iter().map(|f| f.formula.clone()).collect::<Vec<_>>())
+        .unwrap();
+    let shown: Vec<&str> = state["know"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["formula"].as_str().unwrap())
+        .collect();
+    assert!(!shown.is_empty());
+    for (f, t) in all.iter().zip(truth) {
+        assert_eq!(shown.contains(&f.formula.as_str()), t, "{}", f.formula);
+    }
+
+    // The teaching switch shows every hand; without it the others' are hidden.
+    let (_, hidden) = json_call(&app, "GET", &format!("/api/games/{id}"), None).await;
+    let (_, shown) = json_call(&app, "GET", &format!("/api/games/{id}?reveal=1"), None).await;
+    let hands = |v: &Value| -> Vec<bool> {
+        v["places"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["cards"].is_array())
+            .collect()
+    };
+    assert!(hands(&shown).iter().all(|&c| c));
+    assert!(!hands(&hidden).iter().all(|&c| c));
+
+    // Opened in the lecture view: a session whose statements are the moves.
+    let (s, v) = json_call(&app, "POST", &format!("/api/games/{id}/lecture"), None).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let lecture = v["id"].as_str().unwrap();
+    let (s, l) = json_call(&app, "GET", &format!("/api/sessions/{lecture}"), None).await;
+    assert_eq!(s, StatusCode::OK);
+    let texts: Vec<&str> = l["statements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|st| st["text"].as_str().unwrap())
+        .collect();
+    for mv in state["history"].as_array().unwrap() {
+        assert!(texts.contains(&mv["text"].as_str().unwrap()));
+    }
+}
+
+/// Bad game requests: an unknown game, agent, seat or size; a strategy
+/// named by a path; an unknown game id.
+#[tokio::test]
+async fn bad_game_requests_are_refused() {
+    let app = app();
+    for body in [
+        json!({ "game": "poker" }),
+        json!({ "game": "gofish", "agents": ["nobody"] }),
+        json!({ "game": "gofish", "agents": ["../../etc/passwd"] }),
+        json!({ "game": "gofish", "agents": ["random", "random", "random"] }),
+        json!({ "game": "gofish", "me": "7" }),
+        json!({ "game": "gofish", "size": "huge" }),
+    ] {
+        let (s, v) = json_call(&app, "POST", "/api/games", Some(body.clone())).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{body}: {v}");
+        assert!(v["error"].is_string());
+    }
+    let (s, _) = json_call(&app, "GET", "/api/games/nope", None).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    let (s, list) = json_call(&app, "GET", "/api/games", None).await;
+    assert_eq!(s, StatusCode::OK);
+    let gofish = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["game"] == "gofish")
+        .unwrap();
+    assert!(gofish["agents"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("second-order")));
+}

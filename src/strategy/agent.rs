@@ -30,6 +30,27 @@ pub fn named(dir: Option<&Path>, game: &str, name: &str) -> Result<Box<dyn Agent
     Ok(Box::new(StrategyAgent::new(strategy)))
 }
 
+/// The agent of built-in strategy `name` for `game` (one of
+/// [`super::BUILT_IN`], never a file: for front ends that must not read
+/// files a user names, such as the web page).
+pub fn built_in(game: &str, name: &str) -> Result<Box<dyn Agent>, String> {
+    let stem = format!("{game}-{name}");
+    let Some((_, src)) = super::BUILT_IN.iter().find(|(n, _)| *n == stem) else {
+        let prefix = format!("{game}-");
+        let known: Vec<&str> = super::BUILT_IN
+            .iter()
+            .filter_map(|(n, _)| n.strip_prefix(&prefix))
+            .collect();
+        return Err(format!(
+            "no agent `{name}` for {game}; the agents are: random, {}",
+            known.join(", ")
+        ));
+    };
+    let strategy =
+        super::parse(src).map_err(|d| d.render(&format!("(built in) {stem}.strat"), src, false))?;
+    Ok(Box::new(StrategyAgent::new(strategy)))
+}
+
 impl Agent for StrategyAgent {
     fn name(&self) -> &str {
         &self.strategy.name

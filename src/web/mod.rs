@@ -8,6 +8,7 @@
 //! it was, and scenario files are read only from under the scenario root.
 
 pub mod lecture;
+pub mod play;
 pub mod pool;
 
 use std::net::SocketAddr;
@@ -170,6 +171,16 @@ pub fn router(root: PathBuf, limit: Duration) -> Router {
         .route("/api/sessions/{id}/goto", post(goto))
         .route("/api/sessions/{id}/query", post(query))
         .route("/api/sessions/{id}/figure", get(figure))
+        .route("/play", get(|| async { Html(PLAY_PAGE) }))
+        .route(
+            "/play.js",
+            get(|| async { ([(header::CONTENT_TYPE, "text/javascript")], PLAY_SCRIPT) }),
+        )
+        .route("/api/games", get(games).post(new_game))
+        .route("/api/games/{id}", get(game_state))
+        .route("/api/games/{id}/move", post(game_move))
+        .route("/api/games/{id}/agent", post(game_agent))
+        .route("/api/games/{id}/lecture", post(game_lecture))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(app)
 }
@@ -177,6 +188,8 @@ pub fn router(root: PathBuf, limit: Duration) -> Router {
 const PAGE: &str = include_str!("page/index.html");
 const SCRIPT: &str = include_str!("page/app.js");
 const STYLE: &str = include_str!("page/style.css");
+const PLAY_PAGE: &str = include_str!("page/play.html");
+const PLAY_SCRIPT: &str = include_str!("page/play.js");
 
 /// Runs the server until it is stopped.
 pub fn serve(args: &ServeArgs) -> Result<(), String> {
@@ -425,4 +438,151 @@ async fn figure(
         .await
         .map_err(failure)??;
     Ok(([(header::CONTENT_TYPE, mime)], bytes).into_response())
+}
+
+/// `GET /api/games`: the games that can be played, with their players and
+/// the agents offered for each.
+async fn games() -> Json<serde_json::Value> {
+    let list: Vec<serde_json::Value> = crate::play::game_loop::playable()
+        .into_iter()
+        .map(|g| json!({ "game": g, "agents": play::agents_for(g) }))
+        .collect();
+    Json(json!(list))
+}
+
+fn no_game() -> ApiError {
+    ApiError(
+        StatusCode::NOT_FOUND,
+        json!({ "error": "no such game (it may have expired): start a new one" }),
+    )
+}
+
+/// `?reveal=1`: the teaching switch (every hand shown).
+#[derive(Deserialize)]
+struct Reveal {
+    reveal: Option<u8>,
+}
+
+/// `POST /api/games`: deals and seats a game (see [`play::NewGame`]).
+async fn new_game(
+    State(app): State<Shared>,
+    Json(req): Json<play::NewGame>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let id = app.pool.new_id();
+    let key = id.clone();
+    let state = app
+        .pool
+        .run(&id, move |sessions, waiting| {
+            let game = play::WebGame::new(&req, options()).map_err(bad)?;
+            let state = game.state(false).map_err(bad)?;
+            if waiting() {
+                sessions.insert_game(key, game).map_err(|e| {
+                    ApiError(StatusCode::SERVICE_UNAVAILABLE, json!({ "error": e }))
+                })?;
+            }
+            Ok::<_, ApiError>(state)
+        })
+        .await
+        .map_err(failure)??;
+    Ok(Json(json!({ "id": id, "state": state })))
+}
+
+/// Runs `f` on game `id`, then answers its state.
+async fn on_game(
+    app: &App,
+    id: String,
+    reveal: bool,
+    f: impl FnOnce(&mut play::WebGame) -> Result<(), ApiError> + Send + 'static,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let key = id.clone();
+    app.pool
+        .run(&id, move |sessions, _| {
+            let game = sessions.game(&key).ok_or_else(no_game)?;
+            f(game)?;
+            let state = game.state(reveal).map_err(bad)?;
+            Ok(Json(serde_json::to_value(state).unwrap_or_default()))
+        })
+        .await
+        .map_err(failure)?
+}
+
+async fn game_state(
+    State(app): State<Shared>,
+    UrlPath(id): UrlPath<String>,
+    Query(r): Query<Reveal>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    on_game(&app, id, r.reveal == Some(1), |_| Ok(())).await
+}
+
+#[derive(Deserialize)]
+struct PersonMove {
+    #[serde(rename = "move")]
+    text: String,
+}
+
+/// `POST /api/games/{id}/move`: the person's move; a refused move (400,
+/// the rule quoted) leaves the game as it was.
+async fn game_move(
+    State(app): State<Shared>,
+    UrlPath(id): UrlPath<String>,
+    Query(r): Query<Reveal>,
+    Json(req): Json<PersonMove>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    on_game(&app, id, r.reveal == Some(1), move |g| {
+        g.person_move(&req.text).map_err(bad)
+    })
+    .await
+}
+
+/// `POST /api/games/{id}/agent`: one agent's move, when an agent is to
+/// move (the page asks until it is the person's turn).
+async fn game_agent(
+    State(app): State<Shared>,
+    UrlPath(id): UrlPath<String>,
+    Query(r): Query<Reveal>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    on_game(&app, id, r.reveal == Some(1), |g| {
+        g.agent_move().map(|_| ()).map_err(bad)
+    })
+    .await
+}
+
+/// `POST /api/games/{id}/lecture`: the game so far as a scenario, opened
+/// as a lecture session (the page then shows it in the lecture view).
+async fn game_lecture(
+    State(app): State<Shared>,
+    UrlPath(id): UrlPath<String>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let key = id.clone();
+    let src = app
+        .pool
+        .run(&id, move |sessions, _| {
+            let game = sessions.game(&key).ok_or_else(no_game)?;
+            Ok::<_, ApiError>(game.game().scenario())
+        })
+        .await
+        .map_err(failure)??;
+    let lecture = app.pool.new_id();
+    let key = lecture.clone();
+    let name = format!("game {id}");
+    app.pool
+        .run(&lecture, move |sessions, waiting| {
+            let l = Lecture::load(&name, &src, options()).map_err(|ps| {
+                ApiError(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    json!({ "error": "the game's scenario has errors", "problems": ps }),
+                )
+            })?;
+            if waiting() {
+                sessions.insert(key, l).map_err(|e| {
+                    ApiError(StatusCode::SERVICE_UNAVAILABLE, json!({ "error": e }))
+                })?;
+            }
+            Ok::<_, ApiError>(())
+        })
+        .await
+        .map_err(failure)??;
+    Ok(Json(
+        json!({ "id": lecture, "url": format!("/?session={lecture}") }),
+    ))
 }

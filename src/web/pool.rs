@@ -16,11 +16,14 @@ use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
 
 use super::lecture::Lecture;
+use super::play::WebGame;
 
-/// The sessions one worker owns, with when each was last used.
+/// The sessions one worker owns (lectures and games), with when each was
+/// last used.
 #[derive(Default)]
 pub struct Sessions {
     map: HashMap<String, (Lecture, Instant)>,
+    games: HashMap<String, (WebGame, Instant)>,
     idle: Duration,
     max: usize,
 }
@@ -30,6 +33,33 @@ impl Sessions {
     fn sweep(&mut self) {
         let idle = self.idle;
         self.map.retain(|_, (_, used)| used.elapsed() < idle);
+        self.games.retain(|_, (_, used)| used.elapsed() < idle);
+    }
+
+    fn full(&self) -> Result<(), String> {
+        if self.map.len() + self.games.len() >= self.max {
+            return Err(format!(
+                "the server holds its most sessions ({}); try again later",
+                self.max
+            ));
+        }
+        Ok(())
+    }
+
+    /// The game `id`, marked as used now.
+    pub fn game(&mut self, id: &str) -> Option<&mut WebGame> {
+        let (game, used) = self.games.get_mut(id)?;
+        *used = Instant::now();
+        Some(game)
+    }
+
+    /// Keeps `game` as game `id`; refused when the worker is full.
+    pub fn insert_game(&mut self, id: String, game: WebGame) -> Result<(), String> {
+        if !self.games.contains_key(&id) {
+            self.full()?;
+        }
+        self.games.insert(id, (game, Instant::now()));
+        Ok(())
     }
 
     /// The session `id`, marked as used now.
@@ -41,11 +71,8 @@ impl Sessions {
 
     /// Keeps `lecture` as session `id`; refused when the worker is full.
     pub fn insert(&mut self, id: String, lecture: Lecture) -> Result<(), String> {
-        if self.map.len() >= self.max && !self.map.contains_key(&id) {
-            return Err(format!(
-                "the server holds its most sessions ({}); try again later",
-                self.max
-            ));
+        if !self.map.contains_key(&id) {
+            self.full()?;
         }
         self.map.insert(id, (lecture, Instant::now()));
         Ok(())
@@ -82,6 +109,7 @@ impl Pool {
                 std::thread::spawn(move || {
                     let mut sessions = Sessions {
                         map: HashMap::new(),
+                        games: HashMap::new(),
                         idle,
                         max,
                     };

@@ -125,8 +125,19 @@ $("ask").onsubmit = async (ev) => {
 (async () => {
   const list = await api("GET", "/api/scenarios");
   list.forEach((s) => $("scenario").add(new Option(s, s)));
-  const want = new URLSearchParams(location.search).get("scenario");
-  if (want) {
+  const params = new URLSearchParams(location.search);
+  const want = params.get("scenario");
+  const open = params.get("session");
+  if (open) {
+    // A session made elsewhere (a game from the play page).
+    try {
+      session = open;
+      render(await api("GET", `/api/sessions/${open}`));
+    } catch (e) {
+      session = null;
+      showProblem(e);
+    }
+  } else if (want) {
     $("scenario").value = want;
     load({ path: want });
   }

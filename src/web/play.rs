@@ -1,0 +1,336 @@
+//! The play page's games: a person at one seat of a [`Match`], agents at
+//! the others, and the JSON the page draws (the person's view of the
+//! table, the legal moves, the history, and the knowledge panel decided by
+//! the engine, as the terminal desk's `know` and `known`).
+//!
+//! Each request does one thing: the person's move (refused moves leave the
+//! game as it was), or one agent's move, so that no request runs for a
+//! whole game; the page asks for agents' moves until it is the person's
+//! turn. A game lives on the worker thread that owns its id (see
+//! [`super::pool`]).
+
+use serde::Serialize;
+
+use crate::cards::{LocKind, Size};
+use crate::engine::Agent as Player;
+use crate::interp::Options;
+use crate::play::{agent_named, views, Agent, Match, Seat};
+
+/// The most agent moves one game may make (a runaway game ends there).
+pub const MAX_MOVES: usize = 5_000;
+
+/// A game on the play page.
+pub struct WebGame {
+    game: Match,
+    me: Player,
+}
+
+/// What the page asks for when it starts a game.
+#[derive(Clone, Debug, serde::Deserialize)]
+pub struct NewGame {
+    /// The game (`gofish`, `kwartet`, ...).
+    pub game: String,
+    /// `teaching` (small deck, the default) or `full`.
+    pub size: Option<String>,
+    /// The deal's seed.
+    pub seed: Option<u64>,
+    /// The person's seat: a player's name (the first player by default).
+    pub me: Option<String>,
+    /// An agent per other seat, in seating order: `random` or a built-in
+    /// strategy's name for the game (one name: every seat).
+    pub agents: Option<Vec<String>>,
+}
+
+/// A location as the person sees it.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct Place {
+    /// Its name (`1`, `stock`, `books2`).
+    pub name: String,
+    /// `hand`, `books`, `stock`, `pile` or `slot`.
+    pub kind: &'static str,
+    /// The player it belongs to, if any.
+    pub owner: Option<String>,
+    /// Whether it is the person's own hand.
+    pub mine: bool,
+    /// How many cards lie there.
+    pub count: u32,
+    /// The cards, when the person sees them (or the teaching switch is on).
+    pub cards: Option<Vec<String>>,
+}
+
+/// A fact of the knowledge panel.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct Known {
+    /// Whom it is about.
+    pub about: String,
+    /// What kind of fact.
+    pub label: String,
+    /// The item.
+    pub item: String,
+    /// The formula the engine decided.
+    pub formula: String,
+}
+
+/// A played move.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct Move {
+    /// Who played it.
+    pub player: String,
+    /// The move.
+    pub text: String,
+    /// What the rules did on their own.
+    pub notes: Vec<String>,
+}
+
+/// What the play page draws.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct GameState {
+    /// The game.
+    pub game: String,
+    /// The seed.
+    pub seed: u64,
+    /// The players, in seating order.
+    pub players: Vec<String>,
+    /// Who sits where: `person`, `random`, a strategy's name.
+    pub seats: Vec<String>,
+    /// The person's player.
+    pub me: String,
+    /// Whose turn it is (`None` at the end).
+    pub turn: Option<String>,
+    /// Whether the person is to move.
+    pub my_turn: bool,
+    /// Whether the game is over.
+    pub over: bool,
+    /// The table as the person sees it.
+    pub places: Vec<Place>,
+    /// The person's legal moves (empty when it is not their turn).
+    pub legal: Vec<String>,
+    /// Every move so far.
+    pub history: Vec<Move>,
+    /// The scores, at the end (in some games they depend on hidden cards).
+    pub scores: Option<Vec<i64>>,
+    /// The winners, at the end.
+    pub winners: Option<Vec<String>>,
+    /// What the person knows (first order), decided by the engine.
+    pub know: Vec<Known>,
+    /// What the others know about the person (second order).
+    pub known: Vec<Known>,
+}
+
+/// The agent a name stands for at `game`: `random`, or a built-in
+/// strategy (`second-order` is `strategies/gofish-second-order.strat`).
+/// Names only: the page cannot load files.
+pub fn agent_for(game: &str, name: &str) -> Result<Box<dyn Agent>, String> {
+    if let Some(agent) = agent_named(name) {
+        return Ok(agent);
+    }
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+        return Err(format!(
+            "{name:?}: an agent is named by letters, digits and `-`"
+        ));
+    }
+    crate::strategy::agent::built_in(game, name)
+}
+
+/// The agents the page offers for `game`: `random` and the built-in
+/// strategies.
+pub fn agents_for(game: &str) -> Vec<String> {
+    let prefix = format!("{game}-");
+    std::iter::once("random".to_string())
+        .chain(
+            crate::strategy::BUILT_IN
+                .iter()
+                .filter_map(|(n, _)| n.strip_prefix(&prefix))
+                .filter(|n| *n != "random")
+                .map(str::to_string),
+        )
+        .collect()
+}
+
+impl WebGame {
+    /// Deals and seats a game.
+    pub fn new(req: &NewGame, options: Options) -> Result<WebGame, String> {
+        let size = match req.size.as_deref().unwrap_or("teaching") {
+            "teaching" | "small" => Size::Teaching,
+            "full" => Size::Full,
+            other => return Err(format!("size {other:?}: teaching or full")),
+        };
+        let mut game = Match::new(&req.game, req.seed.unwrap_or(1), size, options)?;
+        let players = game.playing().table.players.clone();
+        let me = match &req.me {
+            None => 0,
+            Some(name) => players.iter().position(|p| p == name).ok_or_else(|| {
+                format!("no player {name:?}; the players are {}", players.join(", "))
+            })?,
+        };
+        let wanted = players.len() - 1;
+        let names: Vec<String> = match req.agents.as_deref() {
+            None | Some([]) => vec!["random".to_string(); wanted],
+            Some([one]) => vec![one.clone(); wanted],
+            Some(many) => many.to_vec(),
+        };
+        if names.len() != wanted {
+            return Err(format!(
+                "{} has {} players and you play one: give {wanted} agent(s), {} given",
+                req.game,
+                players.len(),
+                names.len()
+            ));
+        }
+        let mut names = names.into_iter();
+        let mut seats = Vec::new();
+        for seat in 0..players.len() {
+            if seat == me {
+                seats.push(Seat::Person);
+                continue;
+            }
+            let agent = agent_for(&req.game, &names.next().expect("counted"))?;
+            seats.push(game.agent_seat(agent, seat));
+        }
+        game.seat(seats)?;
+        Ok(WebGame { game, me })
+    }
+
+    /// The match.
+    pub fn game(&self) -> &Match {
+        &self.game
+    }
+
+    /// The person's player.
+    pub fn me(&self) -> Player {
+        self.me
+    }
+
+    /// Whether an agent is to move.
+    pub fn agents_turn(&self) -> bool {
+        !self.game.is_over()
+            && self.game.current_player() != Some(self.me)
+            && self.game.history().len() < MAX_MOVES
+    }
+
+    /// The person's move: played when it is one of their legal moves;
+    /// otherwise refused with the rule that forbids it (or why it is not
+    /// theirs to make), and the game is as it was.
+    pub fn person_move(&mut self, text: &str) -> Result<(), String> {
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        if self.game.is_over() {
+            return Err("the game is over".into());
+        }
+        if self.game.current_player() != Some(self.me) {
+            return Err("it is not your turn".into());
+        }
+        let legal = self.game.legal_moves();
+        if legal.iter().any(|l| l.text == text) {
+            return self
+                .game
+                .play(&text)
+                .map(|_| ())
+                .map_err(|d| d.message.clone());
+        }
+        let offered: Vec<&str> = legal.iter().map(|l| l.text.as_str()).collect();
+        let why = match self.game.try_move(&text) {
+            Err(d) => d.message,
+            Ok(()) => "the rules allow this move, but it is not one of yours to make now".into(),
+        };
+        Err(format!("{why} (your moves now: {})", offered.join(", ")))
+    }
+
+    /// One agent's move, when an agent is to move.
+    pub fn agent_move(&mut self) -> Result<bool, String> {
+        if !self.agents_turn() {
+            return Ok(false);
+        }
+        match self.game.agent_move() {
+            None => Ok(false),
+            Some(Ok(_)) => Ok(true),
+            Some(Err(d)) => Err(d.message),
+        }
+    }
+
+    /// The page's view of the game; `reveal` shows every hand (the
+    /// teaching switch).
+    pub fn state(&self, reveal: bool) -> Result<GameState, String> {
+        let g = &self.game;
+        let table = &g.playing().table;
+        let pos = g.position();
+        let name = |p: Player| table.players[p].clone();
+        let places = table
+            .locations
+            .iter()
+            .enumerate()
+            .map(|(l, loc)| {
+                let counts = pos.cards(l);
+                let mine = loc.kind == LocKind::Hand(self.me);
+                let seen = mine || loc.seen_by.contains(&self.me) || reveal;
+                let (kind, owner) = match loc.kind {
+                    LocKind::Hand(p) => ("hand", Some(name(p))),
+                    LocKind::Books(p) => ("books", Some(name(p))),
+                    LocKind::Slot(p, _) => ("slot", Some(name(p))),
+                    LocKind::Stock => ("stock", None),
+                    LocKind::Pile => ("pile", None),
+                };
+                Place {
+                    name: loc.name.clone(),
+                    kind,
+                    owner,
+                    mine,
+                    count: counts.iter().sum(),
+                    cards: seen.then(|| {
+                        counts
+                            .iter()
+                            .enumerate()
+                            .flat_map(|(k, &n)| {
+                                std::iter::repeat_n(table.deck.kinds[k].name.clone(), n as usize)
+                            })
+                            .collect()
+                    }),
+                }
+            })
+            .collect();
+        let facts = |f: fn(&crate::cards::Table, &str, Player) -> Vec<views::Fact>| {
+            views::holding(g, f(table, g.game(), self.me))
+                .map(|kept| {
+                    kept.into_iter()
+                        .map(|f| Known {
+                            about: f.about,
+                            label: f.label,
+                            item: f.item,
+                            formula: f.formula,
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .map_err(|d| d.message)
+        };
+        let over = g.is_over();
+        let my_turn = g.current_player() == Some(self.me);
+        Ok(GameState {
+            game: g.game().to_string(),
+            seed: g.seed(),
+            players: table.players.clone(),
+            seats: g.seats().iter().map(|s| s.name().to_string()).collect(),
+            me: name(self.me),
+            turn: g.current_player().map(name),
+            my_turn,
+            over,
+            places,
+            legal: if my_turn && !over {
+                g.legal_moves().into_iter().map(|l| l.text).collect()
+            } else {
+                Vec::new()
+            },
+            history: g
+                .history()
+                .iter()
+                .map(|p| Move {
+                    player: name(p.player),
+                    text: p.text.clone(),
+                    notes: p.notes.clone(),
+                })
+                .collect(),
+            scores: over.then(|| g.scores()),
+            winners: over.then(|| g.winners().into_iter().map(name).collect()),
+            know: facts(views::first_order)?,
+            known: facts(views::second_order)?,
+        })
+    }
+}
