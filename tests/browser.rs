@@ -59,9 +59,21 @@ fn wait_for(port: u16) {
     }
 }
 
+/// What the engine says at checkpoint "turn 2".
+struct AtTurn2 {
+    worlds: u128,
+    held: usize,
+    answer: bool,
+    /// The worlds C{1,2} reaches from the actual world.
+    common: Vec<usize>,
+    /// A world other than the actual one, and its line as `worlds` prints it.
+    other: (usize, String),
+}
+
 /// What the engine says at checkpoint "turn 2": the number of worlds, the
-/// lines of `expect` statements run so far (all held), and `K1 2_A`.
-fn engine_at_turn_2() -> (u128, usize, bool) {
+/// lines of `expect` statements run so far (all held), `K1 2_A`, the
+/// worlds of C{1,2} and one world's deal.
+fn engine_at_turn_2() -> AtTurn2 {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
     let src = std::fs::read_to_string(root.join(SCENARIO)).unwrap();
     let scenario = syntax::parse(&src).unwrap();
@@ -90,8 +102,21 @@ fn engine_at_turn_2() -> (u128, usize, bool) {
         [Output::Answer { value, .. }] => *value,
         other => panic!("{other:?}"),
     };
-    let worlds = session.playing().unwrap().model.world_count();
-    (worlds, held, answer)
+    let play = session.playing().unwrap();
+    let model = &*play.model;
+    let worlds = model.world_count();
+    let common =
+        model.group_accessible(dealer::engine::GroupAccess::Common, &[0, 1], model.actual());
+    let w = (0..worlds as usize).find(|&w| w != model.actual()).unwrap();
+    let line =
+        dealer::interp::explain::world_line(&play.table, &play.props, play.world_names(), model, w);
+    AtTurn2 {
+        worlds,
+        held,
+        answer,
+        common,
+        other: (w, line.trim().to_string()),
+    }
 }
 
 /// A running server, chromedriver and browser session, all stopped when
@@ -184,7 +209,8 @@ async fn the_lecture_view_steps_draws_and_answers_in_a_browser() {
     let Some(b) = browser().await else {
         return;
     };
-    let (worlds, held, answer) = engine_at_turn_2();
+    let at = engine_at_turn_2();
+    let (worlds, held, answer) = (at.worlds, at.held, at.answer);
     let (client, web) = (&b.client, b.web);
     let result = async {
         client
@@ -228,6 +254,60 @@ async fn the_lecture_view_steps_draws_and_answers_in_a_browser() {
             .count() as u128;
         assert_eq!(boxes, worlds, "the figure draws every world: {svg}");
         assert!(!svg.contains(&format!(">w{worlds}<")), "no extra world");
+        // A group's perspective: C{1,2} highlights the worlds the engine's
+        // group_accessible gives.
+        client
+            .find(Locator::Id("agent"))
+            .await?
+            .select_by_value("C:0,1")
+            .await?;
+        let start = Instant::now();
+        let lit = loop {
+            let v = client
+                .execute(
+                    "const b = document.getElementById('figure-box'); \
+                     return b.dataset.highlighted || null;",
+                    vec![],
+                )
+                .await?;
+            if let Some(s) = v.as_str() {
+                break s.to_string();
+            }
+            assert!(start.elapsed() < Duration::from_secs(10), "no highlight");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        let want: Vec<String> = at.common.iter().map(|w| w.to_string()).collect();
+        assert_eq!(lit, want.join(","));
+        let marked = client
+            .execute("return document.querySelectorAll('#figure-box g.hl').length;", vec![])
+            .await?;
+        assert_eq!(marked.as_u64(), Some(at.common.len() as u64));
+        screenshot(client, "lecture-perspective.png").await?;
+        // A click on a world shows its deal, as the engine has it.
+        let (w, line) = &at.other;
+        client
+            .execute(
+                "const w = arguments[0]; \
+                 const g = [...document.querySelectorAll('#figure-box g')] \
+                   .find(g => { const t = g.querySelector(':scope > title'); return t && t.textContent.trim() === w; }); \
+                 g.querySelector('text, polygon, rect, ellipse').dispatchEvent(new MouseEvent('click', { bubbles: true }));",
+                vec![serde_json::json!(format!("w{w}"))],
+            )
+            .await?;
+        let start = Instant::now();
+        let shown = loop {
+            let t = client.find(Locator::Id("world")).await?.text().await?;
+            if !t.is_empty() || start.elapsed() > Duration::from_secs(10) {
+                break t;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        assert!(shown.starts_with(&format!("world w{w}\n")), "{shown}");
+        // Every location of the engine's line is in the panel.
+        for part in line.split_whitespace().skip(1) {
+            let (loc, cards) = part.split_once(':').unwrap();
+            assert!(shown.contains(&format!("{loc}: {cards}")), "{part} in {shown}");
+        }
         // The query box answers as the engine does.
         let q = client.find(Locator::Id("q")).await?;
         q.send_keys("K1 2_A").await?;

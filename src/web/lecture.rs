@@ -52,6 +52,21 @@ pub struct Lecture {
     problem: Option<Problem>,
 }
 
+/// One world, as a click on the figure shows it.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct WorldInfo {
+    /// Its id (`w3` in the figure).
+    pub id: usize,
+    /// Whether it is the actual world.
+    pub actual: bool,
+    /// The world in one line, as `worlds` prints it.
+    pub line: String,
+    /// Every location with its cards.
+    pub places: Vec<(String, String)>,
+    /// The propositions true there.
+    pub props: Vec<String>,
+}
+
 /// A statement as the page lists it.
 #[derive(Serialize)]
 pub struct Statement {
@@ -312,8 +327,84 @@ impl Lecture {
             .session
             .playing()
             .ok_or("no cards are dealt yet: step forward first")?;
+        let n = play.model.agents();
+        if let Some(bad) = view.agents.iter().flatten().find(|&&a| a >= n) {
+            return Err(format!("no agent {bad}: the model has {n}"));
+        }
         let fig = build(&play.table, &play.props, &*play.model, view).map_err(|e| e.to_string())?;
         render(&fig, format, renderer_from_env()).map_err(|e| e.to_string())
+    }
+
+    /// One world of the current model (a click on the figure): where every
+    /// card lies and which propositions hold.
+    pub fn world(&self, w: usize) -> Result<WorldInfo, String> {
+        let play = self
+            .now()
+            .session
+            .playing()
+            .ok_or("no cards are dealt yet: step forward first")?;
+        let model = &*play.model;
+        model.listable().map_err(|e| e.to_string())?;
+        let count = model.world_count();
+        if w as u128 >= count {
+            return Err(format!("no world w{w}: the model has {count} world(s)"));
+        }
+        let view = model.world(w);
+        let table = &play.table;
+        Ok(WorldInfo {
+            id: w,
+            actual: w == model.actual(),
+            line: crate::interp::explain::world_line(
+                table,
+                &play.props,
+                play.world_names(),
+                model,
+                w,
+            )
+            .trim()
+            .to_string(),
+            places: table
+                .locations
+                .iter()
+                .zip(&view.cards)
+                .map(|(loc, cards)| (loc.name.clone(), table.deck.show_cards(cards)))
+                .collect(),
+            props: play
+                .props
+                .iter()
+                .zip(&view.props)
+                .filter(|(_, &v)| v)
+                .map(|(p, _)| p.clone())
+                .collect(),
+        })
+    }
+
+    /// The worlds a perspective highlights in the actual world: those one
+    /// agent considers possible (`access` `None`), or a group's in the
+    /// sense of `E`, `C` or `D` (the engine's one definition,
+    /// `Backend::group_accessible`).
+    pub fn perspective(
+        &self,
+        agents: &[usize],
+        access: Option<crate::engine::GroupAccess>,
+    ) -> Result<Vec<usize>, String> {
+        let play = self
+            .now()
+            .session
+            .playing()
+            .ok_or("no cards are dealt yet: step forward first")?;
+        let model = &*play.model;
+        model.listable().map_err(|e| e.to_string())?;
+        let n = model.agents();
+        if let Some(&bad) = agents.iter().find(|&&a| a >= n) {
+            return Err(format!("no agent {bad}: the model has {n}"));
+        }
+        let actual = model.actual();
+        Ok(match (access, agents) {
+            (None, [a]) => model.accessible(*a, actual),
+            (None, _) => return Err("one agent, or a group with E, C or D".into()),
+            (Some(access), group) => model.group_accessible(access, group, actual),
+        })
     }
 
     /// Resolves a card kind written like `2_A` or `6S` for `--for`.

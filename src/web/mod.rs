@@ -171,6 +171,8 @@ pub fn router(root: PathBuf, limit: Duration) -> Router {
         .route("/api/sessions/{id}/goto", post(goto))
         .route("/api/sessions/{id}/query", post(query))
         .route("/api/sessions/{id}/figure", get(figure))
+        .route("/api/sessions/{id}/world/{w}", get(world))
+        .route("/api/sessions/{id}/perspective", get(perspective))
         .route("/play", get(|| async { Html(PLAY_PAGE) }))
         .route(
             "/play.js",
@@ -392,11 +394,75 @@ async fn query(
         .map_err(failure)?
 }
 
-/// `GET /api/sessions/{id}/figure?format=svg&agent=0&for=2_A`
+/// `GET /api/sessions/{id}/world/{w}`: one world of the current model.
+async fn world(
+    State(app): State<Shared>,
+    UrlPath((id, w)): UrlPath<(String, usize)>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let key = id.clone();
+    app.pool
+        .run(&id, move |sessions, _| {
+            let l = sessions.get(&key).ok_or_else(no_session)?;
+            let info = l.world(w).map_err(bad)?;
+            Ok(Json(serde_json::to_value(info).unwrap_or_default()))
+        })
+        .await
+        .map_err(failure)?
+}
+
+/// `?agents=0,1&access=C`: a perspective (one agent without `access`).
+#[derive(Deserialize)]
+struct PerspectiveQuery {
+    agents: String,
+    access: Option<String>,
+}
+
+/// The agents of a comma-separated list of indices.
+fn agent_list(text: &str) -> Result<Vec<usize>, ApiError> {
+    text.split(',')
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| {
+            s.trim()
+                .parse::<usize>()
+                .map_err(|_| bad(format!("agents: {s:?} is not an agent's number")))
+        })
+        .collect()
+}
+
+/// `GET /api/sessions/{id}/perspective?agents=0,1&access=E`: the worlds
+/// the perspective highlights in the actual world.
+async fn perspective(
+    State(app): State<Shared>,
+    UrlPath(id): UrlPath<String>,
+    Query(q): Query<PerspectiveQuery>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    use crate::engine::GroupAccess;
+    let agents = agent_list(&q.agents)?;
+    let access = match q.access.as_deref() {
+        None | Some("") | Some("K") => None,
+        Some("E") => Some(GroupAccess::Everybody),
+        Some("C") => Some(GroupAccess::Common),
+        Some("D") => Some(GroupAccess::Distributed),
+        Some(other) => return Err(bad(format!("access {other:?}: K, E, C or D"))),
+    };
+    let key = id.clone();
+    app.pool
+        .run(&id, move |sessions, _| {
+            let l = sessions.get(&key).ok_or_else(no_session)?;
+            let worlds = l.perspective(&agents, access).map_err(bad)?;
+            Ok(Json(json!({ "worlds": worlds })))
+        })
+        .await
+        .map_err(failure)?
+}
+
+/// `GET /api/sessions/{id}/figure?format=svg&agents=0,1&for=2_A`
+/// (`agent=0` for one agent, as before).
 #[derive(Deserialize)]
 struct FigureQuery {
     format: Option<String>,
     agent: Option<usize>,
+    agents: Option<String>,
     #[serde(rename = "for")]
     card: Option<String>,
 }
@@ -416,6 +482,11 @@ async fn figure(
             )))
         }
     };
+    let drawn = match (&q.agents, q.agent) {
+        (Some(list), _) if !list.is_empty() => Some(agent_list(list)?),
+        (_, Some(a)) => Some(vec![a]),
+        _ => None,
+    };
     let key = id.clone();
     let bytes = app
         .pool
@@ -430,7 +501,7 @@ async fn figure(
                 .map_err(bad)?;
             let view = View {
                 card,
-                agents: q.agent.map(|a| vec![a]),
+                agents: drawn,
                 ..View::default()
             };
             l.figure(&view, format).map_err(bad)

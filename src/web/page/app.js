@@ -50,22 +50,93 @@ function render(state) {
   const cp = $("checkpoint");
   cp.length = 1;
   state.checkpoints.forEach((c) => cp.add(new Option(c, c)));
-  const ag = $("agent");
-  const chosen = ag.value;
-  ag.length = 1;
-  state.agents.forEach((a, i) => ag.add(new Option(a, String(i))));
-  ag.value = chosen;
+  // The menu shows the last checkpoint passed.
+  const passed = state.statements
+    .slice(0, state.pos)
+    .map((s) => /^checkpoint\s+"(.*)"\s*$/.exec(s.text))
+    .filter((m) => m);
+  cp.value = passed.length ? passed[passed.length - 1][1] : "";
+  perspectives(state.agents);
   const last = state.ran.filter((r) => r.lines.length).slice(-3);
   $("narration").textContent = last.map((r) => r.lines.join("\n")).join("\n");
   if (state.problem) showProblem({ problem: state.problem });
   figure();
 }
 
+// The perspectives offered: everyone, each agent (K), and E, C and D of
+// every group of two or more agents (all groups up to four agents, else
+// the whole group). A value is `ACCESS:agents`, e.g. `C:0,1`.
+function perspectives(agents) {
+  const ag = $("agent");
+  const chosen = ag.value;
+  ag.length = 1;
+  agents.forEach((a, i) => ag.add(new Option(`${a} (K)`, `K:${i}`)));
+  const all = agents.map((_, i) => i);
+  const groups = [];
+  if (agents.length <= 4) {
+    for (let mask = 1; mask < 1 << agents.length; mask++) {
+      const g = all.filter((i) => mask & (1 << i));
+      if (g.length >= 2) groups.push(g);
+    }
+  } else if (agents.length >= 2) {
+    groups.push(all);
+  }
+  for (const access of ["E", "C", "D"]) {
+    groups.forEach((g) => {
+      const names = g.map((i) => agents[i]).join(",");
+      ag.add(new Option(`${access}{${names}}`, `${access}:${g.join(",")}`));
+    });
+  }
+  ag.value = [...ag.options].some((o) => o.value === chosen) ? chosen : "";
+}
+
+function perspective() {
+  const v = $("agent").value;
+  if (!v) return null;
+  const [access, agents] = v.split(":");
+  return { access, agents };
+}
+
 function figureUrl(format) {
   const p = new URLSearchParams({ format });
-  if ($("agent").value) p.set("agent", $("agent").value);
+  const view = perspective();
+  if (view) p.set("agents", view.agents);
   if ($("card").value.trim()) p.set("for", $("card").value.trim());
   return `/api/sessions/${session}/figure?${p}`;
+}
+
+// The figure's SVG placed inline (it is dealer's own output, every text
+// escaped), so that its worlds can be clicked and highlighted.
+function inline(text) {
+  const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+  const svg = doc.documentElement;
+  if (svg.nodeName !== "svg") return null;
+  svg.querySelectorAll("script, foreignObject").forEach((e) => e.remove());
+  svg.querySelectorAll("*").forEach((e) =>
+    [...e.attributes].forEach((a) => a.name.startsWith("on") && e.removeAttribute(a.name)),
+  );
+  return document.importNode(svg, true);
+}
+
+// The world a figure node stands for (`w3`), if it is a world.
+function worldOf(g) {
+  const t = g && g.querySelector(":scope > title");
+  const m = t && /^w(\d+)$/.exec(t.textContent.trim());
+  return m ? Number(m[1]) : null;
+}
+
+async function highlight(box) {
+  const view = perspective();
+  if (!view || $("card").value.trim()) return;
+  const p = new URLSearchParams({ agents: view.agents, access: view.access });
+  const r = await api("GET", `/api/sessions/${session}/perspective?${p}`).catch(() => null);
+  if (!r) return;
+  const lit = new Set(r.worlds);
+  box.querySelectorAll("g").forEach((g) => {
+    const w = worldOf(g);
+    if (w !== null && lit.has(w)) g.classList.add("hl");
+  });
+  box.dataset.highlighted = [...lit].sort((a, b) => a - b).join(",");
 }
 
 async function figure() {
@@ -75,16 +146,21 @@ async function figure() {
   $("dot").href = figureUrl("dot");
   $("png").href = figureUrl("png");
   const r = await fetch(url);
+  const box = $("figure-box");
+  box.dataset.highlighted = "";
   if (r.ok) {
-    $("figure").src = URL.createObjectURL(await r.blob());
-    $("figure").hidden = false;
+    const svg = inline(await r.text());
+    box.textContent = "";
+    if (svg) box.appendChild(svg);
     $("figure-error").hidden = true;
+    await highlight(box);
   } else {
     const e = await r.json().catch(() => ({ error: r.statusText }));
-    $("figure").hidden = true;
+    box.textContent = "";
     $("figure-error").textContent = e.error;
     $("figure-error").hidden = false;
   }
+  box.dataset.ready = "1";
 }
 
 async function act(method, path, body) {
@@ -111,6 +187,25 @@ $("back").onclick = () => act("POST", "/back", { n: 1 });
 $("checkpoint").onchange = () => $("checkpoint").value && act("POST", "/goto", { name: $("checkpoint").value });
 $("rerun").onclick = () => (session ? act("PUT", "", { src: $("editor").value }) : load({ src: $("editor").value }));
 $("agent").onchange = figure;
+$("figure-box").onclick = async (ev) => {
+  const g = ev.target.closest && ev.target.closest("g");
+  let w = null;
+  for (let n = g; n && n !== $("figure-box") && w === null; n = n.parentElement && n.parentElement.closest("g")) {
+    w = worldOf(n);
+  }
+  if (w === null || !session) return;
+  try {
+    const info = await api("GET", `/api/sessions/${session}/world/${w}`);
+    const rows = info.places.map(([loc, cards]) => `  ${loc}: ${cards || "—"}`);
+    if (info.props.length) rows.push(`  true: ${info.props.join(" ")}`);
+    $("world").textContent = `world w${info.id}${info.actual ? " (the actual world)" : ""}\n${rows.join("\n")}`;
+    $("world").dataset.world = String(info.id);
+    $("world").hidden = false;
+  } catch (e) {
+    $("world").textContent = e.error;
+    $("world").hidden = false;
+  }
+};
 $("card").onchange = figure;
 $("ask").onsubmit = async (ev) => {
   ev.preventDefault();
