@@ -332,6 +332,61 @@ async fn the_lecture_view_steps_draws_and_answers_in_a_browser() {
         );
         // A screenshot to look at.
         screenshot(client, "lecture-turn-2.png").await?;
+        // The editor colours with the shipped editor grammar: statement
+        // keywords, moves and modal operators get their classes.
+        let coloured = client
+            .execute(
+                "const t = c => [...document.querySelectorAll('#editor-hl .' + c)].map(s => s.textContent); \
+                 return [t('c-kw'), t('c-move'), t('c-modal'), t('c-comment').length];",
+                vec![],
+            )
+            .await?;
+        let words = |i: usize| -> Vec<String> {
+            coloured[i]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_str().unwrap().to_string())
+                .collect()
+        };
+        assert!(words(0).contains(&"game".to_string()), "{coloured}");
+        assert!(words(0).contains(&"expect".to_string()), "{coloured}");
+        assert!(words(1).contains(&"ask".to_string()), "{coloured}");
+        assert!(words(2).contains(&"K1".to_string()), "{coloured}");
+        assert!(coloured[3].as_u64().unwrap() > 0, "{coloured}");
+        // A syntax error on line 3 of an edit is marked at line 3.
+        client
+            .execute(
+                "const e = document.getElementById('editor'); \
+                 const lines = e.value.split('\\n'); lines.splice(2, 0, 'exepct 1_Q'); \
+                 e.value = lines.join('\\n'); e.dispatchEvent(new Event('input')); \
+                 document.getElementById('rerun').click();",
+                vec![],
+            )
+            .await?;
+        let start = Instant::now();
+        let marked = loop {
+            let v = client
+                .execute(
+                    "return [...document.querySelectorAll('#editor-hl .line.err')].map(l => l.dataset.line);",
+                    vec![],
+                )
+                .await?;
+            let lines: Vec<String> = v
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_str().unwrap().to_string())
+                .collect();
+            if !lines.is_empty() || start.elapsed() > Duration::from_secs(10) {
+                break lines;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        assert_eq!(marked, vec!["3".to_string()]);
+        let problem = client.find(Locator::Id("problem")).await?.text().await?;
+        assert!(problem.contains(":3:"), "{problem}");
+        screenshot(client, "lecture-editor-error.png").await?;
         Ok::<(), fantoccini::error::CmdError>(())
     }
     .await;

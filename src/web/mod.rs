@@ -163,6 +163,10 @@ pub fn router(root: PathBuf, limit: Duration) -> Router {
             "/style.css",
             get(|| async { ([(header::CONTENT_TYPE, "text/css")], STYLE) }),
         )
+        .route(
+            "/deal.tmLanguage.json",
+            get(|| async { ([(header::CONTENT_TYPE, "application/json")], GRAMMAR) }),
+        )
         .route("/api/scenarios", get(scenarios))
         .route("/api/sessions", post(create))
         .route("/api/sessions/{id}", get(state).put(edit))
@@ -190,6 +194,8 @@ pub fn router(root: PathBuf, limit: Duration) -> Router {
 const PAGE: &str = include_str!("page/index.html");
 const SCRIPT: &str = include_str!("page/app.js");
 const STYLE: &str = include_str!("page/style.css");
+/// The editor grammar dealer ships, which the page's editor colours with.
+const GRAMMAR: &str = include_str!("../../editors/vscode/syntaxes/deal.tmLanguage.json");
 const PLAY_PAGE: &str = include_str!("page/play.html");
 const PLAY_SCRIPT: &str = include_str!("page/play.js");
 

@@ -20,11 +20,94 @@ function showProblem(err) {
   const problems = err.problems || (err.problem ? [err.problem] : []);
   p.textContent = problems.length ? problems.map((x) => x.message).join("\n") : err.error;
   p.hidden = false;
+  errorLines = new Set(problems.map((x) => x.line).filter((l) => l > 0));
+  colour();
   return problems;
+}
+
+// Syntax colouring in the editor: the patterns of the editor grammar that
+// dealer ships (editors/vscode/syntaxes/deal.tmLanguage.json, served at
+// /deal.tmLanguage.json), tried in order at each position of a line, drawn
+// in a layer under the transparent text area; lines with errors marked.
+let rules = [];
+let errorLines = new Set();
+
+function scopeClass(name) {
+  if (!name) return "";
+  if (name.startsWith("comment")) return "c-comment";
+  if (name.startsWith("string")) return "c-string";
+  if (name.startsWith("keyword.control")) return "c-kw";
+  if (name.startsWith("keyword.other")) return "c-move";
+  if (name.startsWith("keyword.operator.logical")) return "c-op";
+  if (name.startsWith("keyword.operator")) return "c-modal";
+  if (name.startsWith("constant")) return "c-const";
+  return "";
+}
+
+async function loadGrammar() {
+  const g = await api("GET", "/deal.tmLanguage.json");
+  const add = (p) => {
+    if (p.include) return add(g.repository[p.include.slice(1)]);
+    if (p.patterns && !p.match && !p.begin) return p.patterns.forEach(add);
+    const src = p.match || `${p.begin}(?:\\\\.|(?!${p.end}).)*(?:${p.end})`;
+    rules.push({ re: new RegExp(src, "y"), cls: scopeClass(p.name) });
+  };
+  g.patterns.forEach(add);
+  colour();
+}
+
+function colourLine(text, into) {
+  let i = 0;
+  let plain = "";
+  const flush = () => {
+    if (plain) into.appendChild(document.createTextNode(plain));
+    plain = "";
+  };
+  while (i < text.length) {
+    let hit = null;
+    for (const r of rules) {
+      r.re.lastIndex = i;
+      const m = r.re.exec(text);
+      if (m && m[0].length) {
+        hit = { text: m[0], cls: r.cls };
+        break;
+      }
+    }
+    if (!hit) {
+      plain += text[i++];
+      continue;
+    }
+    if (hit.cls) {
+      flush();
+      const span = document.createElement("span");
+      span.className = hit.cls;
+      span.textContent = hit.text;
+      into.appendChild(span);
+    } else {
+      plain += hit.text;
+    }
+    i += hit.text.length;
+  }
+  flush();
+}
+
+function colour() {
+  const hl = $("editor-hl");
+  hl.textContent = "";
+  $("editor").value.split("\n").forEach((text, i) => {
+    const line = document.createElement("span");
+    line.className = "line" + (errorLines.has(i + 1) ? " err" : "");
+    line.dataset.line = String(i + 1);
+    colourLine(text, line);
+    hl.appendChild(line);
+    hl.appendChild(document.createTextNode("\n"));
+  });
+  hl.scrollTop = $("editor").scrollTop;
 }
 
 function render(state) {
   $("problem").hidden = true;
+  errorLines = new Set();
   const list = $("statements");
   list.textContent = "";
   const ran = new Map(state.ran.map((r) => [r.index, r]));
@@ -46,6 +129,7 @@ function render(state) {
     list.appendChild(li);
   });
   if (document.activeElement !== $("editor")) $("editor").value = state.src;
+  colour();
   $("where").textContent = `step ${state.step} · ${state.pos}/${state.statements.length} statements`;
   const cp = $("checkpoint");
   cp.length = 1;
@@ -187,6 +271,13 @@ $("back").onclick = () => act("POST", "/back", { n: 1 });
 $("checkpoint").onchange = () => $("checkpoint").value && act("POST", "/goto", { name: $("checkpoint").value });
 $("rerun").onclick = () => (session ? act("PUT", "", { src: $("editor").value }) : load({ src: $("editor").value }));
 $("agent").onchange = figure;
+$("editor").oninput = () => {
+  errorLines = new Set();
+  colour();
+};
+$("editor").onscroll = () => {
+  $("editor-hl").scrollTop = $("editor").scrollTop;
+};
 $("figure-box").onclick = async (ev) => {
   const g = ev.target.closest && ev.target.closest("g");
   let w = null;
@@ -218,6 +309,7 @@ $("ask").onsubmit = async (ev) => {
 };
 
 (async () => {
+  loadGrammar().catch(() => {});
   const list = await api("GET", "/api/scenarios");
   list.forEach((s) => $("scenario").add(new Option(s, s)));
   const params = new URLSearchParams(location.search);
