@@ -23,6 +23,8 @@ pub const MAX_MOVES: usize = 5_000;
 pub struct WebGame {
     game: Match,
     me: Player,
+    /// The most moves ([`MAX_MOVES`]).
+    cap: usize,
 }
 
 /// What the page asks for when it starts a game.
@@ -101,6 +103,8 @@ pub struct GameState {
     pub my_turn: bool,
     /// Whether the game is over.
     pub over: bool,
+    /// Whether the game was stopped unfinished after [`MAX_MOVES`] moves.
+    pub stopped: bool,
     /// The table as the person sees it.
     pub places: Vec<Place>,
     /// The person's legal moves (empty when it is not their turn).
@@ -188,7 +192,11 @@ impl WebGame {
             seats.push(game.agent_seat(agent, seat));
         }
         game.seat(seats)?;
-        Ok(WebGame { game, me })
+        Ok(WebGame {
+            game,
+            me,
+            cap: MAX_MOVES,
+        })
     }
 
     /// The match.
@@ -205,7 +213,7 @@ impl WebGame {
     pub fn agents_turn(&self) -> bool {
         !self.game.is_over()
             && self.game.current_player() != Some(self.me)
-            && self.game.history().len() < MAX_MOVES
+            && self.game.history().len() < self.cap
     }
 
     /// The person's move: played when it is one of their legal moves;
@@ -215,6 +223,9 @@ impl WebGame {
         let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
         if self.game.is_over() {
             return Err("the game is over".into());
+        }
+        if self.game.history().len() >= self.cap {
+            return Err(format!("the game was stopped after {} moves", self.cap));
         }
         if self.game.current_player() != Some(self.me) {
             return Err("it is not your turn".into());
@@ -235,7 +246,8 @@ impl WebGame {
         Err(format!("{why} (your moves now: {})", offered.join(", ")))
     }
 
-    /// One agent's move, when an agent is to move.
+    /// One agent's move, when an agent is to move (none after
+    /// [`MAX_MOVES`]: the game is then stopped).
     pub fn agent_move(&mut self) -> Result<bool, String> {
         if !self.agents_turn() {
             return Ok(false);
@@ -312,8 +324,9 @@ impl WebGame {
             turn: g.current_player().map(name),
             my_turn,
             over,
+            stopped: !over && g.history().len() >= self.cap,
             places,
-            legal: if my_turn && !over {
+            legal: if my_turn && !over && g.history().len() < self.cap {
                 g.legal_moves().into_iter().map(|l| l.text).collect()
             } else {
                 Vec::new()
@@ -332,5 +345,39 @@ impl WebGame {
             know: facts(views::first_order)?,
             known: facts(views::second_order)?,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A game past its move cap is stopped: no agent moves, the person's
+    /// moves are refused, the state says so and offers no move.
+    #[test]
+    fn a_game_stops_at_its_move_cap() {
+        let req = NewGame {
+            game: "kemps".into(),
+            size: None,
+            seed: Some(5),
+            me: None,
+            agents: None,
+        };
+        let mut g = WebGame::new(&req, Options::default()).unwrap();
+        g.cap = 6;
+        while !g.game.is_over() && g.game.history().len() < g.cap {
+            if g.game.current_player() == Some(g.me) {
+                let first = g.game.legal_moves()[0].text.clone();
+                g.person_move(&first).unwrap();
+            } else {
+                assert!(g.agent_move().unwrap());
+            }
+        }
+        assert_eq!(g.game.history().len(), 6);
+        let s = g.state(false).unwrap();
+        assert!(s.stopped && !s.over && s.legal.is_empty());
+        assert!(!g.agent_move().unwrap());
+        assert!(g.person_move("pass 1").is_err());
+        assert_eq!(g.game.history().len(), 6);
     }
 }

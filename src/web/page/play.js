@@ -96,6 +96,8 @@ function render(s) {
   $("moves-title").hidden = !s.legal.length;
   $("status").textContent = s.over
     ? "The game is over."
+    : s.stopped
+      ? `The game was stopped unfinished after ${s.history.length} moves.`
     : s.my_turn
       ? `Your move, player ${s.me}.`
       : `Player ${s.turn} is thinking…`;
@@ -114,12 +116,12 @@ function render(s) {
     const parts = s.players.map((p, i) => `${p}: ${s.scores[i]}`);
     $("score").textContent = `Score ${parts.join(", ")} · winner(s): ${s.winners.join(", ")}`;
   }
-  document.body.dataset.state = s.over ? "over" : s.my_turn ? "mine" : "waiting";
+  document.body.dataset.state = s.over ? "over" : s.stopped ? "stopped" : s.my_turn ? "mine" : "waiting";
 }
 
 // Lets the agents move, one request per move, until it is the person's turn.
 async function agents(s) {
-  while (!s.over && !s.my_turn) {
+  while (!s.over && !s.my_turn && !s.stopped) {
     render(s);
     s = await api("POST", `/api/games/${game}/agent${reveal()}`);
   }
