@@ -1138,3 +1138,46 @@ fn export_options_parse_in_any_order_once_each() {
         errors[0]
     );
 }
+
+/// A long scenario is parsed on every core; the statements, and the errors
+/// of bad ones, are the same with one thread as with two, in order.
+#[test]
+fn parsing_does_not_depend_on_the_number_of_threads() {
+    let mut src = String::from(
+        "players Anne Bill Cath\ndeck 0..6\ndeal Anne: 0 1 2 | Bill: 3 4 5 | Cath: 6\n",
+    );
+    for i in 0..600 {
+        let k = i % 7;
+        src.push_str(&format!(
+            "? [!K_Anne (hand_Anne({k}) | hand_Bill({k}))] C{{Anne,Bill}} (Kw_Bill hand_Anne({k}) & !K_Cath hand_Bill({}))\n",
+            (k + 1) % 7
+        ));
+        if i % 97 == 0 {
+            src.push_str("exepct K_Anne p\n");
+        }
+    }
+    let run = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| match parse(&src) {
+                Ok(s) => Ok(s.statements),
+                Err(e) => Err(format!("{e:?}")),
+            })
+    };
+    let one = run(1);
+    let two = run(2);
+    assert_eq!(one, two);
+    // The bad lines are errors, reported in order.
+    let errors = one.unwrap_err();
+    assert_eq!(errors.matches("SyntaxError").count(), 7, "{errors}");
+    // Without the bad lines, all 603 statements.
+    let good: String = src
+        .lines()
+        .filter(|l| !l.starts_with("exepct"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let parsed = parse(&good).unwrap().statements;
+    assert_eq!(parsed.len(), 603);
+}

@@ -297,7 +297,8 @@ pub trait Backend {
     /// The worlds `among` counts, grouped by where the copies of `kind`
     /// lie, each placement with the number of its worlds and of those
     /// where `f` holds; placements in increasing order of their counts
-    /// (location by location). More than `limit` placements is an error.
+    /// (location by location). It stops looking after `limit + 1`
+    /// placements (the caller refuses that many as too many to show).
     /// The default lists the worlds (and so fails on a model too large
     /// to list); a symbolic model answers from its sets of states at any
     /// size.

@@ -25,12 +25,29 @@ pub(crate) struct DealerParser;
 /// How deeply formulas may nest before the parser gives up (no stack overflow).
 const MAX_DEPTH: usize = 200;
 
+/// From this many statements on, a scenario is parsed on every core.
+const PARALLEL_FROM: usize = 256;
+
 /// Parses a whole scenario; on failure, one error per bad statement.
 pub fn parse(src: &str) -> Result<Scenario, Vec<SyntaxError>> {
+    use rayon::prelude::*;
+    let pieces = split::split(src);
+    // Statements are parsed independently: a long scenario is parsed on
+    // every core, and the results are collected in order, so that they do
+    // not depend on the number of threads.
+    let parsed: Vec<Result<Statement, SyntaxError>> = if pieces.len() >= PARALLEL_FROM {
+        pieces
+            .par_iter()
+            .with_min_len(PARALLEL_FROM / 4)
+            .map(|piece| parse_piece(src, piece))
+            .collect()
+    } else {
+        pieces.iter().map(|piece| parse_piece(src, piece)).collect()
+    };
     let mut statements = Vec::new();
     let mut errors = Vec::new();
-    for piece in split::split(src) {
-        match parse_piece(src, &piece) {
+    for result in parsed {
+        match result {
             Ok(statement) => statements.push(statement),
             Err(error) => errors.push(error),
         }

@@ -114,10 +114,23 @@ pub fn problem(name: &str, src: &str, d: &Diagnostic) -> Problem {
     }
 }
 
+/// `source` with `word` in front, unless it is written there already
+/// (statements carry their own text, `expect ...`; queries may not).
+fn lead(word: &str, source: &str) -> String {
+    let written = source
+        .strip_prefix(word)
+        .is_some_and(|rest| rest.starts_with(char::is_whitespace));
+    if written {
+        source.to_string()
+    } else {
+        format!("{word} {source}")
+    }
+}
+
 fn lines_of(out: &Output) -> (Vec<String>, Option<bool>) {
     match out {
-        Output::Answer { source, value } => (vec![format!("? {source}: {value}")], None),
-        Output::Valid { source, value } => (vec![format!("?? {source}: {value}")], None),
+        Output::Answer { source, value } => (vec![format!("{}: {value}", lead("?", source))], None),
+        Output::Valid { source, value } => (vec![format!("{}: {value}", lead("??", source))], None),
         Output::Expect {
             source,
             held,
@@ -125,7 +138,8 @@ fn lines_of(out: &Output) -> (Vec<String>, Option<bool>) {
             ..
         } => {
             let mut v = vec![format!(
-                "expect {source}: {}",
+                "{}: {}",
+                lead("expect", source),
                 if *held { "held" } else { "FAILED" }
             )];
             if !detail.is_empty() {
