@@ -444,3 +444,94 @@ async fn bad_game_requests_are_refused() {
         .unwrap()
         .contains(&json!("second-order")));
 }
+
+/// A world's deal and a perspective's worlds, for every world and several
+/// perspectives at Go Fish's "turn 2", against the model of a direct
+/// replay; bad worlds, agents and accesses are refused and change nothing.
+#[tokio::test]
+async fn worlds_and_perspectives_match_the_model() {
+    use dealer::engine::GroupAccess;
+    let app = app();
+    let (_, v) = json_call(
+        &app,
+        "POST",
+        "/api/sessions",
+        Some(json!({"path": "gofish/simplified.deal"})),
+    )
+    .await;
+    let id = v["id"].as_str().unwrap().to_string();
+    let (_, before) = json_call(
+        &app,
+        "POST",
+        &format!("/api/sessions/{id}/goto"),
+        Some(json!({"name": "turn 2"})),
+    )
+    .await;
+    // The same position, replayed directly.
+    let file = "scenarios/gofish/simplified.deal";
+    let src = std::fs::read_to_string(file).unwrap();
+    let script = Script::parse(file, &src).unwrap();
+    let mut s = Session::new(Options::default());
+    let mut reached = false;
+    for st in &script.statements {
+        if reached && matches!(st.kind, StatementKind::Move(_)) {
+            break;
+        }
+        s.execute(st, &src).unwrap();
+        reached |= matches!(&st.kind, StatementKind::Checkpoint(n) if n.text == "turn 2");
+    }
+    let play = s.playing().unwrap();
+    let model = &*play.model;
+    let n = model.world_count() as usize;
+    assert!(n > 1);
+    for w in 0..n {
+        let (st, info) =
+            json_call(&app, "GET", &format!("/api/sessions/{id}/world/{w}"), None).await;
+        assert_eq!(st, StatusCode::OK, "{info}");
+        let view = model.world(w);
+        for (l, loc) in play.table.locations.iter().enumerate() {
+            assert_eq!(info["places"][l][0], json!(loc.name));
+            assert_eq!(
+                info["places"][l][1],
+                json!(play.table.deck.show_cards(&view.cards[l]))
+            );
+        }
+        assert_eq!(info["actual"], json!(w == model.actual()));
+    }
+    let cases = [
+        ("0", "K", None),
+        ("2", "K", None),
+        ("0,1", "E", Some(GroupAccess::Everybody)),
+        ("0,2", "C", Some(GroupAccess::Common)),
+        ("0,1", "D", Some(GroupAccess::Distributed)),
+    ];
+    for (agents, access, group) in cases {
+        let (st, v) = json_call(
+            &app,
+            "GET",
+            &format!("/api/sessions/{id}/perspective?agents={agents}&access={access}"),
+            None,
+        )
+        .await;
+        assert_eq!(st, StatusCode::OK, "{v}");
+        let list: Vec<usize> = agents.split(',').map(|a| a.parse().unwrap()).collect();
+        let want = match group {
+            None => model.accessible(list[0], model.actual()),
+            Some(g) => model.group_accessible(g, &list, model.actual()),
+        };
+        assert_eq!(v["worlds"], json!(want), "{access}{agents}");
+    }
+    for bad in [
+        format!("/api/sessions/{id}/world/{n}"),
+        format!("/api/sessions/{id}/perspective?agents=7&access=K"),
+        format!("/api/sessions/{id}/perspective?agents=0,1&access=Q"),
+        format!("/api/sessions/{id}/perspective?agents=0,1&access=K"),
+        format!("/api/sessions/{id}/figure?agents=0,9"),
+        format!("/api/sessions/{id}/figure?agent=9"),
+    ] {
+        let (st, v) = json_call(&app, "GET", &bad, None).await;
+        assert_eq!(st, StatusCode::BAD_REQUEST, "{bad}: {v}");
+    }
+    let (_, after) = json_call(&app, "GET", &format!("/api/sessions/{id}"), None).await;
+    assert_eq!(before, after);
+}
