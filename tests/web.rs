@@ -335,6 +335,11 @@ async fn a_game_is_played_through_the_api() {
                 };
                 let (s, v) = json_call(&app, "POST", &uri, None).await;
                 assert_eq!(s, StatusCode::OK, "{v}");
+                // The knowledge panel comes when the person is to move (or
+                // at the end), not while agents are still to move.
+                let waiting = !v["over"].as_bool().unwrap() && !v["my_turn"].as_bool().unwrap();
+                assert_eq!(v["know"].is_null(), waiting, "{v}");
+                assert_eq!(v["known"].is_null(), waiting, "{v}");
                 state = v;
             }
             assert!(refusals > 0);

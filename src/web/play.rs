@@ -115,10 +115,12 @@ pub struct GameState {
     pub scores: Option<Vec<i64>>,
     /// The winners, at the end.
     pub winners: Option<Vec<String>>,
-    /// What the person knows (first order), decided by the engine.
-    pub know: Vec<Known>,
-    /// What the others know about the person (second order).
-    pub known: Vec<Known>,
+    /// What the person knows (first order), decided by the engine; `None`
+    /// while agents are still to move (the page keeps the last panel).
+    pub know: Option<Vec<Known>>,
+    /// What the others know about the person (second order); `None` as
+    /// `know`.
+    pub known: Option<Vec<Known>>,
 }
 
 /// The agent a name stands for at `game`: `random`, or a built-in
@@ -260,7 +262,9 @@ impl WebGame {
     }
 
     /// The page's view of the game; `reveal` shows every hand (the
-    /// teaching switch).
+    /// teaching switch). The knowledge panel is decided only when the
+    /// person is to move or the game has ended (on a full deck it is some
+    /// dozens of queries, and the agents' moves in between need none).
     pub fn state(&self, reveal: bool) -> Result<GameState, String> {
         let g = &self.game;
         let table = &g.playing().table;
@@ -315,6 +319,7 @@ impl WebGame {
         };
         let over = g.is_over();
         let my_turn = g.current_player() == Some(self.me);
+        let panel = !self.agents_turn();
         Ok(GameState {
             game: g.game().to_string(),
             seed: g.seed(),
@@ -342,8 +347,8 @@ impl WebGame {
                 .collect(),
             scores: over.then(|| g.scores()),
             winners: over.then(|| g.winners().into_iter().map(name).collect()),
-            know: facts(views::first_order)?,
-            known: facts(views::second_order)?,
+            know: panel.then(|| facts(views::first_order)).transpose()?,
+            known: panel.then(|| facts(views::second_order)).transpose()?,
         })
     }
 }

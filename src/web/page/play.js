@@ -101,8 +101,8 @@ function render(s) {
     : s.my_turn
       ? `Your move, player ${s.me}.`
       : `Player ${s.turn} is thinking…`;
-  facts(s.know, "know");
-  facts(s.known, "known");
+  if (s.know) facts(s.know, "know");
+  if (s.known) facts(s.known, "known");
   const h = $("history");
   h.textContent = "";
   s.history.forEach((m) => {
