@@ -525,6 +525,28 @@ async fn worlds_and_perspectives_match_the_model() {
             Some(g) => model.group_accessible(g, &list, model.actual()),
         };
         assert_eq!(v["worlds"], json!(want), "{access}{agents}");
+        // The figure shades the same worlds in the file itself (a
+        // download keeps the perspective).
+        let (st, dot) = call(
+            &app,
+            "GET",
+            &format!("/api/sessions/{id}/figure?format=dot&agents={agents}&access={access}"),
+            None,
+        )
+        .await;
+        assert_eq!(st, StatusCode::OK);
+        let dot = String::from_utf8(dot).unwrap();
+        for w in 0..n {
+            let line = dot
+                .lines()
+                .find(|l| l.trim_start().starts_with(&format!("w{w}[")))
+                .unwrap();
+            assert_eq!(
+                line.contains("fillcolor"),
+                want.contains(&w),
+                "{access}{agents}: {line}"
+            );
+        }
     }
     for bad in [
         format!("/api/sessions/{id}/world/{n}"),
@@ -533,6 +555,8 @@ async fn worlds_and_perspectives_match_the_model() {
         format!("/api/sessions/{id}/perspective?agents=0,1&access=K"),
         format!("/api/sessions/{id}/figure?agents=0,9"),
         format!("/api/sessions/{id}/figure?agent=9"),
+        format!("/api/sessions/{id}/figure?agents=0,1&access=K"),
+        format!("/api/sessions/{id}/figure?access=C"),
     ] {
         let (st, v) = json_call(&app, "GET", &bad, None).await;
         assert_eq!(st, StatusCode::BAD_REQUEST, "{bad}: {v}");

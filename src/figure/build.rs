@@ -32,6 +32,11 @@ pub struct View {
     pub complete: bool,
     /// Locations whose rows the labels leave out (e.g. the stock).
     pub hide: Vec<usize>,
+    /// A perspective to shade: the worlds this group (one agent for a
+    /// single agent's view) considers possible in the actual world, in
+    /// the sense of the access ([`Backend::group_accessible`]). A node of
+    /// a projection is shaded when one of its worlds is.
+    pub highlight: Option<(GroupAccess, Vec<Agent>)>,
 }
 
 impl Default for View {
@@ -44,6 +49,7 @@ impl Default for View {
             max_nodes: DEFAULT_MAX_NODES,
             complete: false,
             hide: Vec::new(),
+            highlight: None,
         }
     }
 }
@@ -83,7 +89,34 @@ pub fn build(
     };
     let edges = relations(model, &worlds, &class, &shown, directed);
     let actual = class.get(&model.actual()).copied();
-    Ok(finish(table, model, view, (nodes, edges), actual, shown))
+    let mut fig = finish(table, model, view, (nodes, edges), actual, shown);
+    if let Some((access, group)) = &view.highlight {
+        let seen = model.group_accessible(*access, group, model.actual());
+        let marked: BTreeSet<NodeIx> = seen.iter().filter_map(|w| class.get(w).copied()).collect();
+        fig.marked = marked.into_iter().collect();
+        fig.marked_note = Some(marked_note(table, *access, group));
+    }
+    Ok(fig)
+}
+
+/// The legend's words for a shaded perspective.
+pub fn marked_note(table: &Table, access: GroupAccess, group: &[Agent]) -> String {
+    let names: Vec<String> = group.iter().map(|&a| describe_player(table, a)).collect();
+    let who = names.join(", ");
+    match (access, group.len()) {
+        (_, 1) if access != GroupAccess::Common => {
+            format!("shaded: the worlds {who} considers possible")
+        }
+        (GroupAccess::Everybody, _) => {
+            format!("shaded: the worlds one of {who} considers possible (E)")
+        }
+        (GroupAccess::Common, _) => {
+            format!("shaded: the worlds reachable by {who} (C)")
+        }
+        (GroupAccess::Distributed, _) => {
+            format!("shaded: the worlds {who} together consider possible (D)")
+        }
+    }
 }
 
 /// The figure of drawn nodes and edges: S5 edges as chains unless the
@@ -115,6 +148,8 @@ fn finish(
         shown,
         caption: caption(table, view),
         complete,
+        marked: Vec::new(),
+        marked_note: None,
     }
 }
 

@@ -10,7 +10,7 @@ use graphviz_rust::dot_structures::{
 use graphviz_rust::printer::{DotPrinter, PrinterContext};
 
 use super::look::Look;
-use super::{KripkeLike, Node};
+use super::{KripkeLike, Node, MARKED_FILL};
 
 /// The font of every text in a figure.
 const FONT: &str = "Helvetica";
@@ -79,7 +79,15 @@ pub fn to_dot_with<K: KripkeLike + ?Sized>(fig: &K, look: &Look) -> String {
         Stmt::GAttribute(GraphAttributes::Edge(vec![attr("penwidth", &pen)])),
     ];
     for (i, node) in fig.nodes().iter().enumerate() {
-        stmts.push(Stmt::Node(world_node(node, fig.actual() == Some(i))));
+        let mut dot_node = world_node(node, fig.actual() == Some(i));
+        if fig.marked().contains(&i) {
+            dot_node.attributes.extend([
+                attr("style", "filled"),
+                attr("fillcolor", MARKED_FILL),
+                attr("class", "highlighted"),
+            ]);
+        }
+        stmts.push(Stmt::Node(dot_node));
     }
     for e in fig.edges() {
         let (colour, dash) = look.agent(e.agent);
@@ -169,6 +177,12 @@ fn legend<K: KripkeLike + ?Sized>(fig: &K, look: &Look) -> DotNode {
             html(&fig.agents()[a])
         ));
     }
+    if let Some(text) = fig.marked_note() {
+        rows.push_str(&format!(
+            "<TR><TD COLSPAN=\"2\" ALIGN=\"LEFT\" BGCOLOR=\"{MARKED_FILL}\">{}</TD></TR>",
+            html(text)
+        ));
+    }
     rows.push_str(
         "<TR><TD COLSPAN=\"2\" ALIGN=\"LEFT\">double border: the actual world</TD></TR>\
          <TR><TD COLSPAN=\"2\" ALIGN=\"LEFT\"><U>underlined</U>: common knowledge</TD></TR>",
@@ -197,5 +211,55 @@ mod tests {
     fn escapes_label_text() {
         assert_eq!(html("<8,4> & \"x\""), "&lt;8,4&gt; &amp; &quot;x&quot;");
         assert_eq!(quoted("a\"b\\c"), "\"a\\\"b\\\\c\"");
+    }
+    /// A small figure with node 1 of three shaded.
+    fn shaded_figure() -> crate::figure::Figure {
+        let node = |id: &str, text: &str| Node {
+            id: id.into(),
+            lines: vec![vec![crate::figure::Segment::plain(text)]],
+        };
+        crate::figure::Figure {
+            nodes: vec![node("w0", "1: Q"), node("w1", "1: A"), node("w2", "1: <b>")],
+            edges: vec![crate::figure::Edge {
+                from: 0,
+                to: 1,
+                agent: 0,
+            }],
+            actual: Some(0),
+            directed: false,
+            agents: vec!["player 1".into()],
+            shown: vec![0],
+            caption: "test".into(),
+            complete: true,
+            marked: vec![1],
+            marked_note: Some("shaded: the worlds player 1 considers possible".into()),
+        }
+    }
+
+    #[test]
+    fn shaded_nodes_are_filled_classed_and_explained() {
+        let fig = shaded_figure();
+        let dot = to_dot(&fig);
+        let shaded: Vec<&str> = dot.lines().filter(|l| l.contains("highlighted")).collect();
+        assert_eq!(shaded.len(), 1, "{dot}");
+        assert!(shaded[0].trim_start().starts_with("w1"), "{dot}");
+        assert!(shaded[0].contains(MARKED_FILL) && shaded[0].contains("filled"));
+        assert!(dot.contains("shaded: the worlds player 1 considers possible"));
+        let svg = crate::figure::svg::to_svg(&fig, &Look::default());
+        assert_eq!(svg.matches("class=\"highlighted\"").count(), 1, "{svg}");
+        assert!(svg.contains("<g id=\"w1\" class=\"highlighted\"><title>w1</title>"));
+        assert_eq!(svg.matches(MARKED_FILL).count(), 1, "{svg}");
+        assert!(svg.contains("shaded: the worlds player 1 considers possible"));
+        assert!(!svg.contains("<b>"), "labels stay escaped");
+        let tikz = crate::figure::tikz::to_tikz(&fig, &Look::default());
+        assert_eq!(tikz.matches("fill=marked").count(), 1, "{tikz}");
+        // Without a perspective nothing is shaded and the legend says nothing of it.
+        let plain = crate::figure::Figure {
+            marked: Vec::new(),
+            marked_note: None,
+            ..fig
+        };
+        assert!(!to_dot(&plain).contains("highlighted"));
+        assert!(!crate::figure::svg::to_svg(&plain, &Look::default()).contains("shaded"));
     }
 }

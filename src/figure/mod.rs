@@ -105,7 +105,19 @@ pub trait KripkeLike {
     fn complete(&self) -> bool {
         true
     }
+    /// The nodes drawn shaded: the worlds a perspective considers possible
+    /// (see [`View::highlight`]).
+    fn marked(&self) -> &[NodeIx] {
+        &[]
+    }
+    /// What the shading means, for the legend, when nodes are shaded.
+    fn marked_note(&self) -> Option<&str> {
+        None
+    }
 }
+
+/// The fill of shaded nodes: light amber, under black text.
+pub const MARKED_FILL: &str = "#FFD966";
 
 /// A figure: a view of one model, ready to be written as DOT or rendered.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -127,6 +139,10 @@ pub struct Figure {
     /// Whether every related pair is drawn (belief models, or S5 drawn
     /// `complete`); otherwise each S5 class is a chain of lines.
     pub complete: bool,
+    /// The nodes drawn shaded (the worlds a perspective considers possible).
+    pub marked: Vec<NodeIx>,
+    /// What the shading means, when [`View::highlight`] asked for it.
+    pub marked_note: Option<String>,
 }
 
 impl KripkeLike for Figure {
@@ -150,6 +166,12 @@ impl KripkeLike for Figure {
     }
     fn complete(&self) -> bool {
         self.complete
+    }
+    fn marked(&self) -> &[NodeIx] {
+        &self.marked
+    }
+    fn marked_note(&self) -> Option<&str> {
+        self.marked_note.as_deref()
     }
 }
 

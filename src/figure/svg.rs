@@ -10,7 +10,7 @@ use std::fmt::Write;
 
 use super::layout::{self, Layout, Point, CHAR_WIDTH, LINE_HEIGHT, MARGIN, PAD};
 use super::look::Look;
-use super::KripkeLike;
+use super::{KripkeLike, MARKED_FILL};
 
 /// XML-escapes text.
 fn esc(text: &str) -> String {
@@ -129,18 +129,25 @@ fn edges<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &Layout, look: 
 fn nodes<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &Layout, font: f64) {
     for (i, (node, b)) in fig.nodes().iter().zip(&lay.boxes).enumerate() {
         let actual = fig.actual() == Some(i);
+        let marked = fig.marked().contains(&i);
         let (x, y) = (b.centre.x - b.w / 2.0, b.centre.y - b.h / 2.0);
+        let class = if marked {
+            r#" class="highlighted""#
+        } else {
+            ""
+        };
         let _ = writeln!(
             out,
-            r#"<g id="{}"><title>{}</title>"#,
+            r#"<g id="{}"{class}><title>{}</title>"#,
             esc(&node.id),
             esc(&node.id)
         );
         let _ = writeln!(
             out,
-            r#"<rect x="{x:.1}" y="{y:.1}" width="{:.1}" height="{:.1}" fill="white" stroke="black" stroke-width="{}"/>"#,
+            r#"<rect x="{x:.1}" y="{y:.1}" width="{:.1}" height="{:.1}" fill="{}" stroke="black" stroke-width="{}"/>"#,
             b.w,
             b.h,
+            if marked { MARKED_FILL } else { "white" },
             if actual { 2 } else { 1 }
         );
         if actual {
@@ -213,6 +220,13 @@ pub fn legend_rows<K: KripkeLike + ?Sized>(fig: &K, _look: &Look) -> Vec<LegendR
             agent: Some(a),
             text: fig.agents()[a].clone(),
             italic: false,
+        });
+    }
+    if let Some(text) = fig.marked_note() {
+        rows.push(LegendRow {
+            agent: None,
+            text: text.to_string(),
+            italic: true,
         });
     }
     rows.push(note("double border: the actual world"));

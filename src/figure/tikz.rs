@@ -97,6 +97,13 @@ pub fn to_tikz<K: KripkeLike + ?Sized>(fig: &K, look: &Look) -> String {
             colour.trim_start_matches('#')
         );
     }
+    if !fig.marked().is_empty() {
+        let _ = writeln!(
+            out,
+            "  \\definecolor{{marked}}{{HTML}}{{{}}}",
+            super::MARKED_FILL.trim_start_matches('#')
+        );
+    }
     nodes(&mut out, fig, &lay);
     edges(&mut out, fig, &lay, look);
     legend(&mut out, fig, &lay, look);
@@ -124,11 +131,14 @@ fn nodes<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &layout::Layout
                     .collect()
             })
             .collect();
-        let style = if fig.actual() == Some(i) {
-            "draw, double, double distance=1.5pt, thick, font=\\sffamily\\bfseries"
+        let mut style = if fig.actual() == Some(i) {
+            "draw, double, double distance=1.5pt, thick, font=\\sffamily\\bfseries".to_string()
         } else {
-            "draw"
+            "draw".to_string()
         };
+        if fig.marked().contains(&i) {
+            style.push_str(", fill=marked");
+        }
         let _ = writeln!(
             out,
             "  \\node[{style}, align=left, inner sep=4pt, label={{[font=\\scriptsize\\sffamily, text=gray]above left:{}}}] ({}) at {} {{{}}};",

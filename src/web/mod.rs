@@ -435,6 +435,22 @@ fn agent_list(text: &str) -> Result<Vec<usize>, ApiError> {
         .collect()
 }
 
+/// The group access a perspective names: `E`, `C`, `D`, or `K` for one
+/// agent (its worlds are those `E` of that agent alone gives).
+fn access_of(access: &str, agents: &[usize]) -> Result<crate::engine::GroupAccess, ApiError> {
+    use crate::engine::GroupAccess;
+    match access {
+        "K" if agents.len() == 1 => Ok(GroupAccess::Everybody),
+        "K" => Err(bad(
+            "K is one agent's perspective; for a group use E, C or D",
+        )),
+        "E" => Ok(GroupAccess::Everybody),
+        "C" => Ok(GroupAccess::Common),
+        "D" => Ok(GroupAccess::Distributed),
+        other => Err(bad(format!("access {other:?}: K, E, C or D"))),
+    }
+}
+
 /// `GET /api/sessions/{id}/perspective?agents=0,1&access=E`: the worlds
 /// the perspective highlights in the actual world.
 async fn perspective(
@@ -442,14 +458,10 @@ async fn perspective(
     UrlPath(id): UrlPath<String>,
     Query(q): Query<PerspectiveQuery>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    use crate::engine::GroupAccess;
     let agents = agent_list(&q.agents)?;
     let access = match q.access.as_deref() {
         None | Some("") | Some("K") => None,
-        Some("E") => Some(GroupAccess::Everybody),
-        Some("C") => Some(GroupAccess::Common),
-        Some("D") => Some(GroupAccess::Distributed),
-        Some(other) => return Err(bad(format!("access {other:?}: K, E, C or D"))),
+        Some(other) => Some(access_of(other, &agents)?),
     };
     let key = id.clone();
     app.pool
@@ -462,13 +474,16 @@ async fn perspective(
         .map_err(failure)?
 }
 
-/// `GET /api/sessions/{id}/figure?format=svg&agents=0,1&for=2_A`
-/// (`agent=0` for one agent, as before).
+/// `GET /api/sessions/{id}/figure?format=svg&agents=0,1&access=C&for=2_A`
+/// (`agent=N` for one agent, as before). With `access` (`K` for one
+/// agent, `E`, `C`, `D` for a group), the perspective's worlds are shaded
+/// in the figure itself, so that a download keeps them.
 #[derive(Deserialize)]
 struct FigureQuery {
     format: Option<String>,
     agent: Option<usize>,
     agents: Option<String>,
+    access: Option<String>,
     #[serde(rename = "for")]
     card: Option<String>,
 }
@@ -493,6 +508,11 @@ async fn figure(
         (_, Some(a)) => Some(vec![a]),
         _ => None,
     };
+    let highlight = match (q.access.as_deref(), &drawn) {
+        (None | Some(""), _) => None,
+        (Some(_), None) => return Err(bad("access needs agents")),
+        (Some(access), Some(group)) => Some((access_of(access, group)?, group.clone())),
+    };
     let key = id.clone();
     let bytes = app
         .pool
@@ -508,6 +528,7 @@ async fn figure(
             let view = View {
                 card,
                 agents: drawn,
+                highlight,
                 ..View::default()
             };
             l.figure(&view, format).map_err(bad)

@@ -184,7 +184,10 @@ function perspective() {
 function figureUrl(format) {
   const p = new URLSearchParams({ format });
   const view = perspective();
-  if (view) p.set("agents", view.agents);
+  if (view) {
+    p.set("agents", view.agents);
+    p.set("access", view.access);
+  }
   if ($("card").value.trim()) p.set("for", $("card").value.trim());
   return `/api/sessions/${session}/figure?${p}`;
 }
