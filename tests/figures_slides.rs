@@ -431,3 +431,53 @@ fn the_figure_trait_reports_the_chained_style() {
     let svg = svg::to_svg(&fig, &Look::default());
     assert!(svg.contains("cannot tell apart the worlds its lines connect"));
 }
+
+/// `shade 1`, `shade C{1,2}`, `shade D{2,3}`, `shade E`: the shaded nodes
+/// are the worlds the engine's accessibility gives, the legend says what
+/// the shading means, and `shade` twice is an error.
+#[test]
+fn shade_marks_the_worlds_a_player_or_group_considers_possible() {
+    use dealer::engine::GroupAccess;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(GOFISH);
+    let src = std::fs::read_to_string(&path).unwrap();
+    let scenario = syntax::parse(&src).unwrap();
+    let mut session = Session::new(Options::default());
+    for stmt in &scenario.statements {
+        session.execute(stmt, &src).unwrap();
+        if session.checkpoints().last().is_some_and(|c| c == "turn 2") {
+            break;
+        }
+    }
+    let cases = [
+        ("shade 1", None, vec![0]),
+        ("shade 3", None, vec![2]),
+        ("shade C{1,2}", Some(GroupAccess::Common), vec![0, 1]),
+        ("shade D{2,3}", Some(GroupAccess::Distributed), vec![1, 2]),
+        ("shade E", Some(GroupAccess::Everybody), vec![0, 1, 2]),
+    ];
+    let mut distinct = BTreeSet::new();
+    for (option, access, group) in cases {
+        let fig = export(&mut session, option).unwrap();
+        let model = &*session.playing().unwrap().model;
+        let want: BTreeSet<String> = match access {
+            None => model.accessible(group[0], model.actual()),
+            Some(a) => model.group_accessible(a, &group, model.actual()),
+        }
+        .into_iter()
+        .map(|w| format!("w{w}"))
+        .collect();
+        let shaded: BTreeSet<String> = fig
+            .marked
+            .iter()
+            .map(|&i| fig.nodes[i].id.clone())
+            .collect();
+        assert_eq!(shaded, want, "{option}");
+        assert!(fig.marked_note.as_deref().unwrap().starts_with("shaded:"));
+        distinct.insert(shaded);
+    }
+    assert!(distinct.len() >= 2, "the cases tell perspectives apart");
+    let twice = syntax::parse("export \"f.dot\" shade 1 shade 2").unwrap_err();
+    assert!(format!("{twice:?}").contains("`shade` is given twice"));
+    let err = export(&mut session, "shade 9").unwrap_err();
+    assert!(err.contains('9'), "{err}");
+}

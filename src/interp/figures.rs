@@ -34,6 +34,26 @@ pub fn view(def: &ExportDef, scope: &Scope) -> Result<View, Diagnostic> {
             .collect::<Result<Vec<_>, _>>()?,
         None => Vec::new(),
     };
+    let highlight = match &def.shade {
+        None => None,
+        Some(shade) => {
+            use crate::engine::GroupAccess;
+            let group = match &shade.who {
+                crate::syntax::ast::Group::All => (0..scope.table.players.len()).collect(),
+                crate::syntax::ast::Group::Listed(names) => names
+                    .iter()
+                    .map(|n| scope.agent(n))
+                    .collect::<Result<Vec<_>, _>>()?,
+            };
+            let access = match shade.access {
+                // One player's worlds: `E` of that player alone.
+                None | Some('E') => GroupAccess::Everybody,
+                Some('C') => GroupAccess::Common,
+                _ => GroupAccess::Distributed,
+            };
+            Some((access, group))
+        }
+    };
     let mut view = View {
         card,
         only,
@@ -41,6 +61,7 @@ pub fn view(def: &ExportDef, scope: &Scope) -> Result<View, Diagnostic> {
         all: def.all,
         complete: def.complete,
         hide,
+        highlight,
         ..View::default()
     };
     if let Some((n, _)) = def.limit {

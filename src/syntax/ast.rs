@@ -173,6 +173,21 @@ pub struct ExportDef {
     pub complete: bool,
     /// `hide stock`: leave these locations' rows out of the labels.
     pub hide: Option<Vec<Name>>,
+    /// `shade 1`, `shade C{1,2}`: shade the worlds a player or a group
+    /// considers possible in the actual world.
+    pub shade: Option<Shade>,
+}
+
+/// What `shade` shades: one player's worlds, or a group's in the sense of
+/// `E`, `C` or `D`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shade {
+    /// `E`, `C` or `D`; `None` for one player (`shade 1`).
+    pub access: Option<char>,
+    /// The player (one, `Listed`) or the group.
+    pub who: Group,
+    /// Where it is written.
+    pub span: Span,
 }
 
 /// A deck declaration.

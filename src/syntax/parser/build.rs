@@ -8,8 +8,8 @@ use pest::iterators::Pair;
 use super::formula::{cmp_op, formula, term};
 use super::{Ctx, Rule};
 use crate::syntax::ast::{
-    DealPart, DeckItem, DeckSpec, EventDef, Expectation, ExportDef, Formula, ModelDef, Move,
-    MoveKind, Name, RelationDef, RelationSpec, Span, Statement, StatementKind, Visibility,
+    DealPart, DeckItem, DeckSpec, EventDef, Expectation, ExportDef, Formula, Group, ModelDef, Move,
+    MoveKind, Name, RelationDef, RelationSpec, Shade, Span, Statement, StatementKind, Visibility,
     WorldDef,
 };
 use crate::syntax::SyntaxError;
@@ -117,7 +117,7 @@ pub(crate) fn statement(ctx: &Ctx, body: Pair<'_, Rule>) -> Result<Statement> {
 }
 
 /// `export "FILE" [for CARD] [only P] [agents 1,2] [all] [limit N] [complete]
-/// [hide PILE,...]`; each option at most once.
+/// [hide PILE,...] [shade P | shade C{1,2}]`; each option at most once.
 fn export(ctx: &Ctx, mut a: Args<'_, '_, '_>) -> Result<ExportDef> {
     let mut def = ExportDef {
         path: string(ctx, a.pair()?)?,
@@ -128,6 +128,7 @@ fn export(ctx: &Ctx, mut a: Args<'_, '_, '_>) -> Result<ExportDef> {
         limit: None,
         complete: false,
         hide: None,
+        shade: None,
     };
     for opt in a.rest() {
         let span = ctx.span(opt.as_span());
@@ -156,6 +157,34 @@ fn export(ctx: &Ctx, mut a: Args<'_, '_, '_>) -> Result<ExportDef> {
                 def.limit.replace((value, ctx.span(n.as_span()))).is_some()
             }
             Rule::export_complete => std::mem::replace(&mut def.complete, true),
+            Rule::export_shade => {
+                let what = names.next().expect("a player or a group");
+                let shade = if what.as_rule() == Rule::group_op {
+                    let mut parts = what.into_inner();
+                    let letter = parts.next().expect("a letter").as_str();
+                    let who = match parts.next() {
+                        None => Group::All,
+                        Some(g) => Group::Listed(
+                            g.into_inner()
+                                .filter(|p| p.as_rule() == Rule::player)
+                                .map(|p| ctx.name(&p))
+                                .collect(),
+                        ),
+                    };
+                    Shade {
+                        access: letter.chars().next(),
+                        who,
+                        span,
+                    }
+                } else {
+                    Shade {
+                        access: None,
+                        who: Group::Listed(vec![ctx.name(&what)]),
+                        span,
+                    }
+                };
+                def.shade.replace(shade).is_some()
+            }
             _ => std::mem::replace(&mut def.all, true),
         };
         if twice {
@@ -166,11 +195,12 @@ fn export(ctx: &Ctx, mut a: Args<'_, '_, '_>) -> Result<ExportDef> {
                 Rule::export_hide => "hide",
                 Rule::export_limit => "limit",
                 Rule::export_complete => "complete",
+                Rule::export_shade => "shade",
                 _ => "all",
             };
             let mut e = ctx.error(span, format!("`{word}` is given twice"), "each option once");
             e.help = Some(
-                "an export takes each of `for`, `only`, `agents`, `all`, `limit`, `complete` and `hide` at most once".into(),
+                "an export takes each of `for`, `only`, `agents`, `all`, `limit`, `complete`, `hide` and `shade` at most once".into(),
             );
             return Err(e);
         }

@@ -366,8 +366,9 @@ fn describe(rule: Rule, lone_formula: bool) -> String {
         | Rule::export_all
         | Rule::export_limit
         | Rule::export_complete
-        | Rule::export_hide => {
-            "an export option: for CARD, only PLAYER, agents 1,2, all, limit N, complete or hide PILE"
+        | Rule::export_hide
+        | Rule::export_shade => {
+            "an export option: for CARD, only PLAYER, agents 1,2, all, limit N, complete, hide PILE or shade PLAYER"
         }
         _ => return keyword_or_other(rule),
     };
