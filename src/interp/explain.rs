@@ -205,7 +205,8 @@ fn engine_error(e: EngineError, f: &ast::Formula) -> Diagnostic {
     errors::engine(&e, f.span)
 }
 
-fn word(value: bool) -> &'static str {
+/// `true` or `false`.
+pub(crate) fn word(value: bool) -> &'static str {
     if value {
         "true"
     } else {
@@ -213,7 +214,8 @@ fn word(value: bool) -> &'static str {
     }
 }
 
-fn indent(lines: Vec<String>) -> Vec<String> {
+/// The lines indented by two spaces.
+pub(crate) fn indent(lines: Vec<String>) -> Vec<String> {
     lines.into_iter().map(|l| format!("  {l}")).collect()
 }
 
@@ -285,7 +287,7 @@ impl Why<'_> {
             }
             FormulaKind::Kw(p, inner) => self.knows_whether(self.scope.agent(p)?, inner, w, depth),
             FormulaKind::D(g, inner) => {
-                let agents = self.group(g)?;
+                let agents = self.scope.group(g)?;
                 let access = self
                     .model
                     .group_accessible(GroupAccess::Distributed, &agents, w);
@@ -392,13 +394,6 @@ impl Why<'_> {
         }
     }
 
-    fn group(&self, g: &Group) -> Result<Vec<Agent>, Diagnostic> {
-        match g {
-            Group::All => Ok((0..self.scope.table.players.len()).collect()),
-            Group::Listed(names) => names.iter().map(|n| self.scope.agent(n)).collect(),
-        }
-    }
-
     fn names(&self, agents: &[Agent]) -> String {
         agents
             .iter()
@@ -418,7 +413,7 @@ impl Why<'_> {
         let sat = self.truth(inner)?;
         let text = self.text(inner);
         let mut lines = Vec::new();
-        for a in self.group(g)? {
+        for a in self.scope.group(g)? {
             let access = self.model.accessible(a, w);
             let knows = access.iter().all(|v| sat.contains(v));
             lines.push(format!(
@@ -544,7 +539,7 @@ impl Why<'_> {
         value: bool,
         depth: usize,
     ) -> Result<Vec<String>, Diagnostic> {
-        let agents = self.group(g)?;
+        let agents = self.scope.group(g)?;
         let sat = self.truth(inner)?;
         let text = self.text(inner);
         let reach = self.model.group_accessible(GroupAccess::Common, &agents, w);

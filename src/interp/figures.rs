@@ -38,13 +38,7 @@ pub fn view(def: &ExportDef, scope: &Scope) -> Result<View, Diagnostic> {
         None => None,
         Some(shade) => {
             use crate::engine::GroupAccess;
-            let group = match &shade.who {
-                crate::syntax::ast::Group::All => (0..scope.table.players.len()).collect(),
-                crate::syntax::ast::Group::Listed(names) => names
-                    .iter()
-                    .map(|n| scope.agent(n))
-                    .collect::<Result<Vec<_>, _>>()?,
-            };
+            let group = scope.group(&shade.who)?;
             let access = match shade.access {
                 // One player's worlds: `E` of that player alone.
                 None | Some('E') => GroupAccess::Everybody,

@@ -20,10 +20,10 @@ use num_traits::Zero;
 use crate::cards::rules::describe_player;
 use crate::diag::{Diagnostic, Span};
 use crate::engine::{Agent, Among, Backend, Formula, GroupAccess, Kind, Share};
-use crate::syntax::ast::{self, FormulaKind, Group, Name};
+use crate::syntax::ast::{self, FormulaKind, Name};
 
 use super::errors;
-use super::explain::count_text;
+use super::explain::{count_text, indent, word};
 use super::resolve::Scope;
 
 /// The most placements a per-card statement lists.
@@ -57,18 +57,6 @@ pub struct PerCard<'a> {
     pub kind: Kind,
     /// Where the statement is (for errors).
     pub span: Span,
-}
-
-fn word(value: bool) -> &'static str {
-    if value {
-        "true"
-    } else {
-        "false"
-    }
-}
-
-fn indent(lines: Vec<String>) -> Vec<String> {
-    lines.into_iter().map(|l| format!("  {l}")).collect()
 }
 
 impl PerCard<'_> {
@@ -232,13 +220,6 @@ impl PerCard<'_> {
             .collect()
     }
 
-    fn group(&self, g: &Group) -> Result<Vec<Agent>, Diagnostic> {
-        match g {
-            Group::All => Ok((0..self.scope.table.players.len()).collect()),
-            Group::Listed(names) => names.iter().map(|n| self.scope.agent(n)).collect(),
-        }
-    }
-
     fn names(&self, agents: &[Agent]) -> String {
         agents
             .iter()
@@ -271,13 +252,13 @@ impl PerCard<'_> {
                 self.over(&Among::Agent(a), &who, inner, Quantifier::Whether)
             }
             FormulaKind::E(g, inner) => {
-                let agents = self.group(g)?;
+                let agents = self.scope.group(g)?;
                 let who = format!("one of {} considers possible", self.names(&agents));
                 let among = Among::Group(GroupAccess::Everybody, agents);
                 self.over(&among, &who, inner, Quantifier::All)
             }
             FormulaKind::C(g, inner) => {
-                let agents = self.group(g)?;
+                let agents = self.scope.group(g)?;
                 let who = format!(
                     "are reachable along the possibilities of {}",
                     self.names(&agents)
@@ -286,7 +267,7 @@ impl PerCard<'_> {
                 self.over(&among, &who, inner, Quantifier::All)
             }
             FormulaKind::D(g, inner) => {
-                let agents = self.group(g)?;
+                let agents = self.scope.group(g)?;
                 let who = format!("{} together consider possible", self.names(&agents));
                 let among = Among::Group(GroupAccess::Distributed, agents);
                 self.over(&among, &who, inner, Quantifier::All)

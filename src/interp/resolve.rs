@@ -350,7 +350,8 @@ impl Scope<'_> {
         self.table.player(name)
     }
 
-    fn group(&self, g: &Group) -> Result<Vec<Agent>, Diagnostic> {
+    /// The players of a group (`{1,2}`, or every player).
+    pub fn group(&self, g: &Group) -> Result<Vec<Agent>, Diagnostic> {
         match g {
             Group::All => Ok((0..self.table.players.len()).collect()),
             Group::Listed(names) => names.iter().map(|n| self.agent(n)).collect(),

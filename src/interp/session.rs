@@ -664,18 +664,28 @@ impl Session {
     ) -> Result<Vec<Output>, Diagnostic> {
         let scope = self.scope();
         scope.formula(f)?;
-        let kind = per_card::card(&scope, card)?;
+        let view = self.per_card(&scope, card, span, src)?;
         if self.options.check_only {
             return Ok(Vec::new());
         }
-        let view = PerCard {
-            scope: &scope,
+        Ok(vec![Output::Lines(view.why(f)?)])
+    }
+
+    /// The per-card view of the current model for `for CARD`.
+    fn per_card<'a>(
+        &'a self,
+        scope: &'a Scope<'a>,
+        card: &Name,
+        span: Span,
+        src: &'a str,
+    ) -> Result<PerCard<'a>, Diagnostic> {
+        Ok(PerCard {
+            kind: per_card::card(scope, card)?,
+            scope,
             model: &*self.scope_parts().model,
             src,
-            kind,
             span,
-        };
-        Ok(vec![Output::Lines(view.why(f)?)])
+        })
     }
 
     /// `worlds for CARD`, `worlds P for CARD`, `worlds where φ for CARD`.
@@ -701,17 +711,10 @@ impl Session {
         if let Some(f) = filter {
             scope.formula(f)?;
         }
-        let kind = per_card::card(&scope, card)?;
+        let view = self.per_card(&scope, card, span, src)?;
         if self.options.check_only {
             return Ok(Vec::new());
         }
-        let view = PerCard {
-            scope: &scope,
-            model: &*self.scope_parts().model,
-            src,
-            kind,
-            span,
-        };
         Ok(vec![Output::Lines(view.worlds(player, filter)?)])
     }
 

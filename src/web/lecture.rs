@@ -349,16 +349,22 @@ impl Lecture {
         render(&fig, format, renderer_from_env()).map_err(|e| e.to_string())
     }
 
-    /// One world of the current model (a click on the figure): where every
-    /// card lies and which propositions hold.
-    pub fn world(&self, w: usize) -> Result<WorldInfo, String> {
+    /// The current position's game, when its worlds can be listed.
+    fn listed(&self) -> Result<&crate::interp::session::Playing, String> {
         let play = self
             .now()
             .session
             .playing()
             .ok_or("no cards are dealt yet: step forward first")?;
+        play.model.listable().map_err(|e| e.to_string())?;
+        Ok(play)
+    }
+
+    /// One world of the current model (a click on the figure): where every
+    /// card lies and which propositions hold.
+    pub fn world(&self, w: usize) -> Result<WorldInfo, String> {
+        let play = self.listed()?;
         let model = &*play.model;
-        model.listable().map_err(|e| e.to_string())?;
         let count = model.world_count();
         if w as u128 >= count {
             return Err(format!("no world w{w}: the model has {count} world(s)"));
@@ -402,13 +408,8 @@ impl Lecture {
         agents: &[usize],
         access: Option<crate::engine::GroupAccess>,
     ) -> Result<Vec<usize>, String> {
-        let play = self
-            .now()
-            .session
-            .playing()
-            .ok_or("no cards are dealt yet: step forward first")?;
+        let play = self.listed()?;
         let model = &*play.model;
-        model.listable().map_err(|e| e.to_string())?;
         let n = model.agents();
         if let Some(&bad) = agents.iter().find(|&&a| a >= n) {
             return Err(format!("no agent {bad}: the model has {n}"));

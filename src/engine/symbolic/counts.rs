@@ -19,14 +19,23 @@ use crate::engine::ExplicitModel;
 /// (a fixpoint over "agrees with a reached state on `O_a`").
 pub(crate) fn reachable(st: &State, law: &Bdd, actual: &[bool]) -> Res<Bdd> {
     let meta = &*st.meta;
-    let mut reached = oom(law.and(&meta.assignment(&st.live, |v| actual[v as usize])?))?;
+    let start = oom(law.and(&meta.assignment(&st.live, |v| actual[v as usize])?))?;
+    let everyone: Vec<usize> = (0..st.obs.len()).collect();
+    closure(st, law, start, &everyone)
+}
+
+/// The states of `start` and those reachable from them along the steps of
+/// `agents` (a step of agent a: to a state of θ that agrees on what a
+/// sees).
+pub(crate) fn closure(st: &State, law: &Bdd, start: Bdd, agents: &[usize]) -> Res<Bdd> {
+    let meta = &*st.meta;
+    let mut reached = start;
     // One agent at a time (each step's set is θ ∧ a condition on what that
     // agent sees, which stays small), until a whole round adds nothing.
-    let agents = st.obs.len();
     let mut unchanged = 0;
-    let mut a = 0;
-    while unchanged < agents {
-        let seen = meta.exists(&reached, &st.live_except(&st.obs[a]))?;
+    let mut i = 0;
+    while unchanged < agents.len() {
+        let seen = meta.exists(&reached, &st.live_except(st.observed(agents[i])?))?;
         let next = oom(law.and(&seen))?;
         if next == reached {
             unchanged += 1;
@@ -34,7 +43,7 @@ pub(crate) fn reachable(st: &State, law: &Bdd, actual: &[bool]) -> Res<Bdd> {
             unchanged = 1;
             reached = next;
         }
-        a = (a + 1) % agents;
+        i = (i + 1) % agents.len();
     }
     Ok(reached)
 }

@@ -11,6 +11,7 @@
 
 use oxidd::BooleanFunction;
 
+use super::counts;
 use super::derived;
 use super::eval;
 use super::vars::{eq_const, oom, Bdd, BitVec, Meta, Res};
@@ -35,32 +36,13 @@ impl SymbolicModel {
         only: Option<Agent>,
         limit: usize,
     ) -> Res<Placements> {
-        let st = &self.inner.state;
-        let meta = &*st.meta;
-        if kind >= meta.copies.len() {
-            return Err(EngineError::Malformed(format!(
-                "card kind {kind} out of range ({} kinds)",
-                meta.copies.len()
-            )));
-        }
         let reach = match only {
             Some(a) => self.considered(a)?,
             None => self.reach()?,
         };
-        let values = (0..meta.locs)
-            .map(|l| derived::fact_value(st, kind, l))
-            .collect::<Res<Vec<BitVec>>>()?;
-        let mut found = Vec::new();
-        let mut key = Vec::with_capacity(meta.locs);
-        split(
-            meta,
-            &values,
-            meta.copies[kind],
-            &reach,
-            &mut key,
-            &mut found,
-            limit.min(MOST),
-        )?;
+        let found = self.by_placement(kind, &reach, limit.min(MOST))?;
+        let st = &self.inner.state;
+        let meta = &*st.meta;
         let (keys, sets): (Vec<Vec<u32>>, Vec<Bdd>) = found.into_iter().unzip();
         if keys.len() > limit {
             return Ok(Placements {
@@ -116,29 +98,9 @@ impl SymbolicModel {
         limit: usize,
     ) -> Res<Vec<Share>> {
         let st = &self.inner.state;
-        let meta = &*st.meta;
-        if kind >= meta.copies.len() {
-            return Err(EngineError::Malformed(format!(
-                "card kind {kind} out of range ({} kinds)",
-                meta.copies.len()
-            )));
-        }
         let set = self.among(among)?;
         let truth = self.truth(f)?;
-        let values = (0..meta.locs)
-            .map(|l| derived::fact_value(st, kind, l))
-            .collect::<Res<Vec<BitVec>>>()?;
-        let mut found = Vec::new();
-        let mut key = Vec::with_capacity(meta.locs);
-        split(
-            meta,
-            &values,
-            meta.copies[kind],
-            &set,
-            &mut key,
-            &mut found,
-            limit,
-        )?;
+        let found = self.by_placement(kind, &set, limit)?;
         let here: Vec<u32> = self
             .actual_cards()
             .iter()
@@ -158,6 +120,34 @@ impl SymbolicModel {
             .collect()
     }
 
+    /// The states of `set` split by where the copies of `kind` lie, each
+    /// placement with its states; stops after `cap + 1` placements.
+    fn by_placement(&self, kind: Kind, set: &Bdd, cap: usize) -> Res<Vec<(Vec<u32>, Bdd)>> {
+        let st = &self.inner.state;
+        let meta = &*st.meta;
+        if kind >= meta.copies.len() {
+            return Err(EngineError::Malformed(format!(
+                "card kind {kind} out of range ({} kinds)",
+                meta.copies.len()
+            )));
+        }
+        let values = (0..meta.locs)
+            .map(|l| derived::fact_value(st, kind, l))
+            .collect::<Res<Vec<BitVec>>>()?;
+        let mut found = Vec::new();
+        let mut key = Vec::with_capacity(meta.locs);
+        split(
+            meta,
+            &values,
+            meta.copies[kind],
+            set,
+            &mut key,
+            &mut found,
+            cap,
+        )?;
+        Ok(found)
+    }
+
     /// The states `among` counts (see [`SymbolicModel::shares_of`]).
     fn among(&self, among: &Among) -> Res<Bdd> {
         let st = &self.inner.state;
@@ -175,26 +165,10 @@ impl SymbolicModel {
             Among::Group(GroupAccess::Everybody, group) => union(group),
             Among::Group(GroupAccess::Distributed, group) if group.is_empty() => self.reach(),
             Among::Group(GroupAccess::Distributed, group) => self.considered_by(group),
+            // One or more steps of the group's union, from the actual
+            // state: the states one step away, then their closure.
             Among::Group(GroupAccess::Common, group) => {
-                // One or more steps of the group's union, from the actual
-                // state: the states one step away, then their closure.
-                let mut reached = union(group)?;
-                let law = &self.inner.law;
-                let mut unchanged = 0;
-                let mut i = 0;
-                while unchanged < group.len() {
-                    let a = group[i];
-                    let seen = meta.exists(&reached, &st.live_except(st.observed(a)?))?;
-                    let next = oom(law.and(&seen))?;
-                    if next == reached {
-                        unchanged += 1;
-                    } else {
-                        unchanged = 1;
-                        reached = next;
-                    }
-                    i = (i + 1) % group.len();
-                }
-                Ok(reached)
+                counts::closure(st, &self.inner.law, union(group)?, group)
             }
         }
     }
