@@ -118,6 +118,7 @@ fn mv(m: &Move) -> String {
         Call { player, card } => format!("call {player} {card}"),
         Play { player, card } => format!("play {player} {card}"),
         Place { player, slot } => format!("place {player} {slot}"),
+        Glimpse { player, slot } => format!("glimpse {player} {slot}"),
         SecretTransfer {
             card,
             from,
@@ -316,7 +317,7 @@ fn game_moves_and_exports_parse() {
             "play Katrin T5"
         ]
     );
-    let place = ok("place 1 1.2; draw 1 from discard: 5; pass 1");
+    let place = ok("place 1 1.2; draw 1 from discard: 5; pass 1; glimpse 2 1.3");
     let shown: Vec<String> = place
         .iter()
         .map(|s| match &s.kind {
@@ -324,7 +325,18 @@ fn game_moves_and_exports_parse() {
             other => panic!("{other:?}"),
         })
         .collect();
-    assert_eq!(shown, ["place 1 1.2", "draw 1 from discard: 5", "pass 1"]);
+    assert_eq!(
+        shown,
+        [
+            "place 1 1.2",
+            "draw 1 from discard: 5",
+            "pass 1",
+            "glimpse 2 1.3"
+        ]
+    );
+    let psychic = ok("psychic 2 3; uncounted");
+    assert!(matches!(&psychic[0].kind, StatementKind::Psychic(p) if p.len() == 2));
+    assert!(matches!(&psychic[1].kind, StatementKind::Uncounted));
 }
 
 // ------------------------------------------------------------------ formulas

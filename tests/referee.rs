@@ -239,14 +239,14 @@ fn kemps_teaching_games_end_when_no_new_hand_can_be_dealt() {
 
 /// Full-deck games (the reports' decks and players): slow in a debug build,
 /// so run with `cargo test --release --test referee -- --ignored --nocapture`,
-/// which prints each game's moves and time. `DEALER_GAMES=cabo` adds the
-/// Cabo-like game's full deck, which the symbolic engine cannot yet hold
-/// (it runs out of BDD nodes at the first peek).
+/// which prints each game's moves and time (`DEALER_GAMES=cabo` picks
+/// games). The Cabo-like game's full size is also played in
+/// `tests/cabo_uncounted.rs`, which is not ignored.
 #[test]
 #[ignore]
 fn full_deck_games_end_and_replay() {
-    let games =
-        std::env::var("DEALER_GAMES").unwrap_or_else(|_| "gofish,kwartet,konigrufen,kemps".into());
+    let games = std::env::var("DEALER_GAMES")
+        .unwrap_or_else(|_| "gofish,kwartet,konigrufen,kemps,cabo".into());
     for game in games.split(',') {
         let start = std::time::Instant::now();
         let g = play(game, 1, Size::Full, false);

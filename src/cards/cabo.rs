@@ -31,9 +31,11 @@ use super::table::{LocKind, Table};
 /// The slots each player has.
 pub const SLOTS: u32 = 4;
 
-/// The open pile's cards, bottom first (the last one is on top).
+/// The open pile's cards, bottom first (the last one is on top), and the
+/// slots each psychic player has glimpsed at since their card last changed
+/// (the referee offers a glimpse at each once).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct OpenPile(pub Vec<Kind>);
+pub struct OpenPile(pub Vec<Kind>, pub Vec<(Agent, Loc)>);
 
 /// Adds the slots `P.1`..`P.4` of every player and the public pile `open`.
 pub fn add_locations(table: &mut Table) {
@@ -90,13 +92,13 @@ pub fn start(table: &Table, mut out: Outcome) -> Result<Outcome, Refusal> {
     let order = (0..open.len())
         .flat_map(|k| std::iter::repeat_n(k, open[k] as usize))
         .collect();
-    out.state.extra = Extra::Cabo(OpenPile(order));
+    out.state.extra = Extra::Cabo(OpenPile(order, Vec::new()));
     Ok(out)
 }
 
 fn open_order(state: &GameState) -> Vec<Kind> {
     match &state.extra {
-        Extra::Cabo(OpenPile(o)) => o.clone(),
+        Extra::Cabo(OpenPile(o, _)) => o.clone(),
         _ => Vec::new(),
     }
 }
@@ -121,7 +123,7 @@ pub fn play(
                 check_draw(table, model.as_ref(), &state, *player, *kind, *from)?;
                 let (model, mut next) = generic(table, model, &state, mv, label)?;
                 if *from == open_pile(table) {
-                    if let Extra::Cabo(OpenPile(o)) = &mut next.extra {
+                    if let Extra::Cabo(OpenPile(o, _)) = &mut next.extra {
                         o.pop();
                     }
                 }
@@ -134,6 +136,7 @@ pub fn play(
                 let old = first_kind(&actual_cards(model.as_ref(), *slot));
                 let model = model.apply(&place_events(table, *player, *slot, label), None)?;
                 push_open(&mut state, old);
+                forget_glimpses(&mut state, *slot);
                 pass(table, &mut state, &mut notes);
                 model
             }
@@ -146,10 +149,20 @@ pub fn play(
                 pass(table, &mut state, &mut notes);
                 model
             }
+            Move::Game(GameMove::Glimpse { player, slot }) => {
+                check_glimpse(table, model.as_ref(), &state, *player, *slot)?;
+                let seen = first_kind(&actual_cards(model.as_ref(), *slot));
+                let em = super::events::glimpse(table, *player, *slot, label);
+                let model = model.apply(&em, Some(seen))?;
+                if let Extra::Cabo(OpenPile(_, g)) = &mut state.extra {
+                    g.push((*player, *slot));
+                }
+                model
+            }
             Move::Announce(_) | Move::Apply(..) => generic(table, model, &state, mv, label)?.0,
             _ => return Err(Refusal::new(
                 "not-a-move-of-the-game",
-                "Cabo: the moves are `peek`, `draw`, `place`, `discard`, announcements and `apply`",
+                "Cabo: the moves are `peek`, `draw`, `place`, `discard`, `glimpse` (psychic players), announcements and `apply`",
             )),
         };
     Ok(Outcome {
@@ -164,8 +177,22 @@ fn first_kind(cards: &[u32]) -> Kind {
 }
 
 fn push_open(state: &mut GameState, kind: Kind) {
-    if let Extra::Cabo(OpenPile(o)) = &mut state.extra {
+    if let Extra::Cabo(OpenPile(o, _)) = &mut state.extra {
         o.push(kind);
+    }
+}
+
+fn glimpsed(state: &GameState) -> &[(Agent, Loc)] {
+    match &state.extra {
+        Extra::Cabo(OpenPile(_, g)) => g,
+        _ => &[],
+    }
+}
+
+/// A slot's card changed: glimpses at it are old news.
+fn forget_glimpses(state: &mut GameState, slot: Loc) {
+    if let Extra::Cabo(OpenPile(_, g)) = &mut state.extra {
+        g.retain(|&(_, s)| s != slot);
     }
 }
 
@@ -225,6 +252,46 @@ fn check_draw(
                 format!("Cabo: only the top of the open pile can be drawn, and it is {shown}"),
             ));
         }
+    }
+    Ok(())
+}
+
+/// A glimpse: by a psychic player, on its turn before it draws, at a slot.
+fn check_glimpse(
+    table: &Table,
+    model: &dyn Backend,
+    state: &GameState,
+    player: Agent,
+    slot: Loc,
+) -> Result<(), Refusal> {
+    if !table.psychic.contains(&player) {
+        return Err(Refusal::new(
+            "not-psychic",
+            format!(
+                "Cabo: only a psychic player glimpses, and {} is not one",
+                describe_player(table, player)
+            ),
+        )
+        .help(format!(
+            "declare it before the deal: `psychic {}`",
+            table.players[player]
+        )));
+    }
+    check_turn("Cabo", table, state, player)?;
+    if hand_size(table, model, player) > 0 {
+        return Err(Refusal::new(
+            "already-drawn",
+            "Cabo: a psychic player glimpses before it draws",
+        ));
+    }
+    if slot_owner(table, slot).is_none() {
+        return Err(Refusal::new(
+            "not-a-slot",
+            format!(
+                "Cabo: a glimpse looks at a face-down card, and {} is none",
+                table.locations[slot].name
+            ),
+        ));
     }
     Ok(())
 }
@@ -383,8 +450,14 @@ impl Referee for Cabo {
     }
 
     fn setup(&self, seed: u64, size: Size) -> String {
+        // At the report's size the players do not count cards, as in the
+        // report ("none of the agents count cards"): 13^16 worlds at the
+        // deal. The teaching deck keeps exact counting.
         let (players, deck): (&[&str], &str) = match size {
-            Size::Full => (&["1", "2", "3", "4"], "deck 0..12*4"),
+            Size::Full => (
+                &["1", "2", "3", "4"],
+                "deck 0..12*4\n# the players do not count cards (the report's model)\nuncounted",
+            ),
             Size::Teaching => (&["1", "2"], "deck 0..3*3"),
         };
         let mut cards = shuffled(deck, seed).into_iter();
@@ -431,6 +504,14 @@ impl Referee for Cabo {
             return moves;
         }
         let mut moves = Vec::new();
+        if table.psychic.contains(&player) {
+            let done = glimpsed(pos.state);
+            moves.extend(
+                (0..table.locations.len())
+                    .filter(|&l| slot_owner(table, l).is_some() && !done.contains(&(player, l)))
+                    .map(|slot| Move::Game(GameMove::Glimpse { player, slot })),
+            );
+        }
         if pos.count(table.stock()) > 0 {
             moves.push(Move::Draw {
                 player,

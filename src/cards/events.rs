@@ -11,7 +11,7 @@
 //! | `peek p s` | one per kind k (and one for an empty slot), pre s holds k | p |
 //! | books of p, rank r | two: p holds all of r (post: to p's books) / not | everyone |
 
-use crate::engine::{Agent, Cmp, Event, EventModel, Formula, Kind, Loc, Post};
+use crate::engine::{Agent, Cmp, Event, EventModel, Formula, Kind, Loc, Post, Relation};
 
 use super::table::Table;
 
@@ -96,6 +96,36 @@ pub fn peek(table: &Table, player: Agent, slot: Loc, name: &str) -> EventModel {
         post: Vec::new(),
     });
     EventModel::semi_private(name, table.players.len(), &[player], events)
+}
+
+/// `glimpse p s`: psychic `p` secretly looks at slot `s`. Event `k` is
+/// seeing kind `k` (p tells them apart); the last event, `skip`, is
+/// nothing happening, and every other player relates every event to it:
+/// they believe nothing happened, so afterwards they can believe that p
+/// does not know the card while p does (the report's psychic agent).
+pub fn glimpse(table: &Table, player: Agent, slot: Loc, name: &str) -> EventModel {
+    let mut events = per_kind(table, |k| Formula::holds(slot, k), |_| Vec::new());
+    events.push(Event {
+        name: "skip".into(),
+        pre: Formula::Top,
+        post: Vec::new(),
+    });
+    let n = events.len();
+    let relations = (0..table.players.len())
+        .map(|a| {
+            if a == player {
+                Relation::Partition((0..n).collect())
+            } else {
+                Relation::General(vec![vec![n - 1]; n])
+            }
+        })
+        .collect();
+    EventModel {
+        name: name.into(),
+        events,
+        relations,
+        designated: Vec::new(),
+    }
 }
 
 /// Every kind of the deck.

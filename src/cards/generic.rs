@@ -87,7 +87,7 @@ fn draw_card(
     state: &mut GameState,
     kind: Option<Kind>,
 ) -> Result<Kind, Refusal> {
-    let stock = actual_cards(model, table.stock());
+    let stock = table.real_cards(model, table.stock());
     if stock.iter().all(|&n| n == 0) {
         return Err(Refusal::new(
             "empty-stock",

@@ -18,7 +18,7 @@ use crate::engine::{Agent, Backend, Kind};
 use crate::syntax::ast::StatementKind;
 
 use super::deck::{CardKind, Deck};
-use super::rules::{actual_cards, GameMove, GameState, Move};
+use super::rules::{GameMove, GameState, Move};
 use super::table::{LocKind, Table};
 
 /// What the referee reads: the table, the current model and the game state.
@@ -35,7 +35,7 @@ pub struct Position<'a> {
 impl Position<'_> {
     /// The cards at `loc` in the actual world, per kind.
     pub fn cards(&self, loc: usize) -> Vec<u32> {
-        actual_cards(self.model, loc)
+        self.table.real_cards(self.model, loc)
     }
 
     /// How many cards lie at `loc` in the actual world.
@@ -227,7 +227,32 @@ fn game_move_text(table: &Table, g: &GameMove) -> String {
         GameMove::Place { player: p, slot } => {
             format!("place {} {}", player(*p), table.locations[*slot].name)
         }
+        GameMove::Glimpse { player: p, slot } => {
+            format!("glimpse {} {}", player(*p), table.locations[*slot].name)
+        }
     }
+}
+
+/// A referee's setup text with `psychic P` declared for the players at
+/// `seats` (indices into its `players` line), right after that line.
+pub fn with_psychic(setup: &str, seats: &[usize]) -> String {
+    if seats.is_empty() {
+        return setup.to_string();
+    }
+    let mut out = String::new();
+    for line in setup.lines() {
+        out.push_str(line);
+        out.push('\n');
+        if let Some(players) = line.strip_prefix("players ") {
+            let names: Vec<&str> = players.split_whitespace().collect();
+            let psychic: Vec<&str> = seats
+                .iter()
+                .filter_map(|&s| names.get(s).copied())
+                .collect();
+            out.push_str(&format!("psychic {}\n", psychic.join(" ")));
+        }
+    }
+    out
 }
 
 /// Every card of the deck a `deck ...` line declares, shuffled by `seed`.

@@ -119,6 +119,13 @@ pub enum GameMove {
         /// The slot.
         slot: Loc,
     },
+    /// `glimpse p s` (the Cabo-like game's psychic player)
+    Glimpse {
+        /// Who looks.
+        player: Agent,
+        /// The slot.
+        slot: Loc,
+    },
 }
 
 impl GameMove {
@@ -133,6 +140,7 @@ impl GameMove {
             GameMove::Call { .. } => ("call", "Königrufen"),
             GameMove::Play { .. } => ("play", "Königrufen"),
             GameMove::Place { .. } => ("place", "the Cabo-like game"),
+            GameMove::Glimpse { .. } => ("glimpse", "the Cabo-like game"),
         }
     }
 }

@@ -43,9 +43,28 @@ pub struct Table {
     pub deck: Deck,
     /// The locations; the first ones are the players' hands, in player order.
     pub locations: Vec<Location>,
+    /// With `uncounted`, the extra copies of every kind that the model's
+    /// stock holds (the deck's size), so that no count of a kind ever binds
+    /// outside the stock; 0 otherwise. No player sees them, no move draws
+    /// them, and [`Table::real_cards`] leaves them out.
+    pub phantom: u32,
+    /// The players declared `psychic`: the referee offers them `glimpse`.
+    pub psychic: Vec<Agent>,
 }
 
 impl Table {
+    /// The actual cards `model` has at `loc`, per kind, without the
+    /// uncounted stock's extra copies.
+    pub fn real_cards(&self, model: &dyn crate::engine::Backend, loc: Loc) -> Vec<u32> {
+        let mut cards = model.actual_cards().swap_remove(loc);
+        if self.phantom > 0 && loc == self.stock() {
+            for n in &mut cards {
+                *n = n.saturating_sub(self.phantom);
+            }
+        }
+        cards
+    }
+
     /// A table with a hand per player and a stock.
     pub fn new(players: Vec<String>, deck: Deck) -> Table {
         let mut locations: Vec<Location> = (0..players.len())
@@ -64,6 +83,8 @@ impl Table {
             players,
             deck,
             locations,
+            phantom: 0,
+            psychic: Vec::new(),
         }
     }
 

@@ -363,6 +363,26 @@ impl Scope<'_> {
         self.table.location(name)
     }
 
+    /// The number a count at `loc` compares with: with `uncounted`, the
+    /// stock's size is public (its extra copies are added), but its count
+    /// of some kinds is not what any player tracks, and is refused.
+    fn uncounted(&self, loc: Loc, kinds: &[usize], n: u32, name: &Name) -> Result<u32, Diagnostic> {
+        let phantom = self.table.phantom;
+        if phantom == 0 || loc != self.table.stock() {
+            return Ok(n);
+        }
+        if kinds.len() < self.table.deck.kinds.len() {
+            return Err(Diagnostic::error(
+                "uncounted-stock",
+                "the players do not count cards (`uncounted`): the stock's cards of a kind are not part of the model",
+                name.span,
+            )
+            .with_label("which cards the stock holds")
+            .with_help(format!("ask how many cards it holds: `{} = 3`", name.text)));
+        }
+        Ok(n.saturating_add(phantom.saturating_mul(kinds.len() as u32)))
+    }
+
     /// `p`, `AllOwn1`, `hand3(6S)`, `hand2 = 3`, `1.2(0..6)`.
     fn named(
         &self,
@@ -389,16 +409,14 @@ impl Scope<'_> {
         if let Some(card) = card {
             let loc = self.location(name)?;
             let kinds = self.table.deck.pattern(card)?;
+            let n = self.uncounted(loc, &kinds, n, name)?;
             return Ok(Formula::count(loc, kinds, op, n));
         }
         if count.is_some() {
             let loc = self.location(name)?;
-            return Ok(Formula::count(
-                loc,
-                (0..self.table.deck.kinds.len()).collect(),
-                op,
-                n,
-            ));
+            let kinds: Vec<_> = (0..self.table.deck.kinds.len()).collect();
+            let n = self.uncounted(loc, &kinds, n, name)?;
+            return Ok(Formula::count(loc, kinds, op, n));
         }
         if let Some(p) = self.props.iter().position(|p| *p == name.text) {
             return Ok(Formula::Atom(crate::engine::Atom::Prop(p)));
@@ -574,6 +592,10 @@ impl Scope<'_> {
                 kind: deck.card(card)?,
             }),
             MoveKind::Place { player, slot } => Move::Game(GameMove::Place {
+                player: self.agent(player)?,
+                slot: self.slot(slot)?,
+            }),
+            MoveKind::Glimpse { player, slot } => Move::Game(GameMove::Glimpse {
                 player: self.agent(player)?,
                 slot: self.slot(slot)?,
             }),

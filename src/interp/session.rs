@@ -291,6 +291,8 @@ impl Session {
                 | StatementKind::Deck(_)
                 | StatementKind::Pile { .. }
                 | StatementKind::Order(_)
+                | StatementKind::Uncounted
+                | StatementKind::Psychic(_)
                 | StatementKind::Deal(_)
                 | StatementKind::Stock(_)
                 | StatementKind::Seed(..)
@@ -1060,6 +1062,8 @@ fn declare_into(setup: &mut Setup, kind: &StatementKind, span: Span) -> Result<(
             }
         }
         StatementKind::Order(locations) => setup.order.extend(locations.iter().cloned()),
+        StatementKind::Uncounted => setup.uncounted = true,
+        StatementKind::Psychic(names) => setup.psychic.extend(names.iter().cloned()),
         StatementKind::Deal(parts) => {
             setup.deal.extend(parts.iter().cloned());
             setup.deal_at = Some(span);

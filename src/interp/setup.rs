@@ -51,6 +51,10 @@ pub struct Setup {
     pub holds: Vec<(Name, Vec<Name>)>,
     /// `order LOCATIONS`: the symbolic engine's variable order.
     pub order: Vec<Name>,
+    /// `uncounted`: the players do not count cards.
+    pub uncounted: bool,
+    /// `psychic P`: players who may glimpse at any slot unnoticed.
+    pub psychic: Vec<Name>,
     /// `var x, y in 2..99`
     pub vars: Vec<super::variables::Variable>,
     /// `law φ`
@@ -118,6 +122,15 @@ impl Setup {
         }
         let game = self.game.map_or_else(free, |(g, _)| g);
         game.add_locations(&mut table);
+        if self.uncounted {
+            table.phantom = table.deck.copies().iter().sum();
+        }
+        for p in &self.psychic {
+            let a = table.player(p)?;
+            if !table.psychic.contains(&a) {
+                table.psychic.push(a);
+            }
+        }
         Ok((table, game))
     }
 
@@ -126,8 +139,16 @@ impl Setup {
     /// `budget` worlds), symbolic, or auto (explicit within the budget).
     pub fn start(&self, at: Span, budget: u128, engine: Engine) -> Result<Started, Diagnostic> {
         let (table, game) = self.table(at)?;
-        let actual = self.allocation(&table)?;
-        let copies = table.deck.copies();
+        let mut actual = self.allocation(&table)?;
+        let mut copies = table.deck.copies();
+        let stock = actual[table.stock()].clone();
+        if table.phantom > 0 {
+            // No count of a kind outside the stock can reach its copies.
+            for (k, c) in copies.iter_mut().enumerate() {
+                *c += table.phantom;
+                actual[table.stock()][k] += table.phantom;
+            }
+        }
         let sizes: Vec<u32> = actual.iter().map(|l| l.iter().sum()).collect();
         let spec = DealSpec {
             only: self.restrictions(&table, &actual)?,
@@ -143,7 +164,7 @@ impl Setup {
             actual,
         };
         let model = build(&spec, budget, engine, self.deal_at.unwrap_or(at))?;
-        let state = self.game_state(&table, &spec.actual[table.stock()])?;
+        let state = self.game_state(&table, &stock)?;
         Ok(Started {
             table,
             game,

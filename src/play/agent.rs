@@ -167,6 +167,11 @@ pub trait Agent {
     /// Chooses one of `view.legal()` (its index), drawing any random choice
     /// from `rng`. The game is never over when an agent is asked.
     fn choose(&mut self, view: &View<'_>, rng: &mut ChaCha8Rng) -> Result<usize, Diagnostic>;
+
+    /// Whether the agent's player must be declared `psychic` (it glimpses).
+    fn psychic(&self) -> bool {
+        false
+    }
 }
 
 /// Chooses uniformly among the legal moves; knows nothing, asks nothing.

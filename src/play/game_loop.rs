@@ -76,6 +76,26 @@ pub fn playable() -> Vec<&'static str> {
         .collect()
 }
 
+/// A session with `setup` executed (the deal and its opening moves).
+fn dealt(setup: &str, options: Options) -> Result<Session, String> {
+    let mut session = Session::new(options);
+    let scenario = syntax::parse(setup).map_err(|errors| {
+        errors
+            .iter()
+            .map(|e| e.to_diagnostic().render("deal", setup, false))
+            .collect::<String>()
+    })?;
+    for stmt in &scenario.statements {
+        session
+            .execute(stmt, setup)
+            .map_err(|d| d.render("deal", setup, false))?;
+    }
+    session
+        .finish(Span::new(0, 0))
+        .map_err(|d| d.render("deal", setup, false))?;
+    Ok(session)
+}
+
 impl Match {
     /// Deals a game: the referee's seeded deal of `size` executed as
     /// scenario text. `seats` are filled in with [`Match::seat`].
@@ -94,21 +114,7 @@ impl Match {
             )
         })?;
         let setup = referee.setup(seed, size);
-        let mut session = Session::new(options);
-        let scenario = syntax::parse(&setup).map_err(|errors| {
-            errors
-                .iter()
-                .map(|e| e.to_diagnostic().render("deal", &setup, false))
-                .collect::<String>()
-        })?;
-        for stmt in &scenario.statements {
-            session
-                .execute(stmt, &setup)
-                .map_err(|d| d.render("deal", &setup, false))?;
-        }
-        session
-            .finish(Span::new(0, 0))
-            .map_err(|d| d.render("deal", &setup, false))?;
+        let session = dealt(&setup, options)?;
         Ok(Match {
             name: rules.name(),
             referee,
@@ -122,7 +128,9 @@ impl Match {
         })
     }
 
-    /// Seats the players: one seat per player, in seating order.
+    /// Seats the players: one seat per player, in seating order. The
+    /// players of agents that glimpse are declared `psychic` (the deal is
+    /// dealt again with the declaration, before any move).
     pub fn seat(&mut self, seats: Vec<Seat>) -> Result<(), String> {
         let n = self.playing().table.players.len();
         if seats.len() != n {
@@ -132,6 +140,18 @@ impl Match {
                 self.playing().table.players.join(", "),
                 seats.len()
             ));
+        }
+        let psychic: Vec<usize> = (0..n)
+            .filter(|&s| matches!(&seats[s], Seat::Agent { agent, .. } if agent.psychic()))
+            .filter(|&s| !self.playing().table.psychic.contains(&s))
+            .collect();
+        if !psychic.is_empty() {
+            if !self.history.is_empty() {
+                return Err("psychic players are declared before the first move".into());
+            }
+            let setup = crate::cards::referee::with_psychic(&self.setup, &psychic);
+            self.session = dealt(&setup, self.options)?;
+            self.setup = setup;
         }
         self.seats = seats;
         Ok(())

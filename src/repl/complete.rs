@@ -32,7 +32,7 @@ pub const KEYWORDS: &[&str] = &[
 
 /// The keywords of the games' own moves (a move's first word).
 const GAME_MOVES: &[&str] = &[
-    "ask", "draw", "peek", "place", "discard", "play", "pick", "pass", "call",
+    "ask", "draw", "peek", "glimpse", "place", "discard", "play", "pick", "pass", "call",
 ];
 
 fn is_word_char(c: char) -> bool {

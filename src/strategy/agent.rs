@@ -56,6 +56,10 @@ impl Agent for StrategyAgent {
         &self.strategy.name
     }
 
+    fn psychic(&self) -> bool {
+        self.strategy.psychic()
+    }
+
     fn choose(&mut self, view: &View<'_>, rng: &mut ChaCha8Rng) -> Result<usize, Diagnostic> {
         let legal: Vec<String> = view.legal().iter().map(|l| l.text.clone()).collect();
         let mut session = view.session().clone();

@@ -61,6 +61,10 @@ pub const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../../strategies/cabo-paranoid.strat"),
     ),
     (
+        "cabo-psychic",
+        include_str!("../../strategies/cabo-psychic.strat"),
+    ),
+    (
         "cabo-random",
         include_str!("../../strategies/cabo-random.strat"),
     ),

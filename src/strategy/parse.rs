@@ -37,6 +37,17 @@ pub struct Rule {
     pub score: Vec<Term>,
 }
 
+impl Strategy {
+    /// Whether the strategy glimpses (the Cabo-like game's psychic): a
+    /// player it plays must be declared `psychic` for the referee to
+    /// offer the move.
+    pub fn psychic(&self) -> bool {
+        self.rules
+            .iter()
+            .any(|r| r.template.words.first().is_some_and(|w| w == "glimpse"))
+    }
+}
+
 /// A move template: the words of a move, with `me`, `_` and variables.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Template {

@@ -63,6 +63,13 @@ pub enum StatementKind {
     /// `order pay1 coin1 pay2`: the symbolic engine's variable order, by
     /// location (the locations listed go first, in this order).
     Order(Vec<Name>),
+    /// `uncounted`: the players do not count cards; in the worlds they
+    /// consider, a hidden card can be of any kind however many of that
+    /// kind lie elsewhere (the actual deal keeps the real deck).
+    Uncounted,
+    /// `psychic 2`: the players who may `glimpse` at any slot unnoticed
+    /// (the Cabo report's psychic agent).
+    Psychic(Vec<Name>),
     /// `deal 1: Q | 2: Q | table: 6H`
     Deal(Vec<DealPart>),
     /// `stock A A Q`: the actual order of the stock, top first.
@@ -384,6 +391,14 @@ pub enum MoveKind {
     /// slot's old card face up to the open pile)
     Place {
         /// Who places.
+        player: Name,
+        /// The slot.
+        slot: Name,
+    },
+    /// `glimpse 2 1.3` (Cabo-like game: a psychic player secretly looks at
+    /// any slot; the others believe nothing happened)
+    Glimpse {
+        /// Who looks.
         player: Name,
         /// The slot.
         slot: Name,

@@ -116,7 +116,8 @@ pub fn play_game(
     max_moves: usize,
 ) -> Result<GameOutcome, String> {
     let referee = referee_of(game)?;
-    let setup = setup_text(game, deal, seed)?;
+    let psychic: Vec<usize> = (0..seats.len()).filter(|&s| seats[s].psychic()).collect();
+    let setup = crate::cards::referee::with_psychic(&setup_text(game, deal, seed)?, &psychic);
     let mut session = deal_session(&setup, engine)?;
     let players = session.playing().expect("dealt").table.players.len();
     if players != seats.len() {

@@ -113,7 +113,13 @@ pub fn summarise(game: &str, strategies: &[String], records: &[&Record]) -> Summ
     ranking.sort_by(|a, b| total[b].wins.cmp(&total[a].wins).then(a.cmp(b)));
     Summary {
         game: game.to_string(),
-        strategies: strategies.to_vec(),
+        // A strategy in several seats of a run is one row.
+        strategies: strategies.iter().fold(Vec::new(), |mut seen, s| {
+            if !seen.contains(s) {
+                seen.push(s.clone());
+            }
+            seen
+        }),
         games: records.len() as u64,
         mean_turns: turns as f64 / records.len().max(1) as f64,
         runs,
@@ -206,5 +212,15 @@ mod tests {
         let (lo, hi) = wilson(30, 100);
         assert!(lo < 0.3 && 0.3 < hi && hi - lo < 0.2);
         assert_eq!(wilson(0, 0), (0.0, 1.0));
+    }
+
+    #[test]
+    fn a_strategy_in_two_seats_is_one_row() {
+        let names: Vec<String> = ["regular", "paranoid", "regular"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let s = summarise("cabo", &names, &[]);
+        assert_eq!(s.strategies, ["regular", "paranoid"]);
     }
 }

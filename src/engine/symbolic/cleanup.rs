@@ -32,7 +32,10 @@ use oxidd::{BooleanFunction, Function, InnerNode, Manager, Node, VarNo};
 use super::vars::{oom, Bdd, Res, State};
 
 /// The cleanup after an update. `fresh_current` are the present variables
-/// the update made; `actual` the actual state's values.
+/// the update made and the old ones its preconditions read (the
+/// candidates of step 2: after a peek at a slot, the peeker observes the
+/// slot's variables instead of the event's); `actual` the actual state's
+/// values.
 pub(crate) fn cleanup(
     st: &mut State,
     law: Bdd,
@@ -70,7 +73,7 @@ fn shared_by(st: &State, group: &[usize]) -> Vec<VarNo> {
 
 /// Whether the semantic tests of steps 2 and 3 (two quantifications per
 /// variable and agent) are cheap enough for `law`.
-fn small(law: &Bdd) -> bool {
+pub(crate) fn small(law: &Bdd) -> bool {
     nodes_at_most(law, SMALL)
 }
 

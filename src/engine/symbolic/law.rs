@@ -35,8 +35,21 @@ const SPARE: usize = 3;
 pub(crate) fn fact_order(spec: &DealSpec) -> Vec<(usize, usize)> {
     let log =
         |xs: &mut dyn Iterator<Item = u32>| -> f64 { xs.map(|x| f64::from(x + 1).log2()).sum() };
-    let by_location = log(&mut spec.sizes.iter().copied());
-    let by_kind = log(&mut spec.copies.iter().copied());
+    // The derived location has no variables and no size constraint; a
+    // kind with at least as many copies as the other locations' room never
+    // binds, so its running sum is no state at all.
+    let derived = derived::choose(spec);
+    let stored = |l: &usize| derived != Some(*l);
+    let room: u32 = (0..spec.sizes.len())
+        .filter(stored)
+        .map(|l| spec.sizes[l])
+        .sum();
+    let by_location = log(&mut (0..spec.sizes.len()).filter(stored).map(|l| spec.sizes[l]));
+    let by_kind = log(&mut spec
+        .copies
+        .iter()
+        .filter(|&&c| derived.is_none() || c < room)
+        .map(|&c| c.min(room)));
     let kinds = spec.copies.len();
     let order = location_order(spec);
     if by_location <= by_kind {

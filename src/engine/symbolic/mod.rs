@@ -436,6 +436,12 @@ impl SymbolicModel {
         transform::check(&inner.state, em)?;
         let law = self.law_for_events(em)?;
         let pres = transform::pres(&inner.state, &law, em)?;
+        // An event can tell its observers an old present variable (a peek
+        // at a slot tells the peeker the slot's card): the variables the
+        // preconditions read are candidates for cleanup step 2 as well.
+        let mut read: Vec<VarNo> = pres.iter().flat_map(walk::support).collect();
+        read.sort_unstable();
+        read.dedup();
         let possible: Vec<bool> = pres.iter().map(|p| self.at_actual(p)).collect();
         let e = crate::engine::event::choose(em, &possible, chosen)?;
         let t = match transform::transform(&inner.state, &law, em, Some(pres.clone()), Some(e)) {
@@ -457,12 +463,16 @@ impl SymbolicModel {
         }
         let mut state = t.state;
         let current = state.current();
-        let fresh_current: Vec<VarNo> = t
+        let mut fresh_current: Vec<VarNo> = t
             .fresh
             .iter()
             .copied()
             .filter(|v| current.binary_search(v).is_ok())
             .collect();
+        fresh_current.extend(
+            read.into_iter()
+                .filter(|v| current.binary_search(v).is_ok() && !t.fresh.contains(v)),
+        );
         let derived = &t.derived;
         let support = |x: VarNo| {
             derived

@@ -98,6 +98,7 @@ pub(crate) fn transform(
         Some(p) => p,
         None => pres(st, law, em)?,
     };
+    let pre = implied_true(st, law, pre)?;
     let posts = compile(st, law, em)?;
     // Cards that are not there: refused if some possible state and event need them.
     for (e, post) in posts.iter().enumerate() {
@@ -135,6 +136,29 @@ pub(crate) fn transform(
     let mut t = with_events(st, law, &ev)?;
     t.kept = kept;
     Ok(t)
+}
+
+/// The preconditions with each one the law implies replaced by ⊤. The
+/// transformer conjoins θ anyway, so this changes no state; but a
+/// precondition that never binds inside θ can still be a large BDD
+/// outside it (a draw's "the stock has the card", read as the copies not
+/// elsewhere, is a sum over every location), and the disjunction over the
+/// events of such preconditions, each tied to its own new values, keeps
+/// every kind's running sum at once. Tested on laws of up to 20,000 nodes
+/// only (a test per event costs a pass over the law).
+fn implied_true(st: &State, law: &Bdd, pre: Vec<Bdd>) -> Res<Vec<Bdd>> {
+    if !super::cleanup::small(law) {
+        return Ok(pre);
+    }
+    pre.into_iter()
+        .map(|p| {
+            if p.valid() || oom(law.and(&oom(p.not())?))?.satisfiable() {
+                Ok(p)
+            } else {
+                Ok(st.meta.top())
+            }
+        })
+        .collect()
 }
 
 /// The events a transformer keeps, renumbered.
@@ -235,8 +259,12 @@ fn without_events(st: &State, law: &Bdd, ev: &Events, actual: usize) -> Res<Opti
     let mut state = st.clone();
     let mut fresh = Vec::new();
     let mut new_vars = Vec::new();
-    for &t in &changed {
-        let (width, index) = target_shape(meta, t);
+    let small = super::cleanup::small(law);
+    for (ti, &t) in changed.iter().enumerate() {
+        let (mut width, index) = target_shape(meta, t);
+        if small && matches!(t, Target::Fact(_)) {
+            width = needed_width(law, ev, &values, ti, width)?;
+        }
         let vars = meta.slot(&state.live, index, width);
         state.add_live(&vars);
         fresh.extend(&vars);
@@ -289,6 +317,47 @@ fn without_events(st: &State, law: &Bdd, ev: &Events, actual: usize) -> Res<Opti
         derived: Vec::new(),
         kept: Vec::new(),
     }))
+}
+
+/// The bits target `t`'s new value needs: its full width less the high
+/// bits that are 0 in every state of θ where an event that could set
+/// them happens. A count rewritten at its kind's full width (seven bits
+/// for a kind of 70 copies) makes every later sum over it, such as the
+/// derived location's copies not elsewhere, a modular adder over all
+/// those bits, where the law keeps it at one card (a slot). Events with
+/// the same new value are tested together.
+fn needed_width(
+    law: &Bdd,
+    ev: &Events,
+    values: &[Vec<BitVec>],
+    t: usize,
+    full: usize,
+) -> Res<usize> {
+    let mut groups: Vec<(&BitVec, Bdd)> = Vec::new();
+    for (e, pre) in ev.pre.iter().enumerate() {
+        let v = &values[e][t];
+        match groups.iter_mut().find(|(w, _)| *w == v) {
+            Some((_, p)) => *p = oom(p.or(pre))?,
+            None => groups.push((v, pre.clone())),
+        }
+    }
+    let mut width = full;
+    while width > 0 {
+        let mut used = false;
+        for (v, pre) in &groups {
+            if let Some(b) = v.get(width - 1) {
+                if oom(oom(law.and(pre))?.and(b))?.satisfiable() {
+                    used = true;
+                    break;
+                }
+            }
+        }
+        if used {
+            break;
+        }
+        width -= 1;
+    }
+    Ok(width)
 }
 
 /// Agent a's news: the changed targets (indices into `values[e]`) whose

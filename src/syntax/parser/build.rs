@@ -35,6 +35,8 @@ pub(crate) fn statement(ctx: &Ctx, body: Pair<'_, Rule>) -> Result<Statement> {
             holds: a.rest().next().map(|p| Args::new(ctx, p).names()),
         },
         Rule::order_stmt => StatementKind::Order(a.names()),
+        Rule::uncounted_stmt => StatementKind::Uncounted,
+        Rule::psychic_stmt => StatementKind::Psychic(a.names()),
         Rule::deal_stmt => StatementKind::Deal(a.rest().map(|p| deal_part(ctx, p)).collect()),
         Rule::stock_stmt => StatementKind::Stock(a.names()),
         Rule::seed_stmt => {
@@ -272,6 +274,10 @@ pub(crate) fn move_(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<Move> {
             card: a.name()?,
         },
         Rule::place_mv => MoveKind::Place {
+            player: a.name()?,
+            slot: a.name()?,
+        },
+        Rule::glimpse_mv => MoveKind::Glimpse {
             player: a.name()?,
             slot: a.name()?,
         },
