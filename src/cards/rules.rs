@@ -179,9 +179,8 @@ impl From<EngineError> for Refusal {
             EngineError::TooManyWorlds { .. } => Refusal::new("too-many-worlds", e.to_string()),
             EngineError::OutOfMemory => Refusal::new("out-of-memory", e.to_string())
                 .help("the model grew too large for the symbolic engine; use a smaller deck"),
-            EngineError::Unsupported(_) => {
-                Refusal::new("unsupported", e.to_string()).help("run with `--engine explicit`")
-            }
+            EngineError::Unsupported(_) => Refusal::new("unsupported", e.to_string())
+                .help("run with `--engine explicit`, on a deal it can hold (`--size small`)"),
             EngineError::Interrupted => Refusal::new("interrupted", e.to_string())
                 .help("the move was cancelled: the model is as it was before it"),
             _ => Refusal::new("impossible-move", e.to_string()),

@@ -80,7 +80,7 @@ pub(crate) fn small(law: &Bdd) -> bool {
 /// Whether `f` has at most `limit` inner nodes: a walk that stops at the
 /// first node past the limit, where counting every node of a large law
 /// (as `node_count` does) would cost a pass over all of it.
-fn nodes_at_most(f: &Bdd, limit: usize) -> bool {
+pub(crate) fn nodes_at_most(f: &Bdd, limit: usize) -> bool {
     f.with_manager_shared(|m, root| {
         let mut seen: FxHashSet<usize> = FxHashSet::default();
         let mut stack = vec![root];

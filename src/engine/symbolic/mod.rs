@@ -438,8 +438,15 @@ impl SymbolicModel {
         let pres = transform::pres(&inner.state, &law, em)?;
         // An event can tell its observers an old present variable (a peek
         // at a slot tells the peeker the slot's card): the variables the
-        // preconditions read are candidates for cleanup step 2 as well.
-        let mut read: Vec<VarNo> = pres.iter().flat_map(walk::support).collect();
+        // preconditions of a move without factual change read are
+        // candidates for cleanup step 2 as well (a move with factual change
+        // gives its news in the fresh variables).
+        let observation = em.events.iter().all(|e| e.post.is_empty());
+        let mut read: Vec<VarNo> = if observation {
+            pres.iter().flat_map(walk::support).collect()
+        } else {
+            Vec::new()
+        };
         read.sort_unstable();
         read.dedup();
         let possible: Vec<bool> = pres.iter().map(|p| self.at_actual(p)).collect();
