@@ -216,3 +216,32 @@ fn full_size_cabo_plays_to_its_end_and_replays() {
         assert!(ask(&s, "C (1.1 = 1 & 2.3 = 1 & 4.4 = 1)"));
     }
 }
+
+/// The per-card view of an uncounted deal leaves the stock out of its
+/// placements (its cards are not part of the model), and its counts still
+/// add up to the worlds player 1 considers.
+#[test]
+fn the_per_card_view_leaves_the_uncounted_stock_out() {
+    let src = SMALL.lines().take(7).collect::<Vec<_>>().join("\n") + "\nworlds 1 for 0\n";
+    let scenario = syntax::parse(&src).unwrap();
+    let mut s = session(Engine::Symbolic);
+    let mut lines = Vec::new();
+    for stmt in &scenario.statements {
+        for o in s.execute(stmt, &src).unwrap() {
+            if let Output::Lines(l) = o {
+                lines.extend(l);
+            }
+        }
+    }
+    let placements: Vec<&String> = lines.iter().filter(|l| l.ends_with(" world(s)")).collect();
+    assert!(!placements.is_empty(), "{lines:?}");
+    assert!(lines.iter().all(|l| !l.contains("stock:")), "{lines:?}");
+    let total: u128 = placements
+        .iter()
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            w[w.len() - 2].replace(',', "").parse::<u128>().unwrap()
+        })
+        .sum();
+    assert_eq!(total, s.playing().unwrap().model.considers(0));
+}

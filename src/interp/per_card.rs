@@ -87,12 +87,15 @@ impl PerCard<'_> {
     }
 
     /// A placement as `2:5S stock:5S`, the locations that hold a copy.
+    /// With `uncounted`, the stock's cards are not part of the model and
+    /// are left out.
     pub fn placement(&self, key: &[u32]) -> String {
-        let deck = &self.scope.table.deck;
+        let table = self.scope.table;
+        let deck = &table.deck;
         let parts: Vec<String> = key
             .iter()
             .enumerate()
-            .filter(|(_, &n)| n > 0)
+            .filter(|(l, &n)| n > 0 && !(table.phantom > 0 && *l == table.stock()))
             .map(|(l, &n)| {
                 let mut counts = vec![0; deck.kinds.len()];
                 counts[self.kind] = n;
