@@ -153,3 +153,25 @@ fn export_writes_into_a_directory_it_creates() {
     assert!(stdout.starts_with("wrote "), "{stdout}");
     assert!(std::fs::read_to_string(&out).unwrap().starts_with("graph"));
 }
+
+/// `dealer bench --parse` times parsing alone; its statement counts and
+/// fast-path share are those of `syntax::both_parsers`.
+#[test]
+fn bench_parse_prints_each_file_with_its_fast_path_share() {
+    let file = "scenarios/bench/muddy-10.deal";
+    let (code, stdout, stderr) = output(&["bench", "--parse", "--runs", "1", file]);
+    assert_eq!(code, 0, "{stderr}");
+    let src = std::fs::read_to_string(file).unwrap();
+    let both = dealer::syntax::both_parsers(&src);
+    let fast = both.iter().filter(|(quick, _)| quick.is_some()).count();
+    assert!(fast > 0 && fast < both.len());
+    let row = stdout.lines().find(|l| l.starts_with(file)).expect(&stdout);
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(cells[2], both.len().to_string(), "{row}");
+    let share = format!("{:.0}%", 100.0 * fast as f64 / both.len() as f64);
+    assert_eq!(cells[3], share, "{row}");
+    assert!(row.contains("MB/s"), "{row}");
+    let (code, _, stderr) = output(&["bench", "--parse", "nowhere.deal"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("cannot read nowhere.deal"), "{stderr}");
+}

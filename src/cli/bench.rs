@@ -39,6 +39,10 @@ pub struct BenchArgs {
     /// the peak memory.
     #[arg(long, value_name = "GAME")]
     pub play: Option<String>,
+    /// Time parsing alone (no replay): the grammar alone beside the
+    /// parser as dealer runs it, in MB/s, for each file.
+    #[arg(long, conflicts_with = "play")]
+    pub parse: bool,
     /// With --play: how many games (seeds --seed, --seed + 1, ...).
     #[arg(long, default_value_t = 10)]
     pub games: u64,
@@ -144,6 +148,9 @@ pub fn run(args: &BenchArgs) -> u8 {
     };
     let options = args.model.options(false);
     let runs = args.runs.max(1) as usize;
+    if args.parse {
+        return super::bench_parse::run(&files, runs);
+    }
     if args.one {
         return match files.as_slice() {
             [file] => match bench_file(file, runs, options) {

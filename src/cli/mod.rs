@@ -24,6 +24,7 @@ use crate::figure::files as figure_files;
 use crate::interp::{errors, Engine, Options, Output, Script, Session};
 
 pub mod bench;
+mod bench_parse;
 mod bench_play;
 pub mod export;
 pub mod gen;

@@ -12,7 +12,7 @@ use crate::diag::{Diagnostic, Span};
 
 /// The words a statement can start with.
 pub use parser::errors::STATEMENTS as STATEMENT_KEYWORDS;
-pub use parser::{parse, parse_formula, parse_statement};
+pub use parser::{both_parsers, parse, parse_formula, parse_statement, parse_with_grammar};
 pub use split::is_complete;
 
 /// A syntax error: where, what was found, what was expected, and a hint.

@@ -7,6 +7,7 @@
 
 mod build;
 pub(crate) mod errors;
+mod fast;
 mod formula;
 
 use pest::iterators::Pair;
@@ -76,15 +77,58 @@ pub fn parse_formula(src: &str) -> Result<Formula, SyntaxError> {
     formula::formula(&ctx, formula)
 }
 
-/// Parses one statement of the source.
+/// Each statement of `src` as the hand-written fast path reads it (`None`
+/// where it gives up) and as the grammar reads it: the two must agree
+/// wherever the fast path answers (`tests/parser_fast.rs`, and
+/// `dealer bench --parse`, which times both).
+pub fn both_parsers(src: &str) -> Vec<(Option<Statement>, Result<Statement, SyntaxError>)> {
+    split::split(src)
+        .iter()
+        .map(|piece| {
+            let ctx = Ctx::new(src, piece, false);
+            let fast = ctx.check_depth().ok().and_then(|()| fast::statement(&ctx));
+            (fast, grammar_piece(&ctx))
+        })
+        .collect()
+}
+
+/// Parses `src` with the grammar alone, without the fast path: the
+/// reference the fast path is measured and checked against.
+pub fn parse_with_grammar(src: &str) -> Result<Scenario, Vec<SyntaxError>> {
+    let mut statements = Vec::new();
+    let mut errors = Vec::new();
+    for piece in split::split(src) {
+        let ctx = Ctx::new(src, &piece, false);
+        match ctx.check_depth().and_then(|()| grammar_piece(&ctx)) {
+            Ok(statement) => statements.push(statement),
+            Err(error) => errors.push(error),
+        }
+    }
+    if errors.is_empty() {
+        Ok(Scenario { statements })
+    } else {
+        Err(errors)
+    }
+}
+
+/// Parses one statement of the source: by the fast path where it applies,
+/// else by the grammar.
 fn parse_piece(src: &str, piece: &Piece) -> Result<Statement, SyntaxError> {
     let ctx = Ctx::new(src, piece, false);
     ctx.check_depth()?;
-    let mut pairs = DealerParser::parse(Rule::statement, &piece.text)
-        .map_err(|e| errors::from_pest(&ctx, e))?;
+    if let Some(statement) = fast::statement(&ctx) {
+        return Ok(statement);
+    }
+    grammar_piece(&ctx)
+}
+
+/// Parses one statement with the grammar.
+fn grammar_piece(ctx: &Ctx) -> Result<Statement, SyntaxError> {
+    let mut pairs = DealerParser::parse(Rule::statement, &ctx.piece.text)
+        .map_err(|e| errors::from_pest(ctx, e))?;
     let entry = ctx.first(pairs.next(), "a statement")?;
     let body = ctx.first(entry.into_inner().next(), "a statement")?;
-    build::statement(&ctx, body)
+    build::statement(ctx, body)
 }
 
 /// What the builders need to know about the statement being parsed.
@@ -159,16 +203,30 @@ impl<'a> Ctx<'a> {
     /// Refuses statements nested more deeply than [`MAX_DEPTH`].
     fn check_depth(&self) -> Result<(), SyntaxError> {
         let (mut depth, mut prefix) = (0usize, 0usize);
-        for (i, c) in self.piece.text.char_indices() {
-            match c {
-                '(' | '[' | '{' | '<' => depth += 1,
-                ')' | ']' | '}' | '>' => depth = depth.saturating_sub(1),
-                '!' | '~' | '¬' => prefix += 1,
-                ' ' | '\t' => {}
-                _ => prefix = 0,
-            }
+        let text = self.piece.text.as_bytes();
+        // Byte by byte: every character that matters is ASCII but `¬`
+        // (bytes C2 AC), and the bytes of any other character only reset the
+        // run of prefixes.
+        let mut i = 0;
+        while i < text.len() {
+            let len = if text[i] == 0xC2 && text.get(i + 1) == Some(&0xAC) {
+                prefix += 1;
+                2
+            } else {
+                match text[i] {
+                    b'(' | b'[' | b'{' | b'<' => depth += 1,
+                    b')' | b']' | b'}' | b'>' => depth = depth.saturating_sub(1),
+                    b'!' | b'~' => prefix += 1,
+                    b' ' | b'\t' => {}
+                    _ => prefix = 0,
+                }
+                1
+            };
+            i += len;
             if depth + prefix > MAX_DEPTH {
-                let span = self.at(i, i + c.len_utf8());
+                let at = i - len;
+                let c = self.piece.text[at..].chars().next().unwrap_or(' ');
+                let span = self.at(at, at + c.len_utf8());
                 let mut e = self.error(
                     span,
                     "this formula is nested too deeply".to_string(),

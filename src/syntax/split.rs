@@ -92,6 +92,7 @@ impl Scan {
     /// each statement (including blank ones).
     fn run(&mut self, src: &str, mut emit: impl FnMut(usize, usize, &[(usize, char)])) {
         let bytes = src.as_bytes();
+        self.out.reserve(bytes.len());
         let mut start = 0;
         let mut i = 0;
         // A UTF-8 byte-order mark (written by some editors) is blank.

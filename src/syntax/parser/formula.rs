@@ -60,7 +60,7 @@ fn chain(ctx: &Ctx, pair: Pair<'_, Rule>, depth: usize, make: Binary) -> Result<
 
 /// `operands` joined by `make`: from the left up to [`LEFT_CHAIN`] operands,
 /// else split in halves.
-fn group(mut operands: Vec<Formula>, make: Binary) -> Formula {
+pub(crate) fn group(mut operands: Vec<Formula>, make: Binary) -> Formula {
     if operands.len() > LEFT_CHAIN {
         let right = operands.split_off(operands.len() / 2);
         return binary(make, group(operands, make), group(right, make));
