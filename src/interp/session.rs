@@ -20,8 +20,10 @@ use super::errors;
 use super::explain::{self, Why};
 
 /// The most operators a `let` name may stand for (names are replaced by
-/// their formulas, so each `let` may double the size).
-pub const MAX_LET_SIZE: usize = 100_000;
+/// their formulas, so each `let` may double the size). A million: the
+/// dining cryptographers' "nobody knows who paid" with 200 diners is
+/// 160,000.
+pub const MAX_LET_SIZE: usize = 1_000_000;
 /// The deepest nesting a `let` name may stand for (the parser allows 200
 /// levels in one formula; names used inside names add up).
 pub const MAX_LET_DEPTH: usize = 1_000;
