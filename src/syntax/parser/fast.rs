@@ -2,7 +2,7 @@
 //!
 //! A scenario of thousands of lines (a benchmark's candidate announcements,
 //! a generated game) is mostly queries, expectations and announcements with
-//! the common operators. This parser reads exactly those, about twenty times
+//! the common operators. This parser reads exactly those, ten to fifteen times
 //! faster than the grammar:
 //!
 //! - statements `? φ`, `?? φ`, `expect φ`, `why φ`, `let NAME = φ`,
