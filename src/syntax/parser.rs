@@ -45,6 +45,13 @@ pub fn parse(src: &str) -> Result<Scenario, Vec<SyntaxError>> {
     } else {
         pieces.iter().map(|piece| parse_piece(src, piece)).collect()
     };
+    scenario(parsed)
+}
+
+/// The statements in order, or every error.
+fn scenario(
+    parsed: impl IntoIterator<Item = Result<Statement, SyntaxError>>,
+) -> Result<Scenario, Vec<SyntaxError>> {
     let mut statements = Vec::new();
     let mut errors = Vec::new();
     for result in parsed {
@@ -93,22 +100,13 @@ pub fn both_parsers(src: &str) -> Vec<(Option<Statement>, Result<Statement, Synt
 }
 
 /// Parses `src` with the grammar alone, without the fast path: the
-/// reference the fast path is measured and checked against.
+/// reference the fast path is measured and checked against (one statement
+/// after another, on one thread).
 pub fn parse_with_grammar(src: &str) -> Result<Scenario, Vec<SyntaxError>> {
-    let mut statements = Vec::new();
-    let mut errors = Vec::new();
-    for piece in split::split(src) {
-        let ctx = Ctx::new(src, &piece, false);
-        match ctx.check_depth().and_then(|()| grammar_piece(&ctx)) {
-            Ok(statement) => statements.push(statement),
-            Err(error) => errors.push(error),
-        }
-    }
-    if errors.is_empty() {
-        Ok(Scenario { statements })
-    } else {
-        Err(errors)
-    }
+    scenario(split::split(src).iter().map(|piece| {
+        let ctx = Ctx::new(src, piece, false);
+        ctx.check_depth().and_then(|()| grammar_piece(&ctx))
+    }))
 }
 
 /// Parses one statement of the source: by the fast path where it applies,

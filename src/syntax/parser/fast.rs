@@ -285,7 +285,6 @@ impl Reader<'_, '_> {
     /// A prefix operator, `Some(None)` when the primary formula comes, or
     /// `None` to give up. `depth` is the operator's own depth (an
     /// announcement's formula is one deeper).
-    #[allow(clippy::option_option)]
     fn prefix(&mut self, depth: usize) -> Option<Option<(usize, Prefix)>> {
         let start = self.i;
         let op = match self.b.get(self.i)? {
