@@ -41,7 +41,7 @@ fn tarock(reduced: bool, cards: &[&str]) -> Result<Deck, Diagnostic> {
     let cards = cards
         .iter()
         .map(|c| Name {
-            text: c.to_string(),
+            text: (*c).into(),
             span: Span::new(0, c.len()),
         })
         .collect();

@@ -15,7 +15,7 @@ fn sx(f: &Formula) -> String {
         True => "true".into(),
         False => "false".into(),
         Named { name, card, count } => {
-            let mut s = name.text.clone();
+            let mut s = name.text.to_string();
             if let Some(c) = card {
                 s += &format!("({})", c.text);
             }
@@ -75,7 +75,7 @@ fn sx(f: &Formula) -> String {
 fn term(t: &Term) -> String {
     match t {
         Term::Num(n, _) => n.to_string(),
-        Term::Name(n) => n.text.clone(),
+        Term::Name(n) => n.text.to_string(),
         Term::Add(a, b) => format!("(+ {} {})", term(a), term(b)),
         Term::Sub(a, b) => format!("(- {} {})", term(a), term(b)),
         Term::Mul(a, b) => format!("(* {} {})", term(a), term(b)),

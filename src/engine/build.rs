@@ -104,6 +104,9 @@ struct Level {
     digits: Vec<Vec<(usize, u64)>>,
     /// For each free location, whether it can hold the kind.
     allow: Vec<bool>,
+    /// For each free location, how many copies of the later levels' kinds
+    /// can lie there: the room left after this level may not exceed it.
+    later: Vec<u32>,
 }
 
 /// Turns an agent's class number into a dense class.
@@ -180,6 +183,9 @@ struct Builder {
     keys: Vec<u64>,
     keyers: Vec<Option<Keyer>>,
     rows: Vec<u8>,
+    /// Whether some location holds only some kinds (then a branch can
+    /// leave room that no later kind may fill, and is cut at once).
+    restricted: bool,
 }
 
 impl Builder {
@@ -208,7 +214,17 @@ impl Builder {
                 pinned: (fixed > 0).then_some(counts),
                 digits: vec![Vec::new(); free.len()],
                 allow: free.iter().map(|&l| spec.allows(l, k)).collect(),
+                later: vec![0; free.len()],
             });
+        }
+        let mut later = vec![0u32; free.len()];
+        for level in levels.iter_mut().rev() {
+            level.later.clone_from(&later);
+            for (room, &allow) in later.iter_mut().zip(&level.allow) {
+                if allow {
+                    *room += level.copies;
+                }
+            }
         }
         let keyers = place_values(spec, &free, &mut levels)
             .into_iter()
@@ -223,7 +239,22 @@ impl Builder {
             keys: vec![0; spec.observers.len()],
             keyers,
             rows: Vec::with_capacity(n * width),
+            restricted: spec.restricted(),
         }
+    }
+
+    /// Whether the later levels can still fill the room left once level
+    /// `i` is placed: a necessary condition, which cuts the branches that
+    /// leave a pile empty that only the kinds already placed could fill
+    /// (without it, a deal of piles that hold only some kinds enumerates
+    /// up to a hundred dead ends per world).
+    fn fillable(&self, i: usize) -> bool {
+        !self.restricted
+            || self
+                .caps
+                .iter()
+                .zip(&self.levels[i].later)
+                .all(|(&room, &later)| room <= later)
     }
 
     /// Places the copies of the levels `i..`.
@@ -251,9 +282,11 @@ impl Builder {
             }
             self.row[col] = self.free[f];
             self.caps[f] -= 1;
-            self.add_digits(i, f, 1, true);
-            self.level(i + 1);
-            self.add_digits(i, f, 1, false);
+            if self.fillable(i) {
+                self.add_digits(i, f, 1, true);
+                self.level(i + 1);
+                self.add_digits(i, f, 1, false);
+            }
             self.caps[f] += 1;
         }
     }
@@ -264,6 +297,9 @@ impl Builder {
         let m = self.free.len();
         if left == 0 || f == m {
             if left == 0 {
+                if !self.fillable(i) {
+                    return;
+                }
                 self.take[i * m + f..(i + 1) * m].fill(0);
                 self.write_level(i);
                 self.level(i + 1);

@@ -22,7 +22,7 @@ impl Names {
     pub fn new(declared: &[Name], what: &'static str) -> Result<Names, Diagnostic> {
         let mut index = HashMap::with_capacity(declared.len());
         for (i, n) in declared.iter().enumerate() {
-            if index.insert(n.text.clone(), i).is_some() {
+            if index.insert(n.text.to_string(), i).is_some() {
                 return Err(Diagnostic::error(
                     "duplicate-declaration",
                     format!("{what} `{}` is declared twice", n.text),
@@ -31,7 +31,7 @@ impl Names {
             }
         }
         Ok(Names {
-            names: declared.iter().map(|n| n.text.clone()).collect(),
+            names: declared.iter().map(|n| n.text.to_string()).collect(),
             index,
             what,
         })
@@ -57,7 +57,7 @@ impl Names {
 
     /// The index of `name`, or a located error with "did you mean".
     pub fn lookup(&self, name: &Name) -> Result<usize, Diagnostic> {
-        if let Some(&i) = self.index.get(&name.text) {
+        if let Some(&i) = self.index.get(name.text.as_str()) {
             return Ok(i);
         }
         let what = self.what;
@@ -218,7 +218,7 @@ pub fn event(def: &EventDef, scope: &Scope) -> Result<(EventModel, EventId), Dia
     let relations = relations(&players, &names, &def.relations, def.span)?;
     let actual = names.lookup(&def.actual)?;
     let model = EventModel {
-        name: def.name.text.clone(),
+        name: def.name.text.to_string(),
         events,
         relations,
         designated: Vec::new(),

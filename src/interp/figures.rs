@@ -87,7 +87,7 @@ pub fn export(
     let figure = figure::build(scope.table, scope.props, model, &view)
         .map_err(|e| errors::figure(&e, span))?;
     Ok(vec![Output::Figure {
-        path: def.path.text.clone(),
+        path: def.path.text.to_string(),
         span,
         figure,
     }])

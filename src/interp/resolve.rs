@@ -230,7 +230,7 @@ impl Scope<'_> {
                 .iter()
                 .map(|k| k.name.clone())
                 .collect(),
-            Domain::List(names) => names.iter().map(|n| n.text.clone()).collect(),
+            Domain::List(names) => names.iter().map(|n| n.text.to_string()).collect(),
         }
     }
 
@@ -269,7 +269,7 @@ impl Scope<'_> {
     /// `f(a, b)`: a `let` with parameters, its formula with the arguments
     /// in place of the parameters.
     fn call(&self, name: &Name, args: &[Name]) -> Result<Formula, Diagnostic> {
-        let Some(m) = self.macros.get(&name.text) else {
+        let Some(m) = self.macros.get(name.text.as_str()) else {
             return Err(Diagnostic::error(
                 "unknown-name",
                 format!("no `let` with parameters named `{}`", name.text),
@@ -396,7 +396,7 @@ impl Scope<'_> {
             }
         }
         if let (Some(arg), None) = (card, count) {
-            if self.macros.contains_key(&name.text) {
+            if self.macros.contains_key(name.text.as_str()) {
                 return self.call(name, std::slice::from_ref(arg));
             }
         }
@@ -421,7 +421,7 @@ impl Scope<'_> {
         if let Some(p) = self.props.iter().position(|p| *p == name.text) {
             return Ok(Formula::Atom(crate::engine::Atom::Prop(p)));
         }
-        if let Some(f) = self.lets.get(&name.text) {
+        if let Some(f) = self.lets.get(name.text.as_str()) {
             return Ok(f.clone());
         }
         if self.table.find_location(&name.text).is_some() {
@@ -457,7 +457,7 @@ impl Scope<'_> {
         let mut counts: Vec<(Vec<Kind>, u32)> = Vec::new();
         for token in self.split_cards(cards)? {
             let name = Name {
-                text: token,
+                text: token.into(),
                 span: cards.span,
             };
             let kinds = self.table.deck.pattern(&name)?;
@@ -627,7 +627,7 @@ impl Scope<'_> {
                 Move::Apply(em, usize::from(*lost))
             }
             MoveKind::Apply(name) => {
-                let Some((em, e)) = self.events.get(&name.text) else {
+                let Some((em, e)) = self.events.get(name.text.as_str()) else {
                     let names: Vec<&String> = self.events.keys().collect();
                     let d = Diagnostic::error(
                         "unknown-event",

@@ -411,8 +411,8 @@ impl Session {
             ),
             StatementKind::Stats => Ok(vec![Output::Lines(self.stats())]),
             StatementKind::Checkpoint(name) => {
-                self.checkpoints.push(name.text.clone());
-                Ok(vec![Output::Checkpoint(name.text.clone())])
+                self.checkpoints.push(name.text.to_string());
+                Ok(vec![Output::Checkpoint(name.text.to_string())])
             }
             StatementKind::Move(m) => self.play_move(m, source),
             StatementKind::Export(def) => self.export(def, stmt.span),
@@ -444,9 +444,9 @@ impl Session {
         body: &ast::Formula,
     ) -> Result<Vec<Output>, Diagnostic> {
         let play = self.scope_parts();
-        if play.props.contains(&name.text)
+        if play.props.iter().any(|p| *p == name.text)
             || play.table.find_location(&name.text).is_some()
-            || self.lets.contains_key(&name.text)
+            || self.lets.contains_key(name.text.as_str())
         {
             return Err(Diagnostic::error(
                 "duplicate-declaration",
@@ -458,7 +458,7 @@ impl Session {
             ));
         }
         self.macros.insert(
-            name.text.clone(),
+            name.text.to_string(),
             Macro {
                 params: params.to_vec(),
                 body: body.clone(),
@@ -751,14 +751,14 @@ impl Session {
     /// `event NAME { ... }`.
     fn event(&mut self, def: &ast::EventDef) -> Result<Vec<Output>, Diagnostic> {
         let declared = explicit::event(def, &self.scope())?;
-        if self.events.contains_key(&def.name.text) {
+        if self.events.contains_key(def.name.text.as_str()) {
             return Err(Diagnostic::error(
                 "duplicate-declaration",
                 format!("event model `{}` is declared twice", def.name.text),
                 def.name.span,
             ));
         }
-        self.events.insert(def.name.text.clone(), declared);
+        self.events.insert(def.name.text.to_string(), declared);
         Ok(Vec::new())
     }
 
@@ -766,7 +766,9 @@ impl Session {
     /// replaced) exceeds [`MAX_LET_SIZE`] or [`MAX_LET_DEPTH`].
     fn define(&mut self, name: &Name, f: Formula) -> Result<(), Diagnostic> {
         let play = self.scope_parts();
-        if play.props.contains(&name.text) || play.table.find_location(&name.text).is_some() {
+        if play.props.iter().any(|p| *p == name.text)
+            || play.table.find_location(&name.text).is_some()
+        {
             return Err(Diagnostic::error(
                 "duplicate-declaration",
                 format!("`{}` is already a proposition or location", name.text),
@@ -786,7 +788,7 @@ impl Session {
             )
             .with_help("a `let` name is replaced by its formula wherever it is used; build smaller formulas"));
         }
-        self.lets.insert(name.text.clone(), f);
+        self.lets.insert(name.text.to_string(), f);
         Ok(())
     }
 
@@ -840,7 +842,7 @@ impl Session {
             );
         };
         let table = Table::new(
-            players.iter().map(|p| p.text.clone()).collect(),
+            players.iter().map(|p| p.text.to_string()).collect(),
             crate::cards::Deck::default(),
         );
         let props = variables::props(&setup.vars);

@@ -112,7 +112,7 @@ impl Setup {
                     .with_help("declare it before this line, e.g. `deck Q*4 A*4`"))
             }
         };
-        let names = players.iter().map(|p| p.text.clone()).collect();
+        let names = players.iter().map(|p| p.text.to_string()).collect();
         let mut table = Table::new(names, deck);
         for (name, vis) in &self.piles {
             add_pile(&mut table, name, vis)?;
@@ -170,7 +170,7 @@ impl Setup {
             game,
             model,
             state,
-            props: self.props.iter().map(|p| p.text.clone()).collect(),
+            props: self.props.iter().map(|p| p.text.to_string()).collect(),
         })
     }
 
@@ -391,7 +391,7 @@ fn add_pile(table: &mut Table, name: &Name, vis: &Visibility) -> Result<Loc, Dia
             .map(|p| table.player(p))
             .collect::<Result<_, _>>()?,
     };
-    Ok(table.add_location(name.text.clone(), LocKind::Pile, seen_by))
+    Ok(table.add_location(name.text.to_string(), LocKind::Pile, seen_by))
 }
 
 /// A deal to `1.2` creates player 1's face-down slot 2 (seen by no one).
@@ -403,6 +403,6 @@ fn add_slot(table: &mut Table, location: &Name) {
         return;
     };
     if table.find_location(&location.text).is_none() {
-        table.add_location(location.text.clone(), LocKind::Slot(p, n), Vec::new());
+        table.add_location(location.text.to_string(), LocKind::Slot(p, n), Vec::new());
     }
 }

@@ -463,7 +463,7 @@ impl CardFacts for Facts<'_> {
             .position(|k| k.name.eq_ignore_ascii_case(card))
             .ok_or_else(|| format!("`{card}` is no card"))?;
         let name = Name {
-            text: pattern.to_string(),
+            text: pattern.into(),
             span: crate::diag::Span::new(0, 0),
         };
         let kinds = self

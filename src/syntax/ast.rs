@@ -6,6 +6,8 @@
 
 use std::fmt;
 
+pub use compact_str::CompactString;
+
 use num_bigint::BigUint;
 
 pub use crate::diag::Span;
@@ -13,8 +15,9 @@ pub use crate::diag::Span;
 /// A piece of text with its place in the source.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Name {
-    /// The text as written.
-    pub text: String,
+    /// The text as written (names of up to 24 bytes, nearly all of them,
+    /// are kept inline, so reading one allocates nothing).
+    pub text: CompactString,
     /// Where it was written.
     pub span: Span,
 }

@@ -32,7 +32,8 @@ const PARALLEL_FROM: usize = 256;
 /// Parses a whole scenario; on failure, one error per bad statement.
 pub fn parse(src: &str) -> Result<Scenario, Vec<SyntaxError>> {
     use rayon::prelude::*;
-    let pieces = split::split(src);
+    let split = split::split(src);
+    let pieces = split.pieces();
     // Statements are parsed independently: a long scenario is parsed on
     // every core, and the results are collected in order, so that they do
     // not depend on the number of threads.
@@ -74,10 +75,11 @@ pub fn parse_statement(src: &str) -> Result<Vec<Statement>, Vec<SyntaxError>> {
 
 /// Parses exactly one formula (an error if anything follows it).
 pub fn parse_formula(src: &str) -> Result<Formula, SyntaxError> {
-    let piece = split::whole(src);
+    let whole = split::whole(src);
+    let piece = whole.first();
     let ctx = Ctx::new(src, &piece, true);
     ctx.check_depth()?;
-    let mut pairs = DealerParser::parse(Rule::formula_entry, &piece.text)
+    let mut pairs = DealerParser::parse(Rule::formula_entry, piece.text)
         .map_err(|e| errors::from_pest(&ctx, e))?;
     let entry = ctx.first(pairs.next(), "a formula")?;
     let formula = ctx.first(entry.into_inner().next(), "a formula")?;
@@ -90,6 +92,7 @@ pub fn parse_formula(src: &str) -> Result<Formula, SyntaxError> {
 /// `dealer bench --parse`, which times both).
 pub fn both_parsers(src: &str) -> Vec<(Option<Statement>, Result<Statement, SyntaxError>)> {
     split::split(src)
+        .pieces()
         .iter()
         .map(|piece| {
             let ctx = Ctx::new(src, piece, false);
@@ -103,7 +106,7 @@ pub fn both_parsers(src: &str) -> Vec<(Option<Statement>, Result<Statement, Synt
 /// reference the fast path is measured and checked against (one statement
 /// after another, on one thread).
 pub fn parse_with_grammar(src: &str) -> Result<Scenario, Vec<SyntaxError>> {
-    scenario(split::split(src).iter().map(|piece| {
+    scenario(split::split(src).pieces().iter().map(|piece| {
         let ctx = Ctx::new(src, piece, false);
         ctx.check_depth().and_then(|()| grammar_piece(&ctx))
     }))
@@ -122,7 +125,7 @@ fn parse_piece(src: &str, piece: &Piece) -> Result<Statement, SyntaxError> {
 
 /// Parses one statement with the grammar.
 fn grammar_piece(ctx: &Ctx) -> Result<Statement, SyntaxError> {
-    let mut pairs = DealerParser::parse(Rule::statement, &ctx.piece.text)
+    let mut pairs = DealerParser::parse(Rule::statement, ctx.piece.text)
         .map_err(|e| errors::from_pest(ctx, e))?;
     let entry = ctx.first(pairs.next(), "a statement")?;
     let body = ctx.first(entry.into_inner().next(), "a statement")?;
@@ -134,14 +137,14 @@ pub(crate) struct Ctx<'a> {
     /// The original source.
     pub src: &'a str,
     /// The statement.
-    pub piece: &'a Piece,
+    pub piece: &'a Piece<'a>,
     /// Parsing a lone formula rather than a statement.
     pub lone_formula: bool,
 }
 
 impl<'a> Ctx<'a> {
     /// The context of one piece.
-    fn new(src: &'a str, piece: &'a Piece, lone_formula: bool) -> Ctx<'a> {
+    fn new(src: &'a str, piece: &'a Piece<'a>, lone_formula: bool) -> Ctx<'a> {
         Ctx {
             src,
             piece,
@@ -164,7 +167,7 @@ impl<'a> Ctx<'a> {
     /// The text and place of a pair.
     pub fn name(&self, pair: &Pair<'_, Rule>) -> Name {
         Name {
-            text: pair.as_str().to_string(),
+            text: pair.as_str().into(),
             span: self.span(pair.as_span()),
         }
     }
@@ -200,8 +203,19 @@ impl<'a> Ctx<'a> {
 
     /// Refuses statements nested more deeply than [`MAX_DEPTH`].
     fn check_depth(&self) -> Result<(), SyntaxError> {
-        let (mut depth, mut prefix) = (0usize, 0usize);
         let text = self.piece.text.as_bytes();
+        // Depth and prefixes grow only at an opening bracket, `!`, `~` or
+        // the first byte of `¬`: with at most MAX_DEPTH of them in the
+        // statement (nearly always), it cannot nest too deeply, and this
+        // count, unlike the walk below, runs many bytes at a time.
+        let growing = text
+            .iter()
+            .map(|&c| usize::from(matches!(c, b'(' | b'[' | b'{' | b'<' | b'!' | b'~' | 0xC2)))
+            .sum::<usize>();
+        if growing <= MAX_DEPTH {
+            return Ok(());
+        }
+        let (mut depth, mut prefix) = (0usize, 0usize);
         // Byte by byte: every character that matters is ASCII but `¬`
         // (bytes C2 AC), and the bytes of any other character only reset the
         // run of prefixes.

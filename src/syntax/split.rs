@@ -13,15 +13,57 @@
 
 /// One statement of the source.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Piece {
+pub(crate) struct Piece<'t> {
     /// First byte in the original source.
     pub start: usize,
     /// One past the last byte in the original source.
     pub end: usize,
-    /// The cleaned text, as long as `src[start..end]`.
-    pub text: String,
+    /// The cleaned text, as long as `src[start..end]` (a slice of the one
+    /// cleaned copy of the source: no statement is copied on its own).
+    pub text: &'t str,
     /// Brackets opened in the statement and never closed (original offsets).
     pub unclosed: Vec<(usize, char)>,
+}
+
+/// A statement's first byte, its end, and the brackets it leaves open.
+type Cut = (usize, usize, Vec<(usize, char)>);
+
+/// A source cut into statements: the cleaned copy and where each statement
+/// lies in it ([`Split::pieces`]).
+pub(crate) struct Split {
+    /// The cleaned copy of the whole source.
+    text: String,
+    /// Each statement's range and unclosed brackets.
+    cuts: Vec<Cut>,
+}
+
+impl Split {
+    /// The non-blank statements.
+    pub fn pieces(&self) -> Vec<Piece<'_>> {
+        self.cuts
+            .iter()
+            .filter_map(|(start, end, unclosed)| {
+                let piece = self.text.get(*start..*end)?;
+                (!piece.trim().is_empty()).then(|| Piece {
+                    start: *start,
+                    end: *end,
+                    text: piece,
+                    unclosed: unclosed.clone(),
+                })
+            })
+            .collect()
+    }
+
+    /// The first statement, blank or not (the one piece of [`whole`]).
+    pub fn first(&self) -> Piece<'_> {
+        let (start, end, unclosed) = &self.cuts[0];
+        Piece {
+            start: *start,
+            end: *end,
+            text: &self.text[*start..*end],
+            unclosed: unclosed.clone(),
+        }
+    }
 }
 
 /// The scanner's state while it walks the source.
@@ -48,29 +90,19 @@ pub fn is_complete(src: &str) -> bool {
     !open_at_end && !scan.pending_continuation
 }
 
-/// Cuts `src` into its non-blank statements.
-pub(crate) fn split(src: &str) -> Vec<Piece> {
+/// Cuts `src` into its statements ([`Split::pieces`]: the non-blank ones).
+pub(crate) fn split(src: &str) -> Split {
     let mut scan = Scan::default();
     let mut cuts = Vec::new();
     scan.run(src, |start, end, stack| {
         cuts.push((start, end, stack.to_vec()))
     });
     let text = String::from_utf8(scan.out).unwrap_or_default();
-    cuts.into_iter()
-        .filter_map(|(start, end, unclosed)| {
-            let piece = text.get(start..end)?;
-            (!piece.trim().is_empty()).then(|| Piece {
-                start,
-                end,
-                text: piece.to_string(),
-                unclosed,
-            })
-        })
-        .collect()
+    Split { text, cuts }
 }
 
 /// The whole of `src` as one piece (for a lone formula): newlines blanked.
-pub(crate) fn whole(src: &str) -> Piece {
+pub(crate) fn whole(src: &str) -> Split {
     let mut scan = Scan::default();
     let mut unclosed = Vec::new();
     scan.run(src, |_, _, stack| unclosed = stack.to_vec());
@@ -79,13 +111,23 @@ pub(crate) fn whole(src: &str) -> Piece {
         .chars()
         .map(|c| if c == '\n' { ' ' } else { c })
         .collect();
-    Piece {
-        start: 0,
-        end: src.len(),
+    Split {
+        cuts: vec![(0, src.len().min(text.len()), unclosed)],
         text,
-        unclosed,
     }
 }
+
+/// The bytes the splitter acts on outside strings.
+const SPECIAL: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut i = 0;
+    let special = b"\"#\\([{)]}\r\n;";
+    while i < special.len() {
+        table[special[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
 
 impl Scan {
     /// Walks `src`, filling `out` and calling `emit(start, end, open)` for
@@ -136,7 +178,17 @@ impl Scan {
                     emit(start, i, &self.stack);
                     start = i + 1;
                 }
-                _ => self.out.push(c),
+                _ => {
+                    // A run of bytes that mean nothing to the splitter is
+                    // copied at once.
+                    let run = bytes[i..]
+                        .iter()
+                        .position(|&b| SPECIAL[usize::from(b)])
+                        .unwrap_or(bytes.len() - i);
+                    self.out.extend_from_slice(&bytes[i..i + run.max(1)]);
+                    i += run.max(1);
+                    continue;
+                }
             }
             i += 1;
         }
@@ -204,7 +256,8 @@ mod tests {
 
     #[test]
     fn splits_on_newlines_and_semicolons() {
-        let pieces = split("game x; players 1 2\n\n# note\nstats");
+        let split = split("game x; players 1 2\n\n# note\nstats");
+        let pieces = split.pieces();
         let texts: Vec<&str> = pieces.iter().map(|p| p.text.trim()).collect();
         assert_eq!(texts, ["game x", "players 1 2", "stats"]);
     }
@@ -212,7 +265,8 @@ mod tests {
     #[test]
     fn keeps_lengths_and_joins_brackets() {
         let src = "? (p &\n q) # c\nstats";
-        let pieces = split(src);
+        let split = split(src);
+        let pieces = split.pieces();
         assert_eq!(pieces.len(), 2);
         assert_eq!(pieces[0].text.len(), pieces[0].end - pieces[0].start);
         assert_eq!(pieces[0].text.trim(), "? (p &  q)");
@@ -229,7 +283,8 @@ mod tests {
 
     #[test]
     fn a_byte_order_mark_is_blank() {
-        let pieces = split("\u{feff}players 1 2\nstats");
+        let split = split("\u{feff}players 1 2\nstats");
+        let pieces = split.pieces();
         assert_eq!(pieces.len(), 2);
         assert_eq!(pieces[0].text, "   players 1 2");
         assert_eq!(pieces[0].text.len(), pieces[0].end - pieces[0].start);

@@ -155,7 +155,7 @@ fn group(g: &Group, binding: &Binding) -> Group {
 fn whole(name: &Name, binding: &Binding) -> Name {
     match binding.get(name.text.as_str()) {
         Some(v) => Name {
-            text: (*v).to_string(),
+            text: (*v).into(),
             span: name.span,
         },
         None => name.clone(),
@@ -180,7 +180,7 @@ fn parts(name: &Name, binding: &Binding) -> Name {
     }
     flush(&mut part, &mut text);
     Name {
-        text,
+        text: text.into(),
         span: name.span,
     }
 }

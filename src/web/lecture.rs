@@ -292,7 +292,7 @@ impl Lecture {
                 .statements
                 .iter()
                 .filter_map(|s| match &s.kind {
-                    StatementKind::Checkpoint(n) => Some(n.text.clone()),
+                    StatementKind::Checkpoint(n) => Some(n.text.to_string()),
                     _ => None,
                 })
                 .collect(),
@@ -430,7 +430,7 @@ impl Lecture {
             .playing()
             .ok_or("no cards are dealt yet")?;
         let name = crate::syntax::ast::Name {
-            text: card.to_string(),
+            text: card.into(),
             span: crate::diag::Span::default(),
         };
         play.table.deck.card(&name).map_err(|d| d.message)

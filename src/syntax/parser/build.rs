@@ -436,7 +436,7 @@ fn deck_ranks(ctx: &Ctx, mut a: Args<'_, '_, '_>) -> Result<DeckSpec> {
             let (first, last) = range_bounds::<u64>(ctx, &pair)?;
             let span = ctx.span(pair.as_span());
             ranks.extend((first..=last).map(|n| Name {
-                text: n.to_string(),
+                text: n.to_string().into(),
                 span,
             }));
         } else {
@@ -512,7 +512,7 @@ fn visibility(ctx: &Ctx, pair: Pair<'_, Rule>) -> Visibility {
 fn deal_part(ctx: &Ctx, pair: Pair<'_, Rule>) -> DealPart {
     let mut names = Args::new(ctx, pair).names().into_iter();
     let location = names.next().unwrap_or_else(|| Name {
-        text: String::new(),
+        text: Default::default(),
         span: Span::default(),
     });
     DealPart {
@@ -683,7 +683,7 @@ fn string(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<Name> {
     let text = ctx
         .first(pair.into_inner().next(), "a text")?
         .as_str()
-        .to_string();
+        .into();
     Ok(Name { text, span })
 }
 

@@ -19,7 +19,7 @@
 //! included: `tests/parser_fast.rs` compares the two on every scenario of the
 //! project and on random statements.
 
-use super::formula::group;
+use super::formula::group_boxed;
 use super::{Ctx, MAX_DEPTH};
 use crate::diag::Span;
 use crate::syntax::ast::{
@@ -28,7 +28,7 @@ use crate::syntax::ast::{
 
 /// Parses the statement of `ctx`, or gives up.
 pub(crate) fn statement(ctx: &Ctx) -> Option<Statement> {
-    let text = ctx.piece.text.as_str();
+    let text = ctx.piece.text;
     if !text.is_ascii() || text.contains(['\n', '\r']) {
         return None;
     }
@@ -160,7 +160,7 @@ impl Reader<'_, '_> {
     /// The text from `a` to `b` as a name of the original source.
     fn name(&self, a: usize, b: usize) -> Name {
         Name {
-            text: self.ctx.piece.text[a..b].to_string(),
+            text: self.ctx.piece.text[a..b].into(),
             span: self.ctx.at(a, b),
         }
     }
@@ -185,11 +185,11 @@ impl Reader<'_, '_> {
         if !op(self) {
             return Some(first);
         }
-        let mut operands = vec![first, operand(self, depth)?];
+        let mut operands = vec![Box::new(first), Box::new(operand(self, depth)?)];
         while op(self) {
-            operands.push(operand(self, depth)?);
+            operands.push(Box::new(operand(self, depth)?));
         }
-        Some(group(operands, make))
+        Some(group_boxed(operands, make))
     }
 
     /// `a -> b -> c`, from the right; each operand one level deeper.

@@ -70,6 +70,28 @@ pub(crate) fn group(mut operands: Vec<Formula>, make: Binary) -> Formula {
     operands.fold(first, |acc, next| binary(make, acc, next))
 }
 
+/// As [`group`], for operands already boxed (the fast path's chains: a
+/// vector of boxes stays small where one of formulas would not, and each
+/// box is the one the tree keeps).
+#[allow(clippy::vec_box)]
+pub(crate) fn group_boxed(mut operands: Vec<Box<Formula>>, make: Binary) -> Formula {
+    if operands.len() > LEFT_CHAIN {
+        let right = operands.split_off(operands.len() / 2);
+        return binary(make, group_boxed(operands, make), group_boxed(right, make));
+    }
+    let mut operands = operands.into_iter();
+    let first = operands.next().expect("a chain has an operand");
+    let mut acc = *first;
+    for next in operands {
+        let span = acc.span.to(next.span);
+        acc = Formula {
+            kind: make(Box::new(acc), next),
+            span,
+        };
+    }
+    acc
+}
+
 /// `a -> b -> c` (right associative: `a -> (b -> c)`); every `->` is one
 /// level of nesting.
 fn implies(ctx: &Ctx, pair: Pair<'_, Rule>, depth: usize) -> Result<Formula> {
@@ -294,7 +316,7 @@ fn bracket_name(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<Name> {
     let base = ctx.first(parts.next(), "a name")?.as_str();
     let who = ctx.first(parts.next(), "a player")?.as_str();
     Ok(Name {
-        text: format!("{base}_{who}"),
+        text: format!("{base}_{who}").into(),
         span,
     })
 }
