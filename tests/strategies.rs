@@ -225,10 +225,64 @@ fn kwartet_greedy_asks_a_known_card_and_silent_waits() {
         .iter()
         .any(|x| x.held && x.text == "ask 2 1 <1,2>"));
     assert!(legal.contains(&"ask 2 1 <1,2>".to_string()));
-    // Silent: player 2 does not know where <1,4> is, so no complete set.
+    // Silent: player 2 does not know where <1,4> is, so no complete set:
+    // a bluff (one of its own cards) about a third of the time, else a
+    // random request.
     assert!(!query(&s, "K2 hand3(<1,4>)"));
-    let (d, _) = decide("kwartet", &mut s, &strategy("kwartet", "silent"), 5);
-    assert_eq!(d.rule, None);
+    let (mut bluffs, mut random) = (0, 0);
+    for seed in 0..60 {
+        let (d, legal) = decide("kwartet", &mut s, &strategy("kwartet", "silent"), seed);
+        assert!(
+            !d.trace[0].applies(),
+            "complete never applies: {:?}",
+            d.trace[0]
+        );
+        let asked = legal[d.index].rsplit(' ').next().unwrap().to_string();
+        match d.rule.as_deref() {
+            Some("bluff") => {
+                bluffs += 1;
+                assert!(legal[d.index].starts_with("ask 2 "), "{}", legal[d.index]);
+                assert!(
+                    query(&s, &format!("hand2({asked})")),
+                    "a bluff names its own card"
+                );
+            }
+            None => random += 1,
+            r => panic!("silent fired {r:?}"),
+        }
+    }
+    assert!(
+        (10..=35).contains(&bluffs),
+        "bluffs {bluffs}, random {random}"
+    );
+}
+
+#[test]
+fn kwartet_asks_for_ones_own_card_are_legal_and_fail() {
+    // The report's rules: a player may ask for a card it holds; the ask
+    // fails (nobody else has it) and the turn passes.
+    let mut s = session(KWARTET);
+    let (_, legal) = decide("kwartet", &mut s, &strategy("kwartet", "random"), 5);
+    // Player 2 gave <1,2> away and holds <1,3> <2,2> <3,2>: sets 1, 2, 3 (of 4 each),
+    // 12 cards of its sets, three players to ask.
+    assert_eq!(legal.len(), 12 * 3, "{legal:?}");
+    assert!(legal.contains(&"ask 2 3 <1,3>".to_string()));
+    let own = legal.iter().position(|m| m == "ask 2 3 <1,3>").unwrap();
+    let lacking = legal.iter().position(|m| m == "ask 2 3 <1,4>").unwrap();
+    assert!(lacking < own, "the cards it lacks come first");
+    let src = "ask 2 3 <1,3>";
+    let stmt = syntax::parse_statement(src).unwrap().remove(0);
+    s.execute(&stmt, src)
+        .expect("an ask for one's own card is legal");
+    assert!(query(&s, "hand2(<1,3>)"), "the card stays");
+    assert!(query(&s, "C !hand3(<1,3>)"));
+    assert!(query(&s, "C hand2(<1,*>) >= 1"));
+    let (_, legal) = decide("kwartet", &mut s, &strategy("kwartet", "random"), 5);
+    assert!(
+        legal[0].starts_with("ask 3 "),
+        "the turn passed: {}",
+        legal[0]
+    );
 }
 
 #[test]
@@ -269,12 +323,19 @@ fn kwartet_mixed_is_greedy_half_the_time_and_random_asks_anything() {
                 greedy += 1;
                 assert!(known.contains(&legal[d.index].as_str()));
             }
-            None => {
+            None | Some("bluff") => {
                 other += 1;
                 assert!(
                     d.trace[0].skipped,
                     "the coin, not the guard, skipped greedy"
                 );
+                if d.rule.is_some() {
+                    let card = legal[d.index].rsplit(' ').next().unwrap();
+                    assert!(
+                        query(&s, &format!("hand2({card})")),
+                        "a bluff names its own card"
+                    );
+                }
             }
             r => panic!("mixed fired {r:?}"),
         }

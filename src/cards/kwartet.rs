@@ -342,9 +342,13 @@ impl Referee for Kwartet {
         (0..pos.table.players.len()).all(|p| hand_size(pos.table, pos.model, p) == 0)
     }
 
-    /// The turn player asks a player who holds cards for a card it lacks of
-    /// a set it holds (asking for a card of one's own hand is allowed by the
-    /// rules but never useful, so the referee does not offer it).
+    /// The turn player asks a player who holds cards for a card of a set it
+    /// holds: first the cards it lacks, then the cards of its own hand.
+    /// Asking for one's own card is allowed by the report's rules ("it could
+    /// even be asking for a card that you have yourself"): it always fails
+    /// and ends the turn, and the report's silent strategy does it on
+    /// purpose, to hide which cards it is after; the report's random
+    /// requests include such asks too.
     fn legal_moves(&self, pos: &Position) -> Vec<Move> {
         let table = pos.table;
         if self.is_terminal(pos) {
@@ -358,7 +362,9 @@ impl Referee for Kwartet {
             if set.iter().all(|&k| hand[k] == 0) {
                 continue;
             }
-            for &k in set.iter().filter(|&&k| hand[k] == 0) {
+            let lacking = set.iter().filter(|&&k| hand[k] == 0);
+            let own = set.iter().filter(|&&k| hand[k] > 0);
+            for &k in lacking.chain(own) {
                 for &q in &asked {
                     moves.push(Move::Ask {
                         asker,
