@@ -42,25 +42,22 @@ impl Split {
     pub fn pieces(&self) -> Vec<Piece<'_>> {
         self.cuts
             .iter()
-            .filter_map(|(start, end, unclosed)| {
-                let piece = self.text.get(*start..*end)?;
-                (!piece.trim().is_empty()).then(|| Piece {
-                    start: *start,
-                    end: *end,
-                    text: piece,
-                    unclosed: unclosed.clone(),
-                })
-            })
+            .map(|cut| self.piece(cut))
+            .filter(|piece| !piece.text.trim().is_empty())
             .collect()
     }
 
     /// The first statement, blank or not (the one piece of [`whole`]).
     pub fn first(&self) -> Piece<'_> {
-        let (start, end, unclosed) = &self.cuts[0];
+        self.piece(&self.cuts[0])
+    }
+
+    /// The statement of one cut.
+    fn piece(&self, (start, end, unclosed): &Cut) -> Piece<'_> {
         Piece {
             start: *start,
             end: *end,
-            text: &self.text[*start..*end],
+            text: self.text.get(*start..*end).unwrap_or_default(),
             unclosed: unclosed.clone(),
         }
     }

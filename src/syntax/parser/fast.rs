@@ -19,7 +19,7 @@
 //! included: `tests/parser_fast.rs` compares the two on every scenario of the
 //! project and on random statements.
 
-use super::formula::group_boxed;
+use super::formula::group;
 use super::{Ctx, MAX_DEPTH};
 use crate::diag::Span;
 use crate::syntax::ast::{
@@ -189,7 +189,7 @@ impl Reader<'_, '_> {
         while op(self) {
             operands.push(Box::new(operand(self, depth)?));
         }
-        Some(group_boxed(operands, make))
+        Some(group(operands, make))
     }
 
     /// `a -> b -> c`, from the right; each operand one level deeper.

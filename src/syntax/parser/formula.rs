@@ -50,8 +50,8 @@ fn chain(ctx: &Ctx, pair: Pair<'_, Rule>, depth: usize, make: Binary) -> Result<
     let operands = pair
         .into_inner()
         .filter(|p| !is_operator(p.as_rule()))
-        .map(|p| level(ctx, p, depth))
-        .collect::<Result<Vec<Formula>>>()?;
+        .map(|p| level(ctx, p, depth).map(Box::new))
+        .collect::<Result<Vec<Box<Formula>>>>()?;
     if operands.is_empty() {
         return Err(ctx.missing("a formula"));
     }
@@ -59,25 +59,14 @@ fn chain(ctx: &Ctx, pair: Pair<'_, Rule>, depth: usize, make: Binary) -> Result<
 }
 
 /// `operands` joined by `make`: from the left up to [`LEFT_CHAIN`] operands,
-/// else split in halves.
-pub(crate) fn group(mut operands: Vec<Formula>, make: Binary) -> Formula {
+/// else split in halves. The operands come boxed: each box is the one the
+/// tree keeps, and a vector of boxes stays small where one of formulas
+/// (112 bytes each) would grow past a kilobyte.
+#[allow(clippy::vec_box)]
+pub(crate) fn group(mut operands: Vec<Box<Formula>>, make: Binary) -> Formula {
     if operands.len() > LEFT_CHAIN {
         let right = operands.split_off(operands.len() / 2);
         return binary(make, group(operands, make), group(right, make));
-    }
-    let mut operands = operands.into_iter();
-    let first = operands.next().expect("a chain has an operand");
-    operands.fold(first, |acc, next| binary(make, acc, next))
-}
-
-/// As [`group`], for operands already boxed (the fast path's chains: a
-/// vector of boxes stays small where one of formulas would not, and each
-/// box is the one the tree keeps).
-#[allow(clippy::vec_box)]
-pub(crate) fn group_boxed(mut operands: Vec<Box<Formula>>, make: Binary) -> Formula {
-    if operands.len() > LEFT_CHAIN {
-        let right = operands.split_off(operands.len() / 2);
-        return binary(make, group_boxed(operands, make), group_boxed(right, make));
     }
     let mut operands = operands.into_iter();
     let first = operands.next().expect("a chain has an operand");
