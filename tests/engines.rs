@@ -26,6 +26,7 @@ const SYMBOLIC_ONLY: &[&str] = &[
     "kwartet/full-deck.deal",
     "bench/muddy-40.deal",
     "bench/muddy-100.deal",
+    "bench/muddy-vars-40.deal",
     "bench/dc-40.deal",
 ];
 

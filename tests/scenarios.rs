@@ -117,6 +117,7 @@ const SLOW_IN_DEBUG: &[&str] = &["bench/muddy-20.deal", "bench/sum-and-product-5
 /// any explicit budget): replayed by their own test, in every build.
 const SYMBOLIC_ONLY: &[&str] = &[
     "bench/muddy-100.deal",
+    "bench/muddy-vars-40.deal",
     "gofish/full-deck.deal",
     "kwartet/full-deck.deal",
 ];

@@ -7,6 +7,8 @@
 #
 # PEERS is a folder with the SMCDEL benchmark programs built from the
 # peers' sources (muddy-sym, dc-ring2, russian; see docs/engines.md).
+# Each list of sizes can be set (MUDDY, MUDDY_VARS, DC; a space skips
+# one): `MUDDY=" " DC=" " RUNS=5` runs the variables and Russian cards.
 # The scenarios are written by `dealer gen` into a scratch folder, so the
 # large ones (muddy children with 500 children, a ring of 200 diners) are
 # never committed. Every answer is compared: dealer's expectations must
@@ -18,12 +20,13 @@ DEALER=${DEALER:-target/release/dealer}
 OUT=$(mktemp -d)
 RUNS=${RUNS:-3}
 
-side_by_side() { # name dealer-scenario peer-command
+side_by_side() { # name dealer-scenario peer-command [dealer options]
     echo "== $1"
     hyperfine -N --runs "$RUNS" --export-markdown "$OUT/$1.md" \
-        -n dealer "$DEALER run --engine symbolic $2" -n SMCDEL "$3" >/dev/null
+        -n dealer "$DEALER run --engine symbolic ${4:-} $2" -n SMCDEL "$3" >/dev/null
     cat "$OUT/$1.md"
-    /usr/bin/time -f "dealer peak %M KiB" "$DEALER" run --engine symbolic "$2" >/dev/null
+    # shellcheck disable=SC2086
+    /usr/bin/time -f "dealer peak %M KiB" "$DEALER" run --engine symbolic ${4:-} "$2" >/dev/null
     # shellcheck disable=SC2086
     /usr/bin/time -f "SMCDEL peak %M KiB" $3 >/dev/null
 }
@@ -31,6 +34,14 @@ side_by_side() { # name dealer-scenario peer-command
 for n in ${MUDDY:-10 20 40 60 100 200 400 500}; do
     "$DEALER" gen muddy "$n" >"$OUT/muddy-$n.deal"
     side_by_side "muddy-$n" "$OUT/muddy-$n.deal" "$PEERS/muddy-sym $n"
+done
+# The same puzzle as variables (one 0..1 variable a child, SMCDEL's own
+# encoding): the forehead piles above need two BDD variables a child.
+# `--max-worlds 1` times the structure alone, as SMCDEL builds it: within
+# the budget dealer would also list every assignment (for world names).
+for n in ${MUDDY_VARS:-10 20 40 60 100 200 250}; do
+    "$DEALER" gen muddy-vars "$n" >"$OUT/muddy-vars-$n.deal"
+    side_by_side "muddy-vars-$n" "$OUT/muddy-vars-$n.deal" "$PEERS/muddy-sym $n" "--max-worlds 1"
 done
 for n in ${DC:-16 40 80 120 200}; do
     "$DEALER" gen dc "$n" >"$OUT/dc-$n.deal"

@@ -4,6 +4,9 @@
 //!
 //! - `muddy N`: N children, all muddy; the father's announcement, then
 //!   N-1 rounds of "nobody knows", after which every child knows.
+//! - `muddy-vars N`: the same with a 0..1 variable per child that every
+//!   other child observes: SMCDEL's own encoding, one BDD variable a child
+//!   (the forehead piles of `muddy` need two, one per kind of card).
 //! - `dc N`: dining cryptographers on a ring of N; each announces the
 //!   parity of its pay pile and its two coins; everybody then knows
 //!   whether the NSA paid, and nobody but the payer knows who paid.
@@ -34,6 +37,8 @@ pub struct GenArgs {
 pub enum Problem {
     /// Muddy children, all muddy.
     Muddy,
+    /// Muddy children, all muddy, as variables (one 0..1 variable a child).
+    MuddyVars,
     /// Dining cryptographers on a ring.
     Dc,
     /// Russian cards, all candidate announcements.
@@ -44,6 +49,7 @@ pub enum Problem {
 pub fn run(args: &GenArgs) -> u8 {
     let text = match args.problem {
         Problem::Muddy if args.n >= 1 => muddy(args.n),
+        Problem::MuddyVars if args.n >= 1 => muddy_vars(args.n),
         Problem::Dc if args.n >= 3 && args.payer <= args.n => dc(args.n, args.payer),
         Problem::Russian => russian(),
         _ => {
@@ -102,6 +108,49 @@ pub fn muddy(n: usize) -> String {
         "announce {}",
         join(&|i| format!("forehead{i}(M)"), " | ")
     );
+    let _ = writeln!(o, "expect worlds = {}", pow2(n) - 1u32);
+    for r in 1..n {
+        let _ = writeln!(o, "announce nobody          # round {r}");
+    }
+    o.push_str("expect everyone\nexpect worlds = 1\n");
+    o
+}
+
+/// Muddy children with `n` children, all muddy, each child's state a
+/// variable `m_i` in 0..1 that the others observe.
+pub fn muddy_vars(n: usize) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "# Benchmark: muddy children, n = {n}, all muddy (2^{n} worlds), as variables."
+    );
+    o.push_str("# Written by `dealer gen muddy-vars`: child i is muddy when m_i = 1, which\n");
+    o.push_str("# every other child observes; the father's announcement, then rounds of\n");
+    o.push_str("# \"nobody knows\" until every child knows.\n\n");
+    o.push_str(&players(n));
+    let join =
+        |f: &dyn Fn(usize) -> String, sep: &str| (1..=n).map(f).collect::<Vec<_>>().join(sep);
+    let _ = writeln!(o, "var {} in 0..1", join(&|i| format!("m{i}"), ", "));
+    let _ = writeln!(o, "actual {}", join(&|i| format!("m{i} = 1"), ", "));
+    for i in 1..=n {
+        let others: Vec<String> = (1..=n)
+            .filter(|&j| j != i)
+            .map(|j| format!("m{j}"))
+            .collect();
+        let _ = writeln!(o, "{i} observes {}", others.join(", "));
+    }
+    let _ = writeln!(o, "\nexpect worlds = {}", pow2(n));
+    let _ = writeln!(
+        o,
+        "let nobody = {}",
+        join(&|i| format!("!Kv_{i} m{i}"), " & ")
+    );
+    let _ = writeln!(
+        o,
+        "let everyone = {}",
+        join(&|i| format!("K_{i} (m{i} = 1)"), " & ")
+    );
+    let _ = writeln!(o, "announce {}", join(&|i| format!("m{i} = 1"), " | "));
     let _ = writeln!(o, "expect worlds = {}", pow2(n) - 1u32);
     for r in 1..n {
         let _ = writeln!(o, "announce nobody          # round {r}");

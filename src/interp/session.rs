@@ -179,6 +179,10 @@ struct Whole {
     /// The first move that was not a public announcement: after it, the
     /// whole model is not kept.
     broken_by: Option<String>,
+    /// Whether the scenario's variables had too many assignments to list:
+    /// then the model is a structure whose worlds are those reachable from
+    /// the actual one, and no whole model is kept.
+    unlisted: bool,
 }
 
 impl Whole {
@@ -346,6 +350,7 @@ impl Session {
             names: None,
             announced: Vec::new(),
             broken_by: None,
+            unlisted: false,
         });
         self.play = Some(Playing {
             table: started.table.clone(),
@@ -497,6 +502,15 @@ impl Session {
     /// The whole model, unless a move other than an announcement was played.
     fn whole_model(&self, span: Span) -> Result<&Whole, Diagnostic> {
         let whole = self.whole.as_ref().expect("the session has started");
+        if whole.unlisted {
+            return Err(Diagnostic::error(
+                "no-whole-model",
+                "the variables have more assignments than the budget, so only the worlds reachable from the actual one are kept",
+                span,
+            )
+            .with_label("needs every world, reachable or not")
+            .with_help("drop `all` to count the reachable worlds, or raise --max-worlds to list every assignment"));
+        }
         match &whole.broken_by {
             None => Ok(whole),
             Some(mv) => Err(Diagnostic::error(
@@ -898,25 +912,58 @@ impl Session {
             actual,
             budget: self.options.max_worlds,
         };
+        let structure = || -> Result<Rc<dyn Backend>, Diagnostic> {
+            let laws: Vec<Formula> = spec.laws.iter().map(|(f, _)| f.clone()).collect();
+            let o = crate::engine::symbolic::observe::Observations {
+                props: props.len(),
+                ranges: &ranges,
+                laws: &laws,
+                observes: &spec.observes,
+                actual: &valuation,
+            };
+            Ok(Rc::new(
+                SymbolicModel::from_observations(&o).map_err(|e| errors::engine(&e, at))?,
+            ))
+        };
+        // Too many assignments to list within the budget: the symbolic
+        // engine builds the structure from the laws alone (as SMCDEL's
+        // observational structures), with no written model and no world
+        // names. Within the budget it lists them too, for names and `all`.
+        let over = variables::assignments(spec.vars) > spec.budget;
+        if over && matches!(self.options.engine, Engine::Symbolic | Engine::Auto) {
+            variables::check(&spec, at)?;
+            let model = structure()?;
+            self.start_structure(table, props, model);
+            return Ok(());
+        }
         let (written, names) = variables::model(&spec, at)?;
-        let structure: Option<Rc<dyn Backend>> = match self.options.engine {
-            Engine::Symbolic => {
-                let laws: Vec<Formula> = spec.laws.iter().map(|(f, _)| f.clone()).collect();
-                let o = crate::engine::symbolic::observe::Observations {
-                    props: props.len(),
-                    ranges: &ranges,
-                    laws: &laws,
-                    observes: &spec.observes,
-                    actual: &valuation,
-                };
-                Some(Rc::new(
-                    SymbolicModel::from_observations(&o).map_err(|e| errors::engine(&e, at))?,
-                ))
-            }
+        let structure = match self.options.engine {
+            Engine::Symbolic => Some(structure()?),
             _ => None,
         };
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
         self.start_written(table, props, written, &names, at, structure)
+    }
+
+    /// Starts the session from a structure alone (no written model, no
+    /// world names); statements that need every assignment (`all`) are
+    /// refused.
+    fn start_structure(&mut self, table: Table, props: Vec<String>, model: Rc<dyn Backend>) {
+        self.whole = Some(Whole {
+            model: model.clone(),
+            names: None,
+            announced: Vec::new(),
+            broken_by: None,
+            unlisted: true,
+        });
+        self.play = Some(Playing {
+            table,
+            game: free(),
+            model,
+            state: empty_state(),
+            props,
+            names: None,
+        });
     }
 
     /// Starts the session from an explicit `model { ... }` block.
@@ -964,6 +1011,7 @@ impl Session {
             model: Rc::new(written),
             announced: Vec::new(),
             broken_by: None,
+            unlisted: false,
         });
         let state = empty_state();
         self.play = Some(Playing {

@@ -104,11 +104,88 @@ pub struct Spec<'a> {
     pub budget: u128,
 }
 
+/// How many assignments the variables have (saturating at `u128::MAX`).
+pub fn assignments(vars: &[Variable]) -> u128 {
+    vars.iter()
+        .map(|v| u128::from(v.hi - v.lo + 1))
+        .fold(1u128, u128::saturating_mul)
+}
+
+/// Whether `f` speaks of variables only: no knowledge, cards or moves.
+fn is_plain(f: &Formula) -> bool {
+    match f {
+        Formula::Top | Formula::Bottom => true,
+        Formula::Atom(Atom::Prop(_)) | Formula::Atom(Atom::Compare(_)) => true,
+        Formula::Atom(Atom::Count { .. }) => false,
+        Formula::Not(g) => is_plain(g),
+        Formula::And(gs) | Formula::Or(gs) => gs.iter().all(is_plain),
+        Formula::Implies(a, b) | Formula::Iff(a, b) => is_plain(a) && is_plain(b),
+        _ => false,
+    }
+}
+
+/// The checks of [`model`] that need no listing, for a model built as a
+/// structure only (too many assignments to list): every law speaks of
+/// variables only, and the actual values lie in their ranges and keep
+/// every law. The errors are [`model`]'s.
+pub fn check(spec: &Spec, at: Span) -> Result<(), Diagnostic> {
+    for (law, span) in &spec.laws {
+        if !is_plain(law) {
+            return Err(bad_law(*span));
+        }
+    }
+    let in_range = spec
+        .vars
+        .iter()
+        .zip(&spec.actual)
+        .all(|(v, &x)| v.lo <= x && x <= v.hi);
+    let val = valuation(spec.vars, &spec.actual);
+    let bit = |p: usize| val.get(p).copied().unwrap_or(false);
+    let keeps = spec
+        .laws
+        .iter()
+        .all(|(law, _)| plain(law, &bit) == Some(true));
+    if in_range && keeps {
+        Ok(())
+    } else {
+        Err(bad_actual(spec, at))
+    }
+}
+
+/// A law that is not about variables only.
+fn bad_law(span: Span) -> Diagnostic {
+    Diagnostic::error(
+        "bad-law",
+        "a law says which assignments are worlds: it cannot speak of knowledge, cards or moves",
+        span,
+    )
+    .with_help("write it with variables, numbers, comparisons and & | ! -> <->")
+}
+
+/// Actual values that are not a world.
+fn bad_actual(spec: &Spec, at: Span) -> Diagnostic {
+    let shown: Vec<String> = spec
+        .vars
+        .iter()
+        .zip(&spec.actual)
+        .map(|(v, x)| format!("{}={x}", v.name.text))
+        .collect();
+    Diagnostic::error(
+        "bad-actual",
+        format!(
+            "the actual values {} break a law (or lie outside a range)",
+            shown.join(", ")
+        ),
+        at,
+    )
+    .with_help("the actual world must be one of the worlds the laws allow")
+}
+
 /// The model as written (every assignment that satisfies the laws, in
 /// order) and the names of its worlds (`x=4 y=13`).
 pub fn model(spec: &Spec, at: Span) -> Result<(ExplicitModel, Vec<String>), Diagnostic> {
     let vars = spec.vars;
-    let total: u128 = vars.iter().map(|v| u128::from(v.hi - v.lo + 1)).product();
+    let total = assignments(vars);
     if total > spec.budget {
         return Err(Diagnostic::error(
             "too-many-worlds",
@@ -151,14 +228,7 @@ pub fn model(spec: &Spec, at: Span) -> Result<(ExplicitModel, Vec<String>), Diag
                     keep = false;
                     break;
                 }
-                None => {
-                    return Err(Diagnostic::error(
-                        "bad-law",
-                        "a law says which assignments are worlds: it cannot speak of knowledge, cards or moves",
-                        *span,
-                    )
-                    .with_help("write it with variables, numbers, comparisons and & | ! -> <->"))
-                }
+                None => return Err(bad_law(*span)),
             }
         }
         if keep {
@@ -206,21 +276,7 @@ fn finish(
     at: Span,
 ) -> Result<(ExplicitModel, Vec<String>), Diagnostic> {
     let Some(actual) = actual else {
-        let shown: Vec<String> = spec
-            .vars
-            .iter()
-            .zip(&spec.actual)
-            .map(|(v, x)| format!("{}={x}", v.name.text))
-            .collect();
-        return Err(Diagnostic::error(
-            "bad-actual",
-            format!(
-                "the actual values {} break a law (or lie outside a range)",
-                shown.join(", ")
-            ),
-            at,
-        )
-        .with_help("the actual world must be one of the worlds the laws allow"));
+        return Err(bad_actual(spec, at));
     };
     let model = ExplicitModel::from_valuations_as_written(
         rels.len(),
