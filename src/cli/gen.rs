@@ -90,29 +90,9 @@ pub fn muddy(n: usize) -> String {
     }
     let deal: Vec<String> = (1..=n).map(|i| format!("forehead{i}: M")).collect();
     let _ = writeln!(o, "deal {}\n", deal.join(" | "));
-    let _ = writeln!(o, "expect worlds = {}", pow2(n));
-    let join =
-        |f: &dyn Fn(usize) -> String, sep: &str| (1..=n).map(f).collect::<Vec<_>>().join(sep);
-    let _ = writeln!(
-        o,
-        "let nobody = {}",
-        join(&|i| format!("!Kw{i} forehead{i}(M)"), " & ")
-    );
-    let _ = writeln!(
-        o,
-        "let everyone = {}",
-        join(&|i| format!("K{i} forehead{i}(M)"), " & ")
-    );
-    let _ = writeln!(
-        o,
-        "announce {}",
-        join(&|i| format!("forehead{i}(M)"), " | ")
-    );
-    let _ = writeln!(o, "expect worlds = {}", pow2(n) - 1u32);
-    for r in 1..n {
-        let _ = writeln!(o, "announce nobody          # round {r}");
-    }
-    o.push_str("expect everyone\nexpect worlds = 1\n");
+    rounds(&mut o, n, &|i| format!("forehead{i}(M)"), &|i| {
+        format!("Kw{i} forehead{i}(M)")
+    });
     o
 }
 
@@ -128,10 +108,9 @@ pub fn muddy_vars(n: usize) -> String {
     o.push_str("# every other child observes; the father's announcement, then rounds of\n");
     o.push_str("# \"nobody knows\" until every child knows.\n\n");
     o.push_str(&players(n));
-    let join =
-        |f: &dyn Fn(usize) -> String, sep: &str| (1..=n).map(f).collect::<Vec<_>>().join(sep);
-    let _ = writeln!(o, "var {} in 0..1", join(&|i| format!("m{i}"), ", "));
-    let _ = writeln!(o, "actual {}", join(&|i| format!("m{i} = 1"), ", "));
+    let all = |f: &dyn Fn(usize) -> String| (1..=n).map(f).collect::<Vec<_>>().join(", ");
+    let _ = writeln!(o, "var {} in 0..1", all(&|i| format!("m{i}")));
+    let _ = writeln!(o, "actual {}", all(&|i| format!("m{i} = 1")));
     for i in 1..=n {
         let others: Vec<String> = (1..=n)
             .filter(|&j| j != i)
@@ -139,24 +118,42 @@ pub fn muddy_vars(n: usize) -> String {
             .collect();
         let _ = writeln!(o, "{i} observes {}", others.join(", "));
     }
-    let _ = writeln!(o, "\nexpect worlds = {}", pow2(n));
+    o.push('\n');
+    rounds(&mut o, n, &|i| format!("(m{i} = 1)"), &|i| {
+        format!("Kv_{i} m{i}")
+    });
+    o
+}
+
+/// The puzzle once the table is set, for both encodings: the father's
+/// announcement, `n - 1` rounds of "nobody knows", then every child knows
+/// and one world is left. `muddy(i)` says child i is muddy; `knows_whether(i)`
+/// that child i knows whether it is.
+fn rounds(
+    o: &mut String,
+    n: usize,
+    muddy: &dyn Fn(usize) -> String,
+    knows_whether: &dyn Fn(usize) -> String,
+) {
+    let join =
+        |f: &dyn Fn(usize) -> String, sep: &str| (1..=n).map(f).collect::<Vec<_>>().join(sep);
+    let _ = writeln!(o, "expect worlds = {}", pow2(n));
     let _ = writeln!(
         o,
         "let nobody = {}",
-        join(&|i| format!("!Kv_{i} m{i}"), " & ")
+        join(&|i| format!("!{}", knows_whether(i)), " & ")
     );
     let _ = writeln!(
         o,
         "let everyone = {}",
-        join(&|i| format!("K_{i} (m{i} = 1)"), " & ")
+        join(&|i| format!("K{i} {}", muddy(i)), " & ")
     );
-    let _ = writeln!(o, "announce {}", join(&|i| format!("m{i} = 1"), " | "));
+    let _ = writeln!(o, "announce {}", join(muddy, " | "));
     let _ = writeln!(o, "expect worlds = {}", pow2(n) - 1u32);
     for r in 1..n {
         let _ = writeln!(o, "announce nobody          # round {r}");
     }
     o.push_str("expect everyone\nexpect worlds = 1\n");
-    o
 }
 
 /// Dining cryptographers on a ring of `n`; `payer` paid (0: the NSA).
