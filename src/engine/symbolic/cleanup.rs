@@ -35,26 +35,30 @@ use super::vars::{oom, Bdd, Res, State};
 /// the update made and the old ones its preconditions read (the
 /// candidates of step 2: after a peek at a slot, the peeker observes the
 /// slot's variables instead of the event's); `actual` the actual state's
-/// values.
+/// values. Without `tests`, the optional semantic tests of steps 2 and 3
+/// and the per-run forgetting of step 4 are skipped (an update on a
+/// factored law: its small law would run them on every variable, where
+/// the whole law, too large for them, never did).
 pub(crate) fn cleanup(
     st: &mut State,
     law: Bdd,
     actual: &[bool],
     fresh_current: &[VarNo],
     defs_support: &dyn Fn(VarNo) -> Option<Vec<VarNo>>,
+    tests: bool,
 ) -> Res<Bdd> {
     let mut law = law;
     if !st.obs.is_empty() {
         let shared = shared_by(st, &(0..st.obs.len()).collect::<Vec<_>>());
         law = oom(law.and(&st.meta.assignment(&shared, |v| actual[v as usize])?))?;
     }
-    let small = small(&law);
+    let small = tests && small(&law);
     observe_determined(st, &law, small, fresh_current, defs_support)?;
     if small {
         drop_determined(st, &law)?;
     }
     law = forget_unobserved(st, law)?;
-    law = forget_independent(st, law)?;
+    law = forget_independent(st, law, tests)?;
     forget_unobserved(st, law)
 }
 
@@ -180,7 +184,7 @@ fn forget_unobserved(st: &mut State, law: Bdd) -> Res<Bdd> {
 /// beyond what their observers share are forgotten: first all the history
 /// variables with the same observers at once, then (on small laws) each
 /// run of consecutive ones.
-fn forget_independent(st: &mut State, law: Bdd) -> Res<Bdd> {
+fn forget_independent(st: &mut State, law: Bdd, runs_too: bool) -> Res<Bdd> {
     let mut law = law;
     let runs = history_groups(st);
     let mut by_observers: Vec<(Vec<usize>, Vec<VarNo>)> = Vec::new();
@@ -194,7 +198,7 @@ fn forget_independent(st: &mut State, law: Bdd) -> Res<Bdd> {
     for (_, group) in by_observers {
         law = try_forget(st, law, &group)?;
     }
-    if small(&law) {
+    if runs_too && small(&law) {
         for run in history_groups(st) {
             law = try_forget(st, law, &run)?;
         }
@@ -275,7 +279,7 @@ mod tests {
             actual,
         };
         let m = SymbolicModel::from_deal(&spec, &SymbolicLimits::default()).unwrap();
-        let law = &m.inner.law;
+        let law = &m.law().unwrap();
         // One terminal node: false is the complemented edge to true.
         let inner = Function::node_count(law) - 1;
         assert!(inner > 10, "a law worth testing: {inner} nodes");

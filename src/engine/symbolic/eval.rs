@@ -113,7 +113,7 @@ fn update(st: &State, law: &Bdd, models: &[EventModel], phi: &Formula, diamond: 
     let mut chosen = st.meta.top();
     let mut fresh: Vec<VarNo> = Vec::new();
     for em in models {
-        let t = transform::transform(&cur_state, &cur_law, em, None, None)?;
+        let t = transform::transform(&cur_state, &cur_law, em, None, None, true)?;
         chosen = oom(chosen.and(&t.designated))?;
         fresh.extend(&t.fresh);
         cur_state = t.state;

@@ -73,7 +73,7 @@ pub(crate) fn from_explicit(m: &ExplicitModel, limits: &SymbolicLimits) -> Res<S
     }
     let current = st.current();
     let none = |_: VarNo| None;
-    let law = cleanup::cleanup(&mut st, law, &actual, &current, &none)?;
+    let law = cleanup::cleanup(&mut st, law, &actual, &current, &none, true)?;
     Ok(SymbolicModel::new(st, law, actual, *limits))
 }
 

@@ -23,7 +23,7 @@ pub(crate) struct Here<'a> {
     /// The variables and observations.
     pub st: &'a State,
     /// The law θ.
-    pub law: &'a Bdd,
+    pub law: &'a dyn Fn() -> Res<Bdd>,
     /// The truth set of a formula on the whole structure (`eval.rs`).
     pub whole: &'a dyn Fn(&Formula) -> Res<Bdd>,
     /// Whether a truth set holds at the actual state.
@@ -152,7 +152,9 @@ impl Here<'_> {
                         // θ ∧ r ∧ ¬φ, asked as ∃V: no BDD of θ ∧ r is built.
                         let meta = &*self.st.meta;
                         let r = oom(r.and(&bad))?;
-                        Ok(!meta.and_exists(self.law, &r, &self.st.live)?.satisfiable())
+                        Ok(!meta
+                            .and_exists(&(self.law)()?, &r, &self.st.live)?
+                            .satisfiable())
                     }
                 }
             }
@@ -169,13 +171,13 @@ impl Here<'_> {
         let meta = &*self.st.meta;
         Ok(Set::InLaw(match x {
             Set::Built(x) => meta.exists(x, &hidden)?,
-            Set::InLaw(r) => meta.and_exists(self.law, r, &hidden)?,
+            Set::InLaw(r) => meta.and_exists(&(self.law)()?, r, &hidden)?,
         }))
     }
 }
 
 /// Whether `f` has a modal operator (knowledge, announcement or update).
-fn modal(f: &Formula) -> bool {
+pub(crate) fn modal(f: &Formula) -> bool {
     match f {
         Formula::Top | Formula::Bottom | Formula::Atom(_) => false,
         Formula::Not(g) => modal(g),

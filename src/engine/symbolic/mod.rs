@@ -10,7 +10,9 @@
 //! holds history variables (old values), event variables and class
 //! variables. Knowledge is quantification (`eval.rs`), updates are
 //! knowledge transformers (`transform.rs`) followed by a cleanup that keeps
-//! every state's bisimulation class (`cleanup.rs`). A deal of 52 cards is a
+//! every state's bisimulation class (`cleanup.rs`). Where the law splits
+//! into one factor per location and the deck's conservation, it is kept
+//! and updated as factors (`factors.rs`). A deal of 52 cards is a
 //! law of a few thousand nodes where the explicit model would have 10²²
 //! worlds.
 //!
@@ -26,6 +28,7 @@ mod counts;
 mod derived;
 mod eval;
 mod explicit;
+mod factors;
 mod law;
 mod local;
 pub mod observe;
@@ -42,6 +45,7 @@ use std::rc::Rc;
 use num_bigint::BigUint;
 use oxidd::{BooleanFunction, Function, VarNo};
 
+use self::factors::Factors;
 use self::vars::{oom, Bdd, Meta, Res, State};
 use super::deal::{self, DealSpec};
 use super::{Agent, Formula};
@@ -78,7 +82,10 @@ pub struct SymbolicModel {
 /// The parts of a model.
 struct Inner {
     state: State,
-    law: Bdd,
+    /// θ as one BDD: given, or conjoined from `factors` when first needed.
+    law: OnceCell<Bdd>,
+    /// θ as factors, one per location, when it splits (`factors.rs`).
+    factors: Option<Factors>,
     /// The actual state's value of every variable (by number).
     actual: Vec<bool>,
     limits: SymbolicLimits,
@@ -144,6 +151,7 @@ impl SymbolicModel {
             bits,
         );
         let (state, law) = law::deal_structure(meta.clone(), spec)?;
+        let factors = meta.retry(|| factors::split(&state, &law))?;
         let mut actual = vec![false; meta.num_vars()];
         for k in 0..spec.copies.len() {
             for l in 0..spec.sizes.len() {
@@ -152,7 +160,11 @@ impl SymbolicModel {
                 }
             }
         }
-        Ok(SymbolicModel::new(state, law, actual, *limits))
+        let model = SymbolicModel::new(state, law, actual, *limits);
+        Ok(match factors {
+            Some(f) => model.with_factors(f),
+            None => model,
+        })
     }
 
     /// The structure of an explicit S5 model (for comparing the engines):
@@ -169,12 +181,47 @@ impl SymbolicModel {
     }
 
     fn new(state: State, law: Bdd, actual: Vec<bool>, limits: SymbolicLimits) -> SymbolicModel {
+        SymbolicModel::build(state, OnceCell::from(law), None, actual, limits)
+    }
+
+    /// A fresh model whose law is kept as `factors` (the whole law is
+    /// conjoined when first needed).
+    fn factored(
+        state: State,
+        factors: Factors,
+        actual: Vec<bool>,
+        limits: SymbolicLimits,
+    ) -> SymbolicModel {
+        SymbolicModel::build(state, OnceCell::new(), Some(factors), actual, limits)
+    }
+
+    /// This model, with its law also kept as `factors`.
+    fn with_factors(self, factors: Factors) -> SymbolicModel {
+        match Rc::try_unwrap(self.inner) {
+            Ok(mut inner) => {
+                inner.factors = Some(factors);
+                SymbolicModel {
+                    inner: Rc::new(inner),
+                }
+            }
+            Err(inner) => SymbolicModel { inner },
+        }
+    }
+
+    fn build(
+        state: State,
+        law: OnceCell<Bdd>,
+        factors: Option<Factors>,
+        actual: Vec<bool>,
+        limits: SymbolicLimits,
+    ) -> SymbolicModel {
         let considered = (0..state.obs.len()).map(|_| OnceCell::new()).collect();
         SymbolicModel {
             inner: Rc::new(Inner {
                 considered,
                 state,
                 law,
+                factors,
                 actual,
                 limits,
                 reach: OnceCell::new(),
@@ -251,8 +298,32 @@ impl SymbolicModel {
     }
 
     /// The number of nodes of the law.
+    /// The nodes of the law: of the whole BDD when it has been built, else
+    /// of its factors.
     pub fn bdd_nodes(&self) -> usize {
-        self.inner.law.node_count()
+        match (self.inner.law.get(), &self.inner.factors) {
+            (Some(law), _) => law.node_count(),
+            (None, Some(f)) => f.node_count(),
+            (None, None) => 0,
+        }
+    }
+
+    /// Whether the law is kept as factors (see `factors.rs`).
+    pub fn is_factored(&self) -> bool {
+        self.inner.factors.is_some()
+    }
+
+    /// θ as one BDD (conjoined from the factors once, when first asked).
+    fn law(&self) -> Res<Bdd> {
+        if let Some(law) = self.inner.law.get() {
+            return Ok(law.clone());
+        }
+        let f =
+            self.inner.factors.as_ref().ok_or_else(|| {
+                EngineError::Malformed("a symbolic model without a law".to_string())
+            })?;
+        let law = self.meta().retry(|| f.whole())?;
+        Ok(self.inner.law.get_or_init(|| law).clone())
     }
 
     /// The number of variables in the structure's vocabulary.
@@ -272,7 +343,7 @@ impl SymbolicModel {
         }
         let r = self
             .meta()
-            .retry(|| counts::reachable(&self.inner.state, &self.inner.law, &self.inner.actual))?;
+            .retry(|| counts::reachable(&self.inner.state, &self.law()?, &self.inner.actual))?;
         Ok(self.inner.reach.get_or_init(|| r).clone())
     }
 
@@ -365,7 +436,7 @@ impl SymbolicModel {
         if reads_whole_model(f) {
             self.reach()
         } else {
-            Ok(self.inner.law.clone())
+            self.law()
         }
     }
 
@@ -380,7 +451,7 @@ impl SymbolicModel {
         if whole {
             self.reach()
         } else {
-            Ok(self.inner.law.clone())
+            self.law()
         }
     }
 
@@ -392,7 +463,10 @@ impl SymbolicModel {
         let here = st
             .meta
             .assignment(&seen, |v| self.inner.actual[v as usize])?;
-        oom(self.inner.law.and(&here))
+        match &self.inner.factors {
+            Some(f) if self.inner.law.get().is_none() => f.and_all(&here),
+            _ => oom(self.law()?.and(&here)),
+        }
     }
 
     /// `C_a`, kept with the model.
@@ -414,9 +488,10 @@ impl SymbolicModel {
         let at_actual = |t: &Bdd| self.at_actual(t);
         let considered = |a: Agent| self.considered(a);
         let considered_by = |g: &[Agent]| self.considered_by(g);
+        let law = || self.law();
         local::Here {
             st: &self.inner.state,
-            law: &self.inner.law,
+            law: &law,
             whole: &whole,
             at_actual: &at_actual,
             considered: &considered,
@@ -427,15 +502,55 @@ impl SymbolicModel {
 
     /// The truth set of `f`.
     fn truth(&self, f: &Formula) -> Res<Bdd> {
+        if !local::modal(f) {
+            // Present facts only: the law is not read (nor built from factors).
+            return eval::eval(&self.inner.state, &self.meta().top(), f);
+        }
         eval::eval(&self.inner.state, &self.law_for(f)?, f)
     }
 
-    /// Product update with the transformer of `em`, then cleanup.
+    /// Product update with the transformer of `em`, then cleanup. A
+    /// factored law is updated on the factors of the locations the moves
+    /// change (`factors.rs`); anything else on the whole law.
     fn update(&self, em: &EventModel, chosen: Option<EventId>) -> Res<SymbolicModel> {
         let inner = &*self.inner;
         transform::check(&inner.state, em)?;
+        if let Some(f) = &inner.factors {
+            if let Some(touched) = factors::touched(&inner.state, em) {
+                let law = self.meta().retry(|| f.touched_law(&touched))?;
+                match self.update_on(em, chosen, &law, false) {
+                    Ok((state, result, actual)) => {
+                        if let Some(f) = factors::rejoin(&state, &result, f, &touched)? {
+                            return Ok(SymbolicModel::factored(state, f, actual, inner.limits));
+                        }
+                        // The result does not split: the update is made
+                        // again on the whole law, as if there were no factors.
+                    }
+                    // The weaker law may hold states lacking the cards that θ
+                    // rules out: the whole law decides.
+                    Err(EngineError::MissingCards { .. }) => {}
+                    Err(e) => return Err(e),
+                }
+            }
+        }
         let law = self.law_for_events(em)?;
-        let pres = transform::pres(&inner.state, &law, em)?;
+        let (state, law, actual) = self.update_on(em, chosen, &law, true)?;
+        Ok(SymbolicModel::new(state, law, actual, inner.limits))
+    }
+
+    /// The transformer of `em` applied to `law` (θ, or a weaker law on
+    /// which the update is exact, see `factors.rs`), then the cleanup:
+    /// the new variables, law and actual state. With `reach`, an update
+    /// refused for missing cards is retried on the reachable states.
+    fn update_on(
+        &self,
+        em: &EventModel,
+        chosen: Option<EventId>,
+        law: &Bdd,
+        reach: bool,
+    ) -> Res<(State, Bdd, Vec<bool>)> {
+        let inner = &*self.inner;
+        let pres = transform::pres(&inner.state, law, em)?;
         // An event can tell its observers an old present variable (a peek
         // at a slot tells the peeker the slot's card): the variables the
         // preconditions of a move without factual change read are
@@ -454,13 +569,21 @@ impl SymbolicModel {
         read.dedup();
         let possible: Vec<bool> = pres.iter().map(|p| self.at_actual(p)).collect();
         let e = crate::engine::event::choose(em, &possible, chosen)?;
-        let t = match transform::transform(&inner.state, &law, em, Some(pres.clone()), Some(e)) {
-            Err(EngineError::MissingCards { .. }) => {
-                // θ may hold unreachable states the explicit model does not have.
-                transform::transform(&inner.state, &self.reach()?, em, Some(pres), Some(e))?
-            }
-            other => other?,
-        };
+        let t =
+            match transform::transform(&inner.state, law, em, Some(pres.clone()), Some(e), reach) {
+                Err(EngineError::MissingCards { .. }) if reach => {
+                    // θ may hold unreachable states the explicit model does not have.
+                    transform::transform(
+                        &inner.state,
+                        &self.reach()?,
+                        em,
+                        Some(pres),
+                        Some(e),
+                        true,
+                    )?
+                }
+                other => other?,
+            };
         let mut actual = inner.actual.clone();
         actual.resize(inner.state.meta.num_vars(), false);
         let position = t.kept.iter().position(|&k| k == e).unwrap_or(0);
@@ -490,8 +613,13 @@ impl SymbolicModel {
                 .find(|(v, _)| *v == x)
                 .map(|(_, d)| walk::support(d))
         };
-        let law = cleanup::cleanup(&mut state, t.law, &actual, &fresh_current, &support)?;
-        Ok(SymbolicModel::new(state, law, actual, inner.limits))
+        // The cleanup's optional tests: always on θ; on a factored update's
+        // small law only for an observation (a peek tells the peeker a
+        // slot, and its event variables go only once the peeker observes
+        // the slot), as a move's news are in its fresh variables.
+        let tests = reach || observation;
+        let law = cleanup::cleanup(&mut state, t.law, &actual, &fresh_current, &support, tests)?;
+        Ok((state, law, actual))
     }
 }
 

@@ -139,6 +139,6 @@ pub(crate) fn from_observations(o: &Observations, limits: &SymbolicLimits) -> Re
     }
     let current = st.current();
     let none = |_: VarNo| None;
-    let law = cleanup::cleanup(&mut st, law, &actual, &current, &none)?;
+    let law = cleanup::cleanup(&mut st, law, &actual, &current, &none, true)?;
     Ok(SymbolicModel::new(st, law, actual, *limits))
 }

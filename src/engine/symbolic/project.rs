@@ -168,7 +168,7 @@ impl SymbolicModel {
             // One or more steps of the group's union, from the actual
             // state: the states one step away, then their closure.
             Among::Group(GroupAccess::Common, group) => {
-                counts::closure(st, &self.inner.law, union(group)?, group)
+                counts::closure(st, &self.law()?, union(group)?, group)
             }
         }
     }

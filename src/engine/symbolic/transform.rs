@@ -85,20 +85,29 @@ pub(crate) fn pres(st: &State, law: &Bdd, em: &EventModel) -> Res<Vec<Bdd>> {
 /// events connected to it by the agents' partitions are kept (the others
 /// give states unreachable from the actual one), and the event variables
 /// are left out when every agent can tell the events apart by what it sees
-/// ([`without_events`]).
+/// ([`without_events`]). `whole` says whether `law` is θ itself or the
+/// weaker law of a factored update (`factors.rs`), on which implied
+/// preconditions are not looked for and one-bit counts are not trimmed.
 pub(crate) fn transform(
     st: &State,
     law: &Bdd,
     em: &EventModel,
     pre: Option<Vec<Bdd>>,
     actual: Option<EventId>,
+    whole: bool,
 ) -> Res<Transformed> {
     let classes = check(st, em)?;
     let pre = match pre {
         Some(p) => p,
         None => pres(st, law, em)?,
     };
-    let pre = implied_true(st, law, pre)?;
+    // On a factored update's small law the test per event costs more
+    // than it saves (52 events of a draw from distinct cards).
+    let pre = if whole {
+        implied_true(st, law, pre)?
+    } else {
+        pre
+    };
     let posts = compile(st, law, em)?;
     // Cards that are not there: refused if some possible state and event need them.
     for (e, post) in posts.iter().enumerate() {
@@ -129,7 +138,7 @@ pub(crate) fn transform(
     };
     if let Some(e) = actual {
         let at = kept.iter().position(|&k| k == e).unwrap_or(0);
-        if let Some(t) = without_events(st, law, &ev, at)? {
+        if let Some(t) = without_events(st, law, &ev, at, whole)? {
             return Ok(t);
         }
     }
@@ -247,7 +256,13 @@ fn target_shape(meta: &Meta, t: Target) -> (usize, usize) {
 /// relation. States (s, e), (s, f) with equal new values merge, which is
 /// sound because no agent tells e and f apart (else the test would fail).
 /// Old values that no agent observes are quantified out at once.
-fn without_events(st: &State, law: &Bdd, ev: &Events, actual: usize) -> Res<Option<Transformed>> {
+fn without_events(
+    st: &State,
+    law: &Bdd,
+    ev: &Events,
+    actual: usize,
+    whole: bool,
+) -> Res<Option<Transformed>> {
     let meta = &*st.meta;
     let n = ev.pre.len();
     let changed = changed_facts(&ev.posts);
@@ -268,7 +283,10 @@ fn without_events(st: &State, law: &Bdd, ev: &Events, actual: usize) -> Res<Opti
     let small = super::cleanup::nodes_at_most(law, CHEAP_LAW);
     for (ti, &t) in changed.iter().enumerate() {
         let (mut width, index) = target_shape(meta, t);
-        if small && matches!(t, Target::Fact(_)) {
+        // A one-bit count can only lose its bit to a count that stays 0:
+        // not worth a test per event on a factored update (52 events of a
+        // draw from a deck of distinct cards).
+        if small && matches!(t, Target::Fact(_)) && (whole || width > 1) {
             width = needed_width(law, ev, &values, ti, width)?;
         }
         let vars = meta.slot(&state.live, index, width);
@@ -276,15 +294,54 @@ fn without_events(st: &State, law: &Bdd, ev: &Events, actual: usize) -> Res<Opti
         fresh.extend(&vars);
         new_vars.push(vars);
     }
+    // Each event's new values tied to its old ones. A target the event
+    // does not change keeps its old value: that frame condition is the
+    // same for every such event, so the frames are conjoined once, as
+    // prefix and suffix products (a draw of one of 52 cards changes one
+    // target of 52: 52 conjunctions per event instead of 52 × 52).
+    let tie = |t: usize, after: &BitVec| -> Res<Bdd> {
+        let mut acc = meta.top();
+        for (i, &v) in new_vars[t].iter().enumerate().rev() {
+            acc = oom(oom(meta.var(v)?.equiv(&bit(meta, after, i)))?.and(&acc))?;
+        }
+        Ok(acc)
+    };
+    let frame: Vec<Bdd> = changed
+        .iter()
+        .enumerate()
+        .map(|(ti, &t)| tie(ti, &vec_of(meta, target_vars(st, t))?))
+        .collect::<Res<_>>()?;
+    let mut suffix = vec![meta.top(); changed.len() + 1];
+    for t in (0..changed.len()).rev() {
+        suffix[t] = oom(frame[t].and(&suffix[t + 1]))?;
+    }
+    let mut prefix = vec![meta.top(); changed.len() + 1];
+    for t in 0..changed.len() {
+        prefix[t + 1] = oom(prefix[t].and(&frame[t]))?;
+    }
     let mut any = meta.bot();
-    for (pre, after) in ev.pre.iter().zip(&values) {
-        let mut this = pre.clone();
-        for (t, vars) in new_vars.iter().enumerate() {
-            for (i, &v) in vars.iter().enumerate() {
-                let same = oom(meta.var(v)?.equiv(&bit(meta, &after[t], i)))?;
-                this = oom(this.and(&same))?;
+    for (e, (pre, after)) in ev.pre.iter().zip(&values).enumerate() {
+        let moved: Vec<usize> = changed
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| ev.posts[e].values.iter().any(|(x, _)| x == *t))
+            .map(|(ti, _)| ti)
+            .collect();
+        let mut this = match (moved.first(), moved.last()) {
+            (Some(&first), Some(&last)) => oom(prefix[first].and(&suffix[last + 1]))?,
+            _ => prefix[changed.len()].clone(),
+        };
+        if let (Some(&first), Some(&last)) = (moved.first(), moved.last()) {
+            for t in first..=last {
+                let part = if moved.contains(&t) {
+                    tie(t, &after[t])?
+                } else {
+                    frame[t].clone()
+                };
+                this = oom(this.and(&part))?;
             }
         }
+        this = oom(this.and(pre))?;
         any = oom(any.or(&this))?;
     }
     let mut defs = Vec::new();
