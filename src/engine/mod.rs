@@ -110,10 +110,12 @@ pub enum Representation {
     Explicit,
     /// A knowledge structure on BDDs.
     Symbolic {
-        /// Nodes of the law's BDD.
+        /// Nodes of the law's BDD (or of its factors, when `factored`).
         nodes: usize,
         /// Variables of the structure.
         variables: usize,
+        /// Whether the law is kept as factors, one per location.
+        factored: bool,
     },
 }
 

@@ -173,9 +173,19 @@ pub fn stats(table: &Table, model: &dyn Backend) -> Vec<String> {
     if !model.is_s5() {
         out.push("  (relations are not all S5: K reads as belief)".into());
     }
-    if let Representation::Symbolic { nodes, variables } = model.representation() {
+    if let Representation::Symbolic {
+        nodes,
+        variables,
+        factored,
+    } = model.representation()
+    {
+        let kept = if factored {
+            "in the law's factors, one per location"
+        } else {
+            "in the law"
+        };
         out.push(format!(
-            "  engine: symbolic ({nodes} BDD nodes in the law, {variables} variables)"
+            "  engine: symbolic ({nodes} BDD nodes {kept}, {variables} variables)"
         ));
     }
     if !model.counts_exact() {

@@ -15,6 +15,8 @@
 
 use oxidd::BooleanFunction;
 
+use oxidd::VarNo;
+
 use super::vars::{oom, Bdd, Res, State};
 use crate::engine::formula::{Agent, Formula};
 
@@ -22,8 +24,9 @@ use crate::engine::formula::{Agent, Formula};
 pub(crate) struct Here<'a> {
     /// The variables and observations.
     pub st: &'a State,
-    /// The law θ.
-    pub law: &'a dyn Fn() -> Res<Bdd>,
+    /// `∃vars (θ ∧ r)`, in one pass where possible: no BDD of `θ ∧ r` is
+    /// kept (θ may be kept as factors, `factors.rs`).
+    pub law_and_exists: &'a dyn Fn(&Bdd, &[VarNo]) -> Res<Bdd>,
     /// The truth set of a formula on the whole structure (`eval.rs`).
     pub whole: &'a dyn Fn(&Formula) -> Res<Bdd>,
     /// Whether a truth set holds at the actual state.
@@ -150,11 +153,8 @@ impl Here<'_> {
                     Set::Built(x) => Ok(!oom(x.and(&bad))?.satisfiable()),
                     Set::InLaw(r) => {
                         // θ ∧ r ∧ ¬φ, asked as ∃V: no BDD of θ ∧ r is built.
-                        let meta = &*self.st.meta;
                         let r = oom(r.and(&bad))?;
-                        Ok(!meta
-                            .and_exists(&(self.law)()?, &r, &self.st.live)?
-                            .satisfiable())
+                        Ok(!(self.law_and_exists)(&r, &self.st.live)?.satisfiable())
                     }
                 }
             }
@@ -171,7 +171,7 @@ impl Here<'_> {
         let meta = &*self.st.meta;
         Ok(Set::InLaw(match x {
             Set::Built(x) => meta.exists(x, &hidden)?,
-            Set::InLaw(r) => meta.and_exists(&(self.law)()?, r, &hidden)?,
+            Set::InLaw(r) => (self.law_and_exists)(r, &hidden)?,
         }))
     }
 }

@@ -633,8 +633,15 @@ fn factored_laws_agree_with_the_explicit_engine_on_random_games() {
         }
         let spec = three_kinds(actual);
         let mut e: Rc<dyn Backend> = Rc::new(ExplicitModel::from_deal(&spec, 100_000).unwrap());
-        let mut s = SymbolicModel::from_deal(&spec, &SymbolicLimits::default()).unwrap();
+        let always = SymbolicLimits {
+            factor_from: 0,
+            ..SymbolicLimits::default()
+        };
+        let mut s = SymbolicModel::from_deal(&spec, &always).unwrap();
         assert!(s.is_factored(), "the deal's law splits");
+        // By default a law this small is kept whole.
+        let default = SymbolicModel::from_deal(&spec, &SymbolicLimits::default()).unwrap();
+        assert!(!default.is_factored());
         for step in 0..10 {
             let p = rng.random_range(0..3);
             let q = (p + 1 + rng.random_range(0..2)) % 3;
