@@ -78,12 +78,14 @@ impl Default for SymbolicLimits {
 }
 
 /// The default [`SymbolicLimits::factor_from`]. Measured on full-size
-/// games: factors made Go Fish (a deal law of 77,000 nodes) and Königrufen
-/// (195,000) several times faster, and Kemps (2,700 nodes) ten times
-/// slower, as re-splitting after every move costs more than updating a
-/// small law. Kwartet deals the whole deck (no derived stock): there the
-/// factors of two hands tied by "every card is in some hand" cost more
-/// to update than the whole law, so factors need a stock.
+/// games (docs/engines.md, "The law as factors"): factors made Go Fish (a
+/// deal law of 77,000 nodes) five times faster and Kemps (2,700 nodes) ten
+/// times slower, as splitting again after every move costs more than
+/// updating a small law. Of the games that deal the whole deck (no derived
+/// stock), Kwartet was a quarter slower with factors (two hands' factors
+/// tied by "every card is in exactly one hand" cost more to update than
+/// the whole law) and Königrufen twice as fast: for now, factors need a
+/// stock.
 const FACTOR_FROM: usize = 20_000;
 
 /// A knowledge structure behind the [`Backend`] interface. Cheap to clone,
@@ -317,7 +319,6 @@ impl SymbolicModel {
         }
     }
 
-    /// The number of nodes of the law.
     /// The nodes of the law: of the whole BDD when it has been built, else
     /// of its factors.
     pub fn bdd_nodes(&self) -> usize {
@@ -542,7 +543,7 @@ impl SymbolicModel {
         if let Some(f) = &inner.factors {
             if let Some(touched) = factors::touched(&inner.state, em) {
                 let law = self.meta().retry(|| f.touched_law(&touched))?;
-                match self.update_on(em, chosen, &law, false) {
+                match self.update_on(em, chosen, &law, Law::Factored) {
                     Ok((state, result, actual)) => {
                         if let Some(f) = factors::rejoin(&state, &result, f, &touched)? {
                             return Ok(SymbolicModel::factored(state, f, actual, inner.limits));
@@ -558,22 +559,23 @@ impl SymbolicModel {
             }
         }
         let law = self.law_for_events(em)?;
-        let (state, law, actual) = self.update_on(em, chosen, &law, true)?;
+        let (state, law, actual) = self.update_on(em, chosen, &law, Law::Whole)?;
         Ok(SymbolicModel::new(state, law, actual, inner.limits))
     }
 
-    /// The transformer of `em` applied to `law` (θ, or a weaker law on
-    /// which the update is exact, see `factors.rs`), then the cleanup:
-    /// the new variables, law and actual state. With `reach`, an update
-    /// refused for missing cards is retried on the reachable states.
+    /// The transformer of `em` applied to `law` (θ, or a factored
+    /// update's weaker law on which the update is exact, see `factors.rs`),
+    /// then the cleanup: the new variables, law and actual state. On θ, an
+    /// update refused for missing cards is retried on the reachable states.
     fn update_on(
         &self,
         em: &EventModel,
         chosen: Option<EventId>,
         law: &Bdd,
-        reach: bool,
+        which: Law,
     ) -> Res<(State, Bdd, Vec<bool>)> {
         let inner = &*self.inner;
+        let whole = which == Law::Whole;
         let pres = transform::pres(&inner.state, law, em)?;
         // An event can tell its observers an old present variable (a peek
         // at a slot tells the peeker the slot's card): the variables the
@@ -594,8 +596,8 @@ impl SymbolicModel {
         let possible: Vec<bool> = pres.iter().map(|p| self.at_actual(p)).collect();
         let e = crate::engine::event::choose(em, &possible, chosen)?;
         let t =
-            match transform::transform(&inner.state, law, em, Some(pres.clone()), Some(e), reach) {
-                Err(EngineError::MissingCards { .. }) if reach => {
+            match transform::transform(&inner.state, law, em, Some(pres.clone()), Some(e), whole) {
+                Err(EngineError::MissingCards { .. }) if whole => {
                     // θ may hold unreachable states the explicit model does not have.
                     transform::transform(
                         &inner.state,
@@ -641,10 +643,19 @@ impl SymbolicModel {
         // small law only for an observation (a peek tells the peeker a
         // slot, and its event variables go only once the peeker observes
         // the slot), as a move's news are in its fresh variables.
-        let tests = reach || observation;
+        let tests = whole || observation;
         let law = cleanup::cleanup(&mut state, t.law, &actual, &fresh_current, &support, tests)?;
         Ok((state, law, actual))
     }
+}
+
+/// Which law an update runs on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Law {
+    /// θ itself.
+    Whole,
+    /// The weaker law of the factors a move touches (`factors.rs`).
+    Factored,
 }
 
 /// Whether `f` reads more than the actual state's neighbourhood: D of the
