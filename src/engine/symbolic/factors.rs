@@ -21,9 +21,10 @@
 //!   variable the update renames or quantifies, so `∃old (θ ∧ …) =
 //!   R ∧ ∃old (Deck ∧ F_T ∧ …)`: the new law is the result times R, exactly.
 //!   The cleanup's tests, run on the weaker law, only ever conclude what
-//!   they would conclude on θ (a variable determined, or a group of history
-//!   variables independent, under a weaker law is so under θ ∧ R, as R does
-//!   not mention them). [`rejoin`] then splits the result again (verified
+//!   they would conclude on the new law (a variable determined by what an
+//!   agent observes under the weaker law is so in its subset, the result
+//!   times R; a group of history variables independent of the rest under
+//!   it stays so, as R does not mention them). [`rejoin`] then splits the result again (verified
 //!   the same way); if it does not split, the update is made again on the
 //!   whole law, exactly as without factors, and the model keeps its law
 //!   whole from then on.
