@@ -620,6 +620,9 @@ fn swap(p: usize, q: usize) -> EventModel {
 fn factored_laws_agree_with_the_explicit_engine_on_random_games() {
     use rand::{RngExt, SeedableRng};
     let (mut checked, mut factored_steps, mut whole_steps, mut refused) = (0, 0, 0, 0);
+    // Updates that ran on a determined location too, and models whose
+    // nested queries were answered through marginals.
+    let (mut with_determined, mut with_marginals) = (0, 0);
     for seed in 0..16u64 {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         // A random deal: shuffle the nine cards, two to each hand.
@@ -659,6 +662,9 @@ fn factored_laws_agree_with_the_explicit_engine_on_random_games() {
                 _ if seed % 2 == 0 => swap(p, q),
                 _ => draw_of_four(q),
             };
+            if let Some(f) = &s.inner.factors {
+                with_determined += usize::from(!f.determined(&s.inner.state).is_empty());
+            }
             let possible = e.possible_events(&em).unwrap();
             assert_eq!(possible, s.possible_events(&em).unwrap(), "{}", em.name);
             let Some(&ev) = possible.get(rng.random_range(0..possible.len().max(1))) else {
@@ -695,9 +701,22 @@ fn factored_laws_agree_with_the_explicit_engine_on_random_games() {
                 );
                 checked += 1;
             }
+            with_marginals += usize::from(!s.inner.marginals.borrow().is_empty());
         }
     }
-    eprintln!("{checked} formulas, {factored_steps} factored steps, {whole_steps} whole, {refused} refused");
+    eprintln!(
+        "{checked} formulas, {factored_steps} factored steps, {whole_steps} whole, {refused} \
+         refused; {with_determined} updates with a determined location, {with_marginals} \
+         models asked through marginals"
+    );
+    assert!(
+        with_determined >= 5,
+        "{with_determined} with a determined location"
+    );
+    assert!(
+        with_marginals >= 40,
+        "{with_marginals} models asked through marginals"
+    );
     assert!(checked >= 2000, "{checked} formulas checked");
     // Draws, asks and announcements keep the law factored; a private swap
     // ties two hands, and those games go on with the whole law.
