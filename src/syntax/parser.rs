@@ -214,10 +214,16 @@ impl<'a> Ctx<'a> {
             .chunks(255)
             .map(|chunk| {
                 chunk.iter().fold(0u8, |n, &c| {
-                    n.wrapping_add(u8::from(matches!(
-                        c,
-                        b'(' | b'[' | b'{' | b'<' | b'!' | b'~' | 0xC2
-                    )))
+                    // Comparisons joined by `|` (not a `match`), which
+                    // compile to vector comparisons.
+                    let grows = (c == b'(')
+                        | (c == b'[')
+                        | (c == b'{')
+                        | (c == b'<')
+                        | (c == b'!')
+                        | (c == b'~')
+                        | (c == 0xC2);
+                    n.wrapping_add(u8::from(grows))
                 })
             })
             .map(usize::from)

@@ -181,8 +181,8 @@ impl Reader<'_, '_> {
         &mut self,
         depth: usize,
         make: fn(Box<Formula>, Box<Formula>) -> FormulaKind,
-        op: fn(&mut Self) -> bool,
-        operand: fn(&mut Self, usize) -> Option<Formula>,
+        op: impl Fn(&mut Self) -> bool,
+        operand: impl Fn(&mut Self, usize) -> Option<Formula>,
     ) -> Option<Formula> {
         if depth > MAX_DEPTH {
             return None;
