@@ -105,7 +105,9 @@ struct Reader<'c, 'a> {
     b: &'c [u8],
     /// The next byte.
     i: usize,
-    /// The operands of the chains being read, after each chain's first.
+    /// The operands of the chains being read, after each chain's first
+    /// (boxed: each box is the one the tree keeps).
+    #[allow(clippy::vec_box)]
     operands: Vec<Box<Formula>>,
 }
 
