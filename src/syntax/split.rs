@@ -114,90 +114,138 @@ pub(crate) fn whole(src: &str) -> Split {
     }
 }
 
-/// The bytes the splitter acts on outside strings.
-const SPECIAL: [bool; 256] = {
+/// The bytes the splitter acts on outside strings, but for brackets.
+const HARD: [bool; 256] = table(b"\"#\\\r\n;");
+
+/// What a bracket does to the depth: +1 opening, -1 closing, else 0.
+const DELTA: [i8; 256] = {
+    let mut delta = [0i8; 256];
+    delta[b'(' as usize] = 1;
+    delta[b'[' as usize] = 1;
+    delta[b'{' as usize] = 1;
+    delta[b')' as usize] = -1;
+    delta[b']' as usize] = -1;
+    delta[b'}' as usize] = -1;
+    delta
+};
+
+/// The bytes the splitter acts on inside a string.
+const IN_STRING: [bool; 256] = table(b"\"\r\n");
+
+/// A table of the bytes listed.
+const fn table(bytes: &[u8]) -> [bool; 256] {
     let mut table = [false; 256];
     let mut i = 0;
-    let special = b"\"#\\([{)]}\r\n;";
-    while i < special.len() {
-        table[special[i] as usize] = true;
+    while i < bytes.len() {
+        table[bytes[i] as usize] = true;
         i += 1;
     }
     table
-};
+}
+
+/// The index of the first byte from `i` on that `table` marks, or the end.
+fn next_marked(bytes: &[u8], mut i: usize, table: &[bool; 256]) -> usize {
+    while i < bytes.len() && !table[usize::from(bytes[i])] {
+        i += 1;
+    }
+    i
+}
 
 impl Scan {
     /// Walks `src`, filling `out` and calling `emit(start, end, open)` for
     /// each statement (including blank ones).
+    ///
+    /// The cleaned copy differs from the source only where bytes are
+    /// blanked, so the source is copied whole at once and the walk, which
+    /// only looks for the bytes that matter, blanks in place.
     fn run(&mut self, src: &str, mut emit: impl FnMut(usize, usize, &[(usize, char)])) {
         let bytes = src.as_bytes();
-        self.out.reserve(bytes.len());
+        let n = bytes.len();
+        self.out.clear();
+        self.out.extend_from_slice(bytes);
         let mut start = 0;
         let mut i = 0;
         // A UTF-8 byte-order mark (written by some editors) is blank.
         if src.starts_with('\u{feff}') {
-            self.out.extend_from_slice(b"   ");
+            self.out[..3].fill(b' ');
             i = 3;
         }
-        while i < bytes.len() {
-            let c = bytes[i];
-            if self.in_string && c != b'\n' {
-                self.string_byte(c);
+        loop {
+            if self.in_string {
+                i = next_marked(bytes, i, &IN_STRING);
+                match bytes.get(i) {
+                    None => break,
+                    Some(b'"') => self.in_string = false,
+                    Some(b'\r') => self.out[i] = b' ',
+                    // A newline ends an unterminated string and is read
+                    // below like any other.
+                    _ => {
+                        self.in_string = false;
+                        continue;
+                    }
+                }
                 i += 1;
                 continue;
             }
-            self.in_string = false;
+            i = self.brackets(bytes, i);
+            let Some(&c) = bytes.get(i) else { break };
             match c {
-                b'"' => {
-                    self.in_string = true;
-                    self.out.push(c);
-                }
+                b'"' => self.in_string = true,
                 b'#' if is_comment(bytes, i) => {
-                    i = self.blank_until_newline(bytes, i);
+                    let newline = next_newline(bytes, i);
+                    self.out[i..newline].fill(b' ');
+                    i = newline;
                     continue;
                 }
                 b'\\' if continues(bytes, i) => {
-                    i = self.continuation(bytes, i);
+                    // `\`, the blanks after it and the newline.
+                    let after = (next_newline(bytes, i) + 1).min(n);
+                    self.out[i..after].fill(b' ');
+                    i = after;
+                    // A REPL input that ends in a continuation wants another line.
+                    self.pending_continuation = bytes[i..].iter().all(u8::is_ascii_whitespace);
                     continue;
                 }
-                b'(' | b'[' | b'{' => {
-                    self.stack.push((i, c as char));
-                    self.out.push(c);
-                }
-                b')' | b']' | b'}' => {
-                    self.stack.pop();
-                    self.out.push(c);
-                }
-                b'\r' => self.out.push(b' '),
-                b'\n' if self.newline_is_blank() => self.out.push(b' '),
+                b'\r' => self.out[i] = b' ',
+                b'\n' if self.newline_is_blank() => self.out[i] = b' ',
                 b'\n' | b';' if self.stack.is_empty() => {
-                    self.out.push(c);
                     emit(start, i, &self.stack);
                     start = i + 1;
                 }
-                _ => {
-                    // A run of bytes that mean nothing to the splitter is
-                    // copied at once.
-                    let run = bytes[i..]
-                        .iter()
-                        .position(|&b| SPECIAL[usize::from(b)])
-                        .unwrap_or(bytes.len() - i);
-                    self.out.extend_from_slice(&bytes[i..i + run.max(1)]);
-                    i += run.max(1);
-                    continue;
-                }
+                _ => {}
             }
             i += 1;
         }
-        emit(start, bytes.len(), &self.stack);
+        emit(start, n, &self.stack);
     }
 
-    /// A byte inside a string (a newline ends an unterminated string).
-    fn string_byte(&mut self, c: u8) {
-        if c == b'"' {
-            self.in_string = false;
+    /// Reads the brackets from `i` up to the next other byte that matters
+    /// (outside a string), and returns its index.
+    ///
+    /// Brackets balanced within the run (every closing one closes one
+    /// opened in the run, and none is left open) leave the stack as it
+    /// was: the run is first only counted, without a branch per bracket,
+    /// and walked bracket by bracket only when it is not balanced.
+    fn brackets(&mut self, bytes: &[u8], from: usize) -> usize {
+        let (mut depth, mut lowest) = (0i32, 0i32);
+        let mut i = from;
+        while i < bytes.len() && !HARD[usize::from(bytes[i])] {
+            depth += i32::from(DELTA[usize::from(bytes[i])]);
+            lowest = lowest.min(depth);
+            i += 1;
         }
-        self.out.push(if c == b'\r' { b' ' } else { c });
+        if depth != 0 || lowest < 0 {
+            for (at, &c) in bytes.iter().enumerate().take(i).skip(from) {
+                match DELTA[usize::from(c)] {
+                    1 => self.stack.push((at, c as char)),
+                    -1 => {
+                        self.stack.pop();
+                    }
+                    _ => {}
+                }
+            }
+        }
+        i
     }
 
     /// Inside brackets other than a single block brace, a newline is blank.
@@ -208,30 +256,14 @@ impl Scan {
             Some(_) => true,
         }
     }
+}
 
-    /// Blanks a comment from `i` to the end of the line; returns the newline's index.
-    fn blank_until_newline(&mut self, bytes: &[u8], mut i: usize) -> usize {
-        while i < bytes.len() && bytes[i] != b'\n' {
-            self.out.push(b' ');
-            i += 1;
-        }
-        i
-    }
-
-    /// Blanks `\`, the blanks after it and the newline; returns the next index.
-    fn continuation(&mut self, bytes: &[u8], mut i: usize) -> usize {
-        while i < bytes.len() && bytes[i] != b'\n' {
-            self.out.push(b' ');
-            i += 1;
-        }
-        if i < bytes.len() {
-            self.out.push(b' ');
-            i += 1;
-        }
-        // A REPL input that ends in a continuation wants another line.
-        self.pending_continuation = bytes[i..].iter().all(u8::is_ascii_whitespace);
-        i
-    }
+/// The index of the first newline from `i` on, or the end.
+fn next_newline(bytes: &[u8], i: usize) -> usize {
+    bytes[i..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |at| i + at)
 }
 
 /// Whether the `#` at `i` starts a comment.
@@ -276,6 +308,133 @@ mod tests {
         assert!(!is_complete("deal 1: Q \\"));
         assert!(is_complete("? p)"));
         assert!(is_complete(""));
+    }
+
+    /// The splitter as it was first written (a byte at a time, copying as
+    /// it goes): the in-place walk must clean and cut exactly as it does.
+    fn reference(src: &str) -> (Vec<u8>, Vec<Cut>, bool) {
+        let bytes = src.as_bytes();
+        let (mut out, mut stack, mut cuts) = (Vec::new(), Vec::<(usize, char)>::new(), Vec::new());
+        let (mut in_string, mut pending) = (false, false);
+        let (mut start, mut i) = (0, 0);
+        if src.starts_with('\u{feff}') {
+            out.extend_from_slice(b"   ");
+            i = 3;
+        }
+        while i < bytes.len() {
+            let c = bytes[i];
+            if in_string && c != b'\n' {
+                if c == b'"' {
+                    in_string = false;
+                }
+                out.push(if c == b'\r' { b' ' } else { c });
+                i += 1;
+                continue;
+            }
+            in_string = false;
+            let blank_newline = match stack.last() {
+                None => false,
+                Some((_, '{')) => stack.iter().filter(|(_, b)| *b == '{').count() > 1,
+                Some(_) => true,
+            };
+            match c {
+                b'"' => {
+                    in_string = true;
+                    out.push(c);
+                }
+                b'#' if is_comment(bytes, i) => {
+                    while i < bytes.len() && bytes[i] != b'\n' {
+                        out.push(b' ');
+                        i += 1;
+                    }
+                    continue;
+                }
+                b'\\' if continues(bytes, i) => {
+                    while i < bytes.len() && bytes[i] != b'\n' {
+                        out.push(b' ');
+                        i += 1;
+                    }
+                    if i < bytes.len() {
+                        out.push(b' ');
+                        i += 1;
+                    }
+                    pending = bytes[i..].iter().all(u8::is_ascii_whitespace);
+                    continue;
+                }
+                b'(' | b'[' | b'{' => {
+                    stack.push((i, c as char));
+                    out.push(c);
+                }
+                b')' | b']' | b'}' => {
+                    stack.pop();
+                    out.push(c);
+                }
+                b'\r' => out.push(b' '),
+                b'\n' if blank_newline => out.push(b' '),
+                b'\n' | b';' if stack.is_empty() => {
+                    out.push(c);
+                    cuts.push((start, i, stack.clone()));
+                    start = i + 1;
+                }
+                _ => out.push(c),
+            }
+            i += 1;
+        }
+        cuts.push((start, bytes.len(), stack.clone()));
+        (out, cuts, pending)
+    }
+
+    #[test]
+    fn the_walk_cleans_and_cuts_as_the_reference() {
+        let alphabet: &[&str] = &[
+            "\"",
+            "#",
+            "# ",
+            "\\",
+            "\\ ",
+            "(",
+            ")",
+            "[",
+            "]",
+            "{",
+            "}",
+            "\r",
+            "\n",
+            ";",
+            " ",
+            "\t",
+            "p",
+            "K1",
+            "¬",
+            "\u{feff}",
+            "&",
+            "hand_Anne(0)",
+            "x",
+        ];
+        // A small deterministic generator (xorshift), so the test needs no
+        // seed of its own.
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..20_000 {
+            let len = (next() % 24) as usize;
+            let src: String = (0..len)
+                .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+                .collect();
+            let (out, cuts, pending) = reference(&src);
+            let mut scan = Scan::default();
+            let mut got = Vec::new();
+            scan.run(&src, |start, end, stack| {
+                got.push((start, end, stack.to_vec()))
+            });
+            assert_eq!(scan.out, out, "{src:?}");
+            assert_eq!(got, cuts, "{src:?}");
+            assert_eq!(scan.pending_continuation, pending, "{src:?}");
+        }
     }
 
     #[test]

@@ -19,7 +19,7 @@
 //! included: `tests/parser_fast.rs` compares the two on every scenario of the
 //! project and on random statements.
 
-use super::formula::group;
+use super::formula::joined;
 use super::{Ctx, MAX_DEPTH};
 use crate::diag::Span;
 use crate::syntax::ast::{
@@ -29,13 +29,15 @@ use crate::syntax::ast::{
 /// Parses the statement of `ctx`, or gives up.
 pub(crate) fn statement(ctx: &Ctx) -> Option<Statement> {
     let text = ctx.piece.text;
-    if !text.is_ascii() || text.contains(['\n', '\r']) {
+    // (The cleaned text has no carriage return: the splitter blanks them.)
+    if !text.is_ascii() || text.as_bytes().contains(&b'\n') {
         return None;
     }
     let mut p = Reader {
         ctx,
         b: text.as_bytes(),
         i: 0,
+        operands: Vec::new(),
     };
     p.blanks();
     let start = p.i;
@@ -103,6 +105,10 @@ struct Reader<'c, 'a> {
     b: &'c [u8],
     /// The next byte.
     i: usize,
+    /// The operands of the chains being read, after each chain's first
+    /// (boxed: each box is the one the tree keeps).
+    #[allow(clippy::vec_box)]
+    operands: Vec<Box<Formula>>,
 }
 
 /// A prefix operator read, with its start (an offset into the text).
@@ -171,12 +177,14 @@ impl Reader<'_, '_> {
     }
 
     /// A chain of one associative operator, grouped as the builder does.
+    /// The operands after the first wait on the statement's one stack of
+    /// boxes (each box the one the tree keeps), not in a vector of their own.
     fn chain(
         &mut self,
         depth: usize,
         make: fn(Box<Formula>, Box<Formula>) -> FormulaKind,
-        op: fn(&mut Self) -> bool,
-        operand: fn(&mut Self, usize) -> Option<Formula>,
+        op: impl Fn(&mut Self) -> bool,
+        operand: impl Fn(&mut Self, usize) -> Option<Formula>,
     ) -> Option<Formula> {
         if depth > MAX_DEPTH {
             return None;
@@ -185,11 +193,18 @@ impl Reader<'_, '_> {
         if !op(self) {
             return Some(first);
         }
-        let mut operands = vec![Box::new(first), Box::new(operand(self, depth)?)];
-        while op(self) {
-            operands.push(Box::new(operand(self, depth)?));
+        // Operands of inner chains come and go above `base`. On giving up,
+        // the stack is left as it is: the whole statement is given up.
+        let base = self.operands.len();
+        loop {
+            let next = operand(self, depth)?;
+            self.operands.push(Box::new(next));
+            if !op(self) {
+                break;
+            }
         }
-        Some(group(operands, make))
+        let len = self.operands.len() - base + 1;
+        Some(joined(first, &mut self.operands.drain(base..), len, make))
     }
 
     /// `a -> b -> c`, from the right; each operand one level deeper.
@@ -246,40 +261,33 @@ impl Reader<'_, '_> {
         }
     }
 
-    /// Prefix operators, then a primary formula.
+    /// Prefix operators, then a primary formula: one prefix, then the
+    /// rest one level deeper.
     fn unary(&mut self, depth: usize) -> Option<Formula> {
         if depth > MAX_DEPTH {
             return None;
         }
-        let mut prefixes: Vec<(usize, Prefix)> = Vec::new();
-        while let Some(at_op) = self.prefix(depth + prefixes.len())? {
-            prefixes.push(at_op);
-            if depth + prefixes.len() > MAX_DEPTH {
-                return None;
-            }
-        }
-        let inner = depth + prefixes.len();
-        let mut formula = self.primary(inner)?;
-        let end = formula.span.end;
-        while let Some((start, op)) = prefixes.pop() {
-            let body = Box::new(formula);
-            let kind = match op {
-                Prefix::Not => FormulaKind::Not(body),
-                Prefix::Modal("Kw", agent) => FormulaKind::Kw(agent, body),
-                Prefix::Modal("M", agent) => FormulaKind::M(agent, body),
-                Prefix::Modal("B", agent) => FormulaKind::B(agent, body),
-                Prefix::Modal(_, agent) => FormulaKind::K(agent, body),
-                Prefix::Group(b'E', g) => FormulaKind::E(g, body),
-                Prefix::Group(b'C', g) => FormulaKind::C(g, body),
-                Prefix::Group(_, g) => FormulaKind::D(g, body),
-                Prefix::Announce(what) => FormulaKind::Announce(Box::new(what), body),
-            };
-            formula = Formula {
-                kind,
-                span: Span::new(self.ctx.piece.start + start, end),
-            };
-        }
-        Some(formula)
+        let Some((start, op)) = self.prefix(depth)? else {
+            return self.primary(depth);
+        };
+        let body = Box::new(self.unary(depth + 1)?);
+        // Every prefix ends where the primary formula ends.
+        let end = body.span.end;
+        let kind = match op {
+            Prefix::Not => FormulaKind::Not(body),
+            Prefix::Modal("Kw", agent) => FormulaKind::Kw(agent, body),
+            Prefix::Modal("M", agent) => FormulaKind::M(agent, body),
+            Prefix::Modal("B", agent) => FormulaKind::B(agent, body),
+            Prefix::Modal(_, agent) => FormulaKind::K(agent, body),
+            Prefix::Group(b'E', g) => FormulaKind::E(g, body),
+            Prefix::Group(b'C', g) => FormulaKind::C(g, body),
+            Prefix::Group(_, g) => FormulaKind::D(g, body),
+            Prefix::Announce(what) => FormulaKind::Announce(Box::new(what), body),
+        };
+        Some(Formula {
+            kind,
+            span: Span::new(self.ctx.piece.start + start, end),
+        })
     }
 
     /// A prefix operator, `Some(None)` when the primary formula comes, or

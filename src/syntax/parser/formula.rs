@@ -63,15 +63,32 @@ fn chain(ctx: &Ctx, pair: Pair<'_, Rule>, depth: usize, make: Binary) -> Result<
 /// tree keeps, and a vector of boxes stays small where one of formulas
 /// (112 bytes each) would grow past a kilobyte.
 #[allow(clippy::vec_box)]
-pub(crate) fn group(mut operands: Vec<Box<Formula>>, make: Binary) -> Formula {
-    if operands.len() > LEFT_CHAIN {
-        let right = operands.split_off(operands.len() / 2);
-        return binary(make, group(operands, make), group(right, make));
-    }
+pub(crate) fn group(operands: Vec<Box<Formula>>, make: Binary) -> Formula {
+    let len = operands.len();
     let mut operands = operands.into_iter();
     let first = operands.next().expect("a chain has an operand");
-    let mut acc = *first;
-    for next in operands {
+    joined(*first, &mut operands, len, make)
+}
+
+/// The chain of `len` operands, `first` then the next `len - 1` of `rest`,
+/// joined by `make` as [`group`] joins them (the fast path keeps its first
+/// operand unboxed and the others on one stack for the whole statement).
+pub(crate) fn joined(
+    first: Formula,
+    rest: &mut impl Iterator<Item = Box<Formula>>,
+    len: usize,
+    make: Binary,
+) -> Formula {
+    if len > LEFT_CHAIN {
+        // The halves of `split_off(len / 2)`.
+        let half = len / 2;
+        let left = joined(first, rest, half, make);
+        let right_first = rest.next().expect("a chain has its operands");
+        let right = joined(*right_first, rest, len - half, make);
+        return binary(make, left, right);
+    }
+    let mut acc = first;
+    for next in rest.take(len - 1) {
         let span = acc.span.to(next.span);
         acc = Formula {
             kind: make(Box::new(acc), next),
