@@ -18,9 +18,10 @@
 //! - An update that moves cards only at the locations T runs the usual
 //!   transformer and cleanup on `Deck ∧ ∧_{l∈T} Fₗ` alone (see
 //!   [`Factors::touched_law`]; T also holds the locations whose factor
-//!   leaves one value, [`Factors::determined`]: they cost nothing). The other factors R do not mention a
-//!   variable the update renames or quantifies, so `∃old (θ ∧ …) =
-//!   R ∧ ∃old (Deck ∧ F_T ∧ …)`: the new law is the result times R, exactly.
+//!   leaves one value, [`Factors::determined`]: they cost nothing). The
+//!   other factors R do not mention a variable the update renames or
+//!   quantifies, so `∃old (θ ∧ …) = R ∧ ∃old (Deck ∧ F_T ∧ …)`: the new
+//!   law is the result times R, exactly.
 //!   The cleanup's tests, run on the weaker law, only ever conclude what
 //!   they would conclude on the new law (a variable determined by what an
 //!   agent observes under the weaker law is so in its subset, the result
@@ -225,11 +226,7 @@ pub(crate) fn split(st: &State, law: &Bdd) -> Res<Option<Factors>> {
         return Ok(None);
     }
     let deck = deck(st)?;
-    let none = Factors {
-        deck: deck.clone(),
-        parts: Vec::new(),
-    };
-    let parts = project(st, law, &none, &deck, &[], |_| true)?;
+    let parts = project(st, law, &[], &deck, &[], |_| true)?;
     Ok(parts.map(|parts| Factors { deck, parts }))
 }
 
@@ -256,21 +253,22 @@ pub(crate) fn rejoin(
     let deck = deck(st)?;
     for all in [false, true] {
         let look = |l: usize| all || reach.moved.contains(&l) || reach.read.contains(&l);
-        if let Some(parts) = project(st, result, old, &deck, &reach.moved, look)? {
+        if let Some(parts) = project(st, result, &old.parts, &deck, &reach.moved, look)? {
             return Ok(Some(Factors { deck, parts }));
         }
     }
     Ok(None)
 }
 
-/// The factors after an update: each location in `moved` gets the
-/// result's projection on it; each other location its old factor, joined
-/// with the result's projection on it when `look` says so. `None` unless
-/// `deck ∧` the projections is `result` (verified by BDD equality).
+/// The factors after an update (or of a law, with no old factors): each
+/// location in `moved` gets the result's projection on it; each other
+/// location its old factor, joined with the result's projection on it
+/// when `look` says so. `None` unless `deck ∧` the projections is
+/// `result` (verified by BDD equality).
 fn project(
     st: &State,
     result: &Bdd,
-    old: &Factors,
+    old: &[Option<Bdd>],
     deck: &Bdd,
     moved: &[usize],
     look: impl Fn(usize) -> bool,
@@ -284,7 +282,7 @@ fn project(
             parts.push(None);
             continue;
         }
-        let was = old.parts.get(l).cloned().flatten();
+        let was = old.get(l).cloned().flatten();
         if !look(l) {
             parts.push(was);
             continue;
