@@ -411,19 +411,12 @@ mod tests {
             "hand_Anne(0)",
             "x",
         ];
-        // A small deterministic generator (xorshift), so the test needs no
-        // seed of its own.
-        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
         for _ in 0..20_000 {
-            let len = (next() % 24) as usize;
+            let len = rng.random_range(0..24);
             let src: String = (0..len)
-                .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+                .map(|_| alphabet[rng.random_range(0..alphabet.len())])
                 .collect();
             let (out, cuts, pending) = reference(&src);
             let mut scan = Scan::default();

@@ -300,20 +300,19 @@ fn project(
 /// Where an update by an event model reaches (the derived stock left
 /// out: it has no variables, and the deck speaks for it).
 pub(crate) struct Reach {
-    /// The locations whose counts its moves change: the update runs on
-    /// their factors (and on those of the [`Factors::determined`] ones,
-    /// which the caller adds).
+    /// The locations whose counts its moves change and the
+    /// [`Factors::determined`] ones: the update runs on their factors.
     pub moved: Vec<usize>,
     /// The locations its preconditions count at: the result may say more
     /// of them than their factors did.
     pub read: Vec<usize>,
 }
 
-/// Where an update by `em` reaches, when `em` can be applied to the
-/// factors: its preconditions are about card counts only (no knowledge,
+/// Where an update by `em` on `factors` reaches, when `em` can be applied
+/// to them: its preconditions are about card counts only (no knowledge,
 /// which reads the whole law, and no proposition or variable) and it sets
-/// no proposition.
-pub(crate) fn touched(st: &State, em: &EventModel) -> Option<Reach> {
+/// no proposition. The determined locations are among the moved ones.
+pub(crate) fn touched(st: &State, em: &EventModel, factors: &Factors) -> Option<Reach> {
     let mut moved = Vec::new();
     let mut read = Vec::new();
     for e in &em.events {
@@ -329,6 +328,7 @@ pub(crate) fn touched(st: &State, em: &EventModel) -> Option<Reach> {
             }
         }
     }
+    moved.extend(factors.determined(st));
     for locs in [&mut moved, &mut read] {
         locs.retain(|&l| st.derived != Some(l));
         locs.sort_unstable();

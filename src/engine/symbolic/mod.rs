@@ -565,10 +565,7 @@ impl SymbolicModel {
         let inner = &*self.inner;
         transform::check(&inner.state, em)?;
         if let Some(f) = &inner.factors {
-            if let Some(mut reach) = factors::touched(&inner.state, em) {
-                reach.moved.extend(f.determined(&inner.state));
-                reach.moved.sort_unstable();
-                reach.moved.dedup();
+            if let Some(reach) = factors::touched(&inner.state, em, f) {
                 let law = self.meta().retry(|| f.touched_law(&reach.moved))?;
                 match self.update_on(em, chosen, &law, Law::Factored) {
                     Ok((state, result, actual)) => {
