@@ -198,3 +198,49 @@ fn the_play_benchmark_times_moves_queries_and_games_whatever_the_threads() {
         .sum();
     assert!(wins >= 4, "every game has a winner: {one}");
 }
+
+#[test]
+fn the_play_benchmark_ends_games_after_max_moves() {
+    // Knowledge-based Kemps players can wait for ever: the cap ends a game
+    // as it stands, as `dealer tournament --max-moves` does.
+    let out = assert_cmd::Command::cargo_bin("dealer")
+        .unwrap()
+        .args([
+            "bench",
+            "--play",
+            "kemps",
+            "--size",
+            "small",
+            "--games",
+            "3",
+            "--agents",
+            "kb-greedy",
+            "--max-moves",
+            "10",
+            "--threads",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let moves: usize = text
+        .lines()
+        .find(|l| l.starts_with("  move "))
+        .and_then(|l| l.split("(n = ").nth(1))
+        .and_then(|n| n.trim_end_matches(')').parse().ok())
+        .unwrap_or_else(|| panic!("no move count in {text}"));
+    assert!(
+        (1..=30).contains(&moves),
+        "3 games of at most 10 moves: {text}"
+    );
+    let capped: usize = text
+        .lines()
+        .find_map(|l| l.strip_prefix("  capped "))
+        .and_then(|l| l.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no capped line in {text}"));
+    assert!((1..=3).contains(&capped), "{text}");
+    // A capped game played exactly ten moves.
+    assert!(moves >= 10 * capped, "{text}");
+}

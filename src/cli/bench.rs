@@ -55,6 +55,11 @@ pub struct BenchArgs {
     /// With --play: the report's deck and players, or a small deck.
     #[arg(long, value_enum, default_value_t = super::play::SizeArg::Full)]
     pub size: super::play::SizeArg,
+    /// With --play: moves after which a game ends as it stands (the
+    /// summary says how many did), as in `dealer tournament`: the
+    /// knowledge-based Kemps players can wait for ever.
+    #[arg(long, default_value_t = 20_000)]
+    pub max_moves: usize,
     /// With --play: threads playing games at once (0: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
@@ -132,6 +137,7 @@ pub fn run(args: &BenchArgs) -> u8 {
                 super::play::SizeArg::Small => crate::cards::Size::Teaching,
             },
             threads: args.threads,
+            max_moves: args.max_moves,
             options: args.model.options(false),
         });
     }

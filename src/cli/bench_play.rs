@@ -35,6 +35,8 @@ pub struct PlayBench {
     pub size: Size,
     /// Threads (0: one per core).
     pub threads: usize,
+    /// Moves after which a game ends as it stands.
+    pub max_moves: usize,
     /// The engine and its budget.
     pub options: Options,
 }
@@ -50,6 +52,8 @@ struct GameRun {
     /// Dealing, every move and every choice.
     total: Duration,
     scores: Vec<i64>,
+    /// Whether the game was ended after `max_moves` moves.
+    capped: bool,
 }
 
 /// Runs the play benchmark; returns the exit code.
@@ -86,7 +90,7 @@ pub fn run(bench: &PlayBench) -> u8 {
     0
 }
 
-/// Plays game `seed` to its end.
+/// Plays game `seed` to its end, or to `max_moves` moves.
 fn play_one(bench: &PlayBench, seed: u64) -> Result<GameRun, String> {
     let started = Instant::now();
     let mut game = Match::new(&bench.game, seed, bench.size, bench.options)?;
@@ -111,6 +115,10 @@ fn play_one(bench: &PlayBench, seed: u64) -> Result<GameRun, String> {
     while let Some(played) = game.agent_move() {
         let played = played.map_err(|d| d.render("move", "", false))?;
         run.moves.push(played.time);
+        if run.moves.len() >= bench.max_moves {
+            run.capped = !game.is_over();
+            break;
+        }
     }
     run.total = started.elapsed();
     run.scores = game.scores();
@@ -200,6 +208,13 @@ fn report(bench: &PlayBench, runs: &[GameRun], wall: Duration, threads: usize) -
         per_game(queries.len()),
         wall.as_secs_f64()
     ));
+    let capped = runs.iter().filter(|r| r.capped).count();
+    if capped > 0 {
+        out.push_str(&format!(
+            "  {:<6} {capped} game(s) ended as they stood after {} moves (--max-moves)\n",
+            "capped", bench.max_moves
+        ));
+    }
     let wins = wins(runs);
     out.push_str(&format!(
         "  {:<6} wins per seat {}\n",
