@@ -58,7 +58,8 @@ pub struct BenchArgs {
     /// With --play: moves after which a game ends as it stands (the
     /// summary says how many did), as in `dealer tournament`: the
     /// knowledge-based Kemps players can wait for ever.
-    #[arg(long, default_value_t = 20_000)]
+    #[arg(long, default_value_t = 20_000,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub max_moves: usize,
     /// With --play: threads playing games at once (0: one per core).
     #[arg(long, default_value_t = 0)]
