@@ -175,3 +175,27 @@ fn bench_parse_prints_each_file_with_its_fast_path_share() {
     assert_eq!(code, 2);
     assert!(stderr.contains("cannot read nowhere.deal"), "{stderr}");
 }
+
+#[test]
+fn the_bdd_memory_changes_no_answer() {
+    // Muddy children as variables keep every round's dead nodes with the
+    // scenario budget (run's default) and collect them early with the
+    // game budget: the same output, every expectation held.
+    let mut outputs = Vec::new();
+    for memory in [None, Some("game"), Some("scenario")] {
+        let mut args = vec!["run", "--engine", "symbolic"];
+        if let Some(m) = memory {
+            args.extend(["--bdd-memory", m]);
+        }
+        args.push("scenarios/bench/muddy-vars-40.deal");
+        let (code, stdout, stderr) = output(&args);
+        assert_eq!(code, 0, "{memory:?}: {stderr}");
+        assert!(stdout.contains(" held, 0 failed\n"), "{stdout}");
+        outputs.push(stdout);
+    }
+    assert_eq!(outputs[0], outputs[1]);
+    assert_eq!(outputs[0], outputs[2]);
+    let (code, _, stderr) = output(&["run", "--bdd-memory", "lots", "x.deal"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("game, scenario"), "{stderr}");
+}

@@ -310,6 +310,7 @@ fn limits() -> SymbolicLimits {
         list: 200_000,
         nodes: 1 << 20,
         factor_from: 0,
+        ..SymbolicLimits::default()
     }
 }
 

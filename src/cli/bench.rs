@@ -206,6 +206,10 @@ fn in_own_process(file: &Path, args: &BenchArgs) -> Option<Result<Row, String>> 
         .args(["--runs", &args.runs.to_string()])
         .args(["--engine", engine])
         .args(["--max-worlds", &args.model.max_worlds.to_string()])
+        .args([
+            "--bdd-memory",
+            super::ModelArgs::budget_arg(crate::engine::bdd_budget()),
+        ])
         .arg(file)
         .stderr(std::process::Stdio::inherit())
         .output()

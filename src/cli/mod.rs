@@ -20,6 +20,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use colored::Colorize;
 
 use crate::diag::{color_from_env, Diagnostic, Severity};
+use crate::engine::{set_bdd_budget, BddBudget};
 use crate::figure::files as figure_files;
 use crate::interp::{errors, Engine, Options, Output, Script, Session};
 
@@ -106,6 +107,22 @@ pub struct ModelArgs {
     /// (BDDs), or auto (explicit up to --max-worlds, symbolic above).
     #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
+    /// Memory of each BDD manager (symbolic engine): `scenario` keeps dead
+    /// nodes for reuse up to 2^27 (about 3 GiB; the default of run, repl,
+    /// check, export and bench), `game` collects them from 8 million (a
+    /// game per core; the default of play, tournament and bench --play).
+    /// Answers never change, only speed and memory.
+    #[arg(long, value_enum)]
+    pub bdd_memory: Option<BddMemoryArg>,
+}
+
+/// The values of `--bdd-memory`.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BddMemoryArg {
+    /// Many models at once: collect dead nodes from 8 million.
+    Game,
+    /// One scenario has the machine: keep dead nodes up to 2^27.
+    Scenario,
 }
 
 /// The values of `--engine`.
@@ -120,6 +137,23 @@ pub enum EngineArg {
 }
 
 impl ModelArgs {
+    /// Sets the process's BDD budget: `--bdd-memory`, else `default`.
+    pub fn set_budget(&self, default: BddBudget) {
+        set_bdd_budget(match self.bdd_memory {
+            Some(BddMemoryArg::Game) => BddBudget::Game,
+            Some(BddMemoryArg::Scenario) => BddBudget::Scenario,
+            None => default,
+        });
+    }
+
+    /// The value of `--bdd-memory` that stands for `budget`.
+    pub fn budget_arg(budget: BddBudget) -> &'static str {
+        match budget {
+            BddBudget::Game => "game",
+            BddBudget::Scenario => "scenario",
+        }
+    }
+
     /// The session options these arguments stand for.
     pub fn options(&self, check_only: bool) -> Options {
         Options {
@@ -140,10 +174,26 @@ pub fn main() -> ExitCode {
     let color = color_from_env();
     colored::control::set_override(color);
     let (file, options, json) = match cli.command {
-        Command::Export(args) => return ExitCode::from(export::run(&args, color)),
-        Command::Bench(args) => return ExitCode::from(bench::run(&args)),
-        Command::Tournament(args) => return ExitCode::from(tournament::main(&args)),
-        Command::Play(args) => return ExitCode::from(play::run(&args, color)),
+        Command::Export(args) => {
+            args.model.set_budget(BddBudget::Scenario);
+            return ExitCode::from(export::run(&args, color));
+        }
+        Command::Bench(args) => {
+            let budget = match args.play {
+                Some(_) => BddBudget::Game,
+                None => BddBudget::Scenario,
+            };
+            args.model.set_budget(budget);
+            return ExitCode::from(bench::run(&args));
+        }
+        Command::Tournament(args) => {
+            args.model.set_budget(BddBudget::Game);
+            return ExitCode::from(tournament::main(&args));
+        }
+        Command::Play(args) => {
+            args.model.set_budget(BddBudget::Game);
+            return ExitCode::from(play::run(&args, color));
+        }
         Command::Gen(args) => return ExitCode::from(gen::run(&args)),
         Command::Serve(args) => {
             return match crate::web::serve(&args) {
@@ -160,9 +210,18 @@ pub fn main() -> ExitCode {
             clap_complete::generate(shell, &mut command, "dealer", &mut std::io::stdout());
             return ExitCode::SUCCESS;
         }
-        Command::Run { file, model, json } => (file, model.options(false), json),
-        Command::Repl { file, model } => return crate::repl::run(file, model.options(false)),
-        Command::Check { file, model, json } => (file, model.options(true), json),
+        Command::Run { file, model, json } => {
+            model.set_budget(BddBudget::Scenario);
+            (file, model.options(false), json)
+        }
+        Command::Repl { file, model } => {
+            model.set_budget(BddBudget::Scenario);
+            return crate::repl::run(file, model.options(false));
+        }
+        Command::Check { file, model, json } => {
+            model.set_budget(BddBudget::Scenario);
+            (file, model.options(true), json)
+        }
     };
     if json {
         return ExitCode::from(json_main(&file, options));

@@ -41,6 +41,7 @@ mod walk;
 
 use std::cell::OnceCell;
 use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
 use num_bigint::BigUint;
 use oxidd::{BooleanFunction, Function, VarNo};
@@ -61,6 +62,18 @@ pub struct SymbolicLimits {
     pub list: u128,
     /// The capacity of the BDD manager, in nodes.
     pub nodes: usize,
+    /// Dead nodes are kept (an operation often finds its result among
+    /// them) until the manager holds more than this many nodes; then
+    /// they are collected.
+    pub collect_from: usize,
+    /// The operation cache's entries per BDD variable of the deal.
+    pub cache_per_var: usize,
+    /// The cache's entries per square of the deal's variables, when that
+    /// is more (an operation's work can grow with the square: in a round
+    /// of muddy children, n children each quantify a law of n levels).
+    pub cache_per_var_squared: usize,
+    /// The most entries of the operation cache.
+    pub cache_max: usize,
     /// A deal with a derived stock whose law has more nodes than this
     /// keeps its law as factors when it splits (`factors.rs`); 0: every
     /// deal with a derived stock.
@@ -68,12 +81,57 @@ pub struct SymbolicLimits {
 }
 
 impl Default for SymbolicLimits {
+    /// The limits of the process's [`BddBudget`].
     fn default() -> SymbolicLimits {
+        let (nodes, collect_from, cache_per_var_squared, cache_max) = match bdd_budget() {
+            BddBudget::Game => (1 << 24, 1 << 23, 0, 1 << 22),
+            BddBudget::Scenario => (1 << 28, 1 << 27, 32, 1 << 24),
+        };
         SymbolicLimits {
             list: 200_000,
-            nodes: 1 << 24,
+            nodes,
+            collect_from,
+            cache_per_var: 1 << 13,
+            cache_per_var_squared,
+            cache_max,
             factor_from: FACTOR_FROM,
         }
+    }
+}
+
+/// How much memory each BDD manager of the process may take: what
+/// [`SymbolicLimits::default`] gives. Answers never depend on it, only
+/// speed and memory do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum BddBudget {
+    /// Many models at once (a game per core, the server, tests): dead
+    /// nodes are collected from 8 million nodes (about 200 MiB), the
+    /// operation cache has 8,192 entries a variable and at most 2^22.
+    #[default]
+    Game,
+    /// One scenario has the machine (`dealer run`, `repl`, `check`):
+    /// dead nodes are kept up to 2^27 nodes (about 3 GiB; muddy children
+    /// with 500 children reuse them round after round), the cache has
+    /// 8,192 entries a variable or 32 per square of the variables,
+    /// whichever is more, and at most 2^24 (the two are the same up to
+    /// 256 variables). The nodes' store is reserved, not touched: a small
+    /// scenario stays small.
+    Scenario,
+}
+
+static BUDGET: AtomicBool = AtomicBool::new(false);
+
+/// Sets the process's [`BddBudget`] for the managers made from now on.
+pub fn set_bdd_budget(budget: BddBudget) {
+    BUDGET.store(budget == BddBudget::Scenario, AtomicOrdering::Relaxed);
+}
+
+/// The process's [`BddBudget`].
+pub fn bdd_budget() -> BddBudget {
+    if BUDGET.load(AtomicOrdering::Relaxed) {
+        BddBudget::Scenario
+    } else {
+        BddBudget::Game
     }
 }
 
@@ -128,8 +186,10 @@ impl std::fmt::Debug for SymbolicModel {
 
 /// A new manager for one lineage of models. Its operation cache (zeroed
 /// memory, allocated at once) is sized by `bits`, the deal's variables:
-/// 8,192 entries a variable, from 2^16 to 2^22 entries (a few MiB for
-/// muddy children with 10 children, 80 MiB at most).
+/// [`SymbolicLimits::cache_per_var`] entries a variable (or
+/// [`SymbolicLimits::cache_per_var_squared`] per square), from 2^16 to
+/// [`SymbolicLimits::cache_max`] entries (with the game budget, a few MiB
+/// for muddy children with 10 children, 80 MiB at most).
 fn new_meta(
     limits: &SymbolicLimits,
     copies: Vec<u32>,
@@ -138,14 +198,18 @@ fn new_meta(
     bits: usize,
 ) -> Rc<Meta> {
     let nodes = limits.nodes.clamp(1 << 10, (1 << 31) - 2);
-    let cache = (bits.saturating_mul(1 << 13))
+    let cache = (bits.saturating_mul(limits.cache_per_var))
+        .max(
+            bits.saturating_mul(bits)
+                .saturating_mul(limits.cache_per_var_squared),
+        )
         .min(nodes / 4)
-        .clamp(1 << 16, 1 << 22);
+        .clamp(1 << 16, limits.cache_max.max(1 << 16));
     Rc::new(Meta {
         mgr: oxidd::bcdd::new_manager(nodes, cache, 1),
         copies,
         locs,
-        capacity: nodes,
+        collect_from: limits.collect_from.min(nodes / 2),
         slots: Default::default(),
         props,
         cubes: Default::default(),

@@ -723,3 +723,71 @@ fn factored_laws_agree_with_the_explicit_engine_on_random_games() {
     assert!(factored_steps >= 80, "{factored_steps} factored steps");
     assert!(whole_steps >= 1, "{whole_steps} steps on the whole law");
 }
+
+#[test]
+fn collecting_dead_nodes_early_or_late_changes_no_answer() {
+    use rand::{RngExt, SeedableRng};
+    // The game budget's and the scenario budget's limits, and a manager
+    // that collects before every update.
+    let game = SymbolicLimits::default();
+    let scenario = SymbolicLimits {
+        nodes: 1 << 28,
+        collect_from: 1 << 27,
+        cache_per_var_squared: 32,
+        cache_max: 1 << 24,
+        ..game
+    };
+    let eager = SymbolicLimits {
+        collect_from: 0,
+        ..game
+    };
+    use oxidd::{Manager, ManagerRef};
+    let nodes = |s: &SymbolicModel| s.meta().mgr.with_manager_shared(|m| m.num_inner_nodes());
+    for seed in 0..6u64 {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut cards: Vec<usize> = (0..12).map(|c| c / 3).collect();
+        for i in (1..cards.len()).rev() {
+            cards.swap(i, rng.random_range(0..=i));
+        }
+        let mut actual = vec![vec![0u32; 4]; 4];
+        for (i, &k) in cards.iter().enumerate() {
+            actual[(i / 2).min(3)][k] += 1;
+        }
+        let spec = three_kinds(actual);
+        let mut e: Rc<dyn Backend> = Rc::new(ExplicitModel::from_deal(&spec, 100_000).unwrap());
+        let mut models: Vec<SymbolicModel> = [eager, game, scenario]
+            .iter()
+            .map(|l| SymbolicModel::from_deal(&spec, l).unwrap())
+            .collect();
+        let mut peak = [0usize; 3];
+        for step in 0..8 {
+            let p = rng.random_range(0..3);
+            let q = (p + 1 + rng.random_range(0..2)) % 3;
+            let k = rng.random_range(0..4);
+            let em = match rng.random_range(0..3) {
+                0 => draw_of_four(p),
+                _ => ask(p, q, k),
+            };
+            let possible = e.possible_events(&em).unwrap();
+            let Some(&ev) = possible.get(rng.random_range(0..possible.len().max(1))) else {
+                continue;
+            };
+            e = e.apply(&em, Some(ev)).unwrap();
+            for (i, s) in models.iter_mut().enumerate() {
+                *s = s.meta().retry(|| s.update(&em, Some(ev))).unwrap();
+                peak[i] = peak[i].max(nodes(s));
+                assert_eq!(e.world_count(), s.world_count(), "seed {seed} step {step}");
+            }
+            for _ in 0..10 {
+                let f = random_formula(&mut rng, 3);
+                let want = e.eval_actual(&f).unwrap();
+                for s in &models {
+                    assert_eq!(want, s.eval_actual(&f).unwrap(), "seed {seed}: {f:?}");
+                }
+            }
+        }
+        // The eager manager did collect: it never held as many nodes as
+        // the ones that keep their dead nodes.
+        assert!(peak[0] < peak[1] && peak[1] == peak[2], "{peak:?}");
+    }
+}

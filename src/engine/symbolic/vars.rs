@@ -33,8 +33,8 @@ pub(crate) struct Meta {
     pub copies: Vec<u32>,
     /// The number of locations.
     pub locs: usize,
-    /// The manager's capacity in nodes.
-    pub capacity: usize,
+    /// Dead nodes are collected when the manager holds more nodes than this.
+    pub collect_from: usize,
     /// For each target (fact index, then `facts + p` for proposition p),
     /// spare copies of its bits placed next to it in the order: an update
     /// that rewrites the target takes a copy no live variable uses, so new
@@ -59,11 +59,11 @@ impl Meta {
         width_for(self.copies[k])
     }
 
-    /// Collects dead nodes when more than eight million nodes (or half of
-    /// the capacity) are used.
+    /// Collects dead nodes when more than [`Meta::collect_from`] nodes are
+    /// used.
     pub fn maybe_gc(&self) {
         self.mgr.with_manager_shared(|m| {
-            if m.num_inner_nodes() > (self.capacity / 2).min(1 << 23) {
+            if m.num_inner_nodes() > self.collect_from {
                 m.gc();
             }
         });
@@ -443,7 +443,7 @@ pub(crate) fn test_meta(vars: usize) -> Meta {
         mgr: oxidd::bcdd::new_manager(1 << 16, 1 << 12, 1),
         copies: vec![],
         locs: 0,
-        capacity: 1 << 16,
+        collect_from: 1 << 15,
         slots: Default::default(),
         props: 0,
         cubes: Default::default(),
