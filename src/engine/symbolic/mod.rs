@@ -85,7 +85,7 @@ impl Default for SymbolicLimits {
     fn default() -> SymbolicLimits {
         let (nodes, collect_from, cache_per_var_squared, cache_max) = match bdd_budget() {
             BddBudget::Game => (1 << 24, 1 << 23, 0, 1 << 22),
-            BddBudget::Scenario => (1 << 28, 1 << 27, 32, 1 << 24),
+            BddBudget::Scenario => (1 << 28, 1 << 27, 32, 1 << 23),
         };
         SymbolicLimits {
             list: 200_000,
@@ -113,7 +113,7 @@ pub enum BddBudget {
     /// dead nodes are kept up to 2^27 nodes (about 3 GiB; muddy children
     /// with 500 children reuse them round after round), the cache has
     /// 8,192 entries a variable or 32 per square of the variables,
-    /// whichever is more, and at most 2^24 (the two are the same up to
+    /// whichever is more, and at most 2^23 (the two are the same up to
     /// 256 variables). The nodes' store is reserved, not touched: a small
     /// scenario stays small.
     Scenario,

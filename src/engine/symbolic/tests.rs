@@ -734,7 +734,7 @@ fn collecting_dead_nodes_early_or_late_changes_no_answer() {
         nodes: 1 << 28,
         collect_from: 1 << 27,
         cache_per_var_squared: 32,
-        cache_max: 1 << 24,
+        cache_max: 1 << 23,
         ..game
     };
     let eager = SymbolicLimits {
