@@ -83,7 +83,14 @@ pub struct SymbolicLimits {
 impl Default for SymbolicLimits {
     /// The limits of the process's [`BddBudget`].
     fn default() -> SymbolicLimits {
-        let (nodes, collect_from, cache_per_var_squared, cache_max) = match bdd_budget() {
+        SymbolicLimits::for_budget(bdd_budget())
+    }
+}
+
+impl SymbolicLimits {
+    /// The limits of `budget`.
+    pub fn for_budget(budget: BddBudget) -> SymbolicLimits {
+        let (nodes, collect_from, cache_per_var_squared, cache_max) = match budget {
             BddBudget::Game => (1 << 24, 1 << 23, 0, 1 << 22),
             BddBudget::Scenario => (1 << 28, 1 << 27, 32, 1 << 23),
         };

@@ -616,6 +616,21 @@ fn swap(p: usize, q: usize) -> EventModel {
     EventModel::semi_private("swap", 3, &[p, q], events)
 }
 
+/// A random deal of [`three_kinds`]: the twelve cards shuffled, two to
+/// each hand, the rest in the stock.
+fn random_three_kinds(rng: &mut rand_chacha::ChaCha8Rng) -> DealSpec {
+    use rand::RngExt;
+    let mut cards: Vec<usize> = (0..12).map(|c| c / 3).collect();
+    for i in (1..cards.len()).rev() {
+        cards.swap(i, rng.random_range(0..=i));
+    }
+    let mut actual = vec![vec![0u32; 4]; 4];
+    for (i, &k) in cards.iter().enumerate() {
+        actual[(i / 2).min(3)][k] += 1;
+    }
+    three_kinds(actual)
+}
+
 #[test]
 fn factored_laws_agree_with_the_explicit_engine_on_random_games() {
     use rand::{RngExt, SeedableRng};
@@ -625,16 +640,7 @@ fn factored_laws_agree_with_the_explicit_engine_on_random_games() {
     let (mut with_determined, mut with_marginals) = (0, 0);
     for seed in 0..16u64 {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        // A random deal: shuffle the nine cards, two to each hand.
-        let mut cards: Vec<usize> = (0..12).map(|c| c / 3).collect();
-        for i in (1..cards.len()).rev() {
-            cards.swap(i, rng.random_range(0..=i));
-        }
-        let mut actual = vec![vec![0u32; 4]; 4];
-        for (i, &k) in cards.iter().enumerate() {
-            actual[(i / 2).min(3)][k] += 1;
-        }
-        let spec = three_kinds(actual);
+        let spec = random_three_kinds(&mut rng);
         let mut e: Rc<dyn Backend> = Rc::new(ExplicitModel::from_deal(&spec, 100_000).unwrap());
         let always = SymbolicLimits {
             factor_from: 0,
@@ -729,14 +735,8 @@ fn collecting_dead_nodes_early_or_late_changes_no_answer() {
     use rand::{RngExt, SeedableRng};
     // The game budget's and the scenario budget's limits, and a manager
     // that collects before every update.
-    let game = SymbolicLimits::default();
-    let scenario = SymbolicLimits {
-        nodes: 1 << 28,
-        collect_from: 1 << 27,
-        cache_per_var_squared: 32,
-        cache_max: 1 << 23,
-        ..game
-    };
+    let game = SymbolicLimits::for_budget(BddBudget::Game);
+    let scenario = SymbolicLimits::for_budget(BddBudget::Scenario);
     let eager = SymbolicLimits {
         collect_from: 0,
         ..game
@@ -745,15 +745,7 @@ fn collecting_dead_nodes_early_or_late_changes_no_answer() {
     let nodes = |s: &SymbolicModel| s.meta().mgr.with_manager_shared(|m| m.num_inner_nodes());
     for seed in 0..6u64 {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        let mut cards: Vec<usize> = (0..12).map(|c| c / 3).collect();
-        for i in (1..cards.len()).rev() {
-            cards.swap(i, rng.random_range(0..=i));
-        }
-        let mut actual = vec![vec![0u32; 4]; 4];
-        for (i, &k) in cards.iter().enumerate() {
-            actual[(i / 2).min(3)][k] += 1;
-        }
-        let spec = three_kinds(actual);
+        let spec = random_three_kinds(&mut rng);
         let mut e: Rc<dyn Backend> = Rc::new(ExplicitModel::from_deal(&spec, 100_000).unwrap());
         let mut models: Vec<SymbolicModel> = [eager, game, scenario]
             .iter()
