@@ -10,6 +10,7 @@
 use num_bigint::BigUint;
 use oxidd::{BooleanFunction, VarNo};
 
+use super::derived;
 use super::vars::{oom, Bdd, Res, State};
 use super::walk;
 use crate::engine::translate::Lister;
@@ -83,22 +84,15 @@ pub(crate) fn materialize(st: &State, set: &Bdd, actual: &[bool]) -> ExplicitMod
             actual_world = lister.len();
         }
         let bit = |p: &Option<usize>| p.is_some_and(|i| values[i]);
-        for (k, &copies) in meta.copies.iter().enumerate() {
-            let row = &mut counts[k * meta.locs..(k + 1) * meta.locs];
-            let mut held = 0u32;
-            for (l, count) in row.iter_mut().enumerate() {
-                *count = fact_pos[meta.fact(k, l)]
-                    .iter()
-                    .enumerate()
-                    .map(|(i, p)| u32::from(bit(p)) << i)
-                    .sum();
-                held = held.saturating_add(*count);
-            }
-            // The derived location has no bits (its count is 0 so far).
-            if let Some(slot) = st.derived.and_then(|d| row.get_mut(d)) {
-                *slot = copies.saturating_sub(held);
-            }
+        for (count, pos) in counts.iter_mut().zip(&fact_pos) {
+            *count = pos
+                .iter()
+                .enumerate()
+                .map(|(i, p)| u32::from(bit(p)) << i)
+                .sum();
         }
+        // The rests and the derived location have no bits: filled in.
+        derived::fill_all(st, &mut counts);
         let labels = obs_pos
             .iter()
             .map(|ps| ps.iter().map(|&i| values[i]).collect())

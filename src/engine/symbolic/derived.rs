@@ -14,10 +14,20 @@
 //! The arithmetic is modulo `2^full_width(k)`, exact in every state of the
 //! law (there `Σ_{l≠D} x_{k,l} ≤ copies[k]`); truth sets mean something
 //! only inside the law anyway.
+//!
+//! **Rests.** A location of one card (a forehead, a coin, a slot) holds
+//! that one card in every state of the deal's law, so one of the kinds it
+//! can hold needs no variables either: its count is the size less the
+//! other kinds' counts there (`1 − Σ`, one bit). Muddy children's
+//! foreheads, which hold M or C, then have one variable each, as in
+//! SMCDEL's structures, instead of two. The rest stays derived only while
+//! no move changes the location: the first event that changes one of its
+//! counts gives the rest kind variables too (`transform.rs`), and the
+//! location is an ordinary one from then on.
 
-use oxidd::{BooleanFunction, VarNo};
+use oxidd::BooleanFunction;
 
-use super::vars::{add, constant, oom, vec_of, Bdd, BitVec, Meta, Res, State};
+use super::vars::{add, constant, oom, vec_of, width_for, Bdd, BitVec, Meta, Res, State};
 use crate::engine::deal::{pinned, DealSpec};
 
 /// The location of a deal to hold derived: among those no agent observes
@@ -36,29 +46,73 @@ pub(crate) fn choose(spec: &DealSpec) -> Option<usize> {
         .max_by_key(|&l| (spec.sizes[l], std::cmp::Reverse(l)))
 }
 
+/// For each location of a deal, its rest (the kind whose count has no
+/// variables, and the size): at every location of one card that can hold
+/// at most two kinds (a forehead of M or C, a coin), other than the
+/// derived one, the last kind it can hold. Its count is then the
+/// negation of the other kind's bit. A slot that can hold any of many
+/// kinds gets none: its rest would save one variable of many and cost a
+/// sum over all the others wherever it is read (a Cabo game was a third
+/// slower with rests in its slots).
+pub(crate) fn rests(spec: &DealSpec, derived: Option<usize>) -> Vec<Option<(usize, u32)>> {
+    (0..spec.sizes.len())
+        .map(|l| {
+            if derived == Some(l) || spec.sizes[l] != 1 {
+                return None;
+            }
+            let held: Vec<usize> = (0..spec.copies.len())
+                .filter(|&k| spec.copies[k] > 0 && spec.allows(l, k))
+                .collect();
+            match held.as_slice() {
+                [.., k] if held.len() <= 2 => Some((*k, spec.sizes[l])),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// The rest of location `l`, if it has one.
+pub(crate) fn rest_of_loc(st: &State, l: usize) -> Option<(usize, u32)> {
+    st.rest.get(l).copied().flatten()
+}
+
+/// Whether fact (k, l) is a rest: a count without variables.
+pub(crate) fn is_rest(st: &State, k: usize, l: usize) -> bool {
+    rest_of_loc(st, l).is_some_and(|(r, _)| r == k)
+}
+
 /// The count of kind `k` at location `l` as a bit vector of BDDs: the
-/// fact's variables, or for the derived location the copies not elsewhere.
+/// fact's variables, for the derived location the copies not elsewhere,
+/// for a rest the size less the other kinds there.
 pub(crate) fn fact_value(st: &State, k: usize, l: usize) -> Res<BitVec> {
     let meta = &*st.meta;
+    if let Some((r, size)) = rest_of_loc(st, l) {
+        if r == k {
+            let w = width_for(meta.copies[k].min(size));
+            let mut sum = constant(meta, 0, w);
+            for other in (0..meta.copies.len()).filter(|&o| o != k) {
+                sum = add(
+                    meta,
+                    &sum,
+                    &vec_of(meta, &st.facts[meta.fact(other, l)])?,
+                    w,
+                )?;
+            }
+            return minus(meta, size, &sum, w);
+        }
+    }
     if st.derived == Some(l) {
-        let others: Vec<&[VarNo]> = (0..meta.locs)
-            .filter(|&m| m != l)
-            .map(|m| st.facts[meta.fact(k, m)].as_slice())
-            .collect();
-        rest_of(meta, k, &others)
+        // `copies[k] − Σ` of the other locations' counts (rests included),
+        // on the full width of kind `k`.
+        let w = meta.full_width(k);
+        let mut sum = constant(meta, 0, w);
+        for m in (0..meta.locs).filter(|&m| m != l) {
+            sum = add(meta, &sum, &fact_value(st, k, m)?, w)?;
+        }
+        minus(meta, meta.copies[k], &sum, w)
     } else {
         vec_of(meta, &st.facts[meta.fact(k, l)])
     }
-}
-
-/// `copies[k] − Σ others` on the full width of kind `k`.
-fn rest_of(meta: &Meta, k: usize, others: &[&[VarNo]]) -> Res<BitVec> {
-    let w = meta.full_width(k);
-    let mut sum = constant(meta, 0, w);
-    for vars in others {
-        sum = add(meta, &sum, &vec_of(meta, vars)?, w)?;
-    }
-    minus(meta, meta.copies[k], &sum, w)
 }
 
 /// `c − x` modulo `2^width`: `c + ¬x + 1`, the bits of `x` past its end
@@ -74,6 +128,28 @@ pub(crate) fn minus(meta: &Meta, c: u32, x: &[Bdd], width: usize) -> Res<BitVec>
     let modulus = if width >= 32 { 0 } else { 1u32 << width };
     let c1 = c.wrapping_add(1) & modulus.wrapping_sub(1);
     add(meta, &constant(meta, c1, width), &not_x, width)
+}
+
+/// Every count of a state from its stored ones: `counts[meta.fact(k, l)]`
+/// holds what the variables say (0 for a fact without variables); the
+/// rests are filled in, then the derived location.
+pub(crate) fn fill_all(st: &State, counts: &mut [u32]) {
+    let meta = &*st.meta;
+    for (l, rest) in st.rest.iter().enumerate() {
+        if let Some((r, size)) = *rest {
+            let others = (0..meta.copies.len())
+                .filter(|&k| k != r)
+                .fold(0u32, |acc, k| acc.saturating_add(counts[meta.fact(k, l)]));
+            counts[meta.fact(r, l)] = size.saturating_sub(others);
+        }
+    }
+    for (k, &copies) in meta.copies.iter().enumerate() {
+        fill(
+            copies,
+            st.derived,
+            &mut counts[k * meta.locs..(k + 1) * meta.locs],
+        );
+    }
 }
 
 /// One kind's count at the derived location from its counts elsewhere:

@@ -54,6 +54,7 @@ pub(crate) fn from_explicit(m: &ExplicitModel, limits: &SymbolicLimits) -> Res<S
         meta: meta.clone(),
         facts,
         derived: None,
+        rest: Vec::new(),
         props,
         obs,
         live: (0..meta.num_vars() as VarNo).collect(),

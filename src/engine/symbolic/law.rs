@@ -155,13 +155,17 @@ pub(crate) fn deal_structure(meta: Rc<Meta>, spec: &DealSpec) -> Res<(State, Bdd
         }
     }
     let _ = meta.slots.set(slots);
+    // The rests get variables for building the law, which are then
+    // replaced by what they equal (`derived.rs`, "rests").
+    let rests = derived::rests(spec, derived);
+    let is_rest = |k: usize, l: usize| rests[l].is_some_and(|(r, _)| r == k);
     let obs = spec
         .observers
         .iter()
         .map(|seen| {
             let mut o: Vec<VarNo> = Vec::new();
             for &l in seen {
-                for k in 0..kinds {
+                for k in (0..kinds).filter(|&k| !is_rest(k, l)) {
                     o.extend(&facts[k * locs + l]);
                 }
             }
@@ -170,17 +174,46 @@ pub(crate) fn deal_structure(meta: Rc<Meta>, spec: &DealSpec) -> Res<(State, Bdd
             o
         })
         .collect();
-    let state = State {
+    let mut state = State {
         meta: meta.clone(),
         facts,
         derived,
+        rest: Vec::new(),
         props,
         obs,
         live: Vec::new(),
     };
-    let mut state = state;
     state.live = state.current();
     let law = deal_law(&state, spec)?;
+    let mut temp = Vec::new();
+    let mut bound = Vec::new();
+    for (l, rest) in rests.iter().enumerate() {
+        if let Some((k, _)) = *rest {
+            let f = meta.fact(k, l);
+            bound.push(std::mem::take(&mut state.facts[f]));
+        }
+    }
+    state.rest = rests;
+    let mut defs = meta.top();
+    let mut bound = bound.into_iter();
+    for (l, rest) in state.rest.iter().enumerate() {
+        if let Some((k, _)) = *rest {
+            let vars = bound.next().unwrap_or_default();
+            let value = derived::fact_value(&state, k, l)?;
+            for (i, &v) in vars.iter().enumerate() {
+                let b = value.get(i).cloned().unwrap_or_else(|| meta.bot());
+                defs = oom(defs.and(&oom(meta.var(v)?.equiv(&b))?))?;
+            }
+            temp.extend(vars);
+        }
+    }
+    temp.sort_unstable();
+    let law = if temp.is_empty() {
+        law
+    } else {
+        meta.and_exists(&law, &defs, &temp)?
+    };
+    state.live = state.current();
     Ok((state, law))
 }
 

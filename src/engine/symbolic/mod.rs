@@ -66,12 +66,9 @@ pub struct SymbolicLimits {
     /// them) until the manager holds more than this many nodes; then
     /// they are collected.
     pub collect_from: usize,
-    /// The operation cache's entries per BDD variable of the deal.
+    /// The operation cache's entries per BDD variable of the deal (the
+    /// BDD library rounds the cache up to a power of two).
     pub cache_per_var: usize,
-    /// The cache's entries per square of the deal's variables, when that
-    /// is more (an operation's work can grow with the square: in a round
-    /// of muddy children, n children each quantify a law of n levels).
-    pub cache_per_var_squared: usize,
     /// The most entries of the operation cache.
     pub cache_max: usize,
     /// A deal with a derived stock whose law has more nodes than this
@@ -90,16 +87,15 @@ impl Default for SymbolicLimits {
 impl SymbolicLimits {
     /// The limits of `budget`.
     pub fn for_budget(budget: BddBudget) -> SymbolicLimits {
-        let (nodes, collect_from, cache_per_var_squared, cache_max) = match budget {
-            BddBudget::Game => (1 << 24, 1 << 23, 0, 1 << 22),
-            BddBudget::Scenario => (1 << 28, 1 << 27, 32, 1 << 23),
+        let (nodes, collect_from, cache_per_var, cache_max) = match budget {
+            BddBudget::Game => (1 << 24, 1 << 23, 1 << 13, 1 << 22),
+            BddBudget::Scenario => (1 << 28, 1 << 27, 1 << 12, 1 << 23),
         };
         SymbolicLimits {
             list: 200_000,
             nodes,
             collect_from,
-            cache_per_var: 1 << 13,
-            cache_per_var_squared,
+            cache_per_var,
             cache_max,
             factor_from: FACTOR_FROM,
         }
@@ -119,10 +115,11 @@ pub enum BddBudget {
     /// One scenario has the machine (`dealer run`, `repl`, `check`):
     /// dead nodes are kept up to 2^27 nodes (about 3 GiB; muddy children
     /// with 500 children reuse them round after round), the cache has
-    /// 8,192 entries a variable or 32 per square of the variables,
-    /// whichever is more, and at most 2^23 (the two are the same up to
-    /// 256 variables). The nodes' store is reserved, not touched: a small
-    /// scenario stays small.
+    /// 4,096 entries a variable and at most 2^23 (muddy children with 500
+    /// children need that many; the classic benchmarks of a few hundred
+    /// variables were as fast with half the entries of the game budget,
+    /// in much less memory). The nodes' store is reserved, not touched: a
+    /// small scenario stays small.
     Scenario,
 }
 
@@ -191,12 +188,13 @@ impl std::fmt::Debug for SymbolicModel {
     }
 }
 
-/// A new manager for one lineage of models. Its operation cache (zeroed
-/// memory, allocated at once) is sized by `bits`, the deal's variables:
-/// [`SymbolicLimits::cache_per_var`] entries a variable (or
-/// [`SymbolicLimits::cache_per_var_squared`] per square), from 2^16 to
-/// [`SymbolicLimits::cache_max`] entries (with the game budget, a few MiB
-/// for muddy children with 10 children, 80 MiB at most).
+/// A new manager for one lineage of models. Its operation cache (every
+/// entry written when the manager is made, about 20 bytes each) is sized
+/// by `bits`, the deal's variables: [`SymbolicLimits::cache_per_var`]
+/// entries a variable, from 2^16 to [`SymbolicLimits::cache_max`]
+/// entries, rounded up to a power of two by the BDD library (a few MiB
+/// for muddy children with 10 children, 80 MiB with the game budget at
+/// most, 160 MiB with the scenario budget).
 fn new_meta(
     limits: &SymbolicLimits,
     copies: Vec<u32>,
@@ -206,10 +204,6 @@ fn new_meta(
 ) -> Rc<Meta> {
     let nodes = limits.nodes.clamp(1 << 10, (1 << 31) - 2);
     let cache = (bits.saturating_mul(limits.cache_per_var))
-        .max(
-            bits.saturating_mul(bits)
-                .saturating_mul(limits.cache_per_var_squared),
-        )
         .min(nodes / 4)
         .clamp(1 << 16, limits.cache_max.max(1 << 16));
     Rc::new(Meta {
@@ -349,10 +343,7 @@ impl SymbolicModel {
                 .sum()
         };
         let mut counts: Vec<u32> = st.facts.iter().map(|f| value(f)).collect();
-        for (k, &copies) in meta.copies.iter().enumerate() {
-            let row = &mut counts[k * meta.locs..(k + 1) * meta.locs];
-            derived::fill(copies, st.derived, row);
-        }
+        derived::fill_all(st, &mut counts);
         let cards = (0..meta.locs)
             .map(|l| {
                 (0..meta.copies.len())

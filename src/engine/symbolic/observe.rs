@@ -88,6 +88,7 @@ pub(crate) fn from_observations(o: &Observations, limits: &SymbolicLimits) -> Re
         meta: meta.clone(),
         facts: Vec::new(),
         derived: None,
+        rest: Vec::new(),
         props,
         obs: Vec::new(),
         live: Vec::new(),

@@ -272,8 +272,15 @@ fn the_stock_is_derived_and_has_no_variables() {
     for k in [Q, A] {
         assert!(st.facts[st.meta.fact(k, STOCK)].is_empty());
     }
-    // Three one-card hands of 1 bit per kind and a proposition: 7 variables.
-    assert_eq!(s.variables(), 7);
+    // Three one-card hands of one bit each (the A is each hand's rest: one
+    // card less the Qs) and a proposition: 4 variables.
+    for hand in 0..3 {
+        assert_eq!(st.rest[hand], Some((A, 1)));
+        assert!(st.facts[st.meta.fact(A, hand)].is_empty());
+        assert_eq!(st.facts[st.meta.fact(Q, hand)].len(), 1);
+    }
+    assert_eq!(s.variables(), 4);
+    assert_eq!(s.actual_view().cards[2], vec![0, 1]);
     assert_eq!(s.actual_view().cards[STOCK], vec![2, 3]);
     // Every location observed: nothing is derived.
     let mut seen = qa_spec();
@@ -296,19 +303,25 @@ fn the_derived_count_is_the_copies_not_elsewhere() {
     let st = &s.inner.state;
     let x = derived::fact_value(st, Q, STOCK).unwrap();
     assert_eq!(x.len(), 3);
-    // Hands: 0 holds Q, 1 holds A, 2 holds Q: the stock holds 4 - 2 = 2 Q.
-    let hand = |l: usize, k: usize| st.facts[st.meta.fact(k, l)][0];
-    let held = [(0, Q), (1, A), (2, Q)];
+    // Hands: 0 holds Q, 1 holds A, 2 holds Q: the stock holds 4 - 2 = 2 Q
+    // and 4 - 1 = 3 A (hand 1's A is its rest: no Q there).
+    let q_bit = |l: usize| st.facts[st.meta.fact(Q, l)][0];
     let mut env = vec![false; st.meta.num_vars()];
-    for (l, k) in held {
-        env[hand(l, k) as usize] = true;
+    for l in [0, 2] {
+        env[q_bit(l) as usize] = true;
     }
-    let value: u32 = x
-        .iter()
-        .enumerate()
-        .map(|(i, b)| u32::from(b.eval(env.iter().enumerate().map(|(v, &b)| (v as VarNo, b)))) << i)
-        .sum();
-    assert_eq!(value, 2);
+    let value = |x: &[Bdd]| -> u32 {
+        x.iter()
+            .enumerate()
+            .map(|(i, b)| {
+                u32::from(b.eval(env.iter().enumerate().map(|(v, &b)| (v as VarNo, b)))) << i
+            })
+            .sum()
+    };
+    assert_eq!(value(&x), 2);
+    assert_eq!(value(&derived::fact_value(st, A, STOCK).unwrap()), 3);
+    assert_eq!(value(&derived::fact_value(st, A, 1).unwrap()), 1);
+    assert_eq!(value(&derived::fact_value(st, A, 0).unwrap()), 0);
     let m = derived::minus(&st.meta, 5, &[st.meta.top()], 3).unwrap();
     assert!(
         !m[0].satisfiable() && !m[1].satisfiable() && m[2].valid(),
@@ -782,4 +795,184 @@ fn collecting_dead_nodes_early_or_late_changes_no_answer() {
         // the ones that keep their dead nodes.
         assert!(peak[0] < peak[1] && peak[1] == peak[2], "{peak:?}");
     }
+}
+
+/// Three players with a card on their foreheads (each seen by the two
+/// others), a stock nobody sees and an open card everybody sees, from
+/// two kinds × 3: every location of one card has a rest (`derived.rs`).
+fn foreheads(rng: &mut rand_chacha::ChaCha8Rng) -> DealSpec {
+    use rand::RngExt;
+    let mut cards: Vec<usize> = (0..6).map(|c| c / 3).collect();
+    for i in (1..cards.len()).rev() {
+        cards.swap(i, rng.random_range(0..=i));
+    }
+    let mut actual = vec![vec![0u32; 2]; 5];
+    for (i, &k) in cards.iter().enumerate() {
+        let l = match i {
+            0..=2 => i,
+            3 => 4,
+            _ => STOCK,
+        };
+        actual[l][k] += 1;
+    }
+    DealSpec {
+        only: Vec::new(),
+        order: Vec::new(),
+        copies: vec![3, 3],
+        sizes: vec![1, 1, 1, 2, 1],
+        observers: vec![vec![1, 2, 4], vec![0, 2, 4], vec![0, 1, 4]],
+        props: 0,
+        actual,
+    }
+}
+
+/// `p`'s forehead card goes to the stock and one from the stock takes its
+/// place; the others see both, `p` neither.
+fn replace(p: usize) -> EventModel {
+    let mut events = Vec::new();
+    for a in 0..2 {
+        for b in 0..2 {
+            events.push(Event {
+                name: format!("{a}{b}"),
+                pre: Formula::And(vec![
+                    Formula::count(p, vec![a], Cmp::Ge, 1),
+                    Formula::count(STOCK, vec![b], Cmp::Ge, 1),
+                ]),
+                post: vec![
+                    Post::Move {
+                        kind: a,
+                        from: p,
+                        to: STOCK,
+                        n: 1,
+                    },
+                    Post::Move {
+                        kind: b,
+                        from: STOCK,
+                        to: p,
+                        n: 1,
+                    },
+                ],
+            });
+        }
+    }
+    let others: Vec<usize> = (0..3).filter(|&o| o != p).collect();
+    EventModel::semi_private("replace", 3, &others, events)
+}
+
+/// One card of kind `k` moves in public from location `from` to `to`.
+fn hand_over(from: usize, to: usize, k: usize) -> EventModel {
+    public_move(
+        "hand over",
+        Formula::count(from, vec![k], Cmp::Ge, 1),
+        vec![Post::Move {
+            kind: k,
+            from,
+            to,
+            n: 1,
+        }],
+    )
+}
+
+#[test]
+fn rests_agree_with_the_explicit_engine_on_random_games() {
+    use rand::{RngExt, SeedableRng};
+    let (mut checked, mut with_rests, mut cleared, mut refused) = (0, 0, 0, 0);
+    for seed in 0..16u64 {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let spec = foreheads(&mut rng);
+        let mut e: Rc<dyn Backend> = Rc::new(ExplicitModel::from_deal(&spec, 100_000).unwrap());
+        let mut s = SymbolicModel::from_deal(&spec, &SymbolicLimits::default()).unwrap();
+        let rests = |s: &SymbolicModel| s.inner.state.rest.iter().flatten().count();
+        // Three foreheads and the open card; the stock is derived.
+        assert_eq!(rests(&s), 4);
+        for step in 0..8 {
+            let p = rng.random_range(0..3);
+            let k = rng.random_range(0..2);
+            let em = match rng.random_range(0..8) {
+                0..=2 => replace(p),
+                3 => hand_over(STOCK, p, k),
+                4 => hand_over(p, (p + 1) % 3, k),
+                5 => hand_over(4, STOCK, k),
+                _ => EventModel::announcement("not k", 3, Formula::count(p, vec![k], Cmp::Eq, 0)),
+            };
+            let possible = e.possible_events(&em).unwrap();
+            assert_eq!(possible, s.possible_events(&em).unwrap(), "{}", em.name);
+            let Some(&ev) = possible.get(rng.random_range(0..possible.len().max(1))) else {
+                refused += 1;
+                continue;
+            };
+            let before = rests(&s);
+            let e2 = e.apply(&em, Some(ev)).unwrap();
+            let s2 = s.meta().retry(|| s.update(&em, Some(ev)));
+            let s2 = s2.unwrap_or_else(|err| panic!("seed {seed} step {step}: {err}"));
+            (e, s) = (e2, s2);
+            cleared += before - rests(&s);
+            with_rests += usize::from(rests(&s) > 0);
+            assert_eq!(e.world_count(), s.world_count(), "seed {seed} step {step}");
+            assert_eq!(e.actual_world().cards, s.actual_world().cards);
+            let rows = |m: &dyn Backend| {
+                let mut r: Vec<Vec<Vec<u32>>> = (0..m.world_count() as usize)
+                    .map(|w| m.world(w).cards)
+                    .collect();
+                r.sort();
+                r
+            };
+            assert_eq!(rows(&*e), rows(&s), "seed {seed} step {step}");
+            for a in 0..3 {
+                assert_eq!(e.considers(a), s.considers(a), "agent {a}");
+            }
+            for _ in 0..25 {
+                let f = random_formula(&mut rng, 3);
+                assert_eq!(
+                    e.eval_actual(&f).unwrap(),
+                    s.eval_actual(&f).unwrap(),
+                    "seed {seed} step {step}: {f:?}"
+                );
+                assert_eq!(
+                    e.eval_valid(&f).unwrap(),
+                    s.eval_valid(&f).unwrap(),
+                    "valid, seed {seed} step {step}: {f:?}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    eprintln!(
+        "{checked} formulas; {with_rests} models with a rest left, {cleared} rests given \
+         variables, {refused} refused"
+    );
+    assert!(checked >= 2000, "{checked} formulas checked");
+    assert!(with_rests >= 40, "{with_rests} models with a rest");
+    assert!(cleared >= 20, "{cleared} rests given variables");
+}
+
+#[test]
+fn only_one_card_piles_of_at_most_two_kinds_have_a_rest() {
+    use rand::SeedableRng;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    let two = foreheads(&mut rng);
+    let rests = |spec: &DealSpec| {
+        let s = SymbolicModel::from_deal(spec, &SymbolicLimits::default()).unwrap();
+        let e = ExplicitModel::from_deal(spec, 100_000).unwrap();
+        assert_eq!(e.world_count(), s.world_count());
+        s.inner.state.rest.clone()
+    };
+    // Two kinds: the foreheads and the open card, not the stock (derived).
+    assert_eq!(
+        rests(&two),
+        vec![Some((1, 1)), Some((1, 1)), Some((1, 1)), None, Some((1, 1))]
+    );
+    // Three kinds: no rest, unless a pile can hold only two of them.
+    let mut three = two.clone();
+    three.copies = vec![2, 2, 2];
+    three.actual = vec![
+        vec![1, 0, 0],
+        vec![0, 1, 0],
+        vec![0, 0, 1],
+        vec![1, 1, 0],
+        vec![0, 0, 1],
+    ];
+    assert_eq!(rests(&three), vec![None; 5]);
+    three.only = vec![None, Some(vec![true, true, false]), None, None, None];
+    assert_eq!(rests(&three), vec![None, Some((1, 1)), None, None, None]);
 }

@@ -229,7 +229,31 @@ fn connected(classes: &[Vec<u32>], e: usize) -> Vec<usize> {
 fn new_value(st: &State, ev: &Events, e: usize, t: Target) -> Res<BitVec> {
     match ev.posts[e].values.iter().find(|(x, _)| *x == t) {
         Some((_, v)) => Ok(v.clone()),
-        None => vec_of(&st.meta, target_vars(st, t)),
+        None => old_value(st, t),
+    }
+}
+
+/// A target's present value (a rest's computed from its location's other
+/// counts).
+fn old_value(st: &State, t: Target) -> Res<BitVec> {
+    match t {
+        Target::Fact(f) => derived::fact_value(st, f / st.meta.locs, f % st.meta.locs),
+        Target::Prop(_) => vec_of(&st.meta, target_vars(st, t)),
+    }
+}
+
+/// Moves target `t`'s present value to `vars`. A rest that gets
+/// variables stops being one (`derived.rs`).
+fn place(state: &mut State, t: Target, vars: &[VarNo]) {
+    match t {
+        Target::Fact(f) => {
+            state.facts[f] = vars.to_vec();
+            let (k, l) = (f / state.meta.locs, f % state.meta.locs);
+            if derived::is_rest(state, k, l) {
+                state.rest[l] = None;
+            }
+        }
+        Target::Prop(p) => state.props[p] = vars[0],
     }
 }
 
@@ -309,7 +333,7 @@ fn without_events(
     let frame: Vec<Bdd> = changed
         .iter()
         .enumerate()
-        .map(|(ti, &t)| tie(ti, &vec_of(meta, target_vars(st, t))?))
+        .map(|(ti, &t)| tie(ti, &old_value(st, t)?))
         .collect::<Res<_>>()?;
     let mut suffix = vec![meta.top(); changed.len() + 1];
     for t in (0..changed.len()).rev() {
@@ -349,10 +373,7 @@ fn without_events(
         for (i, &v) in new_vars[t].iter().enumerate() {
             defs.push((v, bit(meta, &values[actual][t], i)));
         }
-        match target {
-            Target::Fact(f) => state.facts[f] = new_vars[t].clone(),
-            Target::Prop(p) => state.props[p] = new_vars[t][0],
-        }
+        place(&mut state, target, &new_vars[t]);
     }
     for (a, mine) in news.iter().enumerate() {
         for &t in mine {
@@ -526,10 +547,7 @@ fn with_events(st: &State, law: &Bdd, ev: &Events) -> Res<Transformed> {
             }
             defs.push((v, value));
         }
-        match target {
-            Target::Fact(f) => state.facts[f] = vars.clone(),
-            Target::Prop(p) => state.props[p] = vars[0],
-        }
+        place(&mut state, target, &vars);
         fresh.extend(&vars);
     }
     for (v, value) in &defs {
@@ -697,6 +715,19 @@ fn compile(st: &State, law: &Bdd, em: &EventModel) -> Res<Vec<Compiled>> {
         // event conserves the cards): it was tracked only for later posts
         // of this event and for the missing cards.
         c.values.retain(|(t, _)| !is_derived(st, *t));
+        // A rest is the size less the other counts only while nothing at
+        // its location changes: an event that changes a count there gives
+        // the rest its value (unchanged by moves of other kinds) as a new
+        // value too, so that the rest gets variables.
+        for (l, rest) in st.rest.iter().enumerate() {
+            let Some((r, _)) = *rest else { continue };
+            let here = |t: &Target| matches!(t, Target::Fact(f) if f % meta.locs == l);
+            let rt = Target::Fact(meta.fact(r, l));
+            if c.values.iter().any(|(t, _)| here(t)) && c.values.iter().all(|(t, _)| *t != rt) {
+                let v = derived::fact_value(st, r, l)?;
+                c.values.push((rt, v));
+            }
+        }
         out.push(c);
     }
     Ok(out)

@@ -209,6 +209,10 @@ pub(crate) struct State {
     /// The location whose counts have no variables: each kind's copies not
     /// elsewhere (`derived.rs`). No agent observes it.
     pub derived: Option<usize>,
+    /// For each location, the kind whose count there has no variables and
+    /// the location's size: the count is the size less the other kinds'
+    /// (`derived.rs`, "rest"). Empty, or one entry per location.
+    pub rest: Vec<Option<(usize, u32)>>,
     /// The variable of each proposition.
     pub props: Vec<VarNo>,
     /// For each agent, the variables it observes (sorted).
