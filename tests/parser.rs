@@ -48,7 +48,7 @@ fn sx(f: &Formula) -> String {
             domain,
             body,
         } => {
-            let d = match domain {
+            let d = match &**domain {
                 Domain::Range(lo, hi, _) => format!("{lo}..{hi}"),
                 Domain::Players => "players".into(),
                 Domain::Cards => "cards".into(),

@@ -36,7 +36,8 @@ for n in ${MUDDY:-10 20 40 60 100 200 400 500}; do
     side_by_side "muddy-$n" "$OUT/muddy-$n.deal" "$PEERS/muddy-sym $n"
 done
 # The same puzzle as variables (one 0..1 variable a child, SMCDEL's own
-# encoding): the forehead piles above need two BDD variables a child.
+# encoding); the forehead piles above have one BDD variable a child too
+# (a forehead's C is its rest: one card less the M).
 # `--max-worlds 1` times the structure alone, as SMCDEL builds it: within
 # the budget dealer would also list every assignment (for world names).
 for n in ${MUDDY_VARS:-10 20 40 60 100 200 250}; do

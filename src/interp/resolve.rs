@@ -74,7 +74,9 @@ impl Scope<'_> {
         Ok(match &f.kind {
             FormulaKind::True => Formula::Top,
             FormulaKind::False => Formula::Bottom,
-            FormulaKind::Named { name, card, count } => self.named(name, card.as_ref(), *count)?,
+            FormulaKind::Named { name, card, count } => {
+                self.named(name, card.as_deref(), *count)?
+            }
             FormulaKind::HoldsSeq { player, cards } => self.holds_seq(player, cards)?,
             FormulaKind::Not(a) => Formula::Not(boxed(self.formula(a)?)),
             FormulaKind::And(a, b) => Formula::And(vec![self.formula(a)?, self.formula(b)?]),

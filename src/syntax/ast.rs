@@ -502,7 +502,9 @@ pub enum Group {
     Listed(Vec<Name>),
 }
 
-/// The shapes of formulas (LANGUAGE.md §2).
+/// The shapes of formulas (LANGUAGE.md §2). The rarer or larger parts
+/// are boxed so that a formula node stays small: a scenario of 1,290
+/// long queries (Russian cards) is a few hundred thousand of them.
 #[derive(Clone, Debug, PartialEq)]
 pub enum FormulaKind {
     /// `true`, `⊤`
@@ -517,7 +519,7 @@ pub enum FormulaKind {
         /// The name before the parenthesis (`hand3`, `H3`, `table`, `1.2`, `p`).
         name: Name,
         /// The card or pattern in parentheses (or after `H4` in `H4<8,4>`).
-        card: Option<Name>,
+        card: Option<Box<Name>>,
         /// A count comparison that follows.
         count: Option<(CmpOp, u32)>,
     },
@@ -527,7 +529,7 @@ pub enum FormulaKind {
         /// The player (as written before `_`).
         player: Name,
         /// The cards after `_`, as written.
-        cards: Name,
+        cards: Box<Name>,
     },
     /// `!φ`, `~φ`, `¬φ`, `not φ`
     Not(Box<Formula>),
@@ -548,7 +550,7 @@ pub enum FormulaKind {
     /// `Kw1 φ`
     Kw(Name, Box<Formula>),
     /// `Kv1 1.2`: the player knows which card lies at the location.
-    Kv(Name, Name),
+    Kv(Name, Box<Name>),
     /// `E φ`, `E{1,2} φ`
     E(Group, Box<Formula>),
     /// `C φ`, `C{1,2} φ`
@@ -569,23 +571,23 @@ pub enum FormulaKind {
         /// `all` (true) or `any` (false).
         all: bool,
         /// The bound name.
-        var: Name,
+        var: Box<Name>,
         /// Its values.
-        domain: Domain,
+        domain: Box<Domain>,
         /// The formula.
         body: Box<Formula>,
     },
     /// `x + y <= 100`, `x < y`: integer terms over variables compared.
     Compare {
         /// The left term.
-        left: Term,
+        left: Box<Term>,
         /// The comparison.
         cmp: CmpOp,
         /// The right term.
-        right: Term,
+        right: Box<Term>,
     },
     /// `Kv_P (x, y)`: the player knows the values of the terms.
-    KvTerms(Name, Vec<Term>),
+    KvTerms(Name, Box<[Term]>),
     /// `f(a, b)`: a `let` with parameters applied to arguments (one
     /// argument is written like a card atom, `knows(Anne)`, and read as
     /// [`FormulaKind::Named`]).
@@ -593,7 +595,7 @@ pub enum FormulaKind {
         /// The name.
         name: Name,
         /// The arguments.
-        args: Vec<Name>,
+        args: Box<[Name]>,
     },
 }
 

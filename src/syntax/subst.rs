@@ -24,7 +24,7 @@ pub fn substitute(f: &Formula, binding: &Binding) -> Formula {
         False => False,
         Named { name, card, count } => Named {
             name: parts(name, binding),
-            card: card.as_ref().map(n),
+            card: card.as_deref().map(|c| Box::new(n(c))),
             count: *count,
         },
         HoldsSeq { player, cards } => HoldsSeq {
@@ -40,7 +40,7 @@ pub fn substitute(f: &Formula, binding: &Binding) -> Formula {
         B(a, g) => B(n(a), b(g)),
         M(a, g) => M(n(a), b(g)),
         Kw(a, g) => Kw(n(a), b(g)),
-        Kv(a, l) => Kv(n(a), parts(l, binding)),
+        Kv(a, l) => Kv(n(a), Box::new(parts(l, binding))),
         E(grp, g) => E(group(grp, binding), b(g)),
         C(grp, g) => C(group(grp, binding), b(g)),
         D(grp, g) => D(group(grp, binding), b(g)),
@@ -54,10 +54,10 @@ pub fn substitute(f: &Formula, binding: &Binding) -> Formula {
             domain,
             body,
         } => {
-            let domain = match domain {
+            let domain = Box::new(match &**domain {
                 Domain::List(values) => Domain::List(values.iter().map(n).collect()),
                 d => d.clone(),
-            };
+            });
             let mut inner = binding.clone();
             inner.remove(var.text.as_str());
             Quant {
@@ -68,9 +68,9 @@ pub fn substitute(f: &Formula, binding: &Binding) -> Formula {
             }
         }
         Compare { left, cmp, right } => Compare {
-            left: term(left, binding),
+            left: Box::new(term(left, binding)),
             cmp: *cmp,
-            right: term(right, binding),
+            right: Box::new(term(right, binding)),
         },
         KvTerms(a, ts) => KvTerms(n(a), ts.iter().map(|t| term(t, binding)).collect()),
         Call { name, args } => Call {

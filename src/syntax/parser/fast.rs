@@ -425,7 +425,7 @@ impl Reader<'_, '_> {
                     }
                     FormulaKind::HoldsSeq {
                         player: self.name(a, a + digits),
-                        cards: self.name(a + digits + 1, b),
+                        cards: Box::new(self.name(a + digits + 1, b)),
                     }
                 }
                 _ => {
@@ -438,7 +438,7 @@ impl Reader<'_, '_> {
                     };
                     FormulaKind::Named {
                         name,
-                        card,
+                        card: card.map(Box::new),
                         count: None,
                     }
                 }

@@ -202,7 +202,10 @@ fn primary(ctx: &Ctx, head: Pair<'_, Rule>) -> Result<FormulaKind> {
             let mut parts = head.into_inner();
             let player = ctx.name(&ctx.first(parts.next(), "a player")?);
             let cards = ctx.name(&ctx.first(parts.next(), "a card")?);
-            FormulaKind::HoldsSeq { player, cards }
+            FormulaKind::HoldsSeq {
+                player,
+                cards: Box::new(cards),
+            }
         }
         Rule::kv_formula => {
             let mut parts = head.into_inner();
@@ -215,9 +218,9 @@ fn primary(ctx: &Ctx, head: Pair<'_, Rule>) -> Result<FormulaKind> {
                     .filter(|p| p.as_rule() == Rule::term)
                     .map(|p| term(ctx, p))
                     .collect::<Result<Vec<Term>>>()?;
-                return Ok(FormulaKind::KvTerms(agent, terms));
+                return Ok(FormulaKind::KvTerms(agent, terms.into()));
             }
-            FormulaKind::Kv(agent, ctx.name(&what))
+            FormulaKind::Kv(agent, Box::new(ctx.name(&what)))
         }
         Rule::arith => arith(ctx, head)?,
         _ => atom(ctx, head)?,
@@ -248,7 +251,11 @@ fn arith(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<FormulaKind> {
             count: Some((cmp, n)),
         });
     }
-    Ok(FormulaKind::Compare { left, cmp, right })
+    Ok(FormulaKind::Compare {
+        left: Box::new(left),
+        cmp,
+        right: Box::new(right),
+    })
 }
 
 /// A sum of products of numbers, names and parenthesised terms.
@@ -294,7 +301,7 @@ fn atom(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<FormulaKind> {
                     part.into_inner()
                         .filter(|p| p.as_rule() == Rule::card)
                         .map(|p| ctx.name(&p))
-                        .collect(),
+                        .collect::<Box<[Name]>>(),
                 )
             }
             _ => {}
@@ -312,7 +319,11 @@ fn atom(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<FormulaKind> {
         return Ok(FormulaKind::Call { name, args });
     }
     let count = parts.next().map(|c| count(ctx, c)).transpose()?;
-    Ok(FormulaKind::Named { name, card, count })
+    Ok(FormulaKind::Named {
+        name,
+        card: card.map(Box::new),
+        count,
+    })
 }
 
 /// `hand[Bruno]` is the name `hand_Bruno`.
@@ -465,8 +476,8 @@ fn quant(ctx: &Ctx, op: Pair<'_, Rule>, body: Box<Formula>) -> Result<FormulaKin
     }
     Ok(FormulaKind::Quant {
         all,
-        var: var.ok_or_else(|| ctx.missing("a name"))?,
-        domain: domain.ok_or_else(|| ctx.missing("a range"))?,
+        var: Box::new(var.ok_or_else(|| ctx.missing("a name"))?),
+        domain: Box::new(domain.ok_or_else(|| ctx.missing("a range"))?),
         body,
     })
 }
