@@ -52,8 +52,7 @@ pub(crate) fn choose(spec: &DealSpec) -> Option<usize> {
 /// derived one, the last kind it can hold. Its count is then the
 /// negation of the other kind's bit. A slot that can hold any of many
 /// kinds gets none: its rest would save one variable of many and cost a
-/// sum over all the others wherever it is read (a Cabo game was a third
-/// slower with rests in its slots).
+/// sum over all the others wherever it is read.
 pub(crate) fn rests(spec: &DealSpec, derived: Option<usize>) -> Vec<Option<(usize, u32)>> {
     (0..spec.sizes.len())
         .map(|l| {
