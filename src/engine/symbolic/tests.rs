@@ -388,14 +388,7 @@ fn moves_into_and_out_of_the_derived_stock_agree() {
             em.name
         );
         // The listed worlds, the derived stock's row filled in.
-        let rows = |m: &dyn Backend| {
-            let mut r: Vec<Vec<Vec<u32>>> = (0..m.world_count() as usize)
-                .map(|w| m.world(w).cards)
-                .collect();
-            r.sort();
-            r
-        };
-        assert_eq!(rows(&*e), rows(&*s), "{}", em.name);
+        assert_eq!(listed_rows(&*e), listed_rows(&*s), "{}", em.name);
         for l in 0..4 {
             for k in [Q, A] {
                 for n in 0..=4 {
@@ -422,6 +415,45 @@ fn moves_into_and_out_of_the_derived_stock_agree() {
     let a = models.0.apply(&steal, None).map(|_| ()).unwrap_err();
     let b = models.1.apply(&steal, None).map(|_| ()).unwrap_err();
     assert_eq!(std::mem::discriminant(&a), std::mem::discriminant(&b));
+}
+
+/// Every listed world's cards, sorted.
+fn listed_rows(m: &dyn Backend) -> Vec<Vec<Vec<u32>>> {
+    let mut r: Vec<Vec<Vec<u32>>> = (0..m.world_count() as usize)
+        .map(|w| m.world(w).cards)
+        .collect();
+    r.sort();
+    r
+}
+
+/// After a step of a random game of three players: the world counts, the
+/// actual cards, each player's count and 25 random formulas (at the actual
+/// world and valid) agree between the engines. Returns the formulas checked.
+fn agree_at_step(
+    e: &dyn Backend,
+    s: &SymbolicModel,
+    rng: &mut rand_chacha::ChaCha8Rng,
+    label: &str,
+) -> usize {
+    assert_eq!(e.world_count(), s.world_count(), "{label}");
+    assert_eq!(e.actual_world().cards, s.actual_world().cards, "{label}");
+    for a in 0..3 {
+        assert_eq!(e.considers(a), s.considers(a), "{label}: agent {a}");
+    }
+    for _ in 0..25 {
+        let f = random_formula(rng, 3);
+        assert_eq!(
+            e.eval_actual(&f).unwrap(),
+            s.eval_actual(&f).unwrap(),
+            "{label}: {f:?}"
+        );
+        assert_eq!(
+            e.eval_valid(&f).unwrap(),
+            s.eval_valid(&f).unwrap(),
+            "valid, {label}: {f:?}"
+        );
+    }
+    25
 }
 
 /// A ring of `n` diners: pay pile i (location 2i) seen by i, coin i
@@ -701,25 +733,7 @@ fn factored_laws_agree_with_the_explicit_engine_on_random_games() {
             } else {
                 whole_steps += 1;
             }
-            assert_eq!(e.world_count(), s.world_count(), "seed {seed} step {step}");
-            assert_eq!(e.actual_world().cards, s.actual_world().cards);
-            for a in 0..3 {
-                assert_eq!(e.considers(a), s.considers(a), "agent {a}");
-            }
-            for _ in 0..25 {
-                let f = random_formula(&mut rng, 3);
-                assert_eq!(
-                    e.eval_actual(&f).unwrap(),
-                    s.eval_actual(&f).unwrap(),
-                    "seed {seed} step {step}: {f:?}"
-                );
-                assert_eq!(
-                    e.eval_valid(&f).unwrap(),
-                    s.eval_valid(&f).unwrap(),
-                    "valid, seed {seed} step {step}: {f:?}"
-                );
-                checked += 1;
-            }
+            checked += agree_at_step(&*e, &s, &mut rng, &format!("seed {seed} step {step}"));
             with_marginals += usize::from(!s.inner.marginals.borrow().is_empty());
         }
     }
@@ -908,33 +922,9 @@ fn rests_agree_with_the_explicit_engine_on_random_games() {
             (e, s) = (e2, s2);
             cleared += before - rests(&s);
             with_rests += usize::from(rests(&s) > 0);
-            assert_eq!(e.world_count(), s.world_count(), "seed {seed} step {step}");
-            assert_eq!(e.actual_world().cards, s.actual_world().cards);
-            let rows = |m: &dyn Backend| {
-                let mut r: Vec<Vec<Vec<u32>>> = (0..m.world_count() as usize)
-                    .map(|w| m.world(w).cards)
-                    .collect();
-                r.sort();
-                r
-            };
-            assert_eq!(rows(&*e), rows(&s), "seed {seed} step {step}");
-            for a in 0..3 {
-                assert_eq!(e.considers(a), s.considers(a), "agent {a}");
-            }
-            for _ in 0..25 {
-                let f = random_formula(&mut rng, 3);
-                assert_eq!(
-                    e.eval_actual(&f).unwrap(),
-                    s.eval_actual(&f).unwrap(),
-                    "seed {seed} step {step}: {f:?}"
-                );
-                assert_eq!(
-                    e.eval_valid(&f).unwrap(),
-                    s.eval_valid(&f).unwrap(),
-                    "valid, seed {seed} step {step}: {f:?}"
-                );
-                checked += 1;
-            }
+            let label = format!("seed {seed} step {step}");
+            assert_eq!(listed_rows(&*e), listed_rows(&s), "{label}");
+            checked += agree_at_step(&*e, &s, &mut rng, &label);
         }
     }
     eprintln!(
