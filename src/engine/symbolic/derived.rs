@@ -154,7 +154,7 @@ pub(crate) fn fill_all(st: &State, counts: &mut [u32]) {
 /// One kind's count at the derived location from its counts elsewhere:
 /// `row` holds the kind's count at every location (the derived one's
 /// ignored and overwritten with `copies` minus the others).
-pub(crate) fn fill(copies: u32, derived: Option<usize>, row: &mut [u32]) {
+fn fill(copies: u32, derived: Option<usize>, row: &mut [u32]) {
     let Some(d) = derived else {
         return;
     };
