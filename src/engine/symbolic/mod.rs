@@ -69,6 +69,11 @@ pub struct SymbolicLimits {
     /// The operation cache's entries per BDD variable of the deal (the
     /// BDD library rounds the cache up to a power of two).
     pub cache_per_var: usize,
+    /// The operation cache's entries per square of the deal's BDD
+    /// variables, where that gives more than `cache_per_var`: a round
+    /// of knowledge over many agents reuses results that grow with the
+    /// square (0: no such term).
+    pub cache_per_square: usize,
     /// The most entries of the operation cache.
     pub cache_max: usize,
     /// A deal with a derived stock whose law has more nodes than this
@@ -87,15 +92,16 @@ impl Default for SymbolicLimits {
 impl SymbolicLimits {
     /// The limits of `budget`.
     pub fn for_budget(budget: BddBudget) -> SymbolicLimits {
-        let (nodes, collect_from, cache_per_var, cache_max) = match budget {
-            BddBudget::Game => (1 << 24, 1 << 23, 1 << 13, 1 << 22),
-            BddBudget::Scenario => (1 << 28, 1 << 27, 1 << 12, 1 << 23),
+        let (nodes, collect_from, cache_per_var, cache_per_square, cache_max) = match budget {
+            BddBudget::Game => (1 << 24, 1 << 23, 1 << 13, 0, 1 << 22),
+            BddBudget::Scenario => (1 << 28, 1 << 27, 1 << 12, 5, 1 << 23),
         };
         SymbolicLimits {
             list: 200_000,
             nodes,
             collect_from,
             cache_per_var,
+            cache_per_square,
             cache_max,
             factor_from: FACTOR_FROM,
         }
@@ -115,11 +121,14 @@ pub enum BddBudget {
     /// One scenario has the machine (`dealer run`, `repl`, `check`):
     /// dead nodes are kept up to 2^27 nodes (about 3 GiB; muddy children
     /// with 500 children reuse them round after round), the cache has
-    /// 4,096 entries a variable and at most 2^23 (muddy children with 500
-    /// children need that many; the classic benchmarks of a few hundred
-    /// variables were as fast with half the entries of the game budget,
-    /// in much less memory). The nodes' store is reserved, not touched: a
-    /// small scenario stays small.
+    /// 4,096 entries a variable, or 5 per square of the variables where
+    /// that is more (from about 820 variables), and at most 2^23. The
+    /// classic benchmarks of a few hundred variables were as fast with
+    /// half the entries of the game budget, in much less memory; muddy
+    /// children with 500 children (1,018 variables) slow down ten-fold
+    /// from the twentieth round with 2^22 entries and need 2^23. The
+    /// nodes' store is reserved, not touched: a small scenario stays
+    /// small.
     Scenario,
 }
 
@@ -191,7 +200,9 @@ impl std::fmt::Debug for SymbolicModel {
 /// A new manager for one lineage of models. Its operation cache (every
 /// entry written when the manager is made, about 20 bytes each) is sized
 /// by `bits`, the deal's variables: [`SymbolicLimits::cache_per_var`]
-/// entries a variable, from 2^16 to [`SymbolicLimits::cache_max`]
+/// entries a variable or [`SymbolicLimits::cache_per_square`] per square
+/// of the variables, the more of the two, from 2^16 to
+/// [`SymbolicLimits::cache_max`]
 /// entries, rounded up to a power of two by the BDD library (a few MiB
 /// for muddy children with 10 children, 80 MiB with the game budget at
 /// most, 160 MiB with the scenario budget).
@@ -203,11 +214,8 @@ fn new_meta(
     bits: usize,
 ) -> Rc<Meta> {
     let nodes = limits.nodes.clamp(1 << 10, (1 << 31) - 2);
-    let cache = (bits.saturating_mul(limits.cache_per_var))
-        .min(nodes / 4)
-        .clamp(1 << 16, limits.cache_max.max(1 << 16));
     Rc::new(Meta {
-        mgr: oxidd::bcdd::new_manager(nodes, cache, 1),
+        mgr: oxidd::bcdd::new_manager(nodes, cache_entries(limits, bits), 1),
         copies,
         locs,
         collect_from: limits.collect_from.min(nodes / 2),
@@ -215,6 +223,20 @@ fn new_meta(
         props,
         cubes: Default::default(),
     })
+}
+
+/// The operation cache's entries for a deal of `bits` variables, as the
+/// BDD library will have them (the next power of two).
+pub(crate) fn cache_entries(limits: &SymbolicLimits, bits: usize) -> usize {
+    let nodes = limits.nodes.clamp(1 << 10, (1 << 31) - 2);
+    (bits.saturating_mul(limits.cache_per_var))
+        .max(
+            bits.saturating_mul(bits)
+                .saturating_mul(limits.cache_per_square),
+        )
+        .min(nodes / 4)
+        .clamp(1 << 16, limits.cache_max.max(1 << 16))
+        .next_power_of_two()
 }
 
 impl SymbolicModel {

@@ -966,3 +966,22 @@ fn only_one_card_piles_of_at_most_two_kinds_have_a_rest() {
     three.only = vec![None, Some(vec![true, true, false]), None, None, None];
     assert_eq!(rests(&three), vec![None, Some((1, 1)), None, None, None]);
 }
+
+#[test]
+fn the_operation_cache_grows_with_the_square_only_for_large_scenarios() {
+    let scenario = SymbolicLimits::for_budget(BddBudget::Scenario);
+    let game = SymbolicLimits::for_budget(BddBudget::Game);
+    // The variables of the classic benchmarks (`dealer gen`): muddy
+    // children as variables with 60 children, 120 diners, forehead piles
+    // with 400 and 500 children, variables with 500 children.
+    assert_eq!(cache_entries(&scenario, 240), 1 << 20);
+    assert_eq!(cache_entries(&scenario, 502), 1 << 21);
+    assert_eq!(cache_entries(&scenario, 818), 1 << 22);
+    // 4,096 a variable would be just under 2^22 here, too few.
+    assert_eq!(cache_entries(&scenario, 1018), 1 << 23);
+    assert_eq!(cache_entries(&scenario, 2000), 1 << 23);
+    // A tiny deal still gets the floor; the game budget has no square.
+    assert_eq!(cache_entries(&scenario, 3), 1 << 16);
+    assert_eq!(cache_entries(&game, 100), 1 << 20);
+    assert_eq!(cache_entries(&game, 1018), 1 << 22);
+}
