@@ -78,15 +78,19 @@ impl Factors {
         Ok(acc)
     }
 
-    /// `here ∧ θ`, conjoined factor by factor starting from `here` (a
-    /// cube of observed values), so that no intermediate result is larger
-    /// than the restricted law.
+    /// `here ∧ θ`: `here` (a cube of observed values) meets the deck
+    /// first, then each factor. With the deck last, the hands the player
+    /// does not see were conjoined as if unrelated: where the whole deck
+    /// is dealt (Kwartet), a product of three hands' counts, and a
+    /// player's first query after a move took up to a second. With the
+    /// deck first, the cards the player sees are out of every other hand
+    /// from the start.
     pub fn and_all(&self, here: &Bdd) -> Res<Bdd> {
-        let mut acc = here.clone();
+        let mut acc = oom(here.and(&self.deck))?;
         for f in self.parts.iter().flatten() {
             acc = oom(acc.and(f))?;
         }
-        oom(acc.and(&self.deck))
+        Ok(acc)
     }
 
     /// `∃vars (θ ∧ r)` without θ: the locations `r` does not read and

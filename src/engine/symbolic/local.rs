@@ -81,12 +81,12 @@ impl Here<'_> {
             Formula::K(a, g) => self.valid_on(&(self.considered)(*a)?, g)?,
             Formula::M(a, g) => {
                 let s = (self.whole)(g)?;
-                oom((self.considered)(*a)?.and(&s))?.satisfiable()
+                self.meets(&(self.considered)(*a)?, &s)?
             }
             Formula::Kw(a, g) => {
                 let s = (self.whole)(g)?;
                 let c = (self.considered)(*a)?;
-                !oom(c.and(&oom(s.not())?))?.satisfiable() || !oom(c.and(&s))?.satisfiable()
+                !self.meets(&c, &oom(s.not())?)? || !self.meets(&c, &s)?
             }
             Formula::E(group, g) => {
                 for &a in group {
@@ -113,6 +113,14 @@ impl Here<'_> {
             (self.whole)(g)?;
         }
         Ok(())
+    }
+
+    /// Whether `x ∧ s` is satisfiable, asked as `∃V (x ∧ s)` over the
+    /// live variables: the product is quantified as it is built, so no
+    /// node of `x ∧ s` is made (a variable left out of V would only leave
+    /// a larger BDD, never a different answer).
+    fn meets(&self, x: &Bdd, s: &Bdd) -> Res<bool> {
+        Ok(self.st.meta.and_exists(x, s, &self.st.live)?.satisfiable())
     }
 
     /// Whether `f` holds at every state of `x` (a set of θ-states
@@ -150,7 +158,7 @@ impl Here<'_> {
             _ => {
                 let bad = oom((self.whole)(f)?.not())?;
                 match x {
-                    Set::Built(x) => Ok(!oom(x.and(&bad))?.satisfiable()),
+                    Set::Built(x) => Ok(!self.meets(x, &bad)?),
                     Set::InLaw(r) => {
                         // θ ∧ r ∧ ¬φ, asked as ∃V: no BDD of θ ∧ r is built.
                         let r = oom(r.and(&bad))?;

@@ -757,6 +757,131 @@ fn factored_laws_agree_with_the_explicit_engine_on_random_games() {
     assert!(whole_steps >= 1, "{whole_steps} steps on the whole law");
 }
 
+/// Three hands of four cards dealt from the whole deck of [`three_kinds`]
+/// (no stock: the deck's conservation is "exactly its copies") and a
+/// table everyone sees, empty at the deal.
+fn random_whole_deck(rng: &mut rand_chacha::ChaCha8Rng) -> DealSpec {
+    use rand::RngExt;
+    let mut cards: Vec<usize> = (0..12).map(|c| c / 3).collect();
+    for i in (1..cards.len()).rev() {
+        cards.swap(i, rng.random_range(0..=i));
+    }
+    let mut actual = vec![vec![0u32; 4]; 4];
+    for (i, &k) in cards.iter().enumerate() {
+        actual[i / 4][k] += 1;
+    }
+    DealSpec {
+        only: Vec::new(),
+        order: Vec::new(),
+        copies: vec![3, 3, 3, 3],
+        sizes: vec![4, 4, 4, 0],
+        observers: vec![vec![0, 3], vec![1, 3], vec![2, 3]],
+        props: 0,
+        actual,
+    }
+}
+
+/// `p` lays a `k` on the table, in public.
+fn play_to_table(p: usize, k: usize) -> EventModel {
+    let event = Event {
+        name: format!("play {k}"),
+        pre: Formula::count(p, vec![k], Cmp::Ge, 1),
+        post: vec![Post::Move {
+            kind: k,
+            from: p,
+            to: 3,
+            n: 1,
+        }],
+    };
+    EventModel::public("play", 3, vec![event])
+}
+
+#[test]
+fn factored_laws_of_a_deck_dealt_whole_agree_with_the_explicit_engine() {
+    use rand::{RngExt, SeedableRng};
+    let (mut checked, mut factored_steps, mut whole_steps, mut refused) = (0, 0, 0, 0);
+    let (mut with_determined, mut from_factors) = (0, 0);
+    for seed in 0..16u64 {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let spec = random_whole_deck(&mut rng);
+        let mut e: Rc<dyn Backend> = Rc::new(ExplicitModel::from_deal(&spec, 100_000).unwrap());
+        let always = SymbolicLimits {
+            factor_from: 0,
+            ..SymbolicLimits::default()
+        };
+        let mut s = SymbolicModel::from_deal(&spec, &always).unwrap();
+        assert!(s.inner.state.derived.is_none(), "no stock");
+        assert!(s.is_factored(), "the deal's law splits");
+        let default = SymbolicModel::from_deal(&spec, &SymbolicLimits::default()).unwrap();
+        assert!(!default.is_factored(), "a law this small is kept whole");
+        for step in 0..10 {
+            let p = rng.random_range(0..3);
+            let q = (p + 1 + rng.random_range(0..2)) % 3;
+            let hand = e.actual_world().cards[p].clone();
+            let held: Vec<usize> = (0..4).filter(|&k| hand[k] > 0).collect();
+            let k = if held.is_empty() {
+                rng.random_range(0..4)
+            } else {
+                held[rng.random_range(0..held.len())]
+            };
+            let em = match rng.random_range(0..10) {
+                0..=3 => play_to_table(p, k),
+                4..=7 => ask(p, q, k),
+                8 => EventModel::announcement("none", 3, Formula::count(q, vec![k], Cmp::Eq, 0)),
+                _ if seed % 2 == 0 => swap(p, q),
+                _ => play_to_table(q, k),
+            };
+            if let Some(f) = &s.inner.factors {
+                with_determined += usize::from(!f.determined(&s.inner.state).is_empty());
+            }
+            let possible = e.possible_events(&em).unwrap();
+            assert_eq!(possible, s.possible_events(&em).unwrap(), "{}", em.name);
+            let Some(&ev) = possible.get(rng.random_range(0..possible.len().max(1))) else {
+                refused += 1;
+                continue;
+            };
+            let (e2, s2) = (
+                e.apply(&em, Some(ev)).unwrap(),
+                s.meta().retry(|| s.update(&em, Some(ev))),
+            );
+            let s2 = s2.unwrap_or_else(|err| panic!("seed {seed} step {step}: {err}"));
+            (e, s) = (e2, s2);
+            if s.is_factored() {
+                factored_steps += 1;
+            } else {
+                whole_steps += 1;
+            }
+            // First the players' knowledge at the actual world while the
+            // law is still factors only: each player's considered set is
+            // conjoined from the factors (`Factors::and_all`).
+            if s.is_factored() && s.inner.law.get().is_none() {
+                for a in 0..3 {
+                    for _ in 0..4 {
+                        let f = Formula::K(a, Box::new(random_formula(&mut rng, 1)));
+                        assert_eq!(
+                            e.eval_actual(&f).unwrap(),
+                            s.eval_actual(&f).unwrap(),
+                            "seed {seed} step {step}: {f:?}"
+                        );
+                        from_factors += 1;
+                    }
+                }
+            }
+            checked += agree_at_step(&*e, &s, &mut rng, &format!("seed {seed} step {step}"));
+        }
+    }
+    eprintln!(
+        "{checked} formulas, {factored_steps} factored steps, {whole_steps} whole, {refused} \
+         refused; {with_determined} updates with a determined location; {from_factors} \
+         knowledge formulas on considered sets built from the factors"
+    );
+    assert!(from_factors >= 500, "{from_factors} from the factors");
+    assert!(checked >= 2000, "{checked} formulas checked");
+    assert!(factored_steps >= 80, "{factored_steps} factored steps");
+    assert!(whole_steps >= 1, "{whole_steps} steps on the whole law");
+    assert!(with_determined >= 20, "{with_determined} with the table");
+}
+
 #[test]
 fn collecting_dead_nodes_early_or_late_changes_no_answer() {
     use rand::{RngExt, SeedableRng};
