@@ -11,7 +11,7 @@ use crate::cards::deck::{CardKind, Deck};
 use crate::cards::{game_named, Referee, Table};
 use crate::diag::Diagnostic;
 use crate::interp::Session;
-use crate::syntax::ast::Name;
+use crate::syntax::ast::{Formula, Name};
 use crate::syntax::parse_formula;
 
 use super::expand::{expand, functions, substitute, CardFacts};
@@ -23,11 +23,38 @@ pub trait Oracle {
     fn holds(&mut self, formula: &str) -> Result<bool, Diagnostic>;
 }
 
+/// The most parsed guard formulas kept per thread (see [`parsed`]).
+const PARSED: usize = 16_384;
+
+thread_local! {
+    /// Guard formulas already parsed on this thread, by their text.
+    static PARSE_CACHE: std::cell::RefCell<HashMap<String, Formula>> =
+        std::cell::RefCell::new(HashMap::new());
+}
+
+/// `formula` parsed, from the thread's cache when the same text was
+/// parsed before. A strategy asks the same few hundred guards (`K_1
+/// hand_2(<3,1>)`) move after move; parsing them again was a tenth of a
+/// Kwartet game between the strategies. Errors are not kept.
+fn parsed(formula: &str) -> Result<Formula, Diagnostic> {
+    if let Some(f) = PARSE_CACHE.with(|c| c.borrow().get(formula).cloned()) {
+        return Ok(f);
+    }
+    let ast = parse_formula(formula)
+        .map_err(|e| super::error("strategy-formula", format!("`{formula}`: {}", e.message)))?;
+    PARSE_CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() >= PARSED {
+            c.clear();
+        }
+        c.insert(formula.to_string(), ast.clone());
+    });
+    Ok(ast)
+}
+
 impl Oracle for Session {
     fn holds(&mut self, formula: &str) -> Result<bool, Diagnostic> {
-        let ast = parse_formula(formula)
-            .map_err(|e| super::error("strategy-formula", format!("`{formula}`: {}", e.message)))?;
-        Session::holds(self, &ast)
+        Session::holds(self, &parsed(formula)?)
     }
 }
 
@@ -485,4 +512,31 @@ fn pieces(word: &str) -> Vec<String> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_parsed_guard_is_the_parser_s_own_and_errors_stay_errors() {
+        let text = "K_1 hand_2(<3,1>) & !K_1 (hand_3(<3,2>) | hand_2(<3,4>))";
+        let first = parsed(text).unwrap();
+        assert_eq!(first, parse_formula(text).unwrap());
+        // The second time from the cache: the same tree, spans included.
+        assert!(PARSE_CACHE.with(|c| c.borrow().contains_key(text)));
+        assert_eq!(parsed(text).unwrap(), first);
+        // Another text is another formula, not the cached one.
+        let other = parsed("K_1 hand_2(<3,2>)").unwrap();
+        assert_ne!(other, first);
+        for _ in 0..2 {
+            let err = parsed("K_1 hand_2(<3,1>) &").unwrap_err();
+            assert!(
+                err.message.contains("K_1 hand_2(<3,1>) &"),
+                "{}",
+                err.message
+            );
+        }
+        assert!(PARSE_CACHE.with(|c| !c.borrow().contains_key("K_1 hand_2(<3,1>) &")));
+    }
 }
