@@ -76,9 +76,8 @@ pub struct SymbolicLimits {
     pub cache_per_square: usize,
     /// The most entries of the operation cache.
     pub cache_max: usize,
-    /// A deal with a derived stock whose law has more nodes than this
-    /// keeps its law as factors when it splits (`factors.rs`); 0: every
-    /// deal with a derived stock.
+    /// A deal whose law has more nodes than this keeps its law as
+    /// factors when it splits (`factors.rs`); 0: every deal.
     pub factor_from: usize,
 }
 
