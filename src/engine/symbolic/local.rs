@@ -27,6 +27,9 @@ pub(crate) struct Here<'a> {
     /// `∃vars (θ ∧ r)`, in one pass where possible: no BDD of `θ ∧ r` is
     /// kept (θ may be kept as factors, `factors.rs`).
     pub law_and_exists: &'a dyn Fn(&Bdd, &[VarNo]) -> Res<Bdd>,
+    /// `∃(V∖keep) x` for a set x of states and a sorted set of
+    /// variables `keep`, kept with the model.
+    pub project: &'a dyn Fn(&Bdd, &[VarNo]) -> Res<Bdd>,
     /// The truth set of a formula on the whole structure (`eval.rs`).
     pub whole: &'a dyn Fn(&Formula) -> Res<Bdd>,
     /// Whether a truth set holds at the actual state.
@@ -119,8 +122,41 @@ impl Here<'_> {
     /// live variables: the product is quantified as it is built, so no
     /// node of `x ∧ s` is made (a variable left out of V would only leave
     /// a larger BDD, never a different answer).
+    ///
+    /// When `s` reads the variables of a few locations only (a query
+    /// about one hand), `x` is first projected on those locations'
+    /// variables, once per model and set (`∃V(x ∧ s) = ∃K(∃(V∖K)x ∧ s)`
+    /// for K ⊇ the support of s): the many queries about the same hand
+    /// then meet a small BDD instead of the whole of `x`.
     fn meets(&self, x: &Bdd, s: &Bdd) -> Res<bool> {
+        let keep = self.locations_of(&super::walk::support(s));
+        if !keep.is_empty() && keep.len() * 2 <= self.st.live.len() {
+            let p = (self.project)(x, &keep)?;
+            return Ok(self.st.meta.and_exists(&p, s, &keep)?.satisfiable());
+        }
         Ok(self.st.meta.and_exists(x, s, &self.st.live)?.satisfiable())
+    }
+
+    /// Every variable of the locations that hold a variable of `vars`,
+    /// and the variables of `vars` that belong to no location, sorted.
+    fn locations_of(&self, vars: &[VarNo]) -> Vec<VarNo> {
+        let meta = &*self.st.meta;
+        let mut keep: Vec<VarNo> = Vec::new();
+        let mut covered = 0;
+        for l in 0..meta.locs {
+            let lv = super::factors::location_vars(self.st, l);
+            let n = lv.iter().filter(|v| vars.binary_search(v).is_ok()).count();
+            if n > 0 {
+                covered += n;
+                keep.extend(lv);
+            }
+        }
+        if covered < vars.len() {
+            keep.extend(vars);
+        }
+        keep.sort_unstable();
+        keep.dedup();
+        keep
     }
 
     /// Whether `f` holds at every state of `x` (a set of θ-states

@@ -185,6 +185,10 @@ struct Inner {
     /// On a factored law, the marginals of sets of locations (see
     /// [`Factors::and_exists`]), computed when first needed.
     marginals: std::cell::RefCell<rustc_hash::FxHashMap<Vec<usize>, Bdd>>,
+    /// Sets of states (an agent's `C_a`) projected on the variables of a
+    /// few locations, `∃(V∖keep) x`, by `(x, keep)`: a query about one
+    /// hand meets the projection instead of the whole set (`local.rs`).
+    projections: std::cell::RefCell<rustc_hash::FxHashMap<(Bdd, Vec<VarNo>), Bdd>>,
 }
 
 impl std::fmt::Debug for SymbolicModel {
@@ -338,6 +342,7 @@ impl SymbolicModel {
                 counts: OnceCell::new(),
                 listed: OnceCell::new(),
                 marginals: Default::default(),
+                projections: Default::default(),
             }),
         }
     }
@@ -620,9 +625,19 @@ impl SymbolicModel {
             }
             self.meta().and_exists(&self.law()?, r, vars)
         };
+        let project = |x: &Bdd, keep: &[VarNo]| {
+            let key = (x.clone(), keep.to_vec());
+            if let Some(p) = self.inner.projections.borrow().get(&key) {
+                return Ok(p.clone());
+            }
+            let p = self.meta().exists(x, &self.inner.state.live_except(keep))?;
+            self.inner.projections.borrow_mut().insert(key, p.clone());
+            Ok(p)
+        };
         local::Here {
             st: &self.inner.state,
             law_and_exists: &law_and_exists,
+            project: &project,
             whole: &whole,
             at_actual: &at_actual,
             considered: &considered,
