@@ -661,113 +661,33 @@ fn swap(p: usize, q: usize) -> EventModel {
     EventModel::semi_private("swap", 3, &[p, q], events)
 }
 
-/// A random deal of [`three_kinds`]: the twelve cards shuffled, two to
-/// each hand, the rest in the stock.
-fn random_three_kinds(rng: &mut rand_chacha::ChaCha8Rng) -> DealSpec {
+/// The twelve cards of [`three_kinds`] (kinds 0-3, three of each) in a
+/// random order.
+fn shuffled_twelve(rng: &mut rand_chacha::ChaCha8Rng) -> Vec<usize> {
     use rand::RngExt;
     let mut cards: Vec<usize> = (0..12).map(|c| c / 3).collect();
     for i in (1..cards.len()).rev() {
         cards.swap(i, rng.random_range(0..=i));
     }
+    cards
+}
+
+/// A random deal of [`three_kinds`]: the twelve cards shuffled, two to
+/// each hand, the rest in the stock.
+fn random_three_kinds(rng: &mut rand_chacha::ChaCha8Rng) -> DealSpec {
     let mut actual = vec![vec![0u32; 4]; 4];
-    for (i, &k) in cards.iter().enumerate() {
+    for (i, k) in shuffled_twelve(rng).into_iter().enumerate() {
         actual[(i / 2).min(3)][k] += 1;
     }
     three_kinds(actual)
-}
-
-#[test]
-fn factored_laws_agree_with_the_explicit_engine_on_random_games() {
-    use rand::{RngExt, SeedableRng};
-    let (mut checked, mut factored_steps, mut whole_steps, mut refused) = (0, 0, 0, 0);
-    // Updates that ran on a determined location too, and models whose
-    // nested queries were answered through marginals.
-    let (mut with_determined, mut with_marginals) = (0, 0);
-    for seed in 0..16u64 {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        let spec = random_three_kinds(&mut rng);
-        let mut e: Rc<dyn Backend> = Rc::new(ExplicitModel::from_deal(&spec, 100_000).unwrap());
-        let always = SymbolicLimits {
-            factor_from: 0,
-            ..SymbolicLimits::default()
-        };
-        let mut s = SymbolicModel::from_deal(&spec, &always).unwrap();
-        assert!(s.is_factored(), "the deal's law splits");
-        // By default a law this small is kept whole.
-        let default = SymbolicModel::from_deal(&spec, &SymbolicLimits::default()).unwrap();
-        assert!(!default.is_factored());
-        for step in 0..10 {
-            let p = rng.random_range(0..3);
-            let q = (p + 1 + rng.random_range(0..2)) % 3;
-            let hand = e.actual_world().cards[p].clone();
-            let held: Vec<usize> = (0..4).filter(|&k| hand[k] > 0).collect();
-            let k = if held.is_empty() {
-                rng.random_range(0..4)
-            } else {
-                held[rng.random_range(0..held.len())]
-            };
-            let em = match rng.random_range(0..10) {
-                0..=3 => draw_of_four(p),
-                4..=7 => ask(p, q, k),
-                8 => EventModel::announcement("none", 3, Formula::count(q, vec![k], Cmp::Eq, 0)),
-                _ if seed % 2 == 0 => swap(p, q),
-                _ => draw_of_four(q),
-            };
-            if let Some(f) = &s.inner.factors {
-                with_determined += usize::from(!f.determined(&s.inner.state).is_empty());
-            }
-            let possible = e.possible_events(&em).unwrap();
-            assert_eq!(possible, s.possible_events(&em).unwrap(), "{}", em.name);
-            let Some(&ev) = possible.get(rng.random_range(0..possible.len().max(1))) else {
-                refused += 1;
-                continue;
-            };
-            let (e2, s2) = (
-                e.apply(&em, Some(ev)).unwrap(),
-                s.meta().retry(|| s.update(&em, Some(ev))),
-            );
-            let s2 = s2.unwrap_or_else(|err| panic!("seed {seed} step {step}: {err}"));
-            (e, s) = (e2, s2);
-            if s.is_factored() {
-                factored_steps += 1;
-            } else {
-                whole_steps += 1;
-            }
-            checked += agree_at_step(&*e, &s, &mut rng, &format!("seed {seed} step {step}"));
-            with_marginals += usize::from(!s.inner.marginals.borrow().is_empty());
-        }
-    }
-    eprintln!(
-        "{checked} formulas, {factored_steps} factored steps, {whole_steps} whole, {refused} \
-         refused; {with_determined} updates with a determined location, {with_marginals} \
-         models asked through marginals"
-    );
-    assert!(
-        with_determined >= 5,
-        "{with_determined} with a determined location"
-    );
-    assert!(
-        with_marginals >= 40,
-        "{with_marginals} models asked through marginals"
-    );
-    assert!(checked >= 2000, "{checked} formulas checked");
-    // Draws, asks and announcements keep the law factored; a private swap
-    // ties two hands, and those games go on with the whole law.
-    assert!(factored_steps >= 80, "{factored_steps} factored steps");
-    assert!(whole_steps >= 1, "{whole_steps} steps on the whole law");
 }
 
 /// Three hands of four cards dealt from the whole deck of [`three_kinds`]
 /// (no stock: the deck's conservation is "exactly its copies") and a
 /// table everyone sees, empty at the deal.
 fn random_whole_deck(rng: &mut rand_chacha::ChaCha8Rng) -> DealSpec {
-    use rand::RngExt;
-    let mut cards: Vec<usize> = (0..12).map(|c| c / 3).collect();
-    for i in (1..cards.len()).rev() {
-        cards.swap(i, rng.random_range(0..=i));
-    }
     let mut actual = vec![vec![0u32; 4]; 4];
-    for (i, &k) in cards.iter().enumerate() {
+    for (i, k) in shuffled_twelve(rng).into_iter().enumerate() {
         actual[i / 4][k] += 1;
     }
     DealSpec {
@@ -796,24 +716,52 @@ fn play_to_table(p: usize, k: usize) -> EventModel {
     EventModel::public("play", 3, vec![event])
 }
 
-#[test]
-fn factored_laws_of_a_deck_dealt_whole_agree_with_the_explicit_engine() {
+/// What [`factored_random_games`] counted.
+#[derive(Debug, Default)]
+struct FactoredRun {
+    /// Random formulas compared at the steps (`agree_at_step`).
+    checked: usize,
+    /// Steps after which the law was still factors, or whole.
+    factored_steps: usize,
+    whole_steps: usize,
+    /// Moves none of whose events was possible.
+    refused: usize,
+    /// Updates that ran on a determined location too.
+    with_determined: usize,
+    /// Models whose nested queries were answered through marginals.
+    with_marginals: usize,
+    /// Knowledge formulas asked while the law was factors only, so
+    /// through considered sets conjoined from the factors.
+    from_factors: usize,
+}
+
+/// Sixteen seeded games of ten random moves on the deals of `deal`, on
+/// the explicit engine and on a symbolic one that keeps every law as
+/// factors (`factor_from: 0`). `pick(p, q, k, roll, seed)` makes the
+/// move from two players, a kind p holds (if any) and a roll in 0..10.
+/// After each step, while the law is factors only, every player's
+/// knowledge of random formulas is asked first; then the world counts,
+/// each player's count and random formulas must agree
+/// (`agree_at_step`).
+fn factored_random_games(
+    deal: fn(&mut rand_chacha::ChaCha8Rng) -> DealSpec,
+    pick: fn(usize, usize, usize, u32, u64) -> EventModel,
+) -> FactoredRun {
     use rand::{RngExt, SeedableRng};
-    let (mut checked, mut factored_steps, mut whole_steps, mut refused) = (0, 0, 0, 0);
-    let (mut with_determined, mut from_factors) = (0, 0);
+    let mut run = FactoredRun::default();
     for seed in 0..16u64 {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        let spec = random_whole_deck(&mut rng);
+        let spec = deal(&mut rng);
         let mut e: Rc<dyn Backend> = Rc::new(ExplicitModel::from_deal(&spec, 100_000).unwrap());
         let always = SymbolicLimits {
             factor_from: 0,
             ..SymbolicLimits::default()
         };
         let mut s = SymbolicModel::from_deal(&spec, &always).unwrap();
-        assert!(s.inner.state.derived.is_none(), "no stock");
         assert!(s.is_factored(), "the deal's law splits");
+        // By default a law this small is kept whole.
         let default = SymbolicModel::from_deal(&spec, &SymbolicLimits::default()).unwrap();
-        assert!(!default.is_factored(), "a law this small is kept whole");
+        assert!(!default.is_factored());
         for step in 0..10 {
             let p = rng.random_range(0..3);
             let q = (p + 1 + rng.random_range(0..2)) % 3;
@@ -824,20 +772,14 @@ fn factored_laws_of_a_deck_dealt_whole_agree_with_the_explicit_engine() {
             } else {
                 held[rng.random_range(0..held.len())]
             };
-            let em = match rng.random_range(0..10) {
-                0..=3 => play_to_table(p, k),
-                4..=7 => ask(p, q, k),
-                8 => EventModel::announcement("none", 3, Formula::count(q, vec![k], Cmp::Eq, 0)),
-                _ if seed % 2 == 0 => swap(p, q),
-                _ => play_to_table(q, k),
-            };
+            let em = pick(p, q, k, rng.random_range(0..10), seed);
             if let Some(f) = &s.inner.factors {
-                with_determined += usize::from(!f.determined(&s.inner.state).is_empty());
+                run.with_determined += usize::from(!f.determined(&s.inner.state).is_empty());
             }
             let possible = e.possible_events(&em).unwrap();
             assert_eq!(possible, s.possible_events(&em).unwrap(), "{}", em.name);
             let Some(&ev) = possible.get(rng.random_range(0..possible.len().max(1))) else {
-                refused += 1;
+                run.refused += 1;
                 continue;
             };
             let (e2, s2) = (
@@ -847,13 +789,10 @@ fn factored_laws_of_a_deck_dealt_whole_agree_with_the_explicit_engine() {
             let s2 = s2.unwrap_or_else(|err| panic!("seed {seed} step {step}: {err}"));
             (e, s) = (e2, s2);
             if s.is_factored() {
-                factored_steps += 1;
+                run.factored_steps += 1;
             } else {
-                whole_steps += 1;
+                run.whole_steps += 1;
             }
-            // First the players' knowledge at the actual world while the
-            // law is still factors only: each player's considered set is
-            // conjoined from the factors (`Factors::and_all`).
             if s.is_factored() && s.inner.law.get().is_none() {
                 for a in 0..3 {
                     for _ in 0..4 {
@@ -863,23 +802,86 @@ fn factored_laws_of_a_deck_dealt_whole_agree_with_the_explicit_engine() {
                             s.eval_actual(&f).unwrap(),
                             "seed {seed} step {step}: {f:?}"
                         );
-                        from_factors += 1;
+                        run.from_factors += 1;
                     }
                 }
             }
-            checked += agree_at_step(&*e, &s, &mut rng, &format!("seed {seed} step {step}"));
+            run.checked += agree_at_step(&*e, &s, &mut rng, &format!("seed {seed} step {step}"));
+            run.with_marginals += usize::from(!s.inner.marginals.borrow().is_empty());
         }
     }
-    eprintln!(
-        "{checked} formulas, {factored_steps} factored steps, {whole_steps} whole, {refused} \
-         refused; {with_determined} updates with a determined location; {from_factors} \
-         knowledge formulas on considered sets built from the factors"
+    eprintln!("{run:?}");
+    run
+}
+
+#[test]
+fn factored_laws_agree_with_the_explicit_engine_on_random_games() {
+    let run = factored_random_games(random_three_kinds, |p, q, k, roll, seed| match roll {
+        0..=3 => draw_of_four(p),
+        4..=7 => ask(p, q, k),
+        8 => EventModel::announcement("none", 3, Formula::count(q, vec![k], Cmp::Eq, 0)),
+        _ if seed % 2 == 0 => swap(p, q),
+        _ => draw_of_four(q),
+    });
+    assert!(
+        run.with_determined >= 5,
+        "{} with a determined location",
+        run.with_determined
     );
-    assert!(from_factors >= 500, "{from_factors} from the factors");
-    assert!(checked >= 2000, "{checked} formulas checked");
-    assert!(factored_steps >= 80, "{factored_steps} factored steps");
-    assert!(whole_steps >= 1, "{whole_steps} steps on the whole law");
-    assert!(with_determined >= 20, "{with_determined} with the table");
+    assert!(
+        run.with_marginals >= 40,
+        "{} models asked through marginals",
+        run.with_marginals
+    );
+    assert!(run.checked >= 2000, "{} formulas checked", run.checked);
+    // Draws, asks and announcements keep the law factored; a private swap
+    // ties two hands, and those games go on with the whole law.
+    assert!(
+        run.factored_steps >= 80,
+        "{} factored steps",
+        run.factored_steps
+    );
+    assert!(
+        run.whole_steps >= 1,
+        "{} steps on the whole law",
+        run.whole_steps
+    );
+}
+
+#[test]
+fn factored_laws_of_a_deck_dealt_whole_agree_with_the_explicit_engine() {
+    use rand::SeedableRng;
+    let spec = random_whole_deck(&mut rand_chacha::ChaCha8Rng::seed_from_u64(0));
+    let s = SymbolicModel::from_deal(&spec, &SymbolicLimits::default()).unwrap();
+    assert!(s.inner.state.derived.is_none(), "no stock");
+    let run = factored_random_games(random_whole_deck, |p, q, k, roll, seed| match roll {
+        0..=3 => play_to_table(p, k),
+        4..=7 => ask(p, q, k),
+        8 => EventModel::announcement("none", 3, Formula::count(q, vec![k], Cmp::Eq, 0)),
+        _ if seed % 2 == 0 => swap(p, q),
+        _ => play_to_table(q, k),
+    });
+    assert!(run.checked >= 2000, "{} formulas checked", run.checked);
+    assert!(
+        run.factored_steps >= 80,
+        "{} factored steps",
+        run.factored_steps
+    );
+    assert!(
+        run.whole_steps >= 1,
+        "{} steps on the whole law",
+        run.whole_steps
+    );
+    assert!(
+        run.with_determined >= 20,
+        "{} with the table",
+        run.with_determined
+    );
+    assert!(
+        run.from_factors >= 500,
+        "{} from the factors",
+        run.from_factors
+    );
 }
 
 #[test]
