@@ -30,6 +30,9 @@ pub(crate) struct Here<'a> {
     /// `∃(V∖keep) x` for a set x of states and a sorted set of
     /// variables `keep`, kept with the model.
     pub project: &'a dyn Fn(&Bdd, &[VarNo]) -> Res<Bdd>,
+    /// `∃(V∖keep)(θ ∧ r)` for a set r of states and a sorted set of
+    /// variables `keep`, kept with the model (θ is not built).
+    pub law_project: &'a dyn Fn(&Bdd, &[VarNo]) -> Res<Bdd>,
     /// The truth set of a formula on the whole structure (`eval.rs`).
     pub whole: &'a dyn Fn(&Formula) -> Res<Bdd>,
     /// Whether a truth set holds at the actual state.
@@ -197,6 +200,16 @@ impl Here<'_> {
                     Set::Built(x) => Ok(!self.meets(x, &bad)?),
                     Set::InLaw(r) => {
                         // θ ∧ r ∧ ¬φ, asked as ∃V: no BDD of θ ∧ r is built.
+                        // When ¬φ reads a few locations K only, θ ∧ r is
+                        // projected on K once per model and r (the
+                        // queries about each kind of one hand share it):
+                        // ∃V(θ ∧ r ∧ ¬φ) = ∃K(∃(V∖K)(θ ∧ r) ∧ ¬φ).
+                        let keep = self.locations_of(&super::walk::support(&bad));
+                        if !keep.is_empty() && keep.len() * 2 <= self.st.live.len() {
+                            let p = (self.law_project)(r, &keep)?;
+                            let meta = &*self.st.meta;
+                            return Ok(!meta.and_exists(&p, &bad, &keep)?.satisfiable());
+                        }
                         let r = oom(r.and(&bad))?;
                         Ok(!(self.law_and_exists)(&r, &self.st.live)?.satisfiable())
                     }
@@ -211,11 +224,11 @@ impl Here<'_> {
     /// variables only).
     fn successors(&self, x: &Set, group: &[Agent]) -> Res<Set> {
         let seen = self.st.union_obs(group)?;
-        let hidden = self.st.live_except(&seen);
-        let meta = &*self.st.meta;
         Ok(Set::InLaw(match x {
-            Set::Built(x) => meta.exists(x, &hidden)?,
-            Set::InLaw(r) => (self.law_and_exists)(r, &hidden)?,
+            // ∃hidden x = ∃(V∖seen) x: the projection kept with the model,
+            // shared by the queries that nest the same agents.
+            Set::Built(x) => (self.project)(x, &seen)?,
+            Set::InLaw(r) => (self.law_project)(r, &seen)?,
         }))
     }
 }

@@ -201,9 +201,12 @@ struct Inner {
     /// [`Factors::and_exists`]), computed when first needed.
     marginals: std::cell::RefCell<rustc_hash::FxHashMap<Vec<usize>, Bdd>>,
     /// Sets of states (an agent's `C_a`) projected on the variables of a
-    /// few locations, `∃(V∖keep) x`, by `(x, keep)`: a query about one
-    /// hand meets the projection instead of the whole set (`local.rs`).
-    projections: std::cell::RefCell<rustc_hash::FxHashMap<(Bdd, Vec<VarNo>), Bdd>>,
+    /// few locations, `∃(V∖keep) x`, by `(x, keep, false)`: a query about
+    /// one hand meets the projection instead of the whole set
+    /// (`local.rs`). By `(r, keep, true)`: `∃(V∖keep)(θ ∧ r)`, the
+    /// θ-states of a restriction r projected the same way (a nested
+    /// query's inner set).
+    projections: std::cell::RefCell<rustc_hash::FxHashMap<(Bdd, Vec<VarNo>, bool), Bdd>>,
 }
 
 impl std::fmt::Debug for SymbolicModel {
@@ -635,14 +638,24 @@ impl SymbolicModel {
             self.meta().and_exists(&self.law()?, r, vars)
         };
         let project = |x: &Bdd, keep: &[VarNo]| {
-            memoized(&self.inner.projections, (x.clone(), keep.to_vec()), || {
-                self.meta().exists(x, &self.inner.state.live_except(keep))
-            })
+            memoized(
+                &self.inner.projections,
+                (x.clone(), keep.to_vec(), false),
+                || self.meta().exists(x, &self.inner.state.live_except(keep)),
+            )
+        };
+        let law_project = |r: &Bdd, keep: &[VarNo]| {
+            memoized(
+                &self.inner.projections,
+                (r.clone(), keep.to_vec(), true),
+                || law_and_exists(r, &self.inner.state.live_except(keep)),
+            )
         };
         local::Here {
             st: &self.inner.state,
             law_and_exists: &law_and_exists,
             project: &project,
+            law_project: &law_project,
             whole: &whole,
             at_actual: &at_actual,
             considered: &considered,
