@@ -158,10 +158,13 @@ pub fn bdd_budget() -> BddBudget {
 /// (195,000) play 2.4 and 3.3 times faster.
 const FACTOR_FROM: usize = 20_000;
 
+/// BDDs kept with a model by a key, made when first needed.
+type Memo<K> = std::cell::RefCell<rustc_hash::FxHashMap<K, Bdd>>;
+
 /// The BDD kept in `memo` for `key`, made by `make` and kept there first
 /// when there is none (a model's marginals and projections).
 fn memoized<K: std::hash::Hash + Eq>(
-    memo: &std::cell::RefCell<rustc_hash::FxHashMap<K, Bdd>>,
+    memo: &Memo<K>,
     key: K,
     make: impl FnOnce() -> Res<Bdd>,
 ) -> Res<Bdd> {
@@ -199,14 +202,14 @@ struct Inner {
     considered: Vec<OnceCell<Bdd>>,
     /// On a factored law, the marginals of sets of locations (see
     /// [`Factors::and_exists`]), computed when first needed.
-    marginals: std::cell::RefCell<rustc_hash::FxHashMap<Vec<usize>, Bdd>>,
+    marginals: Memo<Vec<usize>>,
     /// Sets of states (an agent's `C_a`) projected on the variables of a
     /// few locations, `∃(V∖keep) x`, by `(x, keep, false)`: a query about
     /// one hand meets the projection instead of the whole set
     /// (`local.rs`). By `(r, keep, true)`: `∃(V∖keep)(θ ∧ r)`, the
     /// θ-states of a restriction r projected the same way (a nested
     /// query's inner set).
-    projections: std::cell::RefCell<rustc_hash::FxHashMap<(Bdd, Vec<VarNo>, bool), Bdd>>,
+    projections: Memo<(Bdd, Vec<VarNo>, bool)>,
 }
 
 impl std::fmt::Debug for SymbolicModel {
