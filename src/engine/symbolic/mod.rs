@@ -92,7 +92,7 @@ impl SymbolicLimits {
     /// The limits of `budget`.
     pub fn for_budget(budget: BddBudget) -> SymbolicLimits {
         let (nodes, collect_from, cache_per_var, cache_per_square, cache_max) = match budget {
-            BddBudget::Game => (1 << 24, 1 << 23, 1 << 13, 0, 1 << 22),
+            BddBudget::Game => (1 << 24, 1 << 20, 1 << 13, 0, 1 << 21),
             BddBudget::Scenario => (1 << 28, 1 << 27, 1 << 12, 5, 1 << 23),
         };
         SymbolicLimits {
@@ -113,8 +113,11 @@ impl SymbolicLimits {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum BddBudget {
     /// Many models at once (a game per core, the server, tests): dead
-    /// nodes are collected from 8 million nodes (about 200 MiB), the
-    /// operation cache has 8,192 entries a variable and at most 2^22.
+    /// nodes are collected from about a million nodes, the operation
+    /// cache has 8,192 entries a variable and at most 2^21, so that a
+    /// full-size game of every shipped card game stays under 100 MB
+    /// (from 8 million nodes and 2^22 entries, Kwartet took 212 MiB and
+    /// the Cabo-like game 168; docs/engines.md, "Memory per game").
     #[default]
     Game,
     /// One scenario has the machine (`dealer run`, `repl`, `check`):
@@ -228,7 +231,7 @@ impl std::fmt::Debug for SymbolicModel {
 /// of the variables, the more of the two, from 2^16 to
 /// [`SymbolicLimits::cache_max`]
 /// entries, rounded up to a power of two by the BDD library (a few MiB
-/// for muddy children with 10 children, 80 MiB with the game budget at
+/// for muddy children with 10 children, 40 MiB with the game budget at
 /// most, 160 MiB with the scenario budget).
 fn new_meta(
     limits: &SymbolicLimits,

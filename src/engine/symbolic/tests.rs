@@ -1110,5 +1110,5 @@ fn the_operation_cache_grows_with_the_square_only_for_large_scenarios() {
     // A tiny deal still gets the floor; the game budget has no square.
     assert_eq!(cache_entries(&scenario, 3), 1 << 16);
     assert_eq!(cache_entries(&game, 100), 1 << 20);
-    assert_eq!(cache_entries(&game, 1018), 1 << 22);
+    assert_eq!(cache_entries(&game, 1018), 1 << 21);
 }
