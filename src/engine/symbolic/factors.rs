@@ -206,22 +206,27 @@ pub(crate) fn applies(st: &State) -> bool {
 
 /// The deck's conservation over the present variables of `st`.
 pub(crate) fn deck(st: &State) -> Res<Bdd> {
-    let meta = &*st.meta;
-    let mut acc = meta.top();
-    for k in 0..meta.copies.len() {
-        let facts: Vec<&[VarNo]> = (0..meta.locs)
-            .filter(|&l| st.derived != Some(l))
-            .map(|l| st.facts[meta.fact(k, l)].as_slice())
-            .collect();
-        let items = weighted(&facts);
-        let d = if st.derived.is_some() {
-            sum_le(meta, &items, meta.copies[k])?
-        } else {
-            sum_eq(meta, &items, meta.copies[k])?
-        };
-        acc = oom(acc.and(&d))?;
+    let mut acc = st.meta.top();
+    for k in 0..st.meta.copies.len() {
+        acc = oom(acc.and(&deck_of(st, k)?))?;
     }
     Ok(acc)
+}
+
+/// The conservation of kind `k` alone: its copies outside the derived
+/// stock are at most its copies (exactly, without a derived stock).
+fn deck_of(st: &State, k: usize) -> Res<Bdd> {
+    let meta = &*st.meta;
+    let facts: Vec<&[VarNo]> = (0..meta.locs)
+        .filter(|&l| st.derived != Some(l))
+        .map(|l| st.facts[meta.fact(k, l)].as_slice())
+        .collect();
+    let items = weighted(&facts);
+    if st.derived.is_some() {
+        sum_le(meta, &items, meta.copies[k])
+    } else {
+        sum_eq(meta, &items, meta.copies[k])
+    }
 }
 
 /// The factors of `law`, if it splits (verified; `None` otherwise).
@@ -355,4 +360,292 @@ fn counted_at(f: &Formula, out: &mut Vec<usize>) -> bool {
         Formula::Implies(a, b) | Formula::Iff(a, b) => counted_at(a, out) && counted_at(b, out),
         _ => false,
     }
+}
+
+/// A count that a public move changes: the fact and its value after the
+/// move (the same in every state where the move happens).
+struct Shift {
+    fact: usize,
+    after: u32,
+}
+
+/// The factors after a **public move of known cards**, without the
+/// transformer: `None` when the move is not one (the caller runs the
+/// general update, which gives the same model, or the same refusal).
+///
+/// A public move is an event `e` of `em` that every agent tells apart
+/// from every other event, so that after the update only the states
+/// where `e` happened remain: `θ ∧ pre_e`, with the counts `e` moves
+/// changed. When the counts it changes have one value in every state of
+/// `θ ∧ pre_e` (Kwartet's "q hands card c to p": q held c, p did not;
+/// Go Fish's "q hands these suits of rank r to p"), the update renames
+/// no state: it sets those counts to their new values, and every agent
+/// still tells two states apart exactly when it did before, since what
+/// it observes changed by the same amount everywhere. The new law is
+/// then, exactly,
+///
+/// ```text
+/// θ' = Deck ∧ ∧_l F'_l,   F'_l = (F_l ∧ pre_l)[moved_l := before] ∧ (moved_l = after)
+/// ```
+///
+/// where `pre_e = ∧_l pre_l` splits by location (verified by BDD
+/// equality). The deck is unchanged: a move between locations with
+/// variables keeps every kind's total, so
+/// `Deck[moved := before] = Deck[moved := after]`. Each condition is
+/// checked, and any doubt falls back to the general update:
+/// - every agent tells `e` apart from every other event;
+/// - `e` moves cards only between locations that are not the derived
+///   stock and no location keeps a count as a rest. A new count that
+///   does not fit its variables (a pile empty at the deal has none) gets
+///   its kind's full width in new variables that every agent observes:
+///   their value is the same in every state;
+/// - each moved count has one value under `Deck_k ∧ ∧_l ∃(others)(F_l ∧
+///   pre_l)` for its kind k, a superset of `θ ∧ pre_e` on kind k's counts,
+///   so it has one value in `θ ∧ pre_e` too;
+/// - no event could move cards that are not there (the general update
+///   refuses the whole model then): for each card an event moves out of a
+///   location, `F_from ∧ ∃(others) pre ∧ count < needed` is empty, again
+///   a superset of the states where it would be missing.
+pub(crate) fn public_move(
+    st: &State,
+    factors: &Factors,
+    em: &EventModel,
+    classes: &[Vec<u32>],
+    pres: &[Bdd],
+    e: usize,
+    actual: &[bool],
+) -> Res<Option<(State, Factors, Vec<bool>)>> {
+    let meta = &*st.meta;
+    if !applies(st) || st.rest.iter().any(Option::is_some) {
+        return Ok(None);
+    }
+    if !classes
+        .iter()
+        .all(|c| c.iter().filter(|&&x| x == c[e]).count() == 1)
+    {
+        return Ok(None);
+    }
+    let plain = |l: usize| l < meta.locs && st.derived != Some(l);
+    let value = |f: usize| -> u32 {
+        st.facts[f]
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| u32::from(actual[v as usize]) << i)
+            .sum()
+    };
+    // The counts e changes, applied in order from the actual values.
+    let mut shifts: Vec<Shift> = Vec::new();
+    for p in &em.events[e].post {
+        let Post::Move { kind, from, to, n } = *p else {
+            return Ok(None);
+        };
+        if kind >= meta.copies.len() || !plain(from) || !plain(to) {
+            return Ok(None);
+        }
+        for (l, out) in [(from, true), (to, false)] {
+            let f = meta.fact(kind, l);
+            let i = match shifts.iter().position(|s| s.fact == f) {
+                Some(i) => i,
+                None => {
+                    shifts.push(Shift {
+                        fact: f,
+                        after: value(f),
+                    });
+                    shifts.len() - 1
+                }
+            };
+            let s = &mut shifts[i];
+            s.after = if out {
+                match s.after.checked_sub(n) {
+                    Some(x) => x,
+                    None => return Ok(None),
+                }
+            } else {
+                s.after.saturating_add(n)
+            };
+        }
+    }
+    // A count that outgrows its variables (a pile empty at the deal has
+    // none) gets its kind's full width, as in the transformer.
+    let fits = |width: usize, x: u32| width >= 32 || x >> width == 0;
+    let mut wider: Vec<usize> = Vec::new();
+    for s in &shifts {
+        if !fits(st.facts[s.fact].len(), s.after) {
+            if !fits(meta.full_width(s.fact / meta.locs), s.after) {
+                return Ok(None);
+            }
+            wider.push(s.fact);
+        }
+    }
+    if !no_missing_cards(st, factors, em, pres, e)? {
+        return Ok(None);
+    }
+    // pre_e by location, verified.
+    let support = super::walk::support(&pres[e]);
+    let mut pre_at: Vec<Option<Bdd>> = vec![None; meta.locs];
+    let mut covered = 0;
+    let mut joined = meta.top();
+    for (l, slot) in pre_at.iter_mut().enumerate() {
+        let vars = location_vars(st, l);
+        let n = vars
+            .iter()
+            .filter(|v| support.binary_search(v).is_ok())
+            .count();
+        if n == 0 {
+            continue;
+        }
+        covered += n;
+        let p = meta.exists(&pres[e], &st.live_except(&vars))?;
+        joined = oom(joined.and(&p))?;
+        *slot = Some(p);
+    }
+    if covered < support.len() || joined != pres[e] {
+        return Ok(None);
+    }
+    let restricted = |l: usize| -> Res<Option<Bdd>> {
+        Ok(match (&factors.parts[l], &pre_at[l]) {
+            (Some(f), Some(p)) => Some(oom(f.and(p))?),
+            (Some(f), None) => Some(f.clone()),
+            (None, Some(p)) => Some(p.clone()),
+            (None, None) => None,
+        })
+    };
+    let g: Vec<Option<Bdd>> = (0..meta.locs).map(restricted).collect::<Res<_>>()?;
+    // Each moved count has one value where e happens.
+    let mut kinds: Vec<usize> = shifts.iter().map(|s| s.fact / meta.locs).collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    for &k in &kinds {
+        let mut x = deck_of(st, k)?;
+        for l in (0..meta.locs).filter(|&l| plain(l)) {
+            let here = &st.facts[meta.fact(k, l)];
+            if let (false, Some(gl)) = (here.is_empty(), &g[l]) {
+                let mut others = location_vars(st, l);
+                others.retain(|v| !here.contains(v));
+                x = oom(x.and(&meta.exists(gl, &others)?))?;
+            }
+        }
+        let moved: Vec<VarNo> = shifts
+            .iter()
+            .filter(|s| s.fact / meta.locs == k)
+            .flat_map(|s| st.facts[s.fact].iter().copied())
+            .collect();
+        let known = meta.assignment(&moved, |v| actual[v as usize])?;
+        if oom(x.and(&oom(known.not())?))?.satisfiable() {
+            return Ok(None);
+        }
+    }
+    // The new variables of the widened counts: a spare slot next to the
+    // old ones. Every agent observes them: their value is the same in
+    // every state, so observing them tells no two states apart, and
+    // every agent can compute it (as after the transformer, where the
+    // agents who can compute a new value observe it).
+    let mut state = st.clone();
+    for &f in &wider {
+        let vars = meta.slot(&state.live, f, meta.full_width(f / meta.locs));
+        state.add_live(&vars);
+        for o in &mut state.obs {
+            o.extend(&vars);
+            o.sort_unstable();
+            o.dedup();
+        }
+        let old = std::mem::replace(&mut state.facts[f], vars);
+        state.drop_vars(&old);
+    }
+    // The new factors and actual state.
+    let mut next = actual.to_vec();
+    next.resize(meta.num_vars(), false);
+    let mut parts = factors.parts.clone();
+    for (l, part) in parts.iter_mut().enumerate() {
+        let here: Vec<&Shift> = shifts.iter().filter(|s| s.fact % meta.locs == l).collect();
+        if here.is_empty() {
+            if pre_at[l].is_some() {
+                *part = g[l].clone();
+            }
+            continue;
+        }
+        let mut old: Vec<VarNo> = Vec::new();
+        let mut new: Vec<VarNo> = Vec::new();
+        for s in &here {
+            old.extend(&st.facts[s.fact]);
+            for (i, &v) in state.facts[s.fact].iter().enumerate() {
+                next[v as usize] = s.after >> i & 1 == 1;
+                new.push(v);
+            }
+        }
+        let before = meta.assignment(&old, |v| actual[v as usize])?;
+        let after = meta.assignment(&new, |v| next[v as usize])?;
+        let rest = match &g[l] {
+            Some(gl) => meta.and_exists(gl, &before, &old)?,
+            None => meta.top(),
+        };
+        *part = Some(oom(rest.and(&after))?);
+    }
+    // The deck over the new variables: the same sums.
+    let deck = if wider.is_empty() {
+        factors.deck.clone()
+    } else {
+        deck(&state)?
+    };
+    Ok(Some((state, Factors { deck, parts }, next)))
+}
+
+/// Whether no event of `em` can move cards that are not there, by a
+/// sufficient test on one location's factor at a time (see
+/// [`public_move`]); `e`, the actual event, is checked there on its known
+/// counts. False also when an event moves cards in a way the test does
+/// not cover.
+fn no_missing_cards(
+    st: &State,
+    factors: &Factors,
+    em: &EventModel,
+    pres: &[Bdd],
+    e: usize,
+) -> Res<bool> {
+    let meta = &*st.meta;
+    for (i, event) in em.events.iter().enumerate() {
+        if i == e || !pres[i].satisfiable() {
+            continue;
+        }
+        // (kind, from) → the copies needed there.
+        let mut need: Vec<((usize, usize), u32)> = Vec::new();
+        let mut into: Vec<(usize, usize)> = Vec::new();
+        for p in &event.post {
+            let Post::Move { kind, from, to, n } = *p else {
+                return Ok(false);
+            };
+            if from >= meta.locs || to >= meta.locs || st.derived == Some(from) {
+                return Ok(false);
+            }
+            if into.contains(&(kind, from)) {
+                return Ok(false);
+            }
+            into.push((kind, to));
+            match need.iter_mut().find(|(x, _)| *x == (kind, from)) {
+                Some((_, m)) => *m = m.saturating_add(n),
+                None => need.push(((kind, from), n)),
+            }
+        }
+        for ((kind, from), n) in need {
+            let short = super::eval::eval(
+                st,
+                &meta.top(),
+                &Formula::Atom(Atom::Count {
+                    loc: from,
+                    kinds: vec![kind],
+                    cmp: crate::engine::formula::Cmp::Lt,
+                    n,
+                }),
+            )?;
+            let vars = location_vars(st, from);
+            let mut x = oom(short.and(&meta.exists(&pres[i], &st.live_except(&vars))?))?;
+            if let Some(f) = &factors.parts[from] {
+                x = oom(x.and(f))?;
+            }
+            if x.satisfiable() {
+                return Ok(false);
+            }
+        }
+    }
+    Ok(true)
 }

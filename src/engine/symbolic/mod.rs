@@ -161,6 +161,13 @@ pub fn bdd_budget() -> BddBudget {
 /// (195,000) play 2.4 and 3.3 times faster.
 const FACTOR_FROM: usize = 20_000;
 
+#[cfg(test)]
+thread_local! {
+    /// The updates made as public moves of known cards on the factors
+    /// (`factors::public_move`), and those of them that moved cards.
+    static PUBLIC_MOVES: std::cell::Cell<(usize, usize)> = const { std::cell::Cell::new((0, 0)) };
+}
+
 /// BDDs kept with a model by a key, made when first needed.
 type Memo<K> = std::cell::RefCell<rustc_hash::FxHashMap<K, Bdd>>;
 
@@ -684,9 +691,26 @@ impl SymbolicModel {
     /// change (`factors.rs`); anything else on the whole law.
     fn update(&self, em: &EventModel, chosen: Option<EventId>) -> Res<SymbolicModel> {
         let inner = &*self.inner;
-        transform::check(&inner.state, em)?;
+        let classes = transform::check(&inner.state, em)?;
         if let Some(f) = &inner.factors {
             if let Some(reach) = factors::touched(&inner.state, em, f) {
+                // A public move of known cards sets counts on the
+                // factors, without the transformer (`factors.rs`).
+                let pres = transform::pres(&inner.state, &self.meta().top(), em)?;
+                let possible: Vec<bool> = pres.iter().map(|p| self.at_actual(p)).collect();
+                let e = crate::engine::event::choose(em, &possible, chosen)?;
+                let known = self.meta().retry(|| {
+                    factors::public_move(&inner.state, f, em, &classes, &pres, e, &inner.actual)
+                })?;
+                if let Some((state, f, actual)) = known {
+                    #[cfg(test)]
+                    PUBLIC_MOVES.with(|c| {
+                        let (all, moved) = c.get();
+                        let moved_cards = !em.events[e].post.is_empty();
+                        c.set((all + 1, moved + usize::from(moved_cards)));
+                    });
+                    return Ok(SymbolicModel::factored(state, f, actual, inner.limits));
+                }
                 let law = self.meta().retry(|| f.touched_law(&reach.moved))?;
                 match self.update_on(em, chosen, &law, Law::Factored) {
                     Ok((state, result, actual)) => {

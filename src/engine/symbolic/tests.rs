@@ -701,19 +701,97 @@ fn random_whole_deck(rng: &mut rand_chacha::ChaCha8Rng) -> DealSpec {
     }
 }
 
-/// `p` lays a `k` on the table, in public.
+/// `p` lays a `k` on the table (location 3), in public.
 fn play_to_table(p: usize, k: usize) -> EventModel {
+    play_to(p, k, 3)
+}
+
+/// `p` lays a `k` on the pile `table`, in public.
+fn play_to(p: usize, k: usize, table: usize) -> EventModel {
     let event = Event {
         name: format!("play {k}"),
         pre: Formula::count(p, vec![k], Cmp::Ge, 1),
         post: vec![Post::Move {
             kind: k,
             from: p,
-            to: 3,
+            to: table,
             n: 1,
         }],
     };
     EventModel::public("play", 3, vec![event])
+}
+
+/// Nine distinct cards (three ranks of three suits, kind `3r + s`): two
+/// to each hand, three in the stock (location 3, which nobody sees) and
+/// a table (location 4) everyone sees, empty at the deal.
+fn random_distinct(rng: &mut rand_chacha::ChaCha8Rng) -> DealSpec {
+    use rand::RngExt;
+    let mut cards: Vec<usize> = (0..9).collect();
+    for i in (1..cards.len()).rev() {
+        cards.swap(i, rng.random_range(0..=i));
+    }
+    let mut actual = vec![vec![0u32; 9]; 5];
+    for (i, k) in cards.into_iter().enumerate() {
+        actual[(i / 2).min(3)][k] = 1;
+    }
+    DealSpec {
+        only: Vec::new(),
+        order: Vec::new(),
+        copies: vec![1; 9],
+        sizes: vec![2, 2, 2, 3, 0],
+        observers: vec![vec![0, 4], vec![1, 4], vec![2, 4]],
+        props: 0,
+        actual,
+    }
+}
+
+/// A draw of one of the nine distinct cards from the stock, told apart
+/// by the drawer only.
+fn draw_distinct(drawer: usize) -> EventModel {
+    let events = (0..9)
+        .map(|k| Event {
+            name: format!("draw {k}"),
+            pre: Formula::count(STOCK, vec![k], Cmp::Ge, 1),
+            post: vec![Post::Move {
+                kind: k,
+                from: STOCK,
+                to: drawer,
+                n: 1,
+            }],
+        })
+        .collect();
+    EventModel::semi_private("draw", 3, &[drawer], events)
+}
+
+/// Go Fish's ask with suits: `p` (holding a card of `k`'s rank) asks `q`
+/// for the rank, and q hands over the suits it holds, in public: an
+/// event for each set of suits.
+fn ask_suits(p: usize, q: usize, k: usize) -> EventModel {
+    let rank: Vec<usize> = (0..3).map(|s| k / 3 * 3 + s).collect();
+    let events = (0..8u32)
+        .map(|set| {
+            let mut pre = vec![Formula::count(p, rank.clone(), Cmp::Ge, 1)];
+            let mut post = Vec::new();
+            for (s, &kind) in rank.iter().enumerate() {
+                let has = set >> s & 1;
+                pre.push(Formula::count(q, vec![kind], Cmp::Eq, has));
+                if has == 1 {
+                    post.push(Post::Move {
+                        kind,
+                        from: q,
+                        to: p,
+                        n: 1,
+                    });
+                }
+            }
+            Event {
+                name: format!("suits {set}"),
+                pre: Formula::And(pre),
+                post,
+            }
+        })
+        .collect();
+    EventModel::public("ask", 3, events)
 }
 
 /// What [`factored_random_games`] counted.
@@ -733,6 +811,10 @@ struct FactoredRun {
     /// Knowledge formulas asked while the law was factors only, so
     /// through considered sets conjoined from the factors.
     from_factors: usize,
+    /// Updates made as public moves of known cards
+    /// (`factors::public_move`), and those of them that moved cards.
+    public_moves: usize,
+    public_moves_of_cards: usize,
 }
 
 /// Sixteen seeded games of ten random moves on the deals of `deal`, on
@@ -766,9 +848,10 @@ fn factored_random_games(
             let p = rng.random_range(0..3);
             let q = (p + 1 + rng.random_range(0..2)) % 3;
             let hand = e.actual_world().cards[p].clone();
-            let held: Vec<usize> = (0..4).filter(|&k| hand[k] > 0).collect();
+            let kinds = spec.copies.len();
+            let held: Vec<usize> = (0..kinds).filter(|&k| hand[k] > 0).collect();
             let k = if held.is_empty() {
-                rng.random_range(0..4)
+                rng.random_range(0..kinds)
             } else {
                 held[rng.random_range(0..held.len())]
             };
@@ -782,10 +865,14 @@ fn factored_random_games(
                 run.refused += 1;
                 continue;
             };
+            let before = super::PUBLIC_MOVES.with(|c| c.get());
             let (e2, s2) = (
                 e.apply(&em, Some(ev)).unwrap(),
                 s.meta().retry(|| s.update(&em, Some(ev))),
             );
+            let after = super::PUBLIC_MOVES.with(|c| c.get());
+            run.public_moves += after.0 - before.0;
+            run.public_moves_of_cards += after.1 - before.1;
             let s2 = s2.unwrap_or_else(|err| panic!("seed {seed} step {step}: {err}"));
             (e, s) = (e2, s2);
             if s.is_factored() {
@@ -881,6 +968,36 @@ fn factored_laws_of_a_deck_dealt_whole_agree_with_the_explicit_engine() {
         run.from_factors >= 500,
         "{} from the factors",
         run.from_factors
+    );
+}
+
+#[test]
+fn public_moves_of_known_cards_agree_with_the_explicit_engine() {
+    // Distinct cards, as in the full-size games: a public ask hands over
+    // known cards, a card played to the table is known to have left the
+    // hand. Private draws go through the transformer and leave the
+    // drawer's hand open to the others.
+    let run = factored_random_games(random_distinct, |p, q, k, roll, _| match roll {
+        0..=2 => draw_distinct(p),
+        3..=6 => ask_suits(p, q, k),
+        7 | 8 => play_to(p, k, 4),
+        _ => EventModel::announcement("none", 3, Formula::count(q, vec![k], Cmp::Eq, 0)),
+    });
+    assert!(run.checked >= 2000, "{} formulas checked", run.checked);
+    assert!(
+        run.from_factors >= 500,
+        "{} from the factors",
+        run.from_factors
+    );
+    assert!(
+        run.public_moves_of_cards >= 40,
+        "{} public moves of cards",
+        run.public_moves_of_cards
+    );
+    assert!(
+        run.public_moves >= run.public_moves_of_cards + 20,
+        "{} public moves in all",
+        run.public_moves
     );
 }
 
