@@ -649,3 +649,157 @@ fn no_missing_cards(
     }
     Ok(true)
 }
+
+/// The factors after a **private draw** from the derived stock, without
+/// the transformer: `None` when the move is not one (the caller runs the
+/// general update, which gives the same model).
+///
+/// A private draw has an event for each kind c that can be drawn, with
+/// precondition "the stock holds a c" and postcondition "one c moves from
+/// the stock to location h"; one agent (the drawer) tells every event
+/// apart and every other agent none. When the drawer observes every
+/// variable of h and no other agent observes any, the new law is
+/// exactly
+///
+/// ```text
+/// θ' = Deck ∧ F'_h ∧ ∧_{l≠h} F_l,   F'_h(H) = ∨_c (H_c ≥ 1 ∧ F_h(H - c))
+/// ```
+///
+/// with the drawer observing its new hand: the map (s, c) ↦ s + c from
+/// the product update onto θ' is a bisimulation. Forth: the others observe
+/// nothing that changed; the drawer saw c and its old hand, so its new
+/// hand. Back: a state u' of θ' that agrees with s + c on what an agent
+/// observes is u + c for u = u' - c at h, a state of θ where the stock
+/// holds c (`Deck(H - c, O) ∧ stock holds c` is `Deck(H, O)` when
+/// `H_c ≥ 1`: the deck says "at most the copies" outside the stock), and
+/// u agrees with s on what the agent observes (the drawer: its old hand
+/// is H - c in both). So the drawer's old hand need not be remembered,
+/// which the general update finds out by a test on the whole law (the
+/// cleanup's step 4). Checked: the preconditions are exactly "the stock
+/// holds c" (BDD equality), h keeps no rest, and no count at h can
+/// outgrow its variables.
+pub(crate) fn private_draw(
+    st: &State,
+    factors: &Factors,
+    em: &EventModel,
+    classes: &[Vec<u32>],
+    pres: &[Bdd],
+    e: usize,
+    actual: &[bool],
+) -> Res<Option<(Factors, Vec<bool>)>> {
+    let meta = &*st.meta;
+    let Some(stock) = st.derived else {
+        return Ok(None);
+    };
+    if !applies(st) || st.rest.iter().any(Option::is_some) || em.events.is_empty() {
+        return Ok(None);
+    }
+    // One drawer, who tells every event apart; nobody else tells any.
+    let n = em.events.len();
+    let all_apart = |c: &Vec<u32>| {
+        let mut d = c.clone();
+        d.sort_unstable();
+        d.dedup();
+        d.len() == n
+    };
+    let drawers: Vec<usize> = (0..classes.len())
+        .filter(|&a| all_apart(&classes[a]))
+        .collect();
+    let [drawer] = drawers[..] else {
+        return Ok(None);
+    };
+    if (0..classes.len()).any(|a| a != drawer && classes[a].iter().any(|&c| c != classes[a][0])) {
+        return Ok(None);
+    }
+    // Each event: one card of its own kind from the stock to h.
+    let mut kinds: Vec<usize> = Vec::with_capacity(n);
+    let mut hand = None;
+    for (i, event) in em.events.iter().enumerate() {
+        let [Post::Move {
+            kind,
+            from,
+            to,
+            n: 1,
+        }] = event.post[..]
+        else {
+            return Ok(None);
+        };
+        if from != stock || to == stock || to >= meta.locs || kind >= meta.copies.len() {
+            return Ok(None);
+        }
+        if *hand.get_or_insert(to) != to || kinds.contains(&kind) {
+            return Ok(None);
+        }
+        let holds = super::eval::eval(
+            st,
+            &meta.top(),
+            &Formula::Atom(Atom::Count {
+                loc: stock,
+                kinds: vec![kind],
+                cmp: crate::engine::formula::Cmp::Ge,
+                n: 1,
+            }),
+        )?;
+        if holds != pres[i] {
+            return Ok(None);
+        }
+        kinds.push(kind);
+    }
+    let Some(h) = hand else {
+        return Ok(None);
+    };
+    // The drawer observes all of h, nobody else any of it.
+    let vars = location_vars(st, h);
+    let seen = |a: usize, v: &VarNo| st.obs[a].binary_search(v).is_ok();
+    if !vars.iter().all(|v| seen(drawer, v))
+        || (0..st.obs.len()).any(|a| a != drawer && vars.iter().any(|v| seen(a, v)))
+    {
+        return Ok(None);
+    }
+    let Some(f) = &factors.parts[h] else {
+        return Ok(None);
+    };
+    let count_is = |bits: &[VarNo], x: u32| {
+        meta.assignment(bits, |v| {
+            let i = bits.iter().position(|&b| b == v).unwrap_or(0);
+            x >> i & 1 == 1
+        })
+    };
+    let mut next_part = meta.bot();
+    for &k in &kinds {
+        let bits = &st.facts[meta.fact(k, h)];
+        if bits.len() >= 32 {
+            return Ok(None);
+        }
+        let top = (1u32 << bits.len()) - 1;
+        // A count already at the most its variables hold could overflow,
+        // unless that is all the copies (then the stock has none).
+        if top < meta.copies[k] && oom(f.and(&count_is(bits, top)?))?.satisfiable() {
+            return Ok(None);
+        }
+        for v in 1..=top.min(meta.copies[k]) {
+            let before = meta.and_exists(f, &count_is(bits, v - 1)?, bits)?;
+            let term = oom(before.and(&count_is(bits, v)?))?;
+            next_part = oom(next_part.or(&term))?;
+        }
+    }
+    let mut next = actual.to_vec();
+    let bits = &st.facts[meta.fact(kinds[e], h)];
+    let old: u32 = bits
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| u32::from(actual[v as usize]) << i)
+        .sum();
+    for (i, &v) in bits.iter().enumerate() {
+        next[v as usize] = (old + 1) >> i & 1 == 1;
+    }
+    let mut parts = factors.parts.clone();
+    parts[h] = Some(next_part);
+    Ok(Some((
+        Factors {
+            deck: factors.deck.clone(),
+            parts,
+        },
+        next,
+    )))
+}

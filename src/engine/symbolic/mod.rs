@@ -161,11 +161,24 @@ pub fn bdd_budget() -> BddBudget {
 /// (195,000) play 2.4 and 3.3 times faster.
 const FACTOR_FROM: usize = 20_000;
 
+/// The updates made on the factors without the transformer, counted for
+/// the tests.
+#[cfg(test)]
+#[derive(Clone, Copy, Debug, Default)]
+struct FastUpdates {
+    /// Public moves of known cards (`factors::public_move`).
+    public: usize,
+    /// Those of them that moved cards.
+    public_of_cards: usize,
+    /// Private draws (`factors::private_draw`).
+    draws: usize,
+}
+
 #[cfg(test)]
 thread_local! {
-    /// The updates made as public moves of known cards on the factors
-    /// (`factors::public_move`), and those of them that moved cards.
-    static PUBLIC_MOVES: std::cell::Cell<(usize, usize)> = const { std::cell::Cell::new((0, 0)) };
+    static FAST_UPDATES: std::cell::Cell<FastUpdates> = const {
+        std::cell::Cell::new(FastUpdates { public: 0, public_of_cards: 0, draws: 0 })
+    };
 }
 
 /// BDDs kept with a model by a key, made when first needed.
@@ -704,11 +717,26 @@ impl SymbolicModel {
                 })?;
                 if let Some((state, f, actual)) = known {
                     #[cfg(test)]
-                    PUBLIC_MOVES.with(|c| {
-                        let (all, moved) = c.get();
-                        let moved_cards = !em.events[e].post.is_empty();
-                        c.set((all + 1, moved + usize::from(moved_cards)));
+                    FAST_UPDATES.with(|c| {
+                        let mut n = c.get();
+                        n.public += 1;
+                        n.public_of_cards += usize::from(!em.events[e].post.is_empty());
+                        c.set(n);
                     });
+                    return Ok(SymbolicModel::factored(state, f, actual, inner.limits));
+                }
+                // So does a private draw from the stock.
+                let drawn = self.meta().retry(|| {
+                    factors::private_draw(&inner.state, f, em, &classes, &pres, e, &inner.actual)
+                })?;
+                if let Some((f, actual)) = drawn {
+                    #[cfg(test)]
+                    FAST_UPDATES.with(|c| {
+                        let mut n = c.get();
+                        n.draws += 1;
+                        c.set(n);
+                    });
+                    let state = inner.state.clone();
                     return Ok(SymbolicModel::factored(state, f, actual, inner.limits));
                 }
                 let law = self.meta().retry(|| f.touched_law(&reach.moved))?;

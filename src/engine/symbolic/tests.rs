@@ -815,6 +815,8 @@ struct FactoredRun {
     /// (`factors::public_move`), and those of them that moved cards.
     public_moves: usize,
     public_moves_of_cards: usize,
+    /// Private draws made on the factors (`factors::private_draw`).
+    private_draws: usize,
 }
 
 /// Sixteen seeded games of ten random moves on the deals of `deal`, on
@@ -865,14 +867,15 @@ fn factored_random_games(
                 run.refused += 1;
                 continue;
             };
-            let before = super::PUBLIC_MOVES.with(|c| c.get());
+            let before = super::FAST_UPDATES.with(|c| c.get());
             let (e2, s2) = (
                 e.apply(&em, Some(ev)).unwrap(),
                 s.meta().retry(|| s.update(&em, Some(ev))),
             );
-            let after = super::PUBLIC_MOVES.with(|c| c.get());
-            run.public_moves += after.0 - before.0;
-            run.public_moves_of_cards += after.1 - before.1;
+            let after = super::FAST_UPDATES.with(|c| c.get());
+            run.public_moves += after.public - before.public;
+            run.public_moves_of_cards += after.public_of_cards - before.public_of_cards;
+            run.private_draws += after.draws - before.draws;
             let s2 = s2.unwrap_or_else(|err| panic!("seed {seed} step {step}: {err}"));
             (e, s) = (e2, s2);
             if s.is_factored() {
@@ -914,6 +917,12 @@ fn factored_laws_agree_with_the_explicit_engine_on_random_games() {
         run.with_determined >= 5,
         "{} with a determined location",
         run.with_determined
+    );
+    // Draws of counts of three copies, made on the factors.
+    assert!(
+        run.private_draws >= 20,
+        "{} private draws",
+        run.private_draws
     );
     assert!(
         run.with_marginals >= 40,
@@ -975,8 +984,8 @@ fn factored_laws_of_a_deck_dealt_whole_agree_with_the_explicit_engine() {
 fn public_moves_of_known_cards_agree_with_the_explicit_engine() {
     // Distinct cards, as in the full-size games: a public ask hands over
     // known cards, a card played to the table is known to have left the
-    // hand. Private draws go through the transformer and leave the
-    // drawer's hand open to the others.
+    // hand; both are made on the factors (`factors::public_move`), and
+    // so are private draws (`factors::private_draw`).
     let run = factored_random_games(random_distinct, |p, q, k, roll, _| match roll {
         0..=2 => draw_distinct(p),
         3..=6 => ask_suits(p, q, k),
@@ -998,6 +1007,11 @@ fn public_moves_of_known_cards_agree_with_the_explicit_engine() {
         run.public_moves >= run.public_moves_of_cards + 20,
         "{} public moves in all",
         run.public_moves
+    );
+    assert!(
+        run.private_draws >= 20,
+        "{} private draws",
+        run.private_draws
     );
 }
 
