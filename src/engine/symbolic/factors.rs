@@ -132,10 +132,20 @@ impl Factors {
             return Ok(None);
         }
         let m = marginal(&out)?;
+        // The factors of kept locations none of whose variables is
+        // quantified are conjoined after the quantification (they
+        // mention none of its variables): a second-order query keeps the
+        // asker's hand, whose factor then meets a small result instead
+        // of riding through the product.
         let mut p = r.clone();
+        let mut after = Vec::new();
         for &l in &kept {
             if let Some(Some(f)) = self.parts.get(l) {
-                p = oom(p.and(f))?;
+                if location_vars(st, l).iter().all(|v| !quantified.contains(v)) {
+                    after.push(f);
+                } else {
+                    p = oom(p.and(f))?;
+                }
             }
         }
         out_vars.sort_unstable();
@@ -144,7 +154,11 @@ impl Factors {
             .copied()
             .filter(|v| out_vars.binary_search(v).is_err())
             .collect();
-        Ok(Some(meta.and_exists(&p, &m, &rest)?))
+        let mut x = meta.and_exists(&p, &m, &rest)?;
+        for f in after {
+            x = oom(x.and(f))?;
+        }
+        Ok(Some(x))
     }
 
     /// `∃V_U (Deck ∧ ∧_{u∈U} F_u)` for the locations `out` (U): what the
