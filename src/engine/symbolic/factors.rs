@@ -779,8 +779,20 @@ pub(crate) fn private_draw(
             x >> i & 1 == 1
         })
     };
-    let mut next_part = meta.bot();
-    for &k in &kinds {
+    // Distinct cards (one bit a count, one copy a kind): one pass.
+    let one_bit = kinds
+        .iter()
+        .all(|&k| meta.copies[k] == 1 && st.facts[meta.fact(k, h)].len() == 1);
+    let mut terms: Vec<Bdd> = Vec::new();
+    if one_bit {
+        let mut draw: Vec<VarNo> = kinds
+            .iter()
+            .map(|&k| st.facts[meta.fact(k, h)][0])
+            .collect();
+        draw.sort_unstable();
+        terms.push(super::walk::shift_in(meta, f, &draw)?);
+    }
+    for &k in kinds.iter().filter(|_| !one_bit) {
         let bits = &st.facts[meta.fact(k, h)];
         if bits.len() >= 32 {
             return Ok(None);
@@ -793,10 +805,24 @@ pub(crate) fn private_draw(
         }
         for v in 1..=top.min(meta.copies[k]) {
             let before = meta.and_exists(f, &count_is(bits, v - 1)?, bits)?;
-            let term = oom(before.and(&count_is(bits, v)?))?;
-            next_part = oom(next_part.or(&term))?;
+            terms.push(oom(before.and(&count_is(bits, v)?))?);
         }
     }
+    // The disjunction in pairs: each term is a cofactor of F_h, and
+    // joining them one by one would carry the growing disjunction
+    // through every step.
+    while terms.len() > 1 {
+        let mut paired = Vec::with_capacity(terms.len().div_ceil(2));
+        for pair in terms.chunks(2) {
+            paired.push(match pair {
+                [a, b] => oom(a.or(b))?,
+                [a] => a.clone(),
+                _ => unreachable!("chunks of two"),
+            });
+        }
+        terms = paired;
+    }
+    let next_part = terms.pop().unwrap_or_else(|| meta.bot());
     let mut next = actual.to_vec();
     let bits = &st.facts[meta.fact(kinds[e], h)];
     let old: u32 = bits

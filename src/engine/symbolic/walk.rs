@@ -181,6 +181,82 @@ fn walk_models(
     }
 }
 
+/// `∨_c (x_c ∧ f[x_c := 0])` over the one-bit variables `draw` (sorted):
+/// the sets of values f holds with exactly one of those variables turned
+/// from 0 to 1 (a private draw of one card into a hand of distinct
+/// cards, `factors::private_draw`), in one pass over f's nodes instead of
+/// a cofactor and a disjunction per variable. Recursion on a node and the
+/// next draw variable j: at a draw variable (in f or skipped by it) the
+/// new value 1 is either the drawn card (the old value 0, nothing drawn
+/// below) or an old 1 with the card drawn below; 0 is an old 0 with the
+/// card drawn below. At the bottom nothing is left to draw: false.
+pub(crate) fn shift_in(meta: &super::vars::Meta, f: &Bdd, draw: &[VarNo]) -> super::vars::Res<Bdd> {
+    use super::vars::oom;
+    let g = Graph::of(f);
+    // The BDD of each step, rebuilt bottom-up.
+    let mut whole: FxHashMap<usize, Bdd> = FxHashMap::default();
+    let mut shifted: FxHashMap<(usize, usize), Bdd> = FxHashMap::default();
+    fn plain(
+        meta: &super::vars::Meta,
+        g: &Graph,
+        i: usize,
+        memo: &mut FxHashMap<usize, Bdd>,
+    ) -> super::vars::Res<Bdd> {
+        if let Some(b) = memo.get(&i) {
+            return Ok(b.clone());
+        }
+        let b = match g.steps[i] {
+            Step::True => meta.top(),
+            Step::False => meta.bot(),
+            Step::Inner(v, hi, lo) => {
+                let (h, l) = (plain(meta, g, hi, memo)?, plain(meta, g, lo, memo)?);
+                oom(meta.var(v)?.ite(&h, &l))?
+            }
+        };
+        memo.insert(i, b.clone());
+        Ok(b)
+    }
+    #[allow(clippy::too_many_arguments)]
+    fn shift(
+        meta: &super::vars::Meta,
+        g: &Graph,
+        draw: &[VarNo],
+        i: usize,
+        j: usize,
+        whole: &mut FxHashMap<usize, Bdd>,
+        memo: &mut FxHashMap<(usize, usize), Bdd>,
+    ) -> super::vars::Res<Bdd> {
+        if let Some(b) = memo.get(&(i, j)) {
+            return Ok(b.clone());
+        }
+        let v = g.var(i);
+        let b = if j < draw.len() && draw[j] < v {
+            // A draw variable f does not read here.
+            let later = shift(meta, g, draw, i, j + 1, whole, memo)?;
+            let here = oom(plain(meta, g, i, whole)?.or(&later))?;
+            oom(meta.var(draw[j])?.ite(&here, &later))?
+        } else {
+            match g.steps[i] {
+                Step::True | Step::False => meta.bot(),
+                Step::Inner(v, hi, lo) if j < draw.len() && draw[j] == v => {
+                    let later_hi = shift(meta, g, draw, hi, j + 1, whole, memo)?;
+                    let later_lo = shift(meta, g, draw, lo, j + 1, whole, memo)?;
+                    let here = oom(plain(meta, g, lo, whole)?.or(&later_hi))?;
+                    oom(meta.var(v)?.ite(&here, &later_lo))?
+                }
+                Step::Inner(v, hi, lo) => {
+                    let h = shift(meta, g, draw, hi, j, whole, memo)?;
+                    let l = shift(meta, g, draw, lo, j, whole, memo)?;
+                    oom(meta.var(v)?.ite(&h, &l))?
+                }
+            }
+        };
+        memo.insert((i, j), b.clone());
+        Ok(b)
+    }
+    shift(meta, &g, draw, 0, 0, &mut whole, &mut shifted)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
