@@ -31,7 +31,13 @@ pub fn qa_deal() -> ExplicitModel {
 /// `drawer` draws a card from the stock: one event per kind, the drawer
 /// tells them apart, the others do not.
 pub fn draw(drawer: usize) -> EventModel {
-    let events = [Q, A]
+    draw_of(drawer, &[Q, A])
+}
+
+/// `drawer` draws a card of one of `kinds` from the stock (location
+/// [`STOCK`]), as [`draw`] does, with three agents.
+pub fn draw_of(drawer: usize, kinds: &[usize]) -> EventModel {
+    let events = kinds
         .iter()
         .map(|&k| Event {
             name: format!("draw {k}"),

@@ -41,7 +41,7 @@
 use oxidd::{BooleanFunction, Function, VarNo};
 
 use super::vars::{oom, sum_eq, sum_le, weighted, Bdd, Res, State};
-use crate::engine::formula::Atom;
+use crate::engine::formula::{Atom, Cmp};
 use crate::engine::{EventModel, Formula, Post};
 
 /// A law as factors (see the module documentation).
@@ -420,15 +420,16 @@ struct Shift {
 ///   refuses the whole model then): for each card an event moves out of a
 ///   location, `F_from ∧ ∃(others) pre ∧ count < needed` is empty, again
 ///   a superset of the states where it would be missing.
-pub(crate) fn public_move(
-    st: &State,
-    factors: &Factors,
-    em: &EventModel,
-    classes: &[Vec<u32>],
-    pres: &[Bdd],
-    e: usize,
-    actual: &[bool],
-) -> Res<Option<(State, Factors, Vec<bool>)>> {
+pub(crate) fn public_move(step: &Step) -> Res<Option<Made>> {
+    let Step {
+        st,
+        factors,
+        em,
+        classes,
+        pres,
+        e,
+        actual,
+    } = *step;
     let meta = &*st.meta;
     if !applies(st) || st.rest.iter().any(Option::is_some) {
         return Ok(None);
@@ -440,13 +441,6 @@ pub(crate) fn public_move(
         return Ok(None);
     }
     let plain = |l: usize| l < meta.locs && st.derived != Some(l);
-    let value = |f: usize| -> u32 {
-        st.facts[f]
-            .iter()
-            .enumerate()
-            .map(|(i, &v)| u32::from(actual[v as usize]) << i)
-            .sum()
-    };
     // The counts e changes, applied in order from the actual values.
     let mut shifts: Vec<Shift> = Vec::new();
     for p in &em.events[e].post {
@@ -463,7 +457,7 @@ pub(crate) fn public_move(
                 None => {
                     shifts.push(Shift {
                         fact: f,
-                        after: value(f),
+                        after: value_at(st, actual, f),
                     });
                     shifts.len() - 1
                 }
@@ -601,7 +595,58 @@ pub(crate) fn public_move(
     } else {
         deck(&state)?
     };
-    Ok(Some((state, Factors { deck, parts }, next)))
+    Ok(Some(Made {
+        state,
+        factors: Factors { deck, parts },
+        actual: next,
+    }))
+}
+
+/// A move to be made on the factors (`public_move`, `private_draw`):
+/// the model's structure, factors and actual state, the event model with
+/// each agent's partition of its events and each event's precondition,
+/// and the event that happens.
+#[derive(Clone, Copy)]
+pub(crate) struct Step<'a> {
+    pub st: &'a State,
+    pub factors: &'a Factors,
+    pub em: &'a EventModel,
+    pub classes: &'a [Vec<u32>],
+    pub pres: &'a [Bdd],
+    pub e: usize,
+    pub actual: &'a [bool],
+}
+
+/// A model made on the factors without the transformer.
+pub(crate) struct Made {
+    /// The variables and observations (new ones for a widened count).
+    pub state: State,
+    /// The law.
+    pub factors: Factors,
+    /// The actual state.
+    pub actual: Vec<bool>,
+}
+
+/// The count of fact `f` in the state `actual`.
+fn value_at(st: &State, actual: &[bool], f: usize) -> u32 {
+    st.facts[f]
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| u32::from(actual[v as usize]) << i)
+        .sum()
+}
+
+/// The states where `loc` holds `cmp n` copies of `kind`.
+fn count_is(st: &State, loc: usize, kind: usize, cmp: Cmp, n: u32) -> Res<Bdd> {
+    super::law::atom(
+        st,
+        &Atom::Count {
+            loc,
+            kinds: vec![kind],
+            cmp,
+            n,
+        },
+    )
 }
 
 /// Whether no event of `em` can move cards that are not there, by a
@@ -641,16 +686,7 @@ fn no_missing_cards(
             }
         }
         for ((kind, from), n) in need {
-            let short = super::eval::eval(
-                st,
-                &meta.top(),
-                &Formula::Atom(Atom::Count {
-                    loc: from,
-                    kinds: vec![kind],
-                    cmp: crate::engine::formula::Cmp::Lt,
-                    n,
-                }),
-            )?;
+            let short = count_is(st, from, kind, Cmp::Lt, n)?;
             let vars = location_vars(st, from);
             let mut x = oom(short.and(&meta.exists(&pres[i], &st.live_except(&vars))?))?;
             if let Some(f) = &factors.parts[from] {
@@ -692,15 +728,16 @@ fn no_missing_cards(
 /// cleanup's step 4). Checked: the preconditions are exactly "the stock
 /// holds c" (BDD equality), h keeps no rest, and no count at h can
 /// outgrow its variables.
-pub(crate) fn private_draw(
-    st: &State,
-    factors: &Factors,
-    em: &EventModel,
-    classes: &[Vec<u32>],
-    pres: &[Bdd],
-    e: usize,
-    actual: &[bool],
-) -> Res<Option<(Factors, Vec<bool>)>> {
+pub(crate) fn private_draw(step: &Step) -> Res<Option<Made>> {
+    let Step {
+        st,
+        factors,
+        em,
+        classes,
+        pres,
+        e,
+        actual,
+    } = *step;
     let meta = &*st.meta;
     let Some(stock) = st.derived else {
         return Ok(None);
@@ -744,17 +781,7 @@ pub(crate) fn private_draw(
         if *hand.get_or_insert(to) != to || kinds.contains(&kind) {
             return Ok(None);
         }
-        let holds = super::eval::eval(
-            st,
-            &meta.top(),
-            &Formula::Atom(Atom::Count {
-                loc: stock,
-                kinds: vec![kind],
-                cmp: crate::engine::formula::Cmp::Ge,
-                n: 1,
-            }),
-        )?;
-        if holds != pres[i] {
+        if count_is(st, stock, kind, Cmp::Ge, 1)? != pres[i] {
             return Ok(None);
         }
         kinds.push(kind);
@@ -825,21 +852,18 @@ pub(crate) fn private_draw(
     let next_part = terms.pop().unwrap_or_else(|| meta.bot());
     let mut next = actual.to_vec();
     let bits = &st.facts[meta.fact(kinds[e], h)];
-    let old: u32 = bits
-        .iter()
-        .enumerate()
-        .map(|(i, &v)| u32::from(actual[v as usize]) << i)
-        .sum();
+    let old = value_at(st, actual, meta.fact(kinds[e], h));
     for (i, &v) in bits.iter().enumerate() {
         next[v as usize] = (old + 1) >> i & 1 == 1;
     }
     let mut parts = factors.parts.clone();
     parts[h] = Some(next_part);
-    Ok(Some((
-        Factors {
+    Ok(Some(Made {
+        state: st.clone(),
+        factors: Factors {
             deck: factors.deck.clone(),
             parts,
         },
-        next,
-    )))
+        actual: next,
+    }))
 }

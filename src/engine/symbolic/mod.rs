@@ -353,6 +353,11 @@ impl SymbolicModel {
         SymbolicModel::build(state, OnceCell::new(), Some(factors), actual, limits)
     }
 
+    /// The model of a move made on the factors (`factors.rs`).
+    fn made(made: factors::Made, limits: SymbolicLimits) -> SymbolicModel {
+        SymbolicModel::factored(made.state, made.factors, made.actual, limits)
+    }
+
     /// This model, with its law also kept as `factors`.
     fn with_factors(self, factors: Factors) -> SymbolicModel {
         match Rc::try_unwrap(self.inner) {
@@ -712,10 +717,16 @@ impl SymbolicModel {
                 let pres = transform::pres(&inner.state, &self.meta().top(), em)?;
                 let possible: Vec<bool> = pres.iter().map(|p| self.at_actual(p)).collect();
                 let e = crate::engine::event::choose(em, &possible, chosen)?;
-                let known = self.meta().retry(|| {
-                    factors::public_move(&inner.state, f, em, &classes, &pres, e, &inner.actual)
-                })?;
-                if let Some((state, f, actual)) = known {
+                let step = factors::Step {
+                    st: &inner.state,
+                    factors: f,
+                    em,
+                    classes: &classes,
+                    pres: &pres,
+                    e,
+                    actual: &inner.actual,
+                };
+                if let Some(made) = self.meta().retry(|| factors::public_move(&step))? {
                     #[cfg(test)]
                     FAST_UPDATES.with(|c| {
                         let mut n = c.get();
@@ -723,21 +734,17 @@ impl SymbolicModel {
                         n.public_of_cards += usize::from(!em.events[e].post.is_empty());
                         c.set(n);
                     });
-                    return Ok(SymbolicModel::factored(state, f, actual, inner.limits));
+                    return Ok(SymbolicModel::made(made, inner.limits));
                 }
                 // So does a private draw from the stock.
-                let drawn = self.meta().retry(|| {
-                    factors::private_draw(&inner.state, f, em, &classes, &pres, e, &inner.actual)
-                })?;
-                if let Some((f, actual)) = drawn {
+                if let Some(made) = self.meta().retry(|| factors::private_draw(&step))? {
                     #[cfg(test)]
                     FAST_UPDATES.with(|c| {
                         let mut n = c.get();
                         n.draws += 1;
                         c.set(n);
                     });
-                    let state = inner.state.clone();
-                    return Ok(SymbolicModel::factored(state, f, actual, inner.limits));
+                    return Ok(SymbolicModel::made(made, inner.limits));
                 }
                 let law = self.meta().retry(|| f.touched_law(&reach.moved))?;
                 match self.update_on(em, chosen, &law, Law::Factored) {

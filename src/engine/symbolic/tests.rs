@@ -587,23 +587,6 @@ fn three_kinds(actual: Vec<Vec<u32>>) -> DealSpec {
     }
 }
 
-/// A draw of one of four kinds, told apart by the drawer only.
-fn draw_of_four(drawer: usize) -> EventModel {
-    let events = (0..4)
-        .map(|k| Event {
-            name: format!("draw {k}"),
-            pre: Formula::count(STOCK, vec![k], Cmp::Ge, 1),
-            post: vec![Post::Move {
-                kind: k,
-                from: STOCK,
-                to: drawer,
-                n: 1,
-            }],
-        })
-        .collect();
-    EventModel::semi_private("draw", 3, &[drawer], events)
-}
-
 /// Go Fish's ask: `p` (holding `k`) asks `q`, who hands over all its `k`
 /// in public.
 fn ask(p: usize, q: usize, k: usize) -> EventModel {
@@ -664,8 +647,12 @@ fn swap(p: usize, q: usize) -> EventModel {
 /// The twelve cards of [`three_kinds`] (kinds 0-3, three of each) in a
 /// random order.
 fn shuffled_twelve(rng: &mut rand_chacha::ChaCha8Rng) -> Vec<usize> {
+    shuffled(rng, (0..12).map(|c| c / 3).collect())
+}
+
+/// `cards` shuffled (Fisher-Yates with `rng`).
+fn shuffled(rng: &mut rand_chacha::ChaCha8Rng, mut cards: Vec<usize>) -> Vec<usize> {
     use rand::RngExt;
-    let mut cards: Vec<usize> = (0..12).map(|c| c / 3).collect();
     for i in (1..cards.len()).rev() {
         cards.swap(i, rng.random_range(0..=i));
     }
@@ -725,13 +712,8 @@ fn play_to(p: usize, k: usize, table: usize) -> EventModel {
 /// to each hand, three in the stock (location 3, which nobody sees) and
 /// a table (location 4) everyone sees, empty at the deal.
 fn random_distinct(rng: &mut rand_chacha::ChaCha8Rng) -> DealSpec {
-    use rand::RngExt;
-    let mut cards: Vec<usize> = (0..9).collect();
-    for i in (1..cards.len()).rev() {
-        cards.swap(i, rng.random_range(0..=i));
-    }
     let mut actual = vec![vec![0u32; 9]; 5];
-    for (i, k) in cards.into_iter().enumerate() {
+    for (i, k) in shuffled(rng, (0..9).collect()).into_iter().enumerate() {
         actual[(i / 2).min(3)][k] = 1;
     }
     DealSpec {
@@ -743,24 +725,6 @@ fn random_distinct(rng: &mut rand_chacha::ChaCha8Rng) -> DealSpec {
         props: 0,
         actual,
     }
-}
-
-/// A draw of one of the nine distinct cards from the stock, told apart
-/// by the drawer only.
-fn draw_distinct(drawer: usize) -> EventModel {
-    let events = (0..9)
-        .map(|k| Event {
-            name: format!("draw {k}"),
-            pre: Formula::count(STOCK, vec![k], Cmp::Ge, 1),
-            post: vec![Post::Move {
-                kind: k,
-                from: STOCK,
-                to: drawer,
-                n: 1,
-            }],
-        })
-        .collect();
-    EventModel::semi_private("draw", 3, &[drawer], events)
 }
 
 /// Go Fish's ask with suits: `p` (holding a card of `k`'s rank) asks `q`
@@ -907,11 +871,11 @@ fn factored_random_games(
 #[test]
 fn factored_laws_agree_with_the_explicit_engine_on_random_games() {
     let run = factored_random_games(random_three_kinds, |p, q, k, roll, seed| match roll {
-        0..=3 => draw_of_four(p),
+        0..=3 => draw_of(p, &[0, 1, 2, 3]),
         4..=7 => ask(p, q, k),
         8 => EventModel::announcement("none", 3, Formula::count(q, vec![k], Cmp::Eq, 0)),
         _ if seed % 2 == 0 => swap(p, q),
-        _ => draw_of_four(q),
+        _ => draw_of(q, &[0, 1, 2, 3]),
     });
     assert!(
         run.with_determined >= 5,
@@ -987,7 +951,7 @@ fn public_moves_of_known_cards_agree_with_the_explicit_engine() {
     // hand; both are made on the factors (`factors::public_move`), and
     // so are private draws (`factors::private_draw`).
     let run = factored_random_games(random_distinct, |p, q, k, roll, _| match roll {
-        0..=2 => draw_distinct(p),
+        0..=2 => draw_of(p, &[0, 1, 2, 3, 4, 5, 6, 7, 8]),
         3..=6 => ask_suits(p, q, k),
         7 | 8 => play_to(p, k, 4),
         _ => EventModel::announcement("none", 3, Formula::count(q, vec![k], Cmp::Eq, 0)),
@@ -1042,7 +1006,7 @@ fn collecting_dead_nodes_early_or_late_changes_no_answer() {
             let q = (p + 1 + rng.random_range(0..2)) % 3;
             let k = rng.random_range(0..4);
             let em = match rng.random_range(0..3) {
-                0 => draw_of_four(p),
+                0 => draw_of(p, &[0, 1, 2, 3]),
                 _ => ask(p, q, k),
             };
             let possible = e.possible_events(&em).unwrap();
