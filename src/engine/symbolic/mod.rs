@@ -92,7 +92,7 @@ impl SymbolicLimits {
     /// The limits of `budget`.
     pub fn for_budget(budget: BddBudget) -> SymbolicLimits {
         let (nodes, collect_from, cache_per_var, cache_per_square, cache_max) = match budget {
-            BddBudget::Game => (1 << 24, 1 << 20, 1 << 13, 0, 1 << 21),
+            BddBudget::Game => (1 << 24, 1 << 20, 1 << 13, 0, 1 << 19),
             BddBudget::Scenario => (1 << 28, 1 << 27, 1 << 12, 5, 1 << 23),
         };
         SymbolicLimits {
@@ -114,10 +114,14 @@ impl SymbolicLimits {
 pub enum BddBudget {
     /// Many models at once (a game per core, the server, tests): dead
     /// nodes are collected from about a million nodes, the operation
-    /// cache has 8,192 entries a variable and at most 2^21, so that a
+    /// cache has 8,192 entries a variable and at most 2^19, so that a
     /// full-size game of every shipped card game stays under 100 MB
     /// (from 8 million nodes and 2^22 entries, Kwartet took 212 MiB and
-    /// the Cabo-like game 168; docs/engines.md, "Memory per game").
+    /// the Cabo-like game 168; docs/engines.md, "Memory per game"). A
+    /// larger cache made games slower: the library fills every entry
+    /// when it is made and empties every entry at each collection. A
+    /// cache much smaller than the largest law thrashes (Kwartet's deal,
+    /// 263,000 nodes, took minutes with 2^16 entries).
     #[default]
     Game,
     /// One scenario has the machine (`dealer run`, `repl`, `check`):

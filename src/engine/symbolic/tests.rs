@@ -1204,6 +1204,7 @@ fn the_operation_cache_grows_with_the_square_only_for_large_scenarios() {
     assert_eq!(cache_entries(&scenario, 2000), 1 << 23);
     // A tiny deal still gets the floor; the game budget has no square.
     assert_eq!(cache_entries(&scenario, 3), 1 << 16);
-    assert_eq!(cache_entries(&game, 100), 1 << 20);
-    assert_eq!(cache_entries(&game, 1018), 1 << 21);
+    assert_eq!(cache_entries(&game, 20), 1 << 18);
+    assert_eq!(cache_entries(&game, 100), 1 << 19);
+    assert_eq!(cache_entries(&game, 1018), 1 << 19);
 }

@@ -60,10 +60,12 @@ impl Meta {
     }
 
     /// Collects dead nodes when more than [`Meta::collect_from`] nodes are
-    /// used.
+    /// used. The count is the manager's running one, which lags by a few
+    /// nodes per thread: the exact count locks every level's table, and
+    /// this runs before every query and update.
     pub fn maybe_gc(&self) {
         self.mgr.with_manager_shared(|m| {
-            if m.num_inner_nodes() > self.collect_from {
+            if m.approx_num_inner_nodes() > self.collect_from {
                 m.gc();
             }
         });
