@@ -106,13 +106,24 @@ pub(crate) fn nodes_at_most(f: &Bdd, limit: usize) -> bool {
 /// The largest law on which steps 2 and 3 test every variable.
 const SMALL: usize = 20_000;
 
-/// Whether `x` takes one value in all θ-states that agree on `observed`.
-fn determined(st: &State, law: &Bdd, observed: &[VarNo], x: VarNo) -> Res<bool> {
+/// `∃(V∖keep) θ`: what θ says of the variables `keep` (sorted). The
+/// tests of steps 2 and 3 read it instead of θ: for a variable x of
+/// `keep` and `observed ⊆ keep`, with H = V∖observed,
+/// `∃H(θ ∧ x) = ∃(keep∖observed)(x ∧ ∃(V∖keep)θ)`, so one quantification
+/// of θ per agent serves every variable tested.
+fn seen_through(st: &State, law: &Bdd, keep: &[VarNo]) -> Res<Bdd> {
+    st.meta.exists(law, &st.live_except(keep))
+}
+
+/// Whether `x` takes one value in all states of `p` that agree outside
+/// `unseen` (x ∈ `unseen`): `∃unseen(p ∧ x) ∧ ∃unseen(p ∧ ¬x)` is empty.
+/// With `p = ∃(V∖keep) θ` and `unseen = keep ∖ observed`, this is whether
+/// θ-states that agree on `observed` agree on x.
+fn determined_in(st: &State, p: &Bdd, unseen: &[VarNo], x: VarNo) -> Res<bool> {
     let meta = &*st.meta;
-    let hidden = st.live_except(observed);
     let v = meta.var(x)?;
-    let yes = meta.and_exists(law, &v, &hidden)?;
-    let no = meta.and_exists(law, &oom(v.not())?, &hidden)?;
+    let yes = meta.and_exists(p, &v, unseen)?;
+    let no = meta.and_exists(p, &oom(v.not())?, unseen)?;
     Ok(!oom(yes.and(&no))?.satisfiable())
 }
 
@@ -128,25 +139,44 @@ fn observe_determined(
 ) -> Res<()> {
     for a in 0..st.obs.len() {
         let mut add = Vec::new();
+        let mut test = Vec::new();
         for &x in fresh {
             if st.obs[a].binary_search(&x).is_ok() {
                 continue;
             }
             let by_def = defs_support(x)
                 .is_some_and(|sup| sup.iter().all(|v| st.obs[a].binary_search(v).is_ok()));
-            if by_def || (small && determined(st, law, &st.obs[a], x)?) {
+            if by_def {
                 add.push(x);
+            } else if small {
+                test.push(x);
+            }
+        }
+        test.sort_unstable();
+        test.dedup();
+        if !test.is_empty() {
+            let mut keep = st.obs[a].clone();
+            keep.extend(&test);
+            keep.sort_unstable();
+            let p = seen_through(st, law, &keep)?;
+            for &x in &test {
+                if determined_in(st, &p, &test, x)? {
+                    add.push(x);
+                }
             }
         }
         st.obs[a].extend(add);
         st.obs[a].sort_unstable();
+        st.obs[a].dedup();
     }
     Ok(())
 }
 
 /// Step 3: agents stop observing history variables their other
 /// observations determine (called on small laws only: the steps are
-/// optional, they only keep the structure small).
+/// optional, they only keep the structure small). Each test reads θ
+/// through what the agent still observes; a variable dropped is
+/// quantified out of that view.
 fn drop_determined(st: &mut State, law: &Bdd) -> Res<()> {
     let current = st.current();
     for a in 0..st.obs.len() {
@@ -155,10 +185,14 @@ fn drop_determined(st: &mut State, law: &Bdd) -> Res<()> {
             .copied()
             .filter(|v| current.binary_search(v).is_err())
             .collect();
+        if history.is_empty() {
+            continue;
+        }
+        let mut p = seen_through(st, law, &st.obs[a])?;
         for y in history {
-            let others: Vec<VarNo> = st.obs[a].iter().copied().filter(|&v| v != y).collect();
-            if determined(st, law, &others, y)? {
-                st.obs[a] = others;
+            if determined_in(st, &p, &[y], y)? {
+                st.obs[a].retain(|&v| v != y);
+                p = st.meta.exists(&p, &[y])?;
             }
         }
     }

@@ -27,6 +27,8 @@
 
 use oxidd::BooleanFunction;
 
+use oxidd::VarNo;
+
 use super::vars::{add, constant, oom, vec_of, width_for, Bdd, BitVec, Meta, Res, State};
 use crate::engine::deal::{pinned, DealSpec};
 
@@ -85,6 +87,57 @@ pub(crate) fn is_rest(st: &State, k: usize, l: usize) -> bool {
 /// for a rest the size less the other kinds there.
 pub(crate) fn fact_value(st: &State, k: usize, l: usize) -> Res<BitVec> {
     let meta = &*st.meta;
+    if !is_rest(st, k, l) && st.derived != Some(l) {
+        return vec_of(meta, &st.facts[meta.fact(k, l)]);
+    }
+    // A sum over many counts (the derived location's, after every move
+    // and in every query about the stock): kept in the lineage by what it
+    // reads, the variables of each count summed.
+    let mut key = vec![k as VarNo, l as VarNo];
+    reads(st, k, l, &mut key);
+    if let Some(v) = meta.sums.borrow().get(&key) {
+        return Ok(v.clone());
+    }
+    let value = sum_value(st, k, l)?;
+    let mut sums = meta.sums.borrow_mut();
+    if sums.len() >= SUMS {
+        sums.clear();
+    }
+    sums.insert(key, value.clone());
+    Ok(value)
+}
+
+/// The most sums [`fact_value`] keeps.
+const SUMS: usize = 4096;
+
+/// What [`sum_value`] of (k, l) reads, appended to `out`: every variable
+/// list it sums (each closed by a separator) and the sizes of rests.
+fn reads(st: &State, k: usize, l: usize, out: &mut Vec<VarNo>) {
+    const END: VarNo = VarNo::MAX;
+    let meta = &*st.meta;
+    match rest_of_loc(st, l) {
+        Some((r, size)) if r == k => {
+            out.extend([END - 1, size]);
+            for other in (0..meta.copies.len()).filter(|&o| o != k) {
+                out.extend(&st.facts[meta.fact(other, l)]);
+                out.push(END);
+            }
+        }
+        _ if st.derived == Some(l) => {
+            for m in (0..meta.locs).filter(|&m| m != l) {
+                reads(st, k, m, out);
+            }
+        }
+        _ => {
+            out.extend(&st.facts[meta.fact(k, l)]);
+            out.push(END);
+        }
+    }
+}
+
+/// The count of a rest or of the derived location, summed.
+fn sum_value(st: &State, k: usize, l: usize) -> Res<BitVec> {
+    let meta = &*st.meta;
     if let Some((r, size)) = rest_of_loc(st, l) {
         if r == k {
             let w = width_for(meta.copies[k].min(size));
@@ -100,18 +153,14 @@ pub(crate) fn fact_value(st: &State, k: usize, l: usize) -> Res<BitVec> {
             return minus(meta, size, &sum, w);
         }
     }
-    if st.derived == Some(l) {
-        // `copies[k] − Σ` of the other locations' counts (rests included),
-        // on the full width of kind `k`.
-        let w = meta.full_width(k);
-        let mut sum = constant(meta, 0, w);
-        for m in (0..meta.locs).filter(|&m| m != l) {
-            sum = add(meta, &sum, &fact_value(st, k, m)?, w)?;
-        }
-        minus(meta, meta.copies[k], &sum, w)
-    } else {
-        vec_of(meta, &st.facts[meta.fact(k, l)])
+    // `copies[k] − Σ` of the other locations' counts (rests included),
+    // on the full width of kind `k`.
+    let w = meta.full_width(k);
+    let mut sum = constant(meta, 0, w);
+    for m in (0..meta.locs).filter(|&m| m != l) {
+        sum = add(meta, &sum, &fact_value(st, k, m)?, w)?;
     }
+    minus(meta, meta.copies[k], &sum, w)
 }
 
 /// `c − x` modulo `2^width`: `c + ¬x + 1`, the bits of `x` past its end

@@ -273,6 +273,7 @@ fn new_meta(
         slots: Default::default(),
         props,
         cubes: Default::default(),
+        sums: Default::default(),
     })
 }
 

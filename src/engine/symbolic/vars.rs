@@ -46,6 +46,9 @@ pub(crate) struct Meta {
     /// agent quantifies the same variables, and building a cube of a few
     /// hundred variables costs as much as the quantification.
     pub cubes: std::cell::RefCell<FxMap<Vec<VarNo>, Bdd>>,
+    /// The counts of rests and of the derived location built before
+    /// (`derived::fact_value`), by what they read.
+    pub sums: std::cell::RefCell<FxMap<Vec<VarNo>, BitVec>>,
 }
 
 impl Meta {
@@ -453,6 +456,7 @@ pub(crate) fn test_meta(vars: usize) -> Meta {
         slots: Default::default(),
         props: 0,
         cubes: Default::default(),
+        sums: Default::default(),
     };
     m.fresh(vars);
     m
