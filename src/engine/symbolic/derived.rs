@@ -156,11 +156,103 @@ fn sum_value(st: &State, k: usize, l: usize) -> Res<BitVec> {
     // `copies[k] − Σ` of the other locations' counts (rests included),
     // on the full width of kind `k`.
     let w = meta.full_width(k);
+    let others: Vec<usize> = (0..meta.locs).filter(|&m| m != l).collect();
+    if let Some(sum) = sum_from_last(st, k, l, &others, w)? {
+        return minus(meta, meta.copies[k], &sum, w);
+    }
     let mut sum = constant(meta, 0, w);
-    for m in (0..meta.locs).filter(|&m| m != l) {
+    for &m in &others {
         sum = add(meta, &sum, &fact_value(st, k, m)?, w)?;
     }
+    remember(st, k, l, &others, &sum);
     minus(meta, meta.copies[k], &sum, w)
+}
+
+/// `Σ_{m ∈ others} count(k, m)` from the last such sum of the lineage,
+/// when at most a third of its counts have other variables now (a move
+/// gives new variables to the counts of the locations it changes): the
+/// old counts subtracted and the new ones added, modulo `2^w`. The same
+/// function as the sum of every count, so the same BDDs. `None` (summed
+/// from scratch) when there is no last sum, too much changed, or a count
+/// to sum is a rest.
+fn sum_from_last(
+    st: &State,
+    k: usize,
+    l: usize,
+    others: &[usize],
+    w: usize,
+) -> Res<Option<BitVec>> {
+    let meta = &*st.meta;
+    if others.iter().any(|&m| is_rest(st, k, m)) {
+        return Ok(None);
+    }
+    let now: Vec<&[VarNo]> = others
+        .iter()
+        .map(|&m| st.facts[meta.fact(k, m)].as_slice())
+        .collect();
+    let last = meta.last_sums.borrow();
+    let Some((before, sum)) = last.get(&(k, l)) else {
+        return Ok(None);
+    };
+    if before.len() != now.len() {
+        return Ok(None);
+    }
+    let changed: Vec<usize> = (0..now.len()).filter(|&i| before[i] != now[i]).collect();
+    if changed.len() * 3 > now.len() {
+        return Ok(None);
+    }
+    let mut sum = sum.clone();
+    for &i in &changed {
+        let old = minus(meta, 0, &vec_of(meta, &before[i])?, w)?;
+        sum = add(meta, &sum, &old, w)?;
+        sum = add(meta, &sum, &vec_of(meta, now[i])?, w)?;
+    }
+    drop(last);
+    remember(st, k, l, others, &sum);
+    #[cfg(test)]
+    FROM_LAST.with(|c| c.set(c.get() + 1));
+    Ok(Some(sum))
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many sums [`sum_from_last`] made from the last one (tests).
+    pub(crate) static FROM_LAST: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// The derived location's count of kind `k`, summed from scratch
+/// without anything kept (tests compare the kept and updated sums to it).
+#[cfg(test)]
+pub(crate) fn summed_afresh(st: &State, k: usize) -> Res<BitVec> {
+    let meta = &*st.meta;
+    let l = st.derived.expect("a derived location");
+    let w = meta.full_width(k);
+    let mut sum = constant(meta, 0, w);
+    for m in (0..meta.locs).filter(|&m| m != l) {
+        let x = if is_rest(st, k, m) {
+            sum_value(st, k, m)?
+        } else {
+            vec_of(meta, &st.facts[meta.fact(k, m)])?
+        };
+        sum = add(meta, &sum, &x, w)?;
+    }
+    minus(meta, meta.copies[k], &sum, w)
+}
+
+/// Keeps `sum` as the lineage's last sum of kind `k` outside `l`, with
+/// the variables of the counts it summed.
+fn remember(st: &State, k: usize, l: usize, others: &[usize], sum: &BitVec) {
+    let meta = &*st.meta;
+    if others.iter().any(|&m| is_rest(st, k, m)) {
+        return;
+    }
+    let vars = others
+        .iter()
+        .map(|&m| st.facts[meta.fact(k, m)].clone())
+        .collect();
+    meta.last_sums
+        .borrow_mut()
+        .insert((k, l), (vars, sum.clone()));
 }
 
 /// `c − x` modulo `2^width`: `c + ¬x + 1`, the bits of `x` past its end

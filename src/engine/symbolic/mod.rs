@@ -274,6 +274,7 @@ fn new_meta(
         props,
         cubes: Default::default(),
         sums: Default::default(),
+        last_sums: Default::default(),
     })
 }
 

@@ -1208,3 +1208,70 @@ fn the_operation_cache_grows_with_the_square_only_for_large_scenarios() {
     assert_eq!(cache_entries(&game, 100), 1 << 19);
     assert_eq!(cache_entries(&game, 1018), 1 << 19);
 }
+
+#[test]
+fn the_stock_s_counts_updated_from_the_last_sum_equal_sums_from_scratch() {
+    use rand::{RngExt, SeedableRng};
+    // Three kinds of four, hands of two (no rests), a stock of six: the
+    // stock's counts are sums over the hands. After each random draw or
+    // discard, every kind's count at the stock, kept or updated from the
+    // lineage's last sum, is the same BDD as one summed afresh.
+    let spec = DealSpec {
+        only: Vec::new(),
+        order: Vec::new(),
+        copies: vec![4, 4, 4],
+        sizes: vec![2, 2, 2, 6],
+        observers: vec![vec![0], vec![1], vec![2]],
+        props: 0,
+        actual: vec![vec![1, 1, 0], vec![0, 1, 1], vec![2, 0, 0], vec![1, 2, 3]],
+    };
+    let before = super::derived::FROM_LAST.with(|c| c.get());
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(17);
+    let mut checked = 0;
+    for _ in 0..6 {
+        let mut s = SymbolicModel::from_deal(&spec, &SymbolicLimits::default()).unwrap();
+        assert_eq!(s.inner.state.derived, Some(STOCK));
+        for _ in 0..12 {
+            let cards = s.actual_cards();
+            let p = rng.random_range(0..3);
+            let k = rng.random_range(0..3);
+            let (em, e) = if rng.random_range(0..2) == 0 {
+                // The actual draw: a kind the stock holds (the first from k on).
+                let Some(d) = (0..3).map(|i| (k + i) % 3).find(|&d| cards[STOCK][d] > 0) else {
+                    continue;
+                };
+                (draw_of(p, &[0, 1, 2]), d)
+            } else {
+                if cards[p][k] == 0 {
+                    continue;
+                }
+                let discard = public_move(
+                    "discard",
+                    Formula::count(p, vec![k], Cmp::Ge, 1),
+                    vec![Post::Move {
+                        kind: k,
+                        from: p,
+                        to: STOCK,
+                        n: 1,
+                    }],
+                );
+                (discard, 0)
+            };
+            let next = s.update(&em, Some(e)).unwrap();
+            s = next;
+            let st = &s.inner.state;
+            for k in 0..3 {
+                let kept = super::derived::fact_value(st, k, STOCK).unwrap();
+                let afresh = super::derived::summed_afresh(st, k).unwrap();
+                assert!(kept == afresh, "kind {k}");
+                checked += 1;
+            }
+        }
+    }
+    let from_last = super::derived::FROM_LAST.with(|c| c.get()) - before;
+    assert!(checked >= 150, "{checked} counts checked");
+    assert!(
+        from_last >= 60,
+        "{from_last} sums updated from the last one"
+    );
+}

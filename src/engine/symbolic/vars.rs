@@ -49,7 +49,15 @@ pub(crate) struct Meta {
     /// The counts of rests and of the derived location built before
     /// (`derived::fact_value`), by what they read.
     pub sums: std::cell::RefCell<FxMap<Vec<VarNo>, BitVec>>,
+    /// For each kind and derived location, the last sum of the kind's
+    /// counts elsewhere, with the variables of each count summed
+    /// (`derived::fact_value`): the next one starts from it.
+    pub last_sums: std::cell::RefCell<FxMap<(usize, usize), LastSum>>,
 }
+
+/// A sum of counts kept for the next one: the variables of each count
+/// summed, and the sum.
+pub(crate) type LastSum = (Vec<Vec<VarNo>>, BitVec);
 
 impl Meta {
     /// Index of fact (kind, location) in [`State::facts`].
@@ -457,6 +465,7 @@ pub(crate) fn test_meta(vars: usize) -> Meta {
         props: 0,
         cubes: Default::default(),
         sums: Default::default(),
+        last_sums: Default::default(),
     };
     m.fresh(vars);
     m
