@@ -121,7 +121,7 @@ pub enum BddBudget {
     /// larger cache made games slower: the library fills every entry
     /// when it is made and empties every entry at each collection. A
     /// cache much smaller than the largest law thrashes (Kwartet's deal,
-    /// 263,000 nodes, took minutes with 2^16 entries).
+    /// 263,000 nodes, had not finished after ten minutes with 2^16 entries).
     #[default]
     Game,
     /// One scenario has the machine (`dealer run`, `repl`, `check`):
