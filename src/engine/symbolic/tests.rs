@@ -1257,8 +1257,7 @@ fn the_stock_s_counts_updated_from_the_last_sum_equal_sums_from_scratch() {
                 );
                 (discard, 0)
             };
-            let next = s.update(&em, Some(e)).unwrap();
-            s = next;
+            s = s.update(&em, Some(e)).unwrap();
             let st = &s.inner.state;
             for k in 0..3 {
                 let kept = super::derived::fact_value(st, k, STOCK).unwrap();
