@@ -25,9 +25,7 @@
 //! counts gives the rest kind variables too (`transform.rs`), and the
 //! location is an ordinary one from then on.
 
-use oxidd::BooleanFunction;
-
-use oxidd::VarNo;
+use oxidd::{BooleanFunction, VarNo};
 
 use super::vars::{add, constant, oom, vec_of, width_for, Bdd, BitVec, Meta, Res, State};
 use crate::engine::deal::{pinned, DealSpec};
@@ -157,14 +155,20 @@ fn sum_value(st: &State, k: usize, l: usize) -> Res<BitVec> {
     // on the full width of kind `k`.
     let w = meta.full_width(k);
     let others: Vec<usize> = (0..meta.locs).filter(|&m| m != l).collect();
-    if let Some(sum) = sum_from_last(st, k, l, &others, w)? {
-        return minus(meta, meta.copies[k], &sum, w);
+    // Only sums of variables alone are kept for the next one.
+    let plain = !others.iter().any(|&m| is_rest(st, k, m));
+    if plain {
+        if let Some(sum) = sum_from_last(st, k, l, &others, w)? {
+            return minus(meta, meta.copies[k], &sum, w);
+        }
     }
     let mut sum = constant(meta, 0, w);
     for &m in &others {
         sum = add(meta, &sum, &fact_value(st, k, m)?, w)?;
     }
-    remember(st, k, l, &others, &sum);
+    if plain {
+        remember(st, k, l, &others, &sum);
+    }
     minus(meta, meta.copies[k], &sum, w)
 }
 
@@ -173,8 +177,8 @@ fn sum_value(st: &State, k: usize, l: usize) -> Res<BitVec> {
 /// gives new variables to the counts of the locations it changes): the
 /// old counts subtracted and the new ones added, modulo `2^w`. The same
 /// function as the sum of every count, so the same BDDs. `None` (summed
-/// from scratch) when there is no last sum, too much changed, or a count
-/// to sum is a rest.
+/// from scratch) when there is no last sum or too much changed. No
+/// count of `others` is a rest.
 fn sum_from_last(
     st: &State,
     k: usize,
@@ -183,9 +187,6 @@ fn sum_from_last(
     w: usize,
 ) -> Res<Option<BitVec>> {
     let meta = &*st.meta;
-    if others.iter().any(|&m| is_rest(st, k, m)) {
-        return Ok(None);
-    }
     let now: Vec<&[VarNo]> = others
         .iter()
         .map(|&m| st.facts[meta.fact(k, m)].as_slice())
@@ -240,12 +241,9 @@ pub(crate) fn summed_afresh(st: &State, k: usize) -> Res<BitVec> {
 }
 
 /// Keeps `sum` as the lineage's last sum of kind `k` outside `l`, with
-/// the variables of the counts it summed.
+/// the variables of the counts it summed (none of them a rest).
 fn remember(st: &State, k: usize, l: usize, others: &[usize], sum: &BitVec) {
     let meta = &*st.meta;
-    if others.iter().any(|&m| is_rest(st, k, m)) {
-        return;
-    }
     let vars = others
         .iter()
         .map(|&m| st.facts[meta.fact(k, m)].clone())
