@@ -41,6 +41,7 @@
 use oxidd::{BooleanFunction, Function, VarNo};
 
 use super::vars::{oom, sum_eq, sum_le, weighted, Bdd, Res, State};
+use crate::engine::deal::{pinned, DealSpec};
 use crate::engine::formula::{Atom, Cmp};
 use crate::engine::{EventModel, Formula, Post};
 
@@ -251,6 +252,56 @@ pub(crate) fn split(st: &State, law: &Bdd) -> Res<Option<Factors>> {
     let deck = deck(st)?;
     let parts = project(st, law, &[], &deck, &[], |_| true)?;
     Ok(parts.map(|parts| Factors { deck, parts }))
+}
+
+/// The factors of a plain deal's law (`law::plain`), written down
+/// without building the law: each pinned location's as dealt, and each
+/// open one's "it holds its size, and of each kind at most the copies not
+/// pinned elsewhere". Each is the law's projection on its location: any
+/// such hand leaves cards enough to fill the other locations (every
+/// location can hold every kind), so `Deck ∧` these factors is the law
+/// that [`split`] would find (a test compares them).
+pub(crate) fn of_deal(st: &State, spec: &DealSpec) -> Res<Factors> {
+    let meta = &*st.meta;
+    let kinds = meta.copies.len();
+    let pins = pinned(spec);
+    let left: Vec<u32> = (0..kinds)
+        .map(|k| {
+            let placed: u32 = (0..meta.locs)
+                .filter(|&l| pins[l])
+                .map(|l| spec.actual[l][k])
+                .sum();
+            meta.copies[k].saturating_sub(placed)
+        })
+        .collect();
+    let mut parts = Vec::with_capacity(meta.locs);
+    for (l, &pinned) in pins.iter().enumerate() {
+        if location_vars(st, l).is_empty() {
+            parts.push(None);
+            continue;
+        }
+        let fact = |k: usize| st.facts[meta.fact(k, l)].as_slice();
+        let part = if pinned {
+            let mut acc = meta.top();
+            for k in 0..kinds {
+                let x = super::vars::vec_of(meta, fact(k))?;
+                acc = oom(acc.and(&super::vars::eq_const(meta, &x, spec.actual[l][k])?))?;
+            }
+            acc
+        } else {
+            let facts: Vec<&[VarNo]> = (0..kinds).map(fact).collect();
+            let mut acc = sum_eq(meta, &weighted(&facts), spec.sizes[l])?;
+            for k in (0..kinds).filter(|&k| left[k] < spec.sizes[l]) {
+                acc = oom(acc.and(&sum_le(meta, &weighted(&[fact(k)]), left[k])?))?;
+            }
+            acc
+        };
+        parts.push(Some(part));
+    }
+    Ok(Factors {
+        deck: deck(st)?,
+        parts,
+    })
 }
 
 /// The law after an update that ran on the factors of `reach.moved`

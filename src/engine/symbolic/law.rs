@@ -15,6 +15,7 @@
 use std::rc::Rc;
 
 use oxidd::{BooleanFunction, Function, VarNo};
+use rustc_hash::FxHashSet;
 
 use super::derived;
 use super::vars::{
@@ -33,26 +34,9 @@ const SPARE: usize = 3;
 /// the muddy children or the dining cryptographers). The locations follow
 /// [`location_order`]. Returns the facts in order.
 pub(crate) fn fact_order(spec: &DealSpec) -> Vec<(usize, usize)> {
-    let log =
-        |xs: &mut dyn Iterator<Item = u32>| -> f64 { xs.map(|x| f64::from(x + 1).log2()).sum() };
-    // The derived location has no variables and no size constraint; a
-    // kind with at least as many copies as the other locations' room never
-    // binds, so its running sum is no state at all.
-    let derived = derived::choose(spec);
-    let stored = |l: &usize| derived != Some(*l);
-    let room: u32 = (0..spec.sizes.len())
-        .filter(stored)
-        .map(|l| spec.sizes[l])
-        .sum();
-    let by_location = log(&mut (0..spec.sizes.len()).filter(stored).map(|l| spec.sizes[l]));
-    let by_kind = log(&mut spec
-        .copies
-        .iter()
-        .filter(|&&c| derived.is_none() || c < room)
-        .map(|&c| c.min(room)));
     let kinds = spec.copies.len();
     let order = location_order(spec);
-    if by_location <= by_kind {
+    if kind_major(spec) {
         (0..kinds)
             .flat_map(|k| order.iter().map(move |&l| (k, l)))
             .collect()
@@ -120,6 +104,182 @@ fn jaccard(a: &[usize], b: &[usize]) -> f64 {
 /// The variables of a deal's structure (nobody observes anything yet but
 /// its locations) and its law.
 pub(crate) fn deal_structure(meta: Rc<Meta>, spec: &DealSpec) -> Res<(State, Bdd)> {
+    let (mut state, rests) = deal_vars(meta.clone(), spec);
+    let law = deal_law(&state, spec)?;
+    let mut temp = Vec::new();
+    let mut bound = Vec::new();
+    for (l, rest) in rests.iter().enumerate() {
+        if let Some((k, _)) = *rest {
+            let f = meta.fact(k, l);
+            bound.push(std::mem::take(&mut state.facts[f]));
+        }
+    }
+    state.rest = rests;
+    let mut defs = meta.top();
+    let mut bound = bound.into_iter();
+    for (l, rest) in state.rest.iter().enumerate() {
+        if let Some((k, _)) = *rest {
+            let vars = bound.next().unwrap_or_default();
+            let value = derived::fact_value(&state, k, l)?;
+            for (i, &v) in vars.iter().enumerate() {
+                let b = value.get(i).cloned().unwrap_or_else(|| meta.bot());
+                defs = oom(defs.and(&oom(meta.var(v)?.equiv(&b))?))?;
+            }
+            temp.extend(vars);
+        }
+    }
+    temp.sort_unstable();
+    let law = if temp.is_empty() {
+        law
+    } else {
+        meta.and_exists(&law, &defs, &temp)?
+    };
+    state.live = state.current();
+    Ok((state, law))
+}
+
+/// The variables of a plain deal's structure ([`plain`]): no law is built
+/// (`factors::of_deal` gives its factors).
+pub(crate) fn plain_vars(meta: Rc<Meta>, spec: &DealSpec) -> State {
+    let (mut state, rests) = deal_vars(meta, spec);
+    state.rest = rests;
+    state
+}
+
+/// Whether a deal is plain: no propositions, no location restricted to
+/// some kinds, no rests. Its law is then `Deck ∧` one factor per location
+/// that `factors::of_deal` writes down without building the law.
+pub(crate) fn plain(spec: &DealSpec) -> bool {
+    spec.props == 0
+        && !spec.restricted()
+        && derived::rests(spec, derived::choose(spec))
+            .iter()
+            .all(Option::is_none)
+}
+
+/// Whether a deal's law surely has more than `n` nodes, known without
+/// building it (false when it cannot tell).
+///
+/// In the kind-major order ([`fact_order`]), take a fact's first variable
+/// and the sizes the open locations (neither pinned nor derived) have
+/// reached before it: the earlier kinds' counts, and the fact's own kind
+/// at the locations before it. For every size vector that the earlier
+/// variables can reach and the later ones complete, the law has a node
+/// at that variable: two vectors leave different functions (their
+/// completions fill the locations by different amounts), and each depends
+/// on the variable (setting it adds a card to a location, or the location
+/// is pinned). The vectors are counted fact by fact, by dynamic
+/// programming over (vector, copies of the kind placed so far), until
+/// their sum passes `n`; nodes at different variables are different
+/// nodes. In the location-major order the answer is false.
+pub(crate) fn surely_larger(spec: &DealSpec, n: usize) -> bool {
+    nodes_at_least(spec, n) > n
+}
+
+/// The count of [`surely_larger`], a lower bound of the law's nodes
+/// (0 in the location-major order); the counting stops once it passes `n`.
+pub(crate) fn nodes_at_least(spec: &DealSpec, n: usize) -> usize {
+    if !kind_major(spec) {
+        return 0;
+    }
+    let pins = pinned(spec);
+    let derived = derived::choose(spec);
+    let at_most = derived.is_some();
+    let order = location_order(spec);
+    let open: Vec<usize> = order
+        .iter()
+        .copied()
+        .filter(|&l| !pins[l] && derived != Some(l) && spec.sizes[l] > 0)
+        .collect();
+    let room: Vec<u32> = open.iter().map(|&l| spec.sizes[l]).collect();
+    let left: Vec<u32> = (0..spec.copies.len())
+        .map(|k| {
+            let placed: u32 = (0..spec.sizes.len())
+                .filter(|&l| pins[l])
+                .map(|l| spec.actual[l][k])
+                .sum();
+            spec.copies[k].saturating_sub(placed)
+        })
+        .collect();
+    let mut later: u32 = left.iter().sum();
+    let mut counted = 0usize;
+    let mut level: FxHashSet<Vec<u32>> = std::iter::once(vec![0; open.len()]).collect();
+    for (k, &copies) in left.iter().enumerate() {
+        later -= copies;
+        let mut states: FxHashSet<(Vec<u32>, u32)> = level.into_iter().map(|c| (c, 0)).collect();
+        // The open locations of the kind's block not passed yet.
+        let mut ahead = 0;
+        for &l in &order {
+            let has_vars = derived != Some(l)
+                && spec.allows(l, k)
+                && width_for(spec.copies[k].min(spec.sizes[l])) > 0;
+            let slot = open.iter().position(|&o| o == l);
+            if has_vars {
+                states.retain(|(c, t)| {
+                    let free: u32 = (ahead..open.len()).map(|i| room[i] - c[i]).sum();
+                    let need: u32 = (0..open.len()).map(|i| room[i] - c[i]).sum();
+                    let kind = copies - t;
+                    if at_most {
+                        need - kind.min(free) <= later
+                    } else {
+                        kind <= free && need == kind + later
+                    }
+                });
+                let vectors: FxHashSet<&Vec<u32>> = states.iter().map(|(c, _)| c).collect();
+                counted += vectors.len();
+                if counted > n {
+                    return counted;
+                }
+            }
+            let Some(i) = slot else { continue };
+            ahead = i + 1;
+            if !has_vars {
+                continue;
+            }
+            let mut next = FxHashSet::default();
+            for (c, t) in &states {
+                for d in 0..=(copies - t).min(room[i] - c[i]) {
+                    let mut grown = c.clone();
+                    grown[i] += d;
+                    next.insert((grown, t + d));
+                }
+            }
+            states = next;
+        }
+        level = states
+            .into_iter()
+            .filter(|&(_, t)| at_most || t == copies)
+            .map(|(c, _)| c)
+            .collect();
+    }
+    counted
+}
+
+/// Whether the facts' variables go kind by kind ([`fact_order`]).
+fn kind_major(spec: &DealSpec) -> bool {
+    let log =
+        |xs: &mut dyn Iterator<Item = u32>| -> f64 { xs.map(|x| f64::from(x + 1).log2()).sum() };
+    // The derived location has no variables and no size constraint; a
+    // kind with at least as many copies as the other locations' room never
+    // binds, so its running sum is no state at all.
+    let derived = derived::choose(spec);
+    let stored = |l: &usize| derived != Some(*l);
+    let room: u32 = (0..spec.sizes.len())
+        .filter(stored)
+        .map(|l| spec.sizes[l])
+        .sum();
+    let by_location = log(&mut (0..spec.sizes.len()).filter(stored).map(|l| spec.sizes[l]));
+    let by_kind = log(&mut spec
+        .copies
+        .iter()
+        .filter(|&&c| derived.is_none() || c < room)
+        .map(|&c| c.min(room)));
+    by_location <= by_kind
+}
+
+/// The structure's variables, every fact with its own (the rests' are
+/// replaced once the law is built), and each location's rest.
+fn deal_vars(meta: Rc<Meta>, spec: &DealSpec) -> (State, Vec<Option<(usize, u32)>>) {
     let (kinds, locs) = (spec.copies.len(), spec.sizes.len());
     let derived = derived::choose(spec);
     // The derived location has no variables and needs no spare copies.
@@ -184,37 +344,7 @@ pub(crate) fn deal_structure(meta: Rc<Meta>, spec: &DealSpec) -> Res<(State, Bdd
         live: Vec::new(),
     };
     state.live = state.current();
-    let law = deal_law(&state, spec)?;
-    let mut temp = Vec::new();
-    let mut bound = Vec::new();
-    for (l, rest) in rests.iter().enumerate() {
-        if let Some((k, _)) = *rest {
-            let f = meta.fact(k, l);
-            bound.push(std::mem::take(&mut state.facts[f]));
-        }
-    }
-    state.rest = rests;
-    let mut defs = meta.top();
-    let mut bound = bound.into_iter();
-    for (l, rest) in state.rest.iter().enumerate() {
-        if let Some((k, _)) = *rest {
-            let vars = bound.next().unwrap_or_default();
-            let value = derived::fact_value(&state, k, l)?;
-            for (i, &v) in vars.iter().enumerate() {
-                let b = value.get(i).cloned().unwrap_or_else(|| meta.bot());
-                defs = oom(defs.and(&oom(meta.var(v)?.equiv(&b))?))?;
-            }
-            temp.extend(vars);
-        }
-    }
-    temp.sort_unstable();
-    let law = if temp.is_empty() {
-        law
-    } else {
-        meta.and_exists(&law, &defs, &temp)?
-    };
-    state.live = state.current();
-    Ok((state, law))
+    (state, rests)
 }
 
 /// θ for a deal: spread, sizes, propositions false, pinned locations as

@@ -1274,3 +1274,106 @@ fn the_stock_s_counts_updated_from_the_last_sum_equal_sums_from_scratch() {
         "{from_last} sums updated from the last one"
     );
 }
+
+/// A random plain deal: two to six kinds of one to three copies, dealt
+/// to two to five locations; each of three agents sees its own location
+/// (when there is one) and, at random, the others.
+fn random_plain(rng: &mut rand_chacha::ChaCha8Rng) -> DealSpec {
+    use rand::RngExt;
+    let copies: Vec<u32> = (0..rng.random_range(2..=6))
+        .map(|_| rng.random_range(1..=3))
+        .collect();
+    let locs = rng.random_range(2..=5);
+    let mut cards: Vec<usize> = Vec::new();
+    for (k, &c) in copies.iter().enumerate() {
+        cards.extend(std::iter::repeat_n(k, c as usize));
+    }
+    let mut actual = vec![vec![0u32; copies.len()]; locs];
+    for k in shuffled(rng, cards) {
+        actual[rng.random_range(0..locs)][k] += 1;
+    }
+    let sizes = actual.iter().map(|a| a.iter().sum()).collect();
+    let observers = (0..3)
+        .map(|a| {
+            (0..locs)
+                .filter(|&l| l == a || rng.random_range(0..3) == 0)
+                .collect()
+        })
+        .collect();
+    DealSpec {
+        only: Vec::new(),
+        order: Vec::new(),
+        copies,
+        sizes,
+        observers,
+        props: 0,
+        actual,
+    }
+}
+
+#[test]
+fn a_plain_deal_s_factors_written_down_equal_the_split_of_its_law() {
+    use rand::SeedableRng;
+    let limits = SymbolicLimits::default();
+    let (mut checked, mut pinned, mut derived, mut bounded) = (0, 0, 0, 0);
+    for seed in 0..300u64 {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let spec = random_plain(&mut rng);
+        // A one-card location of at most two kinds has a rest: not plain.
+        if !law::plain(&spec) {
+            continue;
+        }
+        checked += 1;
+        let bits = crate::engine::deal::law_nodes_at_least(&spec);
+        let meta = new_meta(&limits, spec.copies.clone(), spec.sizes.len(), 0, bits);
+        let (state, whole) = law::deal_structure(meta, &spec).unwrap();
+        let written = factors::of_deal(&state, &spec).unwrap();
+        let split = factors::split(&state, &whole).unwrap().expect("splits");
+        assert!(written.deck == split.deck, "seed {seed}: the deck");
+        for (l, (w, s)) in written.parts.iter().zip(&split.parts).enumerate() {
+            assert!(w == s, "seed {seed}: location {l}'s factor");
+        }
+        assert!(written.whole().unwrap() == whole, "seed {seed}");
+        // The count without the law is a lower bound of its nodes.
+        let least = law::nodes_at_least(&spec, usize::MAX);
+        assert!(
+            least <= whole.node_count(),
+            "seed {seed}: {least} > {}",
+            whole.node_count()
+        );
+        bounded += usize::from(least * 2 >= whole.node_count());
+        pinned += usize::from(crate::engine::deal::pinned(&spec).contains(&true));
+        derived += usize::from(state.derived.is_some());
+    }
+    eprintln!("checked {checked}, pinned {pinned}, derived {derived}, within half {bounded}");
+    assert!(checked >= 200 && pinned >= 30 && derived >= 30 && bounded >= 100);
+}
+
+#[test]
+fn a_full_deck_go_fish_deal_is_known_to_be_large_without_its_law() {
+    // 52 distinct cards, three hands of seven, the stock nobody sees.
+    let mut actual = vec![vec![0u32; 52]; 4];
+    for c in 0..52 {
+        actual[(c / 7).min(3)][c] = 1;
+    }
+    let spec = DealSpec {
+        only: Vec::new(),
+        order: Vec::new(),
+        copies: vec![1; 52],
+        sizes: vec![7, 7, 7, 31],
+        observers: vec![vec![0], vec![1], vec![2]],
+        props: 0,
+        actual,
+    };
+    let limits = SymbolicLimits::default();
+    assert!(law::surely_larger(&spec, limits.factor_from));
+    let least = law::nodes_at_least(&spec, usize::MAX);
+    let meta = new_meta(&limits, spec.copies.clone(), 4, 0, 156);
+    let (state, whole) = law::deal_structure(meta, &spec).unwrap();
+    assert!(least <= whole.node_count() && whole.node_count() > limits.factor_from);
+    let s = SymbolicModel::from_deal(&spec, &limits).unwrap();
+    assert!(s.is_factored() && s.inner.law.get().is_none());
+    let f = s.inner.factors.as_ref().unwrap();
+    assert!(f.whole().unwrap().node_count() == whole.node_count());
+    assert_eq!(state.derived, Some(3));
+}
