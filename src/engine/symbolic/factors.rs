@@ -79,17 +79,29 @@ impl Factors {
         Ok(acc)
     }
 
-    /// `here ∧ θ`: `here` (a cube of observed values) meets the deck
-    /// first, then each factor. With the deck last, the hands the player
-    /// does not see were conjoined as if unrelated: where the whole deck
-    /// is dealt (Kwartet), a product of three hands' counts, and a
-    /// player's first query after a move took up to a second. With the
-    /// deck first, the cards the player sees are out of every other hand
-    /// from the start.
-    pub fn and_all(&self, here: &Bdd) -> Res<Bdd> {
+    /// `here ∧ θ`, for `here` the cube of the actual values of the
+    /// variables `seen` (sorted): `here` meets the deck first, then the
+    /// factors of the locations not wholly seen. A location whose
+    /// variables are all seen (the player's own hand, the piles everyone
+    /// sees) needs no factor: the actual state is in θ, so its values
+    /// satisfy that factor, and `here` already fixes them. Conjoined
+    /// after the other hands, such a factor was one more pass over the
+    /// whole product (in a Go Fish game, 1-4 ms of a player's 3-17 ms).
+    /// With the deck last, the hands the player does not see were
+    /// conjoined as if unrelated: where the whole deck is dealt
+    /// (Kwartet), a product of three hands' counts, and a player's first
+    /// query after a move took up to a second. With the deck first, the
+    /// cards the player sees are out of every other hand from the start.
+    pub fn and_all(&self, st: &State, here: &Bdd, seen: &[VarNo]) -> Res<Bdd> {
         let mut acc = oom(here.and(&self.deck))?;
-        for f in self.parts.iter().flatten() {
-            acc = oom(acc.and(f))?;
+        for (l, f) in self.parts.iter().enumerate() {
+            let Some(f) = f else { continue };
+            if location_vars(st, l)
+                .iter()
+                .any(|v| seen.binary_search(v).is_err())
+            {
+                acc = oom(acc.and(f))?;
+            }
         }
         Ok(acc)
     }

@@ -649,7 +649,7 @@ impl SymbolicModel {
             .meta
             .assignment(&seen, |v| self.inner.actual[v as usize])?;
         match &self.inner.factors {
-            Some(f) if self.inner.law.get().is_none() => f.and_all(&here),
+            Some(f) if self.inner.law.get().is_none() => f.and_all(st, &here, &seen),
             _ => oom(self.law()?.and(&here)),
         }
     }
