@@ -42,6 +42,9 @@ pub(crate) struct Here<'a> {
     /// The states a group considers possible together (its distributed
     /// knowledge) at the actual state.
     pub considered_by: &'a dyn Fn(&[Agent]) -> Res<Bdd>,
+    /// Whether some state of a set takes a value at a variable
+    /// (`walk::values_taken`, kept with the model for each set).
+    pub takes: &'a dyn Fn(&Bdd, VarNo, bool) -> Res<bool>,
 }
 
 impl Here<'_> {
@@ -132,7 +135,15 @@ impl Here<'_> {
     /// for K ⊇ the support of s): the many queries about the same hand
     /// then meet a small BDD instead of the whole of `x`.
     fn meets(&self, x: &Bdd, s: &Bdd) -> Res<bool> {
-        let keep = self.locations_of(&super::walk::support(s));
+        let support = super::walk::support(s);
+        if let [v] = support[..] {
+            // One variable (a card of one copy at one place, as in most
+            // of Kwartet's queries): s is v or ¬v, and the values every
+            // variable takes in x are found in one pass over x.
+            let positive = *s == self.st.meta.var(v)?;
+            return (self.takes)(x, v, positive);
+        }
+        let keep = self.locations_of(&support);
         if !keep.is_empty() && keep.len() * 2 <= self.st.live.len() {
             let p = (self.project)(x, &keep)?;
             return Ok(self.st.meta.and_exists(&p, s, &keep)?.satisfiable());

@@ -237,6 +237,10 @@ struct Inner {
     /// θ-states of a restriction r projected the same way (a nested
     /// query's inner set).
     projections: Memo<(Bdd, Vec<VarNo>, bool)>,
+    /// The values each variable takes in a set of states (an agent's
+    /// `C_a`), by the set: a query about one variable reads it
+    /// (`walk::values_taken`, `local.rs`).
+    values: std::cell::RefCell<rustc_hash::FxHashMap<Bdd, rustc_hash::FxHashMap<VarNo, u8>>>,
 }
 
 impl std::fmt::Debug for SymbolicModel {
@@ -416,6 +420,7 @@ impl SymbolicModel {
                 listed: OnceCell::new(),
                 marginals: Default::default(),
                 projections: Default::default(),
+                values: Default::default(),
             }),
         }
     }
@@ -706,6 +711,16 @@ impl SymbolicModel {
                 || law_and_exists(r, &self.inner.state.live_except(keep)),
             )
         };
+        let takes = |x: &Bdd, v: VarNo, value: bool| -> Res<bool> {
+            let bit = if value { 2 } else { 1 };
+            if let Some(taken) = self.inner.values.borrow().get(x) {
+                return Ok(taken.get(&v).map_or(x.satisfiable(), |b| b & bit != 0));
+            }
+            let taken = walk::values_taken(x);
+            let answer = taken.get(&v).map_or(x.satisfiable(), |b| b & bit != 0);
+            self.inner.values.borrow_mut().insert(x.clone(), taken);
+            Ok(answer)
+        };
         local::Here {
             st: &self.inner.state,
             law_and_exists: &law_and_exists,
@@ -715,6 +730,7 @@ impl SymbolicModel {
             at_actual: &at_actual,
             considered: &considered,
             considered_by: &considered_by,
+            takes: &takes,
         }
         .holds(f)
     }

@@ -139,6 +139,57 @@ pub(crate) fn count_big(f: &Bdd, vocab: &[VarNo]) -> BigUint {
     shl(memo[0].as_ref().unwrap_or(&zero), level(0))
 }
 
+/// The values each variable of `f`'s support takes in some model of `f`
+/// (bit 1: false, bit 2: true), in one pass over its nodes; empty when `f`
+/// is false. A variable outside the support takes both in a satisfiable
+/// `f`. Every inner node of a reduced BDD is satisfiable, so a node's
+/// variable takes the value of each child that is not false, and every
+/// variable an edge to a child that is not false skips takes both.
+pub(crate) fn values_taken(f: &Bdd) -> FxHashMap<VarNo, u8> {
+    let g = Graph::of(f);
+    let mut vars: Vec<VarNo> = (0..g.steps.len())
+        .map(|i| g.var(i))
+        .filter(|&v| v != VarNo::MAX)
+        .collect();
+    vars.sort_unstable();
+    vars.dedup();
+    let mut taken = FxHashMap::default();
+    if matches!(g.steps[0], Step::False) {
+        return taken;
+    }
+    // The position of a step's variable among `vars` (terminals: past the end).
+    let at = |i: usize| match g.var(i) {
+        VarNo::MAX => vars.len(),
+        v => vars.partition_point(|&x| x < v),
+    };
+    // skipped[j] > 0 after the prefix sums: some edge skips vars[j].
+    let mut skipped = vec![0i64; vars.len() + 1];
+    skipped[0] += 1;
+    skipped[at(0)] -= 1;
+    for (i, step) in g.steps.iter().enumerate() {
+        let Step::Inner(v, hi, lo) = *step else {
+            continue;
+        };
+        let here = at(i);
+        for (child, bit) in [(hi, 2u8), (lo, 1u8)] {
+            if matches!(g.steps[child], Step::False) {
+                continue;
+            }
+            *taken.entry(v).or_insert(0) |= bit;
+            skipped[here + 1] += 1;
+            skipped[at(child)] -= 1;
+        }
+    }
+    let mut open = 0;
+    for (j, &v) in vars.iter().enumerate() {
+        open += skipped[j];
+        if open > 0 {
+            taken.insert(v, 3);
+        }
+    }
+    taken
+}
+
 /// Calls `visit` with every model of `f` over the variables `vocab` (sorted,
 /// a superset of the support): `values[i]` is the value of `vocab[i]`.
 pub(crate) fn models(f: &Bdd, vocab: &[VarNo], visit: &mut dyn FnMut(&[bool])) {
@@ -282,5 +333,46 @@ mod tests {
         assert_eq!(count_big(&m.top(), &wide), BigUint::from(1u32) << 200u32);
         let g = a.not().unwrap().and(&b.not().unwrap()).unwrap();
         assert_eq!(count_big(&g, &wide), BigUint::from(1u32) << 198u32);
+    }
+
+    #[test]
+    fn the_values_taken_are_those_of_the_models() {
+        use rand::{RngExt, SeedableRng};
+        let m = test_meta(6);
+        let vocab: Vec<VarNo> = (0..6).collect();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut partial = 0;
+        for _ in 0..400 {
+            // A random function: a disjunction of a few random cubes.
+            let mut f = m.bot();
+            for _ in 0..rng.random_range(0..4) {
+                let mut cube = m.top();
+                for v in 0..6 {
+                    match rng.random_range(0..3) {
+                        0 => cube = cube.and(&m.var(v).unwrap()).unwrap(),
+                        1 => cube = cube.and(&m.var(v).unwrap().not().unwrap()).unwrap(),
+                        _ => {}
+                    }
+                }
+                f = f.or(&cube).unwrap();
+            }
+            let mut seen = [0u8; 6];
+            models(&f, &vocab, &mut |vals| {
+                for (v, &b) in vals.iter().enumerate() {
+                    seen[v] |= if b { 2 } else { 1 };
+                }
+            });
+            let taken = values_taken(&f);
+            for v in 0..6u32 {
+                let got = match taken.get(&v) {
+                    Some(&bits) => bits,
+                    None if f.satisfiable() => 3,
+                    None => 0,
+                };
+                assert_eq!(got, seen[v as usize], "variable {v}");
+                partial += usize::from(got == 1 || got == 2);
+            }
+        }
+        assert!(partial > 100, "{partial}");
     }
 }
