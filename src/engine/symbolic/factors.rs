@@ -197,7 +197,7 @@ impl Factors {
     pub fn determined(&self, st: &State) -> Vec<usize> {
         (0..st.meta.locs)
             .filter(|&l| match self.parts.get(l) {
-                Some(Some(f)) => super::walk::count(f, &location_vars(st, l)) == 1,
+                Some(Some(f)) => super::walk::one_model(f, &location_vars(st, l)),
                 _ => false,
             })
             .collect()

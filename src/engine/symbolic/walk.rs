@@ -139,6 +139,47 @@ pub(crate) fn count_big(f: &Bdd, vocab: &[VarNo]) -> BigUint {
     shl(memo[0].as_ref().unwrap_or(&zero), level(0))
 }
 
+/// Whether `f` has exactly one model over `vocab` (sorted, a superset of
+/// the support of `f`): [`count`] is 1. Without counting: such an `f` is
+/// a path with a node at every variable of `vocab`, each with one false
+/// child, and the walk stops at the first node that is not.
+pub(crate) fn one_model(f: &Bdd, vocab: &[VarNo]) -> bool {
+    f.with_manager_shared(|m, root| {
+        let truth = Bdd::t(m);
+        let true_edge = truth.as_edge(m);
+        let (true_id, true_neg) = (true_edge.node_id(), true_edge.tag() != Default::default());
+        let is_false = |id: usize, neg: bool| id == true_id && neg != true_neg;
+        let mut edge = root;
+        let mut neg = root.tag() != Default::default();
+        for &v in vocab {
+            let Node::Inner(node) = m.get_node(edge) else {
+                return false;
+            };
+            if node.level() != v {
+                return false;
+            }
+            let mut open = None;
+            for child in node.children() {
+                let cneg = neg ^ (child.tag() != Default::default());
+                if !is_false(child.node_id(), cneg) {
+                    if open.is_some() {
+                        return false;
+                    }
+                    open = Some((child, cneg));
+                }
+            }
+            let Some((child, cneg)) = open else {
+                return false;
+            };
+            edge = child;
+            neg = cneg;
+        }
+        matches!(m.get_node(edge), Node::Terminal(_))
+            && edge.node_id() == true_id
+            && neg == true_neg
+    })
+}
+
 /// The values each variable of `f`'s support takes in some model of `f`
 /// (bit 1: false, bit 2: true), in one pass over its nodes; empty when `f`
 /// is false. A variable outside the support takes both in a satisfiable
@@ -374,5 +415,35 @@ mod tests {
             }
         }
         assert!(partial > 100, "{partial}");
+    }
+
+    #[test]
+    fn one_model_is_a_count_of_one() {
+        use rand::{RngExt, SeedableRng};
+        let m = test_meta(5);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let (mut ones, mut others) = (0, 0);
+        for _ in 0..600 {
+            let mut f = m.bot();
+            for _ in 0..rng.random_range(0..3) {
+                let mut cube = m.top();
+                for v in 0..5 {
+                    match rng.random_range(0..10) {
+                        0..4 => cube = cube.and(&m.var(v).unwrap()).unwrap(),
+                        4..9 => cube = cube.and(&m.var(v).unwrap().not().unwrap()).unwrap(),
+                        _ => {}
+                    }
+                }
+                f = f.or(&cube).unwrap();
+            }
+            for vocab in [vec![0, 1, 2, 3, 4], vec![0, 1, 2, 3, 4, 5]] {
+                let one = count(&f, &vocab) == 1;
+                assert_eq!(one_model(&f, &vocab), one);
+                ones += usize::from(one);
+                others += usize::from(!one);
+            }
+        }
+        eprintln!("{ones} {others}");
+        assert!(ones > 100 && others > 100, "{ones} {others}");
     }
 }
