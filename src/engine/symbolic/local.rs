@@ -87,6 +87,8 @@ impl Here<'_> {
                 }
             }
             Formula::Iff(a, b) => self.holds(a)? == self.holds(b)?,
+            Formula::K(a, g) | Formula::M(a, g) if self.seen_by(*a, g)? => self.holds(g)?,
+            Formula::Kw(a, g) if self.seen_by(*a, g)? => true,
             Formula::K(a, g) => self.valid_on(&(self.considered)(*a)?, g)?,
             Formula::M(a, g) => {
                 let s = (self.whole)(g)?;
@@ -111,6 +113,22 @@ impl Here<'_> {
             }
             _ => (self.at_actual)(&(self.whole)(f)?),
         })
+    }
+
+    /// Whether `g` is a formula of present facts that reads only what
+    /// agent `a` observes (its own hand). Every state `a` considers
+    /// possible agrees with the actual one there, so `K_a g` and `M_a g`
+    /// hold iff g holds at the actual state, and `Kw_a g` holds: no
+    /// considered set is needed (a player asking what it knows of its
+    /// own hand built one after every move).
+    fn seen_by(&self, a: Agent, g: &Formula) -> Res<bool> {
+        if modal(g) {
+            return Ok(false);
+        }
+        let seen = self.st.observed(a)?;
+        Ok(super::walk::support(&(self.whole)(g)?)
+            .iter()
+            .all(|v| seen.binary_search(v).is_ok()))
     }
 
     /// Evaluates the operands a short cut skipped when they can fail (an
