@@ -92,7 +92,7 @@ impl SymbolicLimits {
     /// The limits of `budget`.
     pub fn for_budget(budget: BddBudget) -> SymbolicLimits {
         let (nodes, collect_from, cache_per_var, cache_per_square, cache_max) = match budget {
-            BddBudget::Game => (1 << 24, 1 << 20, 1 << 13, 0, 1 << 19),
+            BddBudget::Game => (1 << 24, 1 << 19, 1 << 13, 0, 1 << 19),
             BddBudget::Scenario => (1 << 28, 1 << 27, 1 << 12, 5, 1 << 23),
         };
         SymbolicLimits {
@@ -113,7 +113,9 @@ impl SymbolicLimits {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum BddBudget {
     /// Many models at once (a game per core, the server, tests): dead
-    /// nodes are collected from about a million nodes, the operation
+    /// nodes are collected from about half a million nodes (a collection
+    /// from a million took 40-50 ms, the Cabo-like game's worst moves;
+    /// docs/engines.md, "The deal without its law"), the operation
     /// cache has 8,192 entries a variable and at most 2^19, so that a
     /// full-size game of every shipped card game stays under 100 MB
     /// (from 8 million nodes and 2^22 entries, Kwartet took 212 MiB and
