@@ -166,7 +166,7 @@ pub(crate) fn pinned(spec: &DealSpec) -> Vec<bool> {
 
 /// The deck and sizes that remain once the pinned locations are filled as
 /// in the actual deal.
-fn unpinned(spec: &DealSpec) -> (Vec<u32>, Vec<u32>) {
+pub(crate) fn unpinned(spec: &DealSpec) -> (Vec<u32>, Vec<u32>) {
     let pinned = pinned(spec);
     let mut copies = spec.copies.clone();
     let mut sizes = spec.sizes.clone();

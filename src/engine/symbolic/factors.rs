@@ -41,7 +41,7 @@
 use oxidd::{BooleanFunction, Function, VarNo};
 
 use super::vars::{oom, sum_eq, sum_le, weighted, Bdd, Res, State};
-use crate::engine::deal::{pinned, DealSpec};
+use crate::engine::deal::{pinned, unpinned, DealSpec};
 use crate::engine::formula::{Atom, Cmp};
 use crate::engine::{EventModel, Formula, Post};
 
@@ -269,7 +269,7 @@ pub(crate) fn split(st: &State, law: &Bdd) -> Res<Option<Factors>> {
 /// The factors of a plain deal's law (`law::plain`), written down
 /// without building the law: each pinned location's as dealt, and each
 /// open one's "it holds its size, and of each kind at most the copies not
-/// pinned elsewhere". Each is the law's projection on its location: any
+/// pinned elsewhere" (`deal::unpinned`). Each is the law's projection on its location: any
 /// such hand leaves cards enough to fill the other locations (every
 /// location can hold every kind), so `Deck ∧` these factors is the law
 /// that [`split`] would find (a test compares them).
@@ -277,15 +277,7 @@ pub(crate) fn of_deal(st: &State, spec: &DealSpec) -> Res<Factors> {
     let meta = &*st.meta;
     let kinds = meta.copies.len();
     let pins = pinned(spec);
-    let left: Vec<u32> = (0..kinds)
-        .map(|k| {
-            let placed: u32 = (0..meta.locs)
-                .filter(|&l| pins[l])
-                .map(|l| spec.actual[l][k])
-                .sum();
-            meta.copies[k].saturating_sub(placed)
-        })
-        .collect();
+    let (left, _) = unpinned(spec);
     let mut parts = Vec::with_capacity(meta.locs);
     for (l, &pinned) in pins.iter().enumerate() {
         if location_vars(st, l).is_empty() {

@@ -21,7 +21,7 @@ use super::derived;
 use super::vars::{
     eq_const, oom, sum_eq, sum_le, sum_table, weighted, width_for, Bdd, BitVec, Meta, Res, State,
 };
-use crate::engine::deal::{pinned, DealSpec};
+use crate::engine::deal::{pinned, unpinned, DealSpec};
 use crate::engine::formula::Atom;
 use crate::engine::EngineError;
 
@@ -192,15 +192,7 @@ pub(crate) fn nodes_at_least(spec: &DealSpec, n: usize) -> usize {
         .filter(|&l| !pins[l] && derived != Some(l) && spec.sizes[l] > 0)
         .collect();
     let room: Vec<u32> = open.iter().map(|&l| spec.sizes[l]).collect();
-    let left: Vec<u32> = (0..spec.copies.len())
-        .map(|k| {
-            let placed: u32 = (0..spec.sizes.len())
-                .filter(|&l| pins[l])
-                .map(|l| spec.actual[l][k])
-                .sum();
-            spec.copies[k].saturating_sub(placed)
-        })
-        .collect();
+    let (left, _) = unpinned(spec);
     let mut later: u32 = left.iter().sum();
     let mut counted = 0usize;
     let mut level: FxHashSet<Vec<u32>> = std::iter::once(vec![0; open.len()]).collect();

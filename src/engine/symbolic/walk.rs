@@ -376,6 +376,30 @@ mod tests {
         assert_eq!(count_big(&g, &wide), BigUint::from(1u32) << 198u32);
     }
 
+    /// A random function of the variables `0..vars`: a disjunction of
+    /// fewer than `cubes` cubes, each variable's literal in a cube picked
+    /// by `literal` (`None`: left out).
+    fn random_cubes(
+        m: &crate::engine::symbolic::vars::Meta,
+        rng: &mut rand_chacha::ChaCha8Rng,
+        vars: VarNo,
+        cubes: u32,
+        mut literal: impl FnMut(&mut rand_chacha::ChaCha8Rng) -> Option<bool>,
+    ) -> Bdd {
+        use rand::RngExt;
+        let mut f = m.bot();
+        for _ in 0..rng.random_range(0..cubes) {
+            let mut cube = m.top();
+            for v in 0..vars {
+                if let Some(value) = literal(rng) {
+                    cube = cube.and(&m.lit(v, value).unwrap()).unwrap();
+                }
+            }
+            f = f.or(&cube).unwrap();
+        }
+        f
+    }
+
     #[test]
     fn the_values_taken_are_those_of_the_models() {
         use rand::{RngExt, SeedableRng};
@@ -384,19 +408,11 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
         let mut partial = 0;
         for _ in 0..400 {
-            // A random function: a disjunction of a few random cubes.
-            let mut f = m.bot();
-            for _ in 0..rng.random_range(0..4) {
-                let mut cube = m.top();
-                for v in 0..6 {
-                    match rng.random_range(0..3) {
-                        0 => cube = cube.and(&m.var(v).unwrap()).unwrap(),
-                        1 => cube = cube.and(&m.var(v).unwrap().not().unwrap()).unwrap(),
-                        _ => {}
-                    }
-                }
-                f = f.or(&cube).unwrap();
-            }
+            let f = random_cubes(&m, &mut rng, 6, 4, |rng| match rng.random_range(0..3) {
+                0 => Some(true),
+                1 => Some(false),
+                _ => None,
+            });
             let mut seen = [0u8; 6];
             models(&f, &vocab, &mut |vals| {
                 for (v, &b) in vals.iter().enumerate() {
@@ -424,18 +440,11 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
         let (mut ones, mut others) = (0, 0);
         for _ in 0..600 {
-            let mut f = m.bot();
-            for _ in 0..rng.random_range(0..3) {
-                let mut cube = m.top();
-                for v in 0..5 {
-                    match rng.random_range(0..10) {
-                        0..4 => cube = cube.and(&m.var(v).unwrap()).unwrap(),
-                        4..9 => cube = cube.and(&m.var(v).unwrap().not().unwrap()).unwrap(),
-                        _ => {}
-                    }
-                }
-                f = f.or(&cube).unwrap();
-            }
+            let f = random_cubes(&m, &mut rng, 5, 3, |rng| match rng.random_range(0..10) {
+                0..4 => Some(true),
+                4..9 => Some(false),
+                _ => None,
+            });
             for vocab in [vec![0, 1, 2, 3, 4], vec![0, 1, 2, 3, 4, 5]] {
                 let one = count(&f, &vocab) == 1;
                 assert_eq!(one_model(&f, &vocab), one);
