@@ -15,17 +15,52 @@ use super::law;
 use super::transform;
 use super::vars::{oom, Bdd, Res, State};
 use crate::engine::event::EventModel;
-use crate::engine::formula::{Agent, Formula};
+use crate::engine::formula::{Agent, Atom, Formula};
+use crate::engine::hash::FxMap;
+
+/// The truth sets of atoms built before in one structure, by atom: an
+/// atom's truth set depends on the structure's variables only, never on
+/// the law, so a model keeps them for every formula asked of it (the
+/// books check after a Go Fish move reads each of thirteen "holds every
+/// card of rank r" in fifteen preconditions and once more before them).
+#[derive(Default)]
+pub(crate) struct Atoms(std::cell::RefCell<FxMap<Atom, Bdd>>);
+
+/// At most this many atoms are kept with a model; then they are dropped
+/// and kept again from empty.
+const ATOMS: usize = 4096;
+
+impl Atoms {
+    /// The truth set of `a` in `st`, built once.
+    pub fn get(&self, st: &State, a: &Atom) -> Res<Bdd> {
+        if let Some(b) = self.0.borrow().get(a) {
+            return Ok(b.clone());
+        }
+        let b = law::atom(st, a)?;
+        let mut map = self.0.borrow_mut();
+        if map.len() >= ATOMS {
+            map.clear();
+        }
+        map.insert(a.clone(), b.clone());
+        Ok(b)
+    }
+}
 
 /// The truth set of `f` in the structure `st` with law `law`.
 pub(crate) fn eval(st: &State, law: &Bdd, f: &Formula) -> Res<Bdd> {
+    eval_in(st, law, f, &Atoms::default())
+}
+
+/// The truth set of `f` in the structure `st` with law `law`, reading and
+/// keeping the truth sets of atoms in `atoms` (which must be `st`'s).
+pub(crate) fn eval_in(st: &State, law: &Bdd, f: &Formula, atoms: &Atoms) -> Res<Bdd> {
     crate::engine::cancel::check()?;
     let meta = &*st.meta;
-    let ev = |g: &Formula| eval(st, law, g);
+    let ev = |g: &Formula| eval_in(st, law, g, atoms);
     Ok(match f {
         Formula::Top => meta.top(),
         Formula::Bottom => meta.bot(),
-        Formula::Atom(a) => law::atom(st, a)?,
+        Formula::Atom(a) => atoms.get(st, a)?,
         Formula::Not(g) => oom(ev(g)?.not())?,
         Formula::And(gs) => {
             let mut acc = meta.top();
@@ -55,7 +90,7 @@ pub(crate) fn eval(st: &State, law: &Bdd, f: &Formula) -> Res<Bdd> {
         Formula::D(g, h) => knows(st, law, &st.union_obs(g)?, &ev(h)?)?,
         Formula::Announce(psi, phi) | Formula::AnnounceDiamond(psi, phi) => {
             let ps = ev(psi)?;
-            let inner = eval(st, &oom(law.and(&ps))?, phi)?;
+            let inner = eval_in(st, &oom(law.and(&ps))?, phi, atoms)?;
             if matches!(f, Formula::Announce(..)) {
                 oom(ps.imp(&inner))?
             } else {

@@ -240,6 +240,31 @@ pub(crate) fn deck(st: &State) -> Res<Bdd> {
     Ok(acc)
 }
 
+/// The deck after the facts `wider` got new variables (`st` before,
+/// `state` after), from the deck before: the deck is a conjunction of one
+/// conservation per kind over disjoint variables, so quantifying all of a
+/// kind's variables out of it leaves the other kinds' as they were (and
+/// drops its own, which some counts satisfy); conjoined with the new
+/// conservation of each widened kind, that is the deck rebuilt for every
+/// kind, for the cost of the widened kinds alone (checked against the
+/// rebuilt deck in every test that widens a count).
+fn widened_deck(st: &State, state: &State, before: &Bdd, wider: &[usize]) -> Res<Bdd> {
+    let meta = &*st.meta;
+    let mut kinds: Vec<usize> = wider.iter().map(|&f| f / meta.locs).collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    let old: Vec<VarNo> = kinds
+        .iter()
+        .flat_map(|&k| (0..meta.locs).flat_map(move |l| st.facts[meta.fact(k, l)].iter().copied()))
+        .collect();
+    let mut acc = meta.exists(before, &old)?;
+    for k in kinds {
+        acc = oom(acc.and(&deck_of(state, k)?))?;
+    }
+    debug_assert!(acc == deck(state)?, "the widened deck is the deck rebuilt");
+    Ok(acc)
+}
+
 /// The conservation of kind `k` alone: its copies outside the derived
 /// stock are at most its copies (exactly, without a derived stock).
 fn deck_of(st: &State, k: usize) -> Res<Bdd> {
@@ -558,7 +583,10 @@ pub(crate) fn public_move(step: &Step) -> Res<Option<Made>> {
             continue;
         }
         covered += n;
-        let p = meta.exists(&pres[e], &st.live_except(&vars))?;
+        // ∃(V∖vars) pre_e, quantifying only what pre_e reads.
+        let mut out = support.clone();
+        out.retain(|v| vars.binary_search(v).is_err());
+        let p = meta.exists(&pres[e], &out)?;
         joined = oom(joined.and(&p))?;
         *slot = Some(p);
     }
@@ -648,7 +676,7 @@ pub(crate) fn public_move(step: &Step) -> Res<Option<Made>> {
     let deck = if wider.is_empty() {
         factors.deck.clone()
     } else {
-        deck(&state)?
+        widened_deck(st, &state, &factors.deck, &wider)?
     };
     Ok(Some(Made {
         state,
@@ -742,8 +770,9 @@ fn no_missing_cards(
         }
         for ((kind, from), n) in need {
             let short = count_is(st, from, kind, Cmp::Lt, n)?;
-            let vars = location_vars(st, from);
-            let mut x = oom(short.and(&meta.exists(&pres[i], &st.live_except(&vars))?))?;
+            // `short` and the factor read `from` alone, so meeting them
+            // with pre_i is meeting them with its projection on `from`.
+            let mut x = oom(short.and(&pres[i]))?;
             if let Some(f) = &factors.parts[from] {
                 x = oom(x.and(f))?;
             }

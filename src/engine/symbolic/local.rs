@@ -45,6 +45,9 @@ pub(crate) struct Here<'a> {
     /// Whether some state of a set takes a value at a variable
     /// (`walk::values_taken`, kept with the model for each set).
     pub takes: &'a dyn Fn(&Bdd, VarNo, bool) -> Res<bool>,
+    /// The cube of the actual values of what a group observes, when its
+    /// considered set is better left unbuilt ([`Set::Considered`]).
+    pub unbuilt: &'a dyn Fn(&[Agent]) -> Res<Option<Bdd>>,
 }
 
 impl Here<'_> {
@@ -89,19 +92,19 @@ impl Here<'_> {
             Formula::Iff(a, b) => self.holds(a)? == self.holds(b)?,
             Formula::K(a, g) | Formula::M(a, g) if self.seen_by(*a, g)? => self.holds(g)?,
             Formula::Kw(a, g) if self.seen_by(*a, g)? => true,
-            Formula::K(a, g) => self.valid_on(&(self.considered)(*a)?, g)?,
+            Formula::K(a, g) => self.valid_within(&self.considered_set(&[*a])?, g)?,
             Formula::M(a, g) => {
                 let s = (self.whole)(g)?;
-                self.meets(&(self.considered)(*a)?, &s)?
+                self.meets_set(&self.considered_set(&[*a])?, &s)?
             }
             Formula::Kw(a, g) => {
                 let s = (self.whole)(g)?;
-                let c = (self.considered)(*a)?;
-                !self.meets(&c, &oom(s.not())?)? || !self.meets(&c, &s)?
+                let c = self.considered_set(&[*a])?;
+                !self.meets_set(&c, &oom(s.not())?)? || !self.meets_set(&c, &s)?
             }
             Formula::E(group, g) => {
                 for &a in group {
-                    if !self.valid_on(&(self.considered)(a)?, g)? {
+                    if !self.valid_within(&self.considered_set(&[a])?, g)? {
                         self.settle(std::slice::from_ref(&**g))?;
                         return Ok(false);
                     }
@@ -109,10 +112,65 @@ impl Here<'_> {
                 true
             }
             Formula::D(group, g) if !group.is_empty() => {
-                self.valid_on(&(self.considered_by)(group)?, g)?
+                self.valid_within(&self.considered_set(group)?, g)?
             }
             _ => (self.at_actual)(&(self.whole)(f)?),
         })
+    }
+
+    /// The states `group` considers possible together at the actual
+    /// state: built, or left as `θ ∧ here` when the model says so.
+    fn considered_set(&self, group: &[Agent]) -> Res<Set> {
+        if let Some(here) = (self.unbuilt)(group)? {
+            return Ok(Set::Considered(group.to_vec(), here));
+        }
+        Ok(Set::Built(self.build(group)?))
+    }
+
+    /// The considered set of `group`, built.
+    fn build(&self, group: &[Agent]) -> Res<Bdd> {
+        match group {
+            [a] => (self.considered)(*a),
+            _ => (self.considered_by)(group),
+        }
+    }
+
+    /// Whether some state of the set `x` is in `s`.
+    fn meets_set(&self, x: &Set, s: &Bdd) -> Res<bool> {
+        match x {
+            Set::Built(x) => self.meets(x, s),
+            Set::InLaw(r) => {
+                // θ ∧ r ∧ s, asked as ∃V: no BDD of θ ∧ r is built. When
+                // s reads a few locations K only, θ ∧ r is projected on K
+                // once per model and r (the queries about each kind of
+                // one hand share it): ∃V(θ ∧ r ∧ s) = ∃K(∃(V∖K)(θ ∧ r) ∧ s).
+                let keep = self.locations_of(&super::walk::support(s));
+                if !keep.is_empty() && keep.len() * 2 <= self.st.live.len() {
+                    let p = (self.law_project)(r, &keep)?;
+                    let meta = &*self.st.meta;
+                    return Ok(meta.and_exists(&p, s, &keep)?.satisfiable());
+                }
+                let r = oom(r.and(s))?;
+                Ok((self.law_and_exists)(&r, &self.st.live)?.satisfiable())
+            }
+            Set::Considered(group, here) => {
+                // C = θ ∧ here, so ∃(V∖K) C = ∃(V∖K)(θ ∧ here): the same
+                // projection as of the built set, made from the factors.
+                let support = super::walk::support(s);
+                let keep = self.locations_of(&support);
+                if keep.is_empty() || keep.len() * 2 > self.st.live.len() {
+                    return self.meets(&self.build(group)?, s);
+                }
+                let p = (self.law_project)(here, &keep)?;
+                #[cfg(test)]
+                UNBUILT.with(|c| c.set(c.get() + 1));
+                if let [v] = support[..] {
+                    let positive = *s == self.st.meta.var(v)?;
+                    return (self.takes)(&p, v, positive);
+                }
+                Ok(self.st.meta.and_exists(&p, s, &keep)?.satisfiable())
+            }
+        }
     }
 
     /// Whether `g` is a formula of present facts that reads only what
@@ -191,12 +249,10 @@ impl Here<'_> {
         keep
     }
 
-    /// Whether `f` holds at every state of `x` (a set of θ-states
-    /// reachable from the actual one).
-    fn valid_on(&self, x: &Bdd, f: &Formula) -> Res<bool> {
-        self.valid_within(&Set::Built(x.clone()), f)
-    }
-
+    /// Whether `f` holds at every state of `x`: a set of θ-states
+    /// reachable from the actual one that holds the actual state itself
+    /// (an agent's considered set, and the successors of such a set), so
+    /// that `f` false at the actual state is false somewhere in `x`.
     fn valid_within(&self, x: &Set, f: &Formula) -> Res<bool> {
         crate::engine::cancel::check()?;
         match f {
@@ -224,25 +280,12 @@ impl Here<'_> {
                 self.valid_within(&self.successors(x, group)?, g)
             }
             _ => {
-                let bad = oom((self.whole)(f)?.not())?;
-                match x {
-                    Set::Built(x) => Ok(!self.meets(x, &bad)?),
-                    Set::InLaw(r) => {
-                        // θ ∧ r ∧ ¬φ, asked as ∃V: no BDD of θ ∧ r is built.
-                        // When ¬φ reads a few locations K only, θ ∧ r is
-                        // projected on K once per model and r (the
-                        // queries about each kind of one hand share it):
-                        // ∃V(θ ∧ r ∧ ¬φ) = ∃K(∃(V∖K)(θ ∧ r) ∧ ¬φ).
-                        let keep = self.locations_of(&super::walk::support(&bad));
-                        if !keep.is_empty() && keep.len() * 2 <= self.st.live.len() {
-                            let p = (self.law_project)(r, &keep)?;
-                            let meta = &*self.st.meta;
-                            return Ok(!meta.and_exists(&p, &bad, &keep)?.satisfiable());
-                        }
-                        let r = oom(r.and(&bad))?;
-                        Ok(!(self.law_and_exists)(&r, &self.st.live)?.satisfiable())
-                    }
+                let truth = (self.whole)(f)?;
+                if !(self.at_actual)(&truth) {
+                    // Every set asked of holds the actual state.
+                    return Ok(false);
                 }
+                Ok(!self.meets_set(x, &oom(truth.not())?)?)
             }
         }
     }
@@ -257,9 +300,16 @@ impl Here<'_> {
             // ∃hidden x = ∃(V∖seen) x: the projection kept with the model,
             // shared by the queries that nest the same agents.
             Set::Built(x) => (self.project)(x, &seen)?,
-            Set::InLaw(r) => (self.law_project)(r, &seen)?,
+            Set::InLaw(r) | Set::Considered(_, r) => (self.law_project)(r, &seen)?,
         }))
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Questions answered by a projection of a considered set left
+    /// unbuilt, counted for the tests.
+    pub(crate) static UNBUILT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// Whether `f` has a modal operator (knowledge, announcement or update).
@@ -300,4 +350,10 @@ enum Set {
     Built(Bdd),
     /// θ ∧ this BDD, never built.
     InLaw(Bdd),
+    /// A group's considered set `θ ∧ here`, for `here` the cube of what
+    /// the group observes at the actual state: a query that reads a few
+    /// locations meets its projection on them, made from the factors
+    /// (`∃(V∖K)(θ ∧ here)`, once per model and K) without the set; one
+    /// that reads more builds the set (once per model).
+    Considered(Vec<Agent>, Bdd),
 }

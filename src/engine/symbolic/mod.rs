@@ -243,6 +243,12 @@ struct Inner {
     /// `C_a`), by the set: a query about one variable reads it
     /// (`walk::values_taken`, `local.rs`).
     values: std::cell::RefCell<rustc_hash::FxHashMap<Bdd, rustc_hash::FxHashMap<VarNo, u8>>>,
+    /// The truth sets of the atoms asked of this model (`eval::Atoms`).
+    atoms: eval::Atoms,
+    /// For each agent asked of, the cube of what it observes at the
+    /// actual state, if its considered set is left unbuilt
+    /// (`SymbolicModel::unbuilt`).
+    heres: std::cell::RefCell<rustc_hash::FxHashMap<Agent, Option<Bdd>>>,
 }
 
 impl std::fmt::Debug for SymbolicModel {
@@ -423,6 +429,8 @@ impl SymbolicModel {
                 marginals: Default::default(),
                 projections: Default::default(),
                 values: Default::default(),
+                atoms: Default::default(),
+                heres: Default::default(),
             }),
         }
     }
@@ -661,6 +669,51 @@ impl SymbolicModel {
         }
     }
 
+    /// The cube of what `group` observes at the actual state, when its
+    /// considered set is better left unbuilt: on a law kept as factors
+    /// and not yet conjoined, for a group of one agent whose `C_a` is not
+    /// built yet and who sees all but at most two locations wholly. A
+    /// query that reads a few locations then meets the projection of
+    /// `θ ∧ here` on them, made from the factors and a marginal of the
+    /// other unseen location (`local.rs`, `Set::Considered`): in a
+    /// full-deck Go Fish game, building `C_a` was a fifth of a knowledge
+    /// game, and its projections another seventh. With three unseen
+    /// hands (Kwartet), each marginal is a product of two of them, and
+    /// one `C_a` and one pass over it for every variable's values cost a
+    /// quarter as much.
+    fn unbuilt(&self, group: &[Agent]) -> Res<Option<Bdd>> {
+        let inner = &*self.inner;
+        if inner.factors.is_none() || inner.law.get().is_some() {
+            return Ok(None);
+        }
+        let [a] = group else { return Ok(None) };
+        let Some(cell) = inner.considered.get(*a) else {
+            return Ok(None);
+        };
+        if cell.get().is_some() {
+            return Ok(None);
+        }
+        if let Some(here) = inner.heres.borrow().get(a) {
+            return Ok(here.clone());
+        }
+        let st = &inner.state;
+        let seen = st.observed(*a)?;
+        let unseen = (0..st.meta.locs)
+            .filter(|&l| {
+                factors::location_vars(st, l)
+                    .iter()
+                    .any(|v| seen.binary_search(v).is_err())
+            })
+            .count();
+        let here = if unseen <= 2 {
+            Some(self.meta().assignment(seen, |v| inner.actual[v as usize])?)
+        } else {
+            None
+        };
+        inner.heres.borrow_mut().insert(*a, here.clone());
+        Ok(here)
+    }
+
     /// `C_a`, kept with the model.
     fn considered(&self, a: Agent) -> Res<Bdd> {
         let cell = self.inner.considered.get(a).ok_or_else(|| {
@@ -723,6 +776,7 @@ impl SymbolicModel {
             self.inner.values.borrow_mut().insert(x.clone(), taken);
             Ok(answer)
         };
+        let unbuilt = |g: &[Agent]| self.unbuilt(g);
         local::Here {
             st: &self.inner.state,
             law_and_exists: &law_and_exists,
@@ -733,6 +787,7 @@ impl SymbolicModel {
             considered: &considered,
             considered_by: &considered_by,
             takes: &takes,
+            unbuilt: &unbuilt,
         }
         .holds(f)
     }
@@ -741,9 +796,9 @@ impl SymbolicModel {
     fn truth(&self, f: &Formula) -> Res<Bdd> {
         if !local::modal(f) {
             // Present facts only: the law is not read (nor built from factors).
-            return eval::eval(&self.inner.state, &self.meta().top(), f);
+            return eval::eval_in(&self.inner.state, &self.meta().top(), f, &self.inner.atoms);
         }
-        eval::eval(&self.inner.state, &self.law_for(f)?, f)
+        eval::eval_in(&self.inner.state, &self.law_for(f)?, f, &self.inner.atoms)
     }
 
     /// Product update with the transformer of `em`, then cleanup. A
@@ -756,7 +811,7 @@ impl SymbolicModel {
             if let Some(reach) = factors::touched(&inner.state, em, f) {
                 // A public move of known cards sets counts on the
                 // factors, without the transformer (`factors.rs`).
-                let pres = transform::pres(&inner.state, &self.meta().top(), em)?;
+                let pres = transform::pres_in(&inner.state, &self.meta().top(), em, &inner.atoms)?;
                 let possible: Vec<bool> = pres.iter().map(|p| self.at_actual(p)).collect();
                 let e = crate::engine::event::choose(em, &possible, chosen)?;
                 let step = factors::Step {
@@ -822,7 +877,7 @@ impl SymbolicModel {
     ) -> Res<(State, Bdd, Vec<bool>)> {
         let inner = &*self.inner;
         let whole = which == Law::Whole;
-        let pres = transform::pres(&inner.state, law, em)?;
+        let pres = transform::pres_in(&inner.state, law, em, &inner.atoms)?;
         // An event can tell its observers an old present variable (a peek
         // at a slot tells the peeker the slot's card): the variables the
         // preconditions of a move without factual change read are
@@ -933,7 +988,7 @@ impl Backend for SymbolicModel {
     fn eval_valid(&self, f: &Formula) -> Result<bool, EngineError> {
         let r = self.meta().retry(|| {
             let reach = self.reach()?;
-            let t = eval::eval(&self.inner.state, &reach, f)?;
+            let t = eval::eval_in(&self.inner.state, &reach, f, &self.inner.atoms)?;
             Ok(oom(reach.imp(&t))?.valid())
         });
         self.or_listed(r, |m| m.eval_valid(f))
@@ -980,7 +1035,7 @@ impl Backend for SymbolicModel {
         }
         let pres = self.meta().retry(|| {
             let law = self.law_for_events(model)?;
-            transform::pres(&self.inner.state, &law, model)
+            transform::pres_in(&self.inner.state, &law, model, &self.inner.atoms)
         })?;
         Ok((0..pres.len())
             .filter(|&e| self.at_actual(&pres[e]))

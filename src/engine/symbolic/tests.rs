@@ -775,6 +775,9 @@ struct FactoredRun {
     /// Knowledge formulas asked while the law was factors only, so
     /// through considered sets conjoined from the factors.
     from_factors: usize,
+    /// Questions answered by a projection of a considered set left
+    /// unbuilt (`local.rs`, `Set::Considered`).
+    unbuilt: usize,
     /// Updates made as public moves of known cards
     /// (`factors::public_move`), and those of them that moved cards.
     public_moves: usize,
@@ -848,6 +851,32 @@ fn factored_random_games(
                 run.whole_steps += 1;
             }
             if s.is_factored() && s.inner.law.get().is_none() {
+                let before = super::local::UNBUILT.with(|c| c.get());
+                // First what a player knows of one other hand, and what
+                // it knows another knows of its own, as the games' agents
+                // ask (through projections of the unbuilt C_a).
+                let kinds = spec.copies.len();
+                for a in 0..3 {
+                    for b in (0..3).filter(|&b| b != a) {
+                        for k in 0..kinds {
+                            let mine = Formula::count(a, vec![k], Cmp::Ge, 1);
+                            for f in [
+                                Formula::K(a, Box::new(Formula::count(b, vec![k], Cmp::Ge, 1))),
+                                Formula::M(a, Box::new(Formula::count(b, vec![k], Cmp::Eq, 0))),
+                                Formula::Kw(a, Box::new(Formula::count(b, vec![k], Cmp::Le, 1))),
+                                Formula::K(a, Box::new(Formula::K(b, Box::new(mine.clone())))),
+                                Formula::K(a, Box::new(Formula::M(b, Box::new(mine.not())))),
+                            ] {
+                                assert_eq!(
+                                    e.eval_actual(&f).unwrap(),
+                                    s.eval_actual(&f).unwrap(),
+                                    "seed {seed} step {step}: {f:?}"
+                                );
+                                run.from_factors += 1;
+                            }
+                        }
+                    }
+                }
                 for a in 0..3 {
                     for _ in 0..4 {
                         let f = Formula::K(a, Box::new(random_formula(&mut rng, 1)));
@@ -859,6 +888,7 @@ fn factored_random_games(
                         run.from_factors += 1;
                     }
                 }
+                run.unbuilt += super::local::UNBUILT.with(|c| c.get()) - before;
             }
             run.checked += agree_at_step(&*e, &s, &mut rng, &format!("seed {seed} step {step}"));
             run.with_marginals += usize::from(!s.inner.marginals.borrow().is_empty());
@@ -941,6 +971,11 @@ fn factored_laws_of_a_deck_dealt_whole_agree_with_the_explicit_engine() {
         run.from_factors >= 500,
         "{} from the factors",
         run.from_factors
+    );
+    assert!(
+        run.unbuilt >= 200,
+        "{} answered without a considered set",
+        run.unbuilt
     );
 }
 

@@ -19,7 +19,7 @@
 use oxidd::{BooleanFunction, VarNo};
 
 use super::derived;
-use super::eval::eval;
+use super::eval::{eval, eval_in, Atoms};
 use super::vars::{
     add, constant, eq_const, oom, sub_const, vec_of, width_for, Bdd, BitVec, Meta, Res, State,
 };
@@ -76,7 +76,16 @@ pub(crate) fn check(st: &State, em: &EventModel) -> Res<Vec<Vec<u32>>> {
 
 /// The preconditions of every event.
 pub(crate) fn pres(st: &State, law: &Bdd, em: &EventModel) -> Res<Vec<Bdd>> {
-    em.events.iter().map(|e| eval(st, law, &e.pre)).collect()
+    pres_in(st, law, em, &Atoms::default())
+}
+
+/// The preconditions' truth sets, reading and keeping atoms in `atoms`
+/// (`st`'s): the events of one move often share atoms.
+pub(crate) fn pres_in(st: &State, law: &Bdd, em: &EventModel, atoms: &Atoms) -> Res<Vec<Bdd>> {
+    em.events
+        .iter()
+        .map(|e| eval_in(st, law, &e.pre, atoms))
+        .collect()
 }
 
 /// Applies the transformer of `em` to `(st, law)`. `pre` are the
