@@ -178,16 +178,25 @@ impl Factors {
     /// deck and those locations' factors say of the other locations.
     pub fn marginal(&self, st: &State, out: &[usize]) -> Res<Bdd> {
         let meta = &*st.meta;
-        let mut acc = self.deck.clone();
+        let mut fs: Vec<&Bdd> = Vec::new();
         let mut vars = Vec::new();
         for &l in out {
             if let Some(Some(f)) = self.parts.get(l) {
-                acc = oom(acc.and(f))?;
+                fs.push(f);
             }
             vars.extend(location_vars(st, l));
         }
         vars.sort_unstable();
-        meta.exists(&acc, &vars)
+        // The last factor meets the rest as they are quantified, in one
+        // pass: no BDD of the whole conjunction is built.
+        let Some(last) = fs.pop() else {
+            return meta.exists(&self.deck, &vars);
+        };
+        let mut acc = self.deck.clone();
+        for f in fs {
+            acc = oom(acc.and(f))?;
+        }
+        meta.and_exists(&acc, last, &vars)
     }
 
     /// The locations whose factor leaves one value (a book pile that
