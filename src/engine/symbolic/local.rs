@@ -48,6 +48,9 @@ pub(crate) struct Here<'a> {
     /// The cube of the actual values of what a group observes, when its
     /// considered set is better left unbuilt ([`Set::Considered`]).
     pub unbuilt: &'a dyn Fn(&[Agent]) -> Res<Option<Bdd>>,
+    /// Whether θ surely implies a set of states, by the factors of the
+    /// locations it reads (false when that does not decide it).
+    pub law_implies: &'a dyn Fn(&Bdd) -> Res<bool>,
 }
 
 impl Here<'_> {
@@ -116,6 +119,44 @@ impl Here<'_> {
             }
             _ => (self.at_actual)(&(self.whole)(f)?),
         })
+    }
+
+    /// Whether `g`, a formula of present facts, is seen to hold at every
+    /// θ-state from the factors of the locations it reads: then every
+    /// agent knows it at every θ-state, and every set asked of is one of
+    /// θ-states. In a card game, what the public record says of a hand
+    /// (a player asked for a rank, so holds it) is in that hand's factor,
+    /// and `K_a K_b hand_a(r)` then needs no projection of `C_a` through
+    /// b's eyes.
+    fn valid_everywhere(&self, g: &Formula) -> Res<bool> {
+        if modal(g) {
+            return Ok(false);
+        }
+        (self.law_implies)(&(self.whole)(g)?)
+    }
+
+    /// Whether `K_b g` is cheaply seen to fail at the actual state: g is
+    /// a formula of present facts about a few locations and b's
+    /// considered set is left unbuilt, so `K_b g` there is a projection
+    /// made from the factors. Every set asked of holds the actual state,
+    /// and the successors of such a set hold b's considered set, so then
+    /// `K_b g` fails on the set too. A second-order query (`K_a K_b g`)
+    /// projects the whole of a's considered set through b's eyes: a
+    /// product of the hands, where b's own view at the actual state is
+    /// a restriction of the marginals (`Set::Considered`).
+    fn fails_here(&self, b: Agent, g: &Formula) -> Res<bool> {
+        if modal(g) {
+            return Ok(false);
+        }
+        let Some(here) = (self.unbuilt)(&[b])? else {
+            return Ok(false);
+        };
+        let truth = (self.whole)(g)?;
+        let keep = self.locations_of(&super::walk::support(&truth));
+        if keep.is_empty() || keep.len() * 2 > self.st.live.len() {
+            return Ok(false);
+        }
+        Ok(!self.valid_within(&Set::Considered(vec![b], here), g)?)
     }
 
     /// The states `group` considers possible together at the actual
@@ -266,10 +307,23 @@ impl Here<'_> {
                 }
                 Ok(true)
             }
-            Formula::K(b, g) => self.valid_within(&self.successors(x, &[*b])?, g),
+            Formula::K(b, g) => {
+                if self.valid_everywhere(g)? {
+                    return Ok(true);
+                }
+                if self.fails_here(*b, g)? {
+                    return Ok(false);
+                }
+                self.valid_within(&self.successors(x, &[*b])?, g)
+            }
             Formula::E(group, g) => {
+                if self.valid_everywhere(g)? {
+                    return Ok(true);
+                }
                 for &b in group {
-                    if !self.valid_within(&self.successors(x, &[b])?, g)? {
+                    if self.fails_here(b, g)?
+                        || !self.valid_within(&self.successors(x, &[b])?, g)?
+                    {
                         self.settle(std::slice::from_ref(&**g))?;
                         return Ok(false);
                     }
@@ -284,6 +338,9 @@ impl Here<'_> {
                 if !(self.at_actual)(&truth) {
                     // Every set asked of holds the actual state.
                     return Ok(false);
+                }
+                if (self.law_implies)(&truth)? {
+                    return Ok(true);
                 }
                 Ok(!self.meets_set(x, &oom(truth.not())?)?)
             }

@@ -714,6 +714,40 @@ impl SymbolicModel {
         Ok(here)
     }
 
+    /// Whether the factor of the one location `s` reads implies `s` (so
+    /// θ, its conjunction with the rest, does): false without factors,
+    /// when `s` reads more than one location or a variable of none, or
+    /// when the factor does not.
+    fn factors_imply(&self, s: &Bdd) -> Res<bool> {
+        let Some(f) = &self.inner.factors else {
+            return Ok(false);
+        };
+        let st = &self.inner.state;
+        let support = walk::support(s);
+        let mut acc = oom(s.not())?;
+        let mut covered = 0;
+        for (l, part) in f.parts.iter().enumerate() {
+            let lv = factors::location_vars(st, l);
+            let n = support
+                .iter()
+                .filter(|v| lv.binary_search(v).is_ok())
+                .count();
+            if n == 0 {
+                continue;
+            }
+            if covered > 0 {
+                // A second location: its factor would be conjoined with
+                // the first as if unrelated (a product of hands).
+                return Ok(false);
+            }
+            covered += n;
+            if let Some(part) = part {
+                acc = oom(acc.and(part))?;
+            }
+        }
+        Ok(covered == support.len() && !acc.satisfiable())
+    }
+
     /// `C_a`, kept with the model.
     fn considered(&self, a: Agent) -> Res<Bdd> {
         let cell = self.inner.considered.get(a).ok_or_else(|| {
@@ -777,6 +811,7 @@ impl SymbolicModel {
             Ok(answer)
         };
         let unbuilt = |g: &[Agent]| self.unbuilt(g);
+        let law_implies = |s: &Bdd| self.factors_imply(s);
         local::Here {
             st: &self.inner.state,
             law_and_exists: &law_and_exists,
@@ -788,6 +823,7 @@ impl SymbolicModel {
             considered_by: &considered_by,
             takes: &takes,
             unbuilt: &unbuilt,
+            law_implies: &law_implies,
         }
         .holds(f)
     }
