@@ -249,6 +249,9 @@ struct Inner {
     /// actual state, if its considered set is left unbuilt
     /// (`SymbolicModel::unbuilt`).
     heres: std::cell::RefCell<rustc_hash::FxHashMap<Agent, Option<Bdd>>>,
+    /// The location of each variable that holds a count
+    /// (`usize::MAX` for the others), made when first needed.
+    places: OnceCell<Vec<usize>>,
 }
 
 impl std::fmt::Debug for SymbolicModel {
@@ -431,6 +434,7 @@ impl SymbolicModel {
                 values: Default::default(),
                 atoms: Default::default(),
                 heres: Default::default(),
+                places: OnceCell::new(),
             }),
         }
     }
@@ -722,30 +726,54 @@ impl SymbolicModel {
         let Some(f) = &self.inner.factors else {
             return Ok(false);
         };
-        let st = &self.inner.state;
         let support = walk::support(s);
-        let mut acc = oom(s.not())?;
-        let mut covered = 0;
-        for (l, part) in f.parts.iter().enumerate() {
-            let lv = factors::location_vars(st, l);
-            let n = support
-                .iter()
-                .filter(|v| lv.binary_search(v).is_ok())
-                .count();
-            if n == 0 {
-                continue;
+        let places = self.inner.places.get_or_init(|| {
+            let st = &self.inner.state;
+            let mut places = vec![usize::MAX; st.meta.num_vars()];
+            for (fact, vars) in st.facts.iter().enumerate() {
+                for &v in vars {
+                    places[v as usize] = fact % st.meta.locs;
+                }
             }
-            if covered > 0 {
-                // A second location: its factor would be conjoined with
-                // the first as if unrelated (a product of hands).
-                return Ok(false);
-            }
-            covered += n;
-            if let Some(part) = part {
-                acc = oom(acc.and(part))?;
-            }
+            places
+        });
+        let place = |v: VarNo| places.get(v as usize).copied().unwrap_or(usize::MAX);
+        let Some(&first) = support.first() else {
+            return Ok(false);
+        };
+        let l = place(first);
+        // A second location's factor would be conjoined with the first
+        // as if unrelated (a product of hands).
+        if l == usize::MAX || support.iter().any(|&v| place(v) != l) {
+            return Ok(false);
         }
-        Ok(covered == support.len() && !acc.satisfiable())
+        let Some(Some(part)) = f.parts.get(l) else {
+            return Ok(false);
+        };
+        if let [v] = support[..] {
+            // One variable: the factor implies s iff it never takes the
+            // other value there (the values its variables take, found in
+            // one pass and kept with the model).
+            let positive = *s == self.meta().var(v)?;
+            return Ok(!self.takes(part, v, !positive));
+        }
+        Ok(!self
+            .meta()
+            .and_exists(part, &oom(s.not())?, &support)?
+            .satisfiable())
+    }
+
+    /// Whether some state of the set `x` takes `value` at `v`
+    /// (`walk::values_taken`, kept with the model for each set).
+    fn takes(&self, x: &Bdd, v: VarNo, value: bool) -> bool {
+        let bit = if value { 2 } else { 1 };
+        if let Some(taken) = self.inner.values.borrow().get(x) {
+            return taken.get(&v).map_or(x.satisfiable(), |b| b & bit != 0);
+        }
+        let taken = walk::values_taken(x);
+        let answer = taken.get(&v).map_or(x.satisfiable(), |b| b & bit != 0);
+        self.inner.values.borrow_mut().insert(x.clone(), taken);
+        answer
     }
 
     /// `C_a`, kept with the model.
@@ -800,16 +828,7 @@ impl SymbolicModel {
                 || law_and_exists(r, &self.inner.state.live_except(keep)),
             )
         };
-        let takes = |x: &Bdd, v: VarNo, value: bool| -> Res<bool> {
-            let bit = if value { 2 } else { 1 };
-            if let Some(taken) = self.inner.values.borrow().get(x) {
-                return Ok(taken.get(&v).map_or(x.satisfiable(), |b| b & bit != 0));
-            }
-            let taken = walk::values_taken(x);
-            let answer = taken.get(&v).map_or(x.satisfiable(), |b| b & bit != 0);
-            self.inner.values.borrow_mut().insert(x.clone(), taken);
-            Ok(answer)
-        };
+        let takes = |x: &Bdd, v: VarNo, value: bool| -> Res<bool> { Ok(self.takes(x, v, value)) };
         let unbuilt = |g: &[Agent]| self.unbuilt(g);
         let law_implies = |s: &Bdd| self.factors_imply(s);
         local::Here {
