@@ -182,6 +182,7 @@ pub fn choose(
     let mut asker = Asker {
         oracle,
         cache: HashMap::new(),
+        expanded: HashMap::new(),
         table,
         me,
         referee,
@@ -235,6 +236,9 @@ fn best_moves(tried: &[Tried]) -> Vec<usize> {
 struct Asker<'a> {
     oracle: &'a mut dyn Oracle,
     cache: HashMap<String, bool>,
+    /// Each written formula with its quantifiers expanded: the same for
+    /// every legal move a rule tries.
+    expanded: HashMap<String, String>,
     table: &'a Table,
     me: usize,
     referee: Option<&'a dyn Referee>,
@@ -252,11 +256,22 @@ impl Asker<'_> {
 
     /// A written formula with the quantifiers expanded and every variable
     /// replaced.
-    fn instance(&self, text: &str, bindings: &[(String, String)]) -> Result<String, Diagnostic> {
+    fn instance(
+        &mut self,
+        text: &str,
+        bindings: &[(String, String)],
+    ) -> Result<String, Diagnostic> {
         let players = &self.table.players;
         let me = &players[self.me];
-        let expanded = expand(text, players, me)
-            .map_err(|m| super::error("strategy-formula", format!("`{text}`: {m}")))?;
+        let expanded = match self.expanded.get(text) {
+            Some(e) => e.clone(),
+            None => {
+                let e = expand(text, players, me)
+                    .map_err(|m| super::error("strategy-formula", format!("`{text}`: {m}")))?;
+                self.expanded.insert(text.to_string(), e.clone());
+                e
+            }
+        };
         let others: Vec<&str> = players
             .iter()
             .filter(|p| *p != me)

@@ -58,9 +58,7 @@ impl Here<'_> {
     pub fn holds(&self, f: &Formula) -> Res<bool> {
         crate::engine::cancel::check()?;
         if !modal(f) {
-            // A formula of the present facts alone is a small BDD: built
-            // once and read at the actual state.
-            return Ok((self.at_actual)(&(self.whole)(f)?));
+            return self.facts_hold(f);
         }
         Ok(match f {
             Formula::Top => true,
@@ -212,6 +210,42 @@ impl Here<'_> {
                 Ok(self.st.meta.and_exists(&p, s, &keep)?.satisfiable())
             }
         }
+    }
+
+    /// Whether `f`, a formula of present facts, holds at the actual
+    /// state: each atom's truth set (kept with the model) read there, and
+    /// the connectives applied to the answers. A guard such as
+    /// Königrufen's "every other player has played as many cards as I"
+    /// is a conjunction of dozens of implications between counts; its
+    /// BDD was built whole only to be read at one state. Every operand is
+    /// read, without short cuts, so an atom the model refuses is refused
+    /// here too.
+    fn facts_hold(&self, f: &Formula) -> Res<bool> {
+        Ok(match f {
+            Formula::Top => true,
+            Formula::Bottom => false,
+            Formula::Not(g) => !self.facts_hold(g)?,
+            Formula::And(gs) => {
+                let mut all = true;
+                for g in gs {
+                    all &= self.facts_hold(g)?;
+                }
+                all
+            }
+            Formula::Or(gs) => {
+                let mut any = false;
+                for g in gs {
+                    any |= self.facts_hold(g)?;
+                }
+                any
+            }
+            Formula::Implies(a, b) => {
+                let a = self.facts_hold(a)?;
+                !a | self.facts_hold(b)?
+            }
+            Formula::Iff(a, b) => self.facts_hold(a)? == self.facts_hold(b)?,
+            _ => (self.at_actual)(&(self.whole)(f)?),
+        })
     }
 
     /// Whether `g` is a formula of present facts that reads only what

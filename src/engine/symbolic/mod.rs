@@ -629,9 +629,7 @@ impl SymbolicModel {
 
     /// Whether `t` holds at the actual state.
     fn at_actual(&self, t: &Bdd) -> bool {
-        let actual = &self.inner.actual;
-        let n = self.inner.state.meta.num_vars();
-        t.eval((0..n).map(|v| (v as VarNo, actual.get(v).copied().unwrap_or(false))))
+        walk::value_at(t, &self.inner.actual)
     }
 
     /// The law to evaluate `f` under: the reachable states when `f` reads

@@ -180,6 +180,35 @@ pub(crate) fn one_model(f: &Bdd, vocab: &[VarNo]) -> bool {
     })
 }
 
+/// The value of `f` at the assignment `values` (indexed by variable;
+/// a variable past its end is false): one path from the root, instead of
+/// the library's evaluation, which reads a value for every variable of
+/// the manager first (thousands, for a card game's spare slots).
+pub(crate) fn value_at(f: &Bdd, values: &[bool]) -> bool {
+    f.with_manager_shared(|m, root| {
+        let truth = Bdd::t(m);
+        let true_edge = truth.as_edge(m);
+        let (true_id, true_neg) = (true_edge.node_id(), true_edge.tag() != Default::default());
+        let mut edge = root;
+        let mut neg = root.tag() != Default::default();
+        loop {
+            match m.get_node(edge) {
+                Node::Inner(node) => {
+                    let value = values.get(node.level() as usize).copied().unwrap_or(false);
+                    let mut children = node.children();
+                    let (then, other) = (children.next(), children.next());
+                    let Some(child) = (if value { then } else { other }) else {
+                        return false;
+                    };
+                    neg ^= child.tag() != Default::default();
+                    edge = child;
+                }
+                Node::Terminal(_) => return edge.node_id() == true_id && neg == true_neg,
+            }
+        }
+    })
+}
+
 /// The values each variable of `f`'s support takes in some model of `f`
 /// (bit 1: false, bit 2: true), in one pass over its nodes; empty when `f`
 /// is false. A variable outside the support takes both in a satisfiable
@@ -431,6 +460,36 @@ mod tests {
             }
         }
         assert!(partial > 100, "{partial}");
+    }
+
+    #[test]
+    fn the_value_at_an_assignment_is_the_library_s() {
+        use rand::{RngExt, SeedableRng};
+        let m = test_meta(6);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let (mut ones, mut zeros) = (0, 0);
+        for _ in 0..300 {
+            let f = random_cubes(&m, &mut rng, 6, 4, |rng| match rng.random_range(0..3) {
+                0 => Some(true),
+                1 => Some(false),
+                _ => None,
+            });
+            for _ in 0..8 {
+                let values: Vec<bool> = (0..6).map(|_| rng.random_range(0..2) == 1).collect();
+                let want = f.eval((0..6).map(|v| (v as VarNo, values[v])));
+                assert_eq!(value_at(&f, &values), want);
+                // A shorter assignment reads the missing variables as false.
+                let short = &values[..3];
+                let padded = (0..6).map(|v| (v as VarNo, v < 3 && values[v]));
+                assert_eq!(value_at(&f, short), f.eval(padded));
+                if want {
+                    ones += 1;
+                } else {
+                    zeros += 1;
+                }
+            }
+        }
+        assert!(ones > 200 && zeros > 200, "{ones} true, {zeros} false");
     }
 
     #[test]
