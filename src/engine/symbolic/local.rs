@@ -18,7 +18,7 @@ use oxidd::BooleanFunction;
 use oxidd::VarNo;
 
 use super::vars::{oom, Bdd, Res, State};
-use crate::engine::formula::{Agent, Formula};
+use crate::engine::formula::{Agent, Atom, Formula};
 
 /// What the local evaluation reads of a model.
 pub(crate) struct Here<'a> {
@@ -48,9 +48,12 @@ pub(crate) struct Here<'a> {
     /// The cube of the actual values of what a group observes, when its
     /// considered set is better left unbuilt ([`Set::Considered`]).
     pub unbuilt: &'a dyn Fn(&[Agent]) -> Res<Option<Bdd>>,
-    /// Whether θ surely implies a set of states, by the factors of the
-    /// locations it reads (false when that does not decide it).
+    /// Whether θ surely implies a set of states, by the factor of the one
+    /// location it reads (false when that does not decide it).
     pub law_implies: &'a dyn Fn(&Bdd) -> Res<bool>,
+    /// Whether a count atom holds at the actual state, read from the
+    /// actual counts (`None`: ask its truth set).
+    pub count_here: &'a dyn Fn(&Atom) -> Option<bool>,
 }
 
 impl Here<'_> {
@@ -213,8 +216,9 @@ impl Here<'_> {
     }
 
     /// Whether `f`, a formula of present facts, holds at the actual
-    /// state: each atom's truth set (kept with the model) read there, and
-    /// the connectives applied to the answers. A guard such as
+    /// state: each count atom read off the actual counts, any other
+    /// atom's truth set (kept with the model) read there, and the
+    /// connectives applied to the answers. A guard such as
     /// Königrufen's "every other player has played as many cards as I"
     /// is a conjunction of dozens of implications between counts; its
     /// BDD was built whole only to be read at one state. Every operand is
@@ -244,6 +248,10 @@ impl Here<'_> {
                 !a | self.facts_hold(b)?
             }
             Formula::Iff(a, b) => self.facts_hold(a)? == self.facts_hold(b)?,
+            Formula::Atom(a) => match (self.count_here)(a) {
+                Some(b) => b,
+                None => (self.at_actual)(&(self.whole)(f)?),
+            },
             _ => (self.at_actual)(&(self.whole)(f)?),
         })
     }

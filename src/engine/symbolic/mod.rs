@@ -49,7 +49,7 @@ use oxidd::{BooleanFunction, Function, VarNo};
 use self::factors::Factors;
 use self::vars::{oom, Bdd, Meta, Res, State};
 use super::deal::{self, DealSpec};
-use super::{Agent, Formula};
+use super::{Agent, Atom, Formula};
 use super::{
     Backend, EngineError, EventId, EventModel, ExplicitModel, GroupAccess, Post, Representation,
     WorldId, WorldView,
@@ -252,6 +252,8 @@ struct Inner {
     /// The location of each variable that holds a count
     /// (`usize::MAX` for the others), made when first needed.
     places: OnceCell<Vec<usize>>,
+    /// The actual state's count of every fact, made when first needed.
+    actual_counts: OnceCell<Vec<u32>>,
 }
 
 impl std::fmt::Debug for SymbolicModel {
@@ -435,6 +437,7 @@ impl SymbolicModel {
                 atoms: Default::default(),
                 heres: Default::default(),
                 places: OnceCell::new(),
+                actual_counts: OnceCell::new(),
             }),
         }
     }
@@ -453,14 +456,7 @@ impl SymbolicModel {
     fn actual_values(&self) -> (super::Allocation, Vec<bool>) {
         let st = &self.inner.state;
         let meta = &*st.meta;
-        let value = |vars: &[VarNo]| -> u32 {
-            vars.iter()
-                .enumerate()
-                .map(|(i, &v)| u32::from(self.inner.actual[v as usize]) << i)
-                .sum()
-        };
-        let mut counts: Vec<u32> = st.facts.iter().map(|f| value(f)).collect();
-        derived::fill_all(st, &mut counts);
+        let counts = self.actual_counts();
         let cards = (0..meta.locs)
             .map(|l| {
                 (0..meta.copies.len())
@@ -474,6 +470,42 @@ impl SymbolicModel {
             .map(|&v| self.inner.actual[v as usize])
             .collect();
         (cards, props)
+    }
+
+    /// The actual state's count of every fact (derived and rest counts
+    /// filled in), kept with the model.
+    fn actual_counts(&self) -> &[u32] {
+        self.inner.actual_counts.get_or_init(|| {
+            let st = &self.inner.state;
+            let value = |vars: &[VarNo]| -> u32 {
+                vars.iter()
+                    .enumerate()
+                    .map(|(i, &v)| u32::from(self.inner.actual[v as usize]) << i)
+                    .sum()
+            };
+            let mut counts: Vec<u32> = st.facts.iter().map(|f| value(f)).collect();
+            derived::fill_all(st, &mut counts);
+            counts
+        })
+    }
+
+    /// Whether a count atom holds at the actual state, from the actual
+    /// counts (no BDD of the atom: a count over every kind of a pile is
+    /// a sum of dozens of bit vectors). `None` for any other atom, and
+    /// for one out of range, which the BDD path refuses.
+    fn count_here(&self, a: &Atom) -> Option<bool> {
+        let Atom::Count { loc, kinds, cmp, n } = a else {
+            return None;
+        };
+        let meta = self.meta();
+        if *loc >= meta.locs || kinds.iter().any(|&k| k >= meta.copies.len()) {
+            return None;
+        }
+        let counts = self.actual_counts();
+        let sum = kinds.iter().fold(0u32, |acc, &k| {
+            acc.saturating_add(counts[meta.fact(k, *loc)])
+        });
+        Some(cmp.holds(sum, *n))
     }
 
     /// Ok when the reachable states can be listed as worlds (at most `limits.list`).
@@ -829,6 +861,7 @@ impl SymbolicModel {
         let takes = |x: &Bdd, v: VarNo, value: bool| -> Res<bool> { Ok(self.takes(x, v, value)) };
         let unbuilt = |g: &[Agent]| self.unbuilt(g);
         let law_implies = |s: &Bdd| self.factors_imply(s);
+        let count_here = |a: &Atom| self.count_here(a);
         local::Here {
             st: &self.inner.state,
             law_and_exists: &law_and_exists,
@@ -841,6 +874,7 @@ impl SymbolicModel {
             takes: &takes,
             unbuilt: &unbuilt,
             law_implies: &law_implies,
+            count_here: &count_here,
         }
         .holds(f)
     }
