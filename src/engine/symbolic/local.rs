@@ -350,6 +350,8 @@ impl Here<'_> {
                 Ok(true)
             }
             Formula::K(b, g) => {
+                // An agent out of range is refused, as `eval.rs` does.
+                self.st.observed(*b)?;
                 if self.valid_everywhere(g)? {
                     return Ok(true);
                 }
@@ -359,6 +361,9 @@ impl Here<'_> {
                 self.valid_within(&self.successors(x, &[*b])?, g)
             }
             Formula::E(group, g) => {
+                for &b in group {
+                    self.st.observed(b)?;
+                }
                 if self.valid_everywhere(g)? {
                     return Ok(true);
                 }

@@ -1412,3 +1412,27 @@ fn a_full_deck_go_fish_deal_is_known_to_be_large_without_its_law() {
     assert!(f.whole().unwrap().node_count() == whole.node_count());
     assert_eq!(state.derived, Some(3));
 }
+
+#[test]
+fn an_agent_out_of_range_is_refused_even_where_the_factors_decide() {
+    use rand::SeedableRng;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    let always = SymbolicLimits {
+        factor_from: 0,
+        ..SymbolicLimits::default()
+    };
+    let s = SymbolicModel::from_deal(&random_three_kinds(&mut rng), &always).unwrap();
+    assert!(s.is_factored());
+    // Hand 1 holds its two cards in every state: its factor says so.
+    let size = Formula::count(1, vec![0, 1, 2, 3], Cmp::Eq, 2);
+    let known = Formula::K(0, Box::new(Formula::K(1, Box::new(size.clone()))));
+    assert!(s.holds_here(&known).unwrap());
+    assert!(s.at_actual(&s.truth(&known).unwrap()));
+    for f in [
+        Formula::K(0, Box::new(Formula::K(7, Box::new(size.clone())))),
+        Formula::K(0, Box::new(Formula::E(vec![1, 7], Box::new(size.clone())))),
+    ] {
+        assert!(s.truth(&f).is_err(), "{f:?}");
+        assert!(s.holds_here(&f).is_err(), "{f:?}");
+    }
+}
