@@ -153,8 +153,7 @@ impl Here<'_> {
             return Ok(false);
         };
         let truth = (self.whole)(g)?;
-        let keep = self.locations_of(&super::walk::support(&truth));
-        if keep.is_empty() || keep.len() * 2 > self.st.live.len() {
+        if self.few_locations(&super::walk::support(&truth)).is_none() {
             return Ok(false);
         }
         Ok(!self.valid_within(&Set::Considered(vec![b], here), g)?)
@@ -186,8 +185,7 @@ impl Here<'_> {
                 // s reads a few locations K only, θ ∧ r is projected on K
                 // once per model and r (the queries about each kind of
                 // one hand share it): ∃V(θ ∧ r ∧ s) = ∃K(∃(V∖K)(θ ∧ r) ∧ s).
-                let keep = self.locations_of(&super::walk::support(s));
-                if !keep.is_empty() && keep.len() * 2 <= self.st.live.len() {
+                if let Some(keep) = self.few_locations(&super::walk::support(s)) {
                     let p = (self.law_project)(r, &keep)?;
                     let meta = &*self.st.meta;
                     return Ok(meta.and_exists(&p, s, &keep)?.satisfiable());
@@ -199,16 +197,14 @@ impl Here<'_> {
                 // C = θ ∧ here, so ∃(V∖K) C = ∃(V∖K)(θ ∧ here): the same
                 // projection as of the built set, made from the factors.
                 let support = super::walk::support(s);
-                let keep = self.locations_of(&support);
-                if keep.is_empty() || keep.len() * 2 > self.st.live.len() {
+                let Some(keep) = self.few_locations(&support) else {
                     return self.meets(&self.build(group)?, s);
-                }
+                };
                 let p = (self.law_project)(here, &keep)?;
                 #[cfg(test)]
                 UNBUILT.with(|c| c.set(c.get() + 1));
-                if let [v] = support[..] {
-                    let positive = *s == self.st.meta.var(v)?;
-                    return (self.takes)(&p, v, positive);
+                if let Some(answer) = self.meets_at_one(&p, s, &support)? {
+                    return Ok(answer);
                 }
                 Ok(self.st.meta.and_exists(&p, s, &keep)?.satisfiable())
             }
@@ -295,19 +291,34 @@ impl Here<'_> {
     /// then meet a small BDD instead of the whole of `x`.
     fn meets(&self, x: &Bdd, s: &Bdd) -> Res<bool> {
         let support = super::walk::support(s);
-        if let [v] = support[..] {
-            // One variable (a card of one copy at one place, as in most
-            // of Kwartet's queries): s is v or ¬v, and the values every
-            // variable takes in x are found in one pass over x.
-            let positive = *s == self.st.meta.var(v)?;
-            return (self.takes)(x, v, positive);
+        if let Some(answer) = self.meets_at_one(x, s, &support)? {
+            return Ok(answer);
         }
-        let keep = self.locations_of(&support);
-        if !keep.is_empty() && keep.len() * 2 <= self.st.live.len() {
+        if let Some(keep) = self.few_locations(&support) {
             let p = (self.project)(x, &keep)?;
             return Ok(self.st.meta.and_exists(&p, s, &keep)?.satisfiable());
         }
         Ok(self.st.meta.and_exists(x, s, &self.st.live)?.satisfiable())
+    }
+
+    /// Whether some state of `x` is in `s`, when `s` reads one variable
+    /// (a card of one copy at one place, as in most of Kwartet's
+    /// queries): s is v or ¬v, and the values every variable takes in x
+    /// are found in one pass over x. `None` for any other `s`.
+    fn meets_at_one(&self, x: &Bdd, s: &Bdd, support: &[VarNo]) -> Res<Option<bool>> {
+        let [v] = support[..] else {
+            return Ok(None);
+        };
+        let positive = *s == self.st.meta.var(v)?;
+        Ok(Some((self.takes)(x, v, positive)?))
+    }
+
+    /// The variables of the locations `vars` reads (`locations_of`) when
+    /// they are few enough to project on: some, and at most half the
+    /// live variables. `None` otherwise (a query about every hand).
+    fn few_locations(&self, vars: &[VarNo]) -> Option<Vec<VarNo>> {
+        let keep = self.locations_of(vars);
+        (!keep.is_empty() && keep.len() * 2 <= self.st.live.len()).then_some(keep)
     }
 
     /// Every variable of the locations that hold a variable of `vars`,

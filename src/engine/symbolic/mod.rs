@@ -187,6 +187,11 @@ thread_local! {
     };
 }
 
+/// The most locations an agent may leave unseen for its considered set
+/// to be left unbuilt (`SymbolicModel::unbuilt`): a cost rule, not a
+/// correctness one.
+const UNBUILT_UNSEEN: usize = 2;
+
 /// BDDs kept with a model by a key, made when first needed.
 type Memo<K> = std::cell::RefCell<rustc_hash::FxHashMap<K, Bdd>>;
 
@@ -739,7 +744,7 @@ impl SymbolicModel {
                     .any(|v| seen.binary_search(v).is_err())
             })
             .count();
-        let here = if unseen <= 2 {
+        let here = if unseen <= UNBUILT_UNSEEN {
             Some(self.meta().assignment(seen, |v| inner.actual[v as usize])?)
         } else {
             None
