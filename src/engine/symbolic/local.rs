@@ -54,6 +54,10 @@ pub(crate) struct Here<'a> {
     /// Whether a count atom holds at the actual state, read from the
     /// actual counts (`None`: ask its truth set).
     pub count_here: &'a dyn Fn(&Atom) -> Option<bool>,
+    /// Whether a state of agent a's considered set in a set of states is
+    /// found near the actual state, without the considered set (false:
+    /// none found, build the set to decide).
+    pub witness: &'a dyn Fn(Agent, &Bdd) -> Res<bool>,
 }
 
 impl Here<'_> {
@@ -165,6 +169,9 @@ impl Here<'_> {
         if let Some(here) = (self.unbuilt)(group)? {
             return Ok(Set::Considered(group.to_vec(), here));
         }
+        if let [a] = group {
+            return Ok(Set::Lazy(*a));
+        }
         Ok(Set::Built(self.build(group)?))
     }
 
@@ -180,6 +187,14 @@ impl Here<'_> {
     fn meets_set(&self, x: &Set, s: &Bdd) -> Res<bool> {
         match x {
             Set::Built(x) => self.meets(x, s),
+            Set::Lazy(a) => {
+                if (self.witness)(*a, s)? {
+                    #[cfg(test)]
+                    WITNESSED.with(|c| c.set(c.get() + 1));
+                    return Ok(true);
+                }
+                self.meets(&self.build(&[*a])?, s)
+            }
             Set::InLaw(r) => {
                 // θ ∧ r ∧ s, asked as ∃V: no BDD of θ ∧ r is built. When
                 // s reads a few locations K only, θ ∧ r is projected on K
@@ -415,6 +430,7 @@ impl Here<'_> {
             // ∃hidden x = ∃(V∖seen) x: the projection kept with the model,
             // shared by the queries that nest the same agents.
             Set::Built(x) => (self.project)(x, &seen)?,
+            Set::Lazy(a) => (self.project)(&self.build(&[*a])?, &seen)?,
             Set::InLaw(r) | Set::Considered(_, r) => (self.law_project)(r, &seen)?,
         }))
     }
@@ -425,6 +441,9 @@ thread_local! {
     /// Questions answered by a projection of a considered set left
     /// unbuilt, counted for the tests.
     pub(crate) static UNBUILT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// Questions answered by a state found near the actual one
+    /// (`Set::Lazy`), counted for the tests.
+    pub(crate) static WITNESSED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// Whether `f` has a modal operator (knowledge, announcement or update).
@@ -471,4 +490,8 @@ enum Set {
     /// (`∃(V∖K)(θ ∧ here)`, once per model and K) without the set; one
     /// that reads more builds the set (once per model).
     Considered(Vec<Agent>, Bdd),
+    /// An agent's considered set, built only when needed: a query asking
+    /// whether it meets a set first looks for a state of it there near
+    /// the actual state (`Here::witness`).
+    Lazy(Agent),
 }

@@ -192,6 +192,10 @@ thread_local! {
 /// correctness one.
 const UNBUILT_UNSEEN: usize = 2;
 
+/// The most states [`SymbolicModel::witness`] tries before the
+/// considered set is built: a cost rule, not a correctness one.
+const WITNESS_TRIES: usize = 256;
+
 /// BDDs kept with a model by a key, made when first needed.
 type Memo<K> = std::cell::RefCell<rustc_hash::FxHashMap<K, Bdd>>;
 
@@ -254,9 +258,9 @@ struct Inner {
     /// actual state, if its considered set is left unbuilt
     /// (`SymbolicModel::unbuilt`).
     heres: std::cell::RefCell<rustc_hash::FxHashMap<Agent, Option<Bdd>>>,
-    /// The location of each variable that holds a count
-    /// (`usize::MAX` for the others), made when first needed.
-    places: OnceCell<Vec<usize>>,
+    /// The fact (kind and location) of each variable that holds a
+    /// count (`usize::MAX` for the others), made when first needed.
+    facts_of: OnceCell<Vec<usize>>,
     /// The actual state's count of every fact, made when first needed.
     actual_counts: OnceCell<Vec<u32>>,
 }
@@ -404,6 +408,20 @@ impl SymbolicModel {
         SymbolicModel::factored(made.state, made.factors, made.actual, limits)
     }
 
+    /// The same model with nothing computed yet: no considered set,
+    /// projection or truth set kept.
+    #[cfg(test)]
+    fn afresh(&self) -> SymbolicModel {
+        let i = &*self.inner;
+        SymbolicModel::build(
+            i.state.clone(),
+            i.law.clone(),
+            i.factors.clone(),
+            i.actual.clone(),
+            i.limits,
+        )
+    }
+
     /// This model, with its law also kept as `factors`.
     fn with_factors(self, factors: Factors) -> SymbolicModel {
         match Rc::try_unwrap(self.inner) {
@@ -441,7 +459,7 @@ impl SymbolicModel {
                 values: Default::default(),
                 atoms: Default::default(),
                 heres: Default::default(),
-                places: OnceCell::new(),
+                facts_of: OnceCell::new(),
                 actual_counts: OnceCell::new(),
             }),
         }
@@ -762,17 +780,12 @@ impl SymbolicModel {
             return Ok(false);
         };
         let support = walk::support(s);
-        let places = self.inner.places.get_or_init(|| {
-            let st = &self.inner.state;
-            let mut places = vec![usize::MAX; st.meta.num_vars()];
-            for (fact, vars) in st.facts.iter().enumerate() {
-                for &v in vars {
-                    places[v as usize] = fact % st.meta.locs;
-                }
-            }
-            places
-        });
-        let place = |v: VarNo| places.get(v as usize).copied().unwrap_or(usize::MAX);
+        let facts = self.facts_of();
+        let locs = self.meta().locs;
+        let place = |v: VarNo| match facts.get(v as usize) {
+            Some(&f) if f != usize::MAX => f % locs,
+            _ => usize::MAX,
+        };
         let Some(&first) = support.first() else {
             return Ok(false);
         };
@@ -796,6 +809,134 @@ impl SymbolicModel {
             .meta()
             .and_exists(part, &oom(s.not())?, &support)?
             .satisfiable())
+    }
+
+    /// The fact of each variable (`usize::MAX` for a variable that holds
+    /// no count), kept with the model.
+    fn facts_of(&self) -> &[usize] {
+        self.inner.facts_of.get_or_init(|| {
+            let st = &self.inner.state;
+            let mut facts = vec![usize::MAX; st.meta.num_vars()];
+            for (fact, vars) in st.facts.iter().enumerate() {
+                for &v in vars {
+                    facts[v as usize] = fact;
+                }
+            }
+            facts
+        })
+    }
+
+    /// Whether a state of `C_a` in `s` is found among the states a card
+    /// or a swap of two cards away from the actual state: one copy of a
+    /// kind that `s` reads moved between two locations `a` sees nothing
+    /// of, and maybe one copy of another kind moved back. Such a state
+    /// agrees with the actual one on all `a` observes, so it is in `C_a`
+    /// iff it is a θ-state, which is read off the law (or the deck and
+    /// each factor) along one path each. True is exact: the state is
+    /// checked, not assumed. False says only that none was found, and
+    /// the caller builds `C_a` to decide; so it is also false at once
+    /// when `C_a` is built, or the structure is not one of counts.
+    ///
+    /// In Königrufen, most of a strategy's knowledge questions are
+    /// "does `a` know whose team `y` is on" (`y` holds the called king
+    /// or not), and a player who cannot tell is shown so by moving the
+    /// king, or a card in exchange for it: no product of the three
+    /// unseen hands is built for them.
+    fn witness(&self, a: Agent, s: &Bdd) -> Res<bool> {
+        let inner = &*self.inner;
+        let st = &inner.state;
+        let meta = self.meta();
+        match inner.considered.get(a) {
+            Some(cell) if cell.get().is_none() => {}
+            _ => return Ok(false),
+        }
+        if st.rest.iter().any(Option::is_some) {
+            return Ok(false);
+        }
+        let seen = st.observed(a)?;
+        let unseen: Vec<usize> = (0..meta.locs)
+            .filter(|&l| st.derived != Some(l))
+            .filter(|&l| {
+                let lv = factors::location_vars(st, l);
+                !lv.is_empty() && lv.iter().all(|v| seen.binary_search(v).is_err())
+            })
+            .collect();
+        if unseen.len() < 2 {
+            return Ok(false);
+        }
+        let facts = self.facts_of();
+        let mut targets: Vec<usize> = walk::support(s)
+            .iter()
+            .filter_map(|&v| facts.get(v as usize).copied())
+            .filter(|&f| f != usize::MAX && unseen.contains(&(f % meta.locs)))
+            .collect();
+        targets.sort_unstable();
+        targets.dedup();
+        let law = inner.law.get();
+        let counts = self.actual_counts();
+        let fits = |f: usize, x: u32| {
+            let width = st.facts[f].len();
+            width >= 32 || x >> width == 0
+        };
+        let mut values = inner.actual.clone();
+        let mut found = |changes: &[(usize, u32)]| -> bool {
+            for &(f, x) in changes {
+                for (i, &v) in st.facts[f].iter().enumerate() {
+                    values[v as usize] = x >> i & 1 == 1;
+                }
+            }
+            let ok = walk::value_at(s, &values)
+                && match (law, &inner.factors) {
+                    (Some(law), _) => walk::value_at(law, &values),
+                    (None, Some(f)) => {
+                        walk::value_at(&f.deck, &values)
+                            && f.parts.iter().flatten().all(|p| walk::value_at(p, &values))
+                    }
+                    (None, None) => false,
+                };
+            for &(f, _) in changes {
+                for &v in &st.facts[f] {
+                    values[v as usize] = inner.actual[v as usize];
+                }
+            }
+            ok
+        };
+        let kinds = meta.copies.len();
+        let mut tried = 0;
+        for &t in &targets {
+            let (k, l) = (t / meta.locs, t % meta.locs);
+            for &m in unseen.iter().filter(|&&m| m != l) {
+                for (from, to) in [(l, m), (m, l)] {
+                    let (kf, kt) = (meta.fact(k, from), meta.fact(k, to));
+                    if counts[kf] == 0 || !fits(kt, counts[kt] + 1) {
+                        continue;
+                    }
+                    if tried >= WITNESS_TRIES {
+                        return Ok(false);
+                    }
+                    tried += 1;
+                    let one = [(kf, counts[kf] - 1), (kt, counts[kt] + 1)];
+                    if found(&one) {
+                        return Ok(true);
+                    }
+                    for j in (0..kinds).filter(|&j| j != k) {
+                        let (jf, jt) = (meta.fact(j, to), meta.fact(j, from));
+                        if counts[jf] == 0 || !fits(jt, counts[jt] + 1) {
+                            continue;
+                        }
+                        if tried >= WITNESS_TRIES {
+                            return Ok(false);
+                        }
+                        tried += 1;
+                        let two = [one[0], one[1], (jf, counts[jf] - 1), (jt, counts[jt] + 1)];
+                        if found(&two) {
+                            return Ok(true);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(false)
     }
 
     /// Whether some state of the set `x` takes `value` at `v`
@@ -867,6 +1008,7 @@ impl SymbolicModel {
         let unbuilt = |g: &[Agent]| self.unbuilt(g);
         let law_implies = |s: &Bdd| self.factors_imply(s);
         let count_here = |a: &Atom| self.count_here(a);
+        let witness = |a: Agent, s: &Bdd| self.witness(a, s);
         local::Here {
             st: &self.inner.state,
             law_and_exists: &law_and_exists,
@@ -880,6 +1022,7 @@ impl SymbolicModel {
             unbuilt: &unbuilt,
             law_implies: &law_implies,
             count_here: &count_here,
+            witness: &witness,
         }
         .holds(f)
     }

@@ -1436,3 +1436,145 @@ fn an_agent_out_of_range_is_refused_even_where_the_factors_decide() {
         assert!(s.holds_here(&f).is_err(), "{f:?}");
     }
 }
+
+/// Four players dealt two cards each from a whole deck of four kinds of
+/// two copies, and a table everyone sees: each player sees one hand of
+/// four, so its considered set is not left unbuilt (`UNBUILT_UNSEEN`)
+/// and a query first looks for a state near the actual one
+/// (`SymbolicModel::witness`).
+fn random_four_hands(rng: &mut rand_chacha::ChaCha8Rng) -> DealSpec {
+    let mut actual = vec![vec![0u32; 4]; 5];
+    let cards: Vec<usize> = (0..8).map(|i| i / 2).collect();
+    for (i, k) in shuffled(rng, cards).into_iter().enumerate() {
+        actual[i / 2][k] += 1;
+    }
+    DealSpec {
+        only: Vec::new(),
+        order: Vec::new(),
+        copies: vec![2; 4],
+        sizes: vec![2, 2, 2, 2, 0],
+        observers: (0..4).map(|a| vec![a, 4]).collect(),
+        props: 0,
+        actual,
+    }
+}
+
+#[test]
+fn states_found_near_the_actual_one_agree_with_the_explicit_engine() {
+    // Random public moves among four players (asks, cards laid on the
+    // table, announcements that a hand lacks a kind); after each, every
+    // player's knowledge of every other hand and of pairs of hands,
+    // against the explicit engine, on a factored law and on a whole one.
+    use rand::{RngExt, SeedableRng};
+    let (mut witnessed, mut built, mut asked) = (0, 0, 0);
+    for seed in 0..12u64 {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let spec = random_four_hands(&mut rng);
+        let factored = SymbolicLimits {
+            factor_from: 0,
+            ..SymbolicLimits::default()
+        };
+        let mut e: Rc<dyn Backend> = Rc::new(ExplicitModel::from_deal(&spec, 100_000).unwrap());
+        let mut ss = [
+            SymbolicModel::from_deal(&spec, &factored).unwrap(),
+            SymbolicModel::from_deal(&spec, &SymbolicLimits::default()).unwrap(),
+        ];
+        assert!(ss[0].is_factored() && !ss[1].is_factored());
+        for step in 0..8 {
+            let p = rng.random_range(0..4);
+            let q = (p + 1 + rng.random_range(0..3)) % 4;
+            let k = rng.random_range(0..4);
+            let em = match rng.random_range(0..3) {
+                0 => {
+                    let events = (0..=2)
+                        .map(|n| Event {
+                            name: format!("{n}"),
+                            pre: Formula::count(q, vec![k], Cmp::Eq, n),
+                            post: if n == 0 {
+                                Vec::new()
+                            } else {
+                                vec![Post::Move {
+                                    kind: k,
+                                    from: q,
+                                    to: p,
+                                    n,
+                                }]
+                            },
+                        })
+                        .collect();
+                    EventModel::public("ask", 4, events)
+                }
+                1 => EventModel::public(
+                    "play",
+                    4,
+                    vec![Event {
+                        name: "play".into(),
+                        pre: Formula::count(p, vec![k], Cmp::Ge, 1),
+                        post: vec![Post::Move {
+                            kind: k,
+                            from: p,
+                            to: 4,
+                            n: 1,
+                        }],
+                    }],
+                ),
+                _ => EventModel::announcement("none", 4, Formula::count(q, vec![k], Cmp::Eq, 0)),
+            };
+            let possible = e.possible_events(&em).unwrap();
+            let Some(&ev) = possible.first() else {
+                continue;
+            };
+            e = e.apply(&em, Some(ev)).unwrap();
+            for s in &mut ss {
+                *s = s.meta().retry(|| s.update(&em, Some(ev))).unwrap();
+            }
+            for a in 0..4 {
+                for b in (0..4).filter(|&b| b != a) {
+                    let c = (b + 1) % 4;
+                    for k in 0..4 {
+                        let hand = |n| Formula::count(b, vec![k], Cmp::Ge, n);
+                        for f in [
+                            Formula::K(a, Box::new(hand(1))),
+                            Formula::K(a, Box::new(hand(1).not())),
+                            Formula::M(a, Box::new(hand(2))),
+                            Formula::Kw(a, Box::new(hand(1))),
+                            Formula::K(
+                                a,
+                                Box::new(Formula::Or(vec![
+                                    Formula::count(c, vec![k], Cmp::Ge, 1),
+                                    hand(1),
+                                ])),
+                            ),
+                            Formula::M(
+                                a,
+                                Box::new(Formula::count(c, vec![k], Cmp::Eq, 2).and(hand(0))),
+                            ),
+                        ] {
+                            let want = e.eval_actual(&f).unwrap();
+                            for s in &ss {
+                                // Asked of the model as if no question
+                                // came before, so that each one looks
+                                // for a state first.
+                                let s = s.afresh();
+                                let before = super::local::WITNESSED.with(|c| c.get());
+                                let got = s.eval_actual(&f).unwrap();
+                                assert_eq!(want, got, "seed {seed} step {step}: {f:?}");
+                                asked += 1;
+                                witnessed += super::local::WITNESSED.with(|c| c.get()) - before;
+                                built += usize::from(s.inner.considered[a].get().is_some());
+                            }
+                        }
+                    }
+                }
+            }
+            for s in &ss {
+                agree_at_step(&*e, s, &mut rng, &format!("seed {seed} step {step}"));
+            }
+        }
+    }
+    eprintln!("{asked} asked, {witnessed} by a state found, {built} considered sets built");
+    // Both ways are taken: states found, and sets built where none is
+    // (a player who knows).
+    assert!(witnessed >= 2000, "{witnessed} answered by a state found");
+    assert!(built >= 200, "{built} considered sets built");
+}
