@@ -29,6 +29,7 @@ use oxidd::{BooleanFunction, VarNo};
 
 use super::vars::{add, constant, oom, vec_of, width_for, Bdd, BitVec, Meta, Res, State};
 use crate::engine::deal::{pinned, DealSpec};
+use crate::engine::formula::Cmp;
 
 /// The location of a deal to hold derived: among those no agent observes
 /// (and so not pinned, when there are agents) and that can hold every
@@ -103,6 +104,79 @@ pub(crate) fn fact_value(st: &State, k: usize, l: usize) -> Res<BitVec> {
     }
     sums.insert(key, value.clone());
     Ok(value)
+}
+
+/// "The derived location `l` holds `cmp n` cards of kind `k`", built
+/// directly from the variables of the kind's counts elsewhere, when none
+/// of them is a rest (`None` otherwise, or for any other location).
+///
+/// The derived count is `copies − S` modulo `2^w` (`sum_value`, w the
+/// kind's full width), S the sum of the other counts, and an atom reads
+/// it through [`sum_table`](super::vars::sum_table) with every value
+/// above `cap` read as `cap`. Here that truth is tabled for each `S mod
+/// 2^w` and met by a dynamic program over the counts' bits (bit i
+/// weighs `2^i`), from the last variable up: `items × 2^w`
+/// if-then-else steps on small BDDs, the same function as summing the
+/// counts with adders and comparing the result. In the Cabo-like game,
+/// every draw asks "the closed pile holds a k" for each kind k, and
+/// after a card is placed in a slot (new variables), the adders' sums
+/// over every slot were a fifth of a game.
+pub(crate) fn count_atom(
+    st: &State,
+    k: usize,
+    l: usize,
+    cmp: Cmp,
+    n: u32,
+    cap: u32,
+) -> Res<Option<Bdd>> {
+    let meta = &*st.meta;
+    let w = meta.full_width(k);
+    if st.derived != Some(l) || w > 8 || (0..meta.locs).any(|m| is_rest(st, k, m)) {
+        return Ok(None);
+    }
+    let mut key = vec![k as VarNo, l as VarNo, cmp as VarNo, n, cap];
+    reads(st, k, l, &mut key);
+    if let Some(b) = meta.count_atoms.borrow().get(&key) {
+        return Ok(Some(b.clone()));
+    }
+    let modulus = 1u32 << w;
+    let mask = modulus - 1;
+    let copies = meta.copies[k];
+    let mut items: Vec<(VarNo, u32)> = Vec::new();
+    for m in (0..meta.locs).filter(|&m| m != l) {
+        for (i, &v) in st.facts[meta.fact(k, m)].iter().enumerate() {
+            items.push((v, if i < 32 { (1u32 << i) & mask } else { 0 }));
+        }
+    }
+    items.sort_unstable();
+    // below[r]: the atom's truth when the counts still to be read add
+    // up to what takes the sum so far, r, to its final value.
+    let mut below: Vec<Bdd> = (0..modulus)
+        .map(|r| {
+            let value = copies.wrapping_sub(r) & mask;
+            if cmp.holds(value.min(cap), n) {
+                meta.top()
+            } else {
+                meta.bot()
+            }
+        })
+        .collect();
+    for &(v, weight) in items.iter().rev() {
+        let x = meta.var(v)?;
+        let mut here = Vec::with_capacity(below.len());
+        for r in 0..modulus {
+            let taken = &below[((r + weight) & mask) as usize];
+            here.push(oom(x.ite(taken, &below[r as usize]))?);
+        }
+        below = here;
+    }
+    let atom = below.swap_remove(0);
+    let mut kept = meta.count_atoms.borrow_mut();
+    if kept.len() >= SUMS {
+        kept.clear();
+    }
+    kept.insert(key, atom.clone());
+    Ok(Some(atom))
 }
 
 /// The most sums [`fact_value`] keeps.

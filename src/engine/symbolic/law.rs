@@ -22,7 +22,7 @@ use super::vars::{
     eq_const, oom, sum_eq, sum_le, sum_table, weighted, width_for, Bdd, BitVec, Meta, Res, State,
 };
 use crate::engine::deal::{pinned, unpinned, DealSpec};
-use crate::engine::formula::Atom;
+use crate::engine::formula::{Atom, Cmp};
 use crate::engine::EngineError;
 
 /// Spare copies of each fact's bits, next to them in the variable order.
@@ -405,21 +405,38 @@ pub(crate) fn atom(st: &State, a: &Atom) -> Res<Bdd> {
                     meta.copies.len()
                 )));
             }
-            let xs = kinds
-                .iter()
-                .map(|&k| derived::fact_value(st, k, *loc))
-                .collect::<Res<Vec<BitVec>>>()?;
             let total: u32 = meta.copies.iter().sum();
             let cap = (*n).min(total).saturating_add(1);
-            let table = sum_table(meta, &xs, cap)?;
-            let mut out = meta.bot();
-            for (v, t) in table.iter().enumerate() {
-                // Index `cap` stands for every larger sum: it compares like them.
-                if cmp.holds(v as u32, *n) {
-                    out = oom(out.or(t))?;
+            if let [k] = kinds[..] {
+                if let Some(b) = derived::count_atom(st, k, *loc, *cmp, *n, cap)? {
+                    debug_assert!(
+                        Ok(&b) == summed_atom(st, kinds, *loc, *cmp, *n, cap).as_ref(),
+                        "a derived count atom built directly is the summed one"
+                    );
+                    return Ok(b);
                 }
             }
-            Ok(out)
+            summed_atom(st, kinds, *loc, *cmp, *n, cap)
         }
     }
+}
+
+/// "The cards of `kinds` at `loc` number `cmp n`", from their counts
+/// summed (each count's bit vector, the derived location's and rests'
+/// summed from the others), every sum above `cap` read as `cap`.
+fn summed_atom(st: &State, kinds: &[usize], loc: usize, cmp: Cmp, n: u32, cap: u32) -> Res<Bdd> {
+    let meta = &*st.meta;
+    let xs = kinds
+        .iter()
+        .map(|&k| derived::fact_value(st, k, loc))
+        .collect::<Res<Vec<BitVec>>>()?;
+    let table = sum_table(meta, &xs, cap)?;
+    let mut out = meta.bot();
+    for (v, t) in table.iter().enumerate() {
+        // Index `cap` stands for every larger sum: it compares like them.
+        if cmp.holds(v as u32, n) {
+            out = oom(out.or(t))?;
+        }
+    }
+    Ok(out)
 }

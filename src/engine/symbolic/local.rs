@@ -213,6 +213,13 @@ impl Here<'_> {
                 // projection as of the built set, made from the factors.
                 let support = super::walk::support(s);
                 let Some(keep) = self.few_locations(&support) else {
+                    if let [a] = group[..] {
+                        if (self.witness)(a, s)? {
+                            #[cfg(test)]
+                            WITNESSED.with(|c| c.set(c.get() + 1));
+                            return Ok(true);
+                        }
+                    }
                     return self.meets(&self.build(group)?, s);
                 };
                 let p = (self.law_project)(here, &keep)?;

@@ -300,6 +300,7 @@ fn new_meta(
         props,
         cubes: Default::default(),
         sums: Default::default(),
+        count_atoms: Default::default(),
         last_sums: Default::default(),
     })
 }
@@ -829,7 +830,8 @@ impl SymbolicModel {
     /// Whether a state of `C_a` in `s` is found among the states a card
     /// or a swap of two cards away from the actual state: one copy of a
     /// kind that `s` reads moved between two locations `a` sees nothing
-    /// of, and maybe one copy of another kind moved back. Such a state
+    /// of (other hands, the stock), and maybe one copy of another kind
+    /// moved back. Such a state
     /// agrees with the actual one on all `a` observes, so it is in `C_a`
     /// iff it is a θ-state, which is read off the law (or the deck and
     /// each factor) along one path each. True is exact: the state is
@@ -854,11 +856,13 @@ impl SymbolicModel {
             return Ok(false);
         }
         let seen = st.observed(a)?;
+        // The derived location (the stock) has no variables: a card moved
+        // there or from there changes only the other location's count.
         let unseen: Vec<usize> = (0..meta.locs)
-            .filter(|&l| st.derived != Some(l))
             .filter(|&l| {
                 let lv = factors::location_vars(st, l);
-                !lv.is_empty() && lv.iter().all(|v| seen.binary_search(v).is_err())
+                st.derived == Some(l)
+                    || !lv.is_empty() && lv.iter().all(|v| seen.binary_search(v).is_err())
             })
             .collect();
         if unseen.len() < 2 {
@@ -876,7 +880,7 @@ impl SymbolicModel {
         let counts = self.actual_counts();
         let fits = |f: usize, x: u32| {
             let width = st.facts[f].len();
-            width >= 32 || x >> width == 0
+            st.derived == Some(f % meta.locs) || width >= 32 || x >> width == 0
         };
         let mut values = inner.actual.clone();
         let mut found = |changes: &[(usize, u32)]| -> bool {

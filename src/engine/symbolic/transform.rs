@@ -25,6 +25,7 @@ use super::vars::{
 };
 use super::walk;
 use crate::engine::event::{EventId, EventModel, Post};
+use crate::engine::formula::Cmp;
 use crate::engine::translate;
 use crate::engine::EngineError;
 
@@ -675,7 +676,7 @@ fn compile(st: &State, law: &Bdd, em: &EventModel) -> Res<Vec<Compiled>> {
             values: Vec::new(),
             missing: meta.bot(),
         };
-        for post in &event.post {
+        for (i, post) in event.post.iter().enumerate() {
             match post {
                 Post::Move { kind, from, to, n } => {
                     if *kind >= meta.copies.len() {
@@ -683,10 +684,36 @@ fn compile(st: &State, law: &Bdd, em: &EventModel) -> Res<Vec<Compiled>> {
                     }
                     let (from, to) = (loc(*from)?, loc(*to)?);
                     let w = meta.full_width(*kind);
-                    let src = value(st, &c, Target::Fact(meta.fact(*kind, from)))?;
-                    let (left, under) = sub_const(meta, &src, *n, w)?;
-                    c.missing = oom(c.missing.or(&under))?;
-                    set(&mut c, Target::Fact(meta.fact(*kind, from)), left);
+                    let source = Target::Fact(meta.fact(*kind, from));
+                    // A card drawn from the stock: only "the stock holds
+                    // fewer than n" is needed, when no later move of the
+                    // event reads the stock's count (its new value is
+                    // not kept, see below), and it is an atom built
+                    // without the stock's sum (`derived::count_atom`).
+                    let drawn = if is_derived(st, source)
+                        && c.values.iter().all(|(t, _)| *t != source)
+                        && !event.post[i + 1..].iter().any(|p| touches(p, from))
+                    {
+                        derived::count_atom(st, *kind, from, Cmp::Lt, *n, n.saturating_add(1))?
+                    } else {
+                        None
+                    };
+                    if let Some(under) = drawn {
+                        debug_assert!(
+                            Ok(&under)
+                                == value(st, &c, source)
+                                    .and_then(|src| sub_const(meta, &src, *n, w))
+                                    .map(|(_, under)| under)
+                                    .as_ref(),
+                            "the stock's shortfall built directly is the summed one"
+                        );
+                        c.missing = oom(c.missing.or(&under))?;
+                    } else {
+                        let src = value(st, &c, source)?;
+                        let (left, under) = sub_const(meta, &src, *n, w)?;
+                        c.missing = oom(c.missing.or(&under))?;
+                        set(&mut c, source, left);
+                    }
                     let dst = value(st, &c, Target::Fact(meta.fact(*kind, to)))?;
                     let sum = add(meta, &dst, &constant(meta, *n, w), w)?;
                     set(&mut c, Target::Fact(meta.fact(*kind, to)), sum);
@@ -750,6 +777,14 @@ fn value(st: &State, c: &Compiled, t: Target) -> Res<BitVec> {
         (Some((_, v)), _) => Ok(v.clone()),
         (None, Target::Fact(f)) => derived::fact_value(st, f / meta.locs, f % meta.locs),
         (None, Target::Prop(_)) => vec_of(meta, target_vars(st, t)),
+    }
+}
+
+/// Whether a postcondition moves cards into or out of location `l`.
+fn touches(p: &Post, l: usize) -> bool {
+    match *p {
+        Post::Move { from, to, .. } | Post::MoveAll { from, to } => from == l || to == l,
+        Post::Set(..) => false,
     }
 }
 

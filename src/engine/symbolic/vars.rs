@@ -49,6 +49,9 @@ pub(crate) struct Meta {
     /// The counts of rests and of the derived location built before
     /// (`derived::fact_value`), by what they read.
     pub sums: std::cell::RefCell<FxMap<Vec<VarNo>, BitVec>>,
+    /// Count atoms of the derived location built before
+    /// (`derived::count_atom`), by the atom and what it reads.
+    pub count_atoms: std::cell::RefCell<FxMap<Vec<VarNo>, Bdd>>,
     /// For each kind and derived location, the last sum of the kind's
     /// counts elsewhere, with the variables of each count summed
     /// (`derived::fact_value`): the next one starts from it.
@@ -465,6 +468,7 @@ pub(crate) fn test_meta(vars: usize) -> Meta {
         props: 0,
         cubes: Default::default(),
         sums: Default::default(),
+        count_atoms: Default::default(),
         last_sums: Default::default(),
     };
     m.fresh(vars);
