@@ -187,14 +187,7 @@ impl Here<'_> {
     fn meets_set(&self, x: &Set, s: &Bdd) -> Res<bool> {
         match x {
             Set::Built(x) => self.meets(x, s),
-            Set::Lazy(a) => {
-                if (self.witness)(*a, s)? {
-                    #[cfg(test)]
-                    WITNESSED.with(|c| c.set(c.get() + 1));
-                    return Ok(true);
-                }
-                self.meets(&self.build(&[*a])?, s)
-            }
+            Set::Lazy(a) => Ok(self.found_near(*a, s)? || self.meets(&self.build(&[*a])?, s)?),
             Set::InLaw(r) => {
                 // θ ∧ r ∧ s, asked as ∃V: no BDD of θ ∧ r is built. When
                 // s reads a few locations K only, θ ∧ r is projected on K
@@ -214,9 +207,7 @@ impl Here<'_> {
                 let support = super::walk::support(s);
                 let Some(keep) = self.few_locations(&support) else {
                     if let [a] = group[..] {
-                        if (self.witness)(a, s)? {
-                            #[cfg(test)]
-                            WITNESSED.with(|c| c.set(c.get() + 1));
+                        if self.found_near(a, s)? {
                             return Ok(true);
                         }
                     }
@@ -231,6 +222,15 @@ impl Here<'_> {
                 Ok(self.st.meta.and_exists(&p, s, &keep)?.satisfiable())
             }
         }
+    }
+
+    /// Whether a state of agent a's considered set in `s` is found near
+    /// the actual state, without the set (false: none found).
+    fn found_near(&self, a: Agent, s: &Bdd) -> Res<bool> {
+        let found = (self.witness)(a, s)?;
+        #[cfg(test)]
+        WITNESSED.with(|c| c.set(c.get() + usize::from(found)));
+        Ok(found)
     }
 
     /// Whether `f`, a formula of present facts, holds at the actual

@@ -905,36 +905,37 @@ impl SymbolicModel {
             }
             ok
         };
-        let kinds = meta.copies.len();
+        // One copy of kind k from `from` to `to`, where it is there and fits.
+        let step = |k: usize, from: usize, to: usize| -> Option<[(usize, u32); 2]> {
+            let (f, t) = (meta.fact(k, from), meta.fact(k, to));
+            (counts[f] > 0 && fits(t, counts[t] + 1))
+                .then(|| [(f, counts[f] - 1), (t, counts[t] + 1)])
+        };
         let mut tried = 0;
+        // Some(answer) once a state is found or the tries are spent.
+        let mut attempt = |changes: &[(usize, u32)]| -> Option<bool> {
+            if tried >= WITNESS_TRIES {
+                return Some(false);
+            }
+            tried += 1;
+            found(changes).then_some(true)
+        };
         for &t in &targets {
             let (k, l) = (t / meta.locs, t % meta.locs);
             for &m in unseen.iter().filter(|&&m| m != l) {
                 for (from, to) in [(l, m), (m, l)] {
-                    let (kf, kt) = (meta.fact(k, from), meta.fact(k, to));
-                    if counts[kf] == 0 || !fits(kt, counts[kt] + 1) {
+                    let Some(one) = step(k, from, to) else {
                         continue;
+                    };
+                    if let Some(answer) = attempt(&one) {
+                        return Ok(answer);
                     }
-                    if tried >= WITNESS_TRIES {
-                        return Ok(false);
-                    }
-                    tried += 1;
-                    let one = [(kf, counts[kf] - 1), (kt, counts[kt] + 1)];
-                    if found(&one) {
-                        return Ok(true);
-                    }
-                    for j in (0..kinds).filter(|&j| j != k) {
-                        let (jf, jt) = (meta.fact(j, to), meta.fact(j, from));
-                        if counts[jf] == 0 || !fits(jt, counts[jt] + 1) {
+                    for j in (0..meta.copies.len()).filter(|&j| j != k) {
+                        let Some(back) = step(j, to, from) else {
                             continue;
-                        }
-                        if tried >= WITNESS_TRIES {
-                            return Ok(false);
-                        }
-                        tried += 1;
-                        let two = [one[0], one[1], (jf, counts[jf] - 1), (jt, counts[jt] + 1)];
-                        if found(&two) {
-                            return Ok(true);
+                        };
+                        if let Some(answer) = attempt(&[one[0], one[1], back[0], back[1]]) {
+                            return Ok(answer);
                         }
                     }
                 }

@@ -590,7 +590,12 @@ fn three_kinds(actual: Vec<Vec<u32>>) -> DealSpec {
 /// Go Fish's ask: `p` (holding `k`) asks `q`, who hands over all its `k`
 /// in public.
 fn ask(p: usize, q: usize, k: usize) -> EventModel {
-    let events = (0..=3)
+    ask_among(3, p, q, k, 3)
+}
+
+/// [`ask`] among `agents` players, where q may hold up to `most` of k.
+fn ask_among(agents: usize, p: usize, q: usize, k: usize, most: u32) -> EventModel {
+    let events = (0..=most)
         .map(|n| Event {
             name: format!("{n}"),
             pre: Formula::And(vec![
@@ -609,7 +614,7 @@ fn ask(p: usize, q: usize, k: usize) -> EventModel {
             },
         })
         .collect();
-    EventModel::public("ask", 3, events)
+    EventModel::public("ask", agents, events)
 }
 
 /// `p` and `q` swap a card each in private (the third player sees that
@@ -695,6 +700,11 @@ fn play_to_table(p: usize, k: usize) -> EventModel {
 
 /// `p` lays a `k` on the pile `table`, in public.
 fn play_to(p: usize, k: usize, table: usize) -> EventModel {
+    play_among(3, p, k, table)
+}
+
+/// [`play_to`] among `agents` players.
+fn play_among(agents: usize, p: usize, k: usize, table: usize) -> EventModel {
     let event = Event {
         name: format!("play {k}"),
         pre: Formula::count(p, vec![k], Cmp::Ge, 1),
@@ -705,7 +715,7 @@ fn play_to(p: usize, k: usize, table: usize) -> EventModel {
             n: 1,
         }],
     };
-    EventModel::public("play", 3, vec![event])
+    EventModel::public("play", agents, vec![event])
 }
 
 /// Nine distinct cards (three ranks of three suits, kind `3r + s`): two
@@ -1485,39 +1495,8 @@ fn states_found_near_the_actual_one_agree_with_the_explicit_engine() {
             let q = (p + 1 + rng.random_range(0..3)) % 4;
             let k = rng.random_range(0..4);
             let em = match rng.random_range(0..3) {
-                0 => {
-                    let events = (0..=2)
-                        .map(|n| Event {
-                            name: format!("{n}"),
-                            pre: Formula::count(q, vec![k], Cmp::Eq, n),
-                            post: if n == 0 {
-                                Vec::new()
-                            } else {
-                                vec![Post::Move {
-                                    kind: k,
-                                    from: q,
-                                    to: p,
-                                    n,
-                                }]
-                            },
-                        })
-                        .collect();
-                    EventModel::public("ask", 4, events)
-                }
-                1 => EventModel::public(
-                    "play",
-                    4,
-                    vec![Event {
-                        name: "play".into(),
-                        pre: Formula::count(p, vec![k], Cmp::Ge, 1),
-                        post: vec![Post::Move {
-                            kind: k,
-                            from: p,
-                            to: 4,
-                            n: 1,
-                        }],
-                    }],
-                ),
+                0 => ask_among(4, p, q, k, 2),
+                1 => play_among(4, p, k, 4),
                 _ => EventModel::announcement("none", 4, Formula::count(q, vec![k], Cmp::Eq, 0)),
             };
             let possible = e.possible_events(&em).unwrap();
