@@ -152,6 +152,8 @@ impl Diagnostic {
         );
         let _ = writeln!(out, "{gutter}{} {file}:{line}:{col}", blue("-->"));
         let _ = writeln!(out, "{gutter} {}", blue("|"));
+        let (text, col) = window(text, col);
+        let text = text.as_str();
         let _ = writeln!(out, "{} {} {text}", blue(&line.to_string()), blue("|"));
         let width = caret_width(text, col, self.span);
         let pad: String = text
@@ -205,6 +207,50 @@ impl Diagnostic {
         let (line, col) = line_col(src, self.span.start);
         format!("{file}:{line}:{col}")
     }
+}
+
+/// The most characters of a source line a diagnostic shows.
+pub const SHOWN_LINE_CHARS: usize = 120;
+
+/// The part of a source line a diagnostic shows, and the caret's column in
+/// it: the whole line when it is short, else [`SHOWN_LINE_CHARS`]
+/// characters around the column, with `…` where it was cut (the location
+/// above it still gives the true column).
+fn window(text: &str, col: usize) -> (String, usize) {
+    let len = text.chars().count();
+    if len <= SHOWN_LINE_CHARS {
+        return (text.to_string(), col);
+    }
+    let context = SHOWN_LINE_CHARS / 3;
+    let start = col.saturating_sub(1 + context);
+    let end = (start + SHOWN_LINE_CHARS).min(len);
+    let mut shown = String::new();
+    if start > 0 {
+        shown.push('…');
+    }
+    shown.extend(text.chars().skip(start).take(end - start));
+    if end < len {
+        shown.push('…');
+    }
+    (shown, col - start + usize::from(start > 0))
+}
+
+/// Groups a number's digits by thousands (`34,650`; up to four digits,
+/// `1000`, as they are): the one way dealer prints a count of worlds,
+/// states, cards or bytes.
+pub fn thousands(n: impl std::fmt::Display) -> String {
+    let digits = n.to_string();
+    if digits.len() <= 4 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return digits;
+    }
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// Whether output to standard output is coloured: on a terminal, unless

@@ -152,6 +152,14 @@ fn tarock(reduced: bool) -> Vec<CardKind> {
     kinds
 }
 
+/// The most kinds of card a deck may have (a value range, `ranks` and
+/// `sets` included): checked as each kind is added, so no declaration
+/// allocates more.
+pub const MAX_KINDS: usize = 1000;
+
+/// The most cards (copies counted) a deck may have.
+pub const MAX_CARDS: u64 = 1_000_000;
+
 impl Deck {
     /// Builds a deck from its declaration.
     pub fn from_spec(spec: &DeckSpec) -> Result<Deck, Diagnostic> {
@@ -250,6 +258,14 @@ impl Deck {
                 )
                 .with_help(format!("write the smaller value first: {b}..{a}")));
             }
+            if (b - a) as usize >= MAX_KINDS {
+                return Err(Diagnostic::error(
+                    "bad-deck",
+                    format!("the range {a}..{b} has too many values"),
+                    item.card.span,
+                )
+                .with_help(format!("a deck may have at most {MAX_KINDS} kinds of card")));
+            }
             for v in a..=b {
                 self.add(CardKind::named(v.to_string(), item.copies), &item.card.span)?;
             }
@@ -267,6 +283,28 @@ impl Deck {
     }
 
     fn add(&mut self, kind: CardKind, span: &crate::diag::Span) -> Result<(), Diagnostic> {
+        if self.kinds.len() >= MAX_KINDS {
+            return Err(Diagnostic::error(
+                "bad-deck",
+                format!("this deck has more than {MAX_KINDS} kinds of card"),
+                *span,
+            )
+            .with_help(format!("a deck may have at most {MAX_KINDS} kinds of card")));
+        }
+        if u64::from(self.total()) + u64::from(kind.copies) > MAX_CARDS {
+            return Err(Diagnostic::error(
+                "bad-deck",
+                format!(
+                    "this deck has more than {} cards",
+                    crate::diag::thousands(MAX_CARDS)
+                ),
+                *span,
+            )
+            .with_help(format!(
+                "a deck may have at most {} cards, copies counted",
+                crate::diag::thousands(MAX_CARDS)
+            )));
+        }
         if self.kinds.iter().any(|k| k.name == kind.name) {
             return Err(Diagnostic::error(
                 "bad-deck",

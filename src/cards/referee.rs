@@ -14,6 +14,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use crate::diag::Diagnostic;
 use crate::engine::{Agent, Backend, Kind};
 use crate::syntax::ast::StatementKind;
 
@@ -255,13 +256,33 @@ pub fn with_psychic(setup: &str, seats: &[usize]) -> String {
     out
 }
 
+/// The deck a `deck ...` line declares, read by the scenario grammar (a
+/// deck given on the command line comes here): the deck, or a diagnostic
+/// located in `line`.
+pub fn read_deck_line(line: &str) -> Result<Deck, Diagnostic> {
+    let statements =
+        crate::syntax::parse_statement(line).map_err(|errors| errors[0].to_diagnostic())?;
+    let help = "write a deck such as `deck Q*4 A*4` or `deck ranks A K Q J suits S H D C`";
+    match statements.as_slice() {
+        [] => Err(Diagnostic::unlocated("bad-deck", "no deck was given").with_help(help)),
+        [one] => match &one.kind {
+            StatementKind::Deck(spec) => Deck::from_spec(spec),
+            _ => Err(Diagnostic::error("bad-deck", "this is not a deck", one.span).with_help(help)),
+        },
+        [_, second, ..] => {
+            Err(
+                Diagnostic::error("bad-deck", "only one deck can be given", second.span)
+                    .with_help(help),
+            )
+        }
+    }
+}
+
 /// Every card of the deck a `deck ...` line declares, shuffled by `seed`.
+/// The line is one of a referee's or was read by [`read_deck_line`]
+/// already, which gives a user's errors.
 pub fn shuffled(deck_line: &str, seed: u64) -> Vec<String> {
-    let scenario = crate::syntax::parse(deck_line).expect("a referee's deck line parses");
-    let Some(StatementKind::Deck(spec)) = scenario.statements.first().map(|s| &s.kind) else {
-        panic!("not a deck line: {deck_line}");
-    };
-    let deck = Deck::from_spec(spec).expect("a referee's deck is valid");
+    let deck = read_deck_line(deck_line).expect("a referee's deck line is valid");
     let mut cards: Vec<String> = deck
         .kinds
         .iter()

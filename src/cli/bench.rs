@@ -44,13 +44,13 @@ pub struct BenchArgs {
     #[arg(long, conflicts_with = "play")]
     pub parse: bool,
     /// With --play: how many games (seeds --seed, --seed + 1, ...).
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = super::at_least_one)]
     pub games: u64,
     /// With --play: the agents or strategies, one per seat (one name: every seat).
     #[arg(long, default_value = "random", value_delimiter = ',')]
     pub agents: Vec<String>,
     /// With --play: the first game's seed.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::whole::<u64>)]
     pub seed: u64,
     /// With --play: the report's deck and players, or a small deck.
     #[arg(long, value_enum, default_value_t = super::play::SizeArg::Full)]

@@ -65,7 +65,7 @@ pub enum Command {
         #[command(flatten)]
         model: ModelArgs,
     },
-    /// Parse a scenario and check its names, without playing it.
+    /// Parse a scenario, check its names and build its deal, without playing a move or answering a query.
     Check {
         /// The scenario (`.deal` file; `-` reads standard input).
         file: PathBuf,
@@ -101,16 +101,19 @@ pub enum Command {
 pub struct ModelArgs {
     /// Refuse explicit models with more worlds than this (with `--engine auto`,
     /// larger deals go to the symbolic engine instead).
-    #[arg(long, default_value_t = 10_000_000)]
+    #[arg(long, default_value_t = crate::interp::DEFAULT_MAX_WORLDS)]
     pub max_worlds: u128,
     /// The engine: explicit Kripke models, symbolic knowledge structures
-    /// (BDDs), or auto (explicit up to --max-worlds, symbolic above).
+    /// (BDDs), or auto: explicit for a deal of at most --max-worlds worlds
+    /// that fits the explicit engine (255 cards, 254 locations, its memory),
+    /// unless the symbolic engine looks 100 times cheaper; symbolic otherwise.
     #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
     /// Memory of each BDD manager (symbolic engine): `scenario` keeps dead
     /// nodes for reuse up to 2^27 (about 3 GiB; the default of run, repl,
-    /// check, export and bench), `game` collects them from 8 million (a
-    /// game per core; the default of play, tournament and bench --play).
+    /// check, export and bench), `game` collects them from 2^19, about
+    /// half a million (a game per core; the default of play, tournament
+    /// and bench --play).
     /// Answers never change, only speed and memory.
     #[arg(long, value_enum)]
     pub bdd_memory: Option<BddMemoryArg>,
@@ -119,7 +122,7 @@ pub struct ModelArgs {
 /// The values of `--bdd-memory`.
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BddMemoryArg {
-    /// Many models at once: collect dead nodes from 8 million.
+    /// Many models at once: collect dead nodes from 2^19 (about half a million).
     Game,
     /// One scenario has the machine: keep dead nodes up to 2^27.
     Scenario,
@@ -168,9 +171,77 @@ impl ModelArgs {
     }
 }
 
+/// A flag's whole number (`--seed 7`, `--hand 3`): a clear message for a
+/// negative number or a word, which clap would otherwise take for a flag
+/// or report by the parser's own words.
+pub fn whole<T: std::str::FromStr + TryFrom<u64>>(text: &str) -> Result<T, String> {
+    let bad = || {
+        format!(
+            "`{text}` is not a whole number from 0 to {}",
+            crate::diag::thousands(max_of::<T>())
+        )
+    };
+    let n: u64 = text.trim().parse().map_err(|_| bad())?;
+    T::try_from(n).map_err(|_| bad())
+}
+
+/// The largest value of `T` that [`whole`] reads (at most `u64::MAX`).
+fn max_of<T: TryFrom<u64>>() -> u64 {
+    // The largest n with T::try_from(n) ok, by halving the step.
+    let (mut n, mut step) = (0u64, 1u64 << 63);
+    while step > 0 {
+        if T::try_from(n + step).is_ok() {
+            n += step;
+        }
+        step /= 2;
+    }
+    n
+}
+
+/// A whole number of at least 1 (`--games`).
+pub fn at_least_one(text: &str) -> Result<u64, String> {
+    match whole::<u64>(text) {
+        Ok(0) | Err(_) => Err(format!("`{text}` is not a whole number of at least 1")),
+        Ok(n) => Ok(n),
+    }
+}
+
+/// Checks, before any work, that a folder can be made (or is there) and
+/// written to: the output folder of a tournament.
+pub fn writable_dir(dir: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let probe = dir.join(".dealer-write-test");
+    std::fs::write(&probe, b"")
+        .and_then(|()| std::fs::remove_file(&probe))
+        .map_err(|e| format!("cannot write into {}: {e}", dir.display()))
+}
+
+/// Checks, before any work, that a file can be written (`--out` of
+/// `play`, `-o` of `export`): an existing file is opened for writing
+/// without being changed; a new one is made and removed again.
+pub fn writable_file(path: &Path) -> Result<(), String> {
+    let cannot = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
+    if path.is_dir() {
+        return Err(format!("cannot write {}: it is a folder", path.display()));
+    }
+    if path.exists() {
+        return std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map(drop)
+            .map_err(cannot);
+    }
+    std::fs::File::create(path).map_err(cannot)?;
+    std::fs::remove_file(path).map_err(cannot)
+}
+
 /// Parses the arguments and runs the command.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    use clap::{CommandFactory, FromArgMatches};
+    // `--seed -1` is a value (refused by its parser with the flag's name),
+    // not an unknown flag.
+    let command = Cli::command().mut_subcommands(|s| s.allow_negative_numbers(true));
+    let cli = Cli::from_arg_matches(&command.get_matches()).unwrap_or_else(|e| e.exit());
     let color = color_from_env();
     colored::control::set_override(color);
     let (file, options, json) = match cli.command {
@@ -363,7 +434,8 @@ fn replay_script(script: &Script, options: Options, color: bool) -> u8 {
                 }
             }
             if !options.check_only {
-                print_output(step.line, &out);
+                let statement = step.index.map_or("", |i| script.text(i));
+                print_output(step.line, statement, &out);
             }
         }
     }
@@ -413,7 +485,10 @@ fn failure(out: &Output) -> Diagnostic {
     d
 }
 
-fn print_output(line: usize, out: &Output) {
+/// Prints one output of the statement written `statement` at `line`:
+/// every output names its line and what was asked, so that two answers
+/// (two `why`s, say) can be told apart.
+fn print_output(line: usize, statement: &str, out: &Output) {
     let num = format!("{line:>4}").dimmed();
     match out {
         Output::Answer { source, value } | Output::Valid { source, value } => {
@@ -444,6 +519,7 @@ fn print_output(line: usize, out: &Output) {
         }
         Output::Checkpoint(name) => println!("{num}  {}", format!("-- {name} --").bold()),
         Output::Lines(lines) => {
+            println!("{num}  {}", statement.trim());
             for l in lines {
                 println!("        {l}");
             }

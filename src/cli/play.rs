@@ -28,7 +28,7 @@ pub struct PlayArgs {
     /// The game (gofish, kwartet, ...).
     pub game: String,
     /// The seed of the deal and of the agents' choices.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::whole::<u64>)]
     pub seed: u64,
     /// The agents, one per seat in seating order (the seats other than
     /// `--me`'s); one name is used for every seat.
@@ -67,6 +67,11 @@ pub enum SizeArg {
 
 /// Runs `dealer play`; returns the exit code.
 pub fn run(args: &PlayArgs, color: bool) -> u8 {
+    // A file that cannot be written is found before the game, not after it.
+    if let Some(Err(e)) = args.out.as_deref().map(super::writable_file) {
+        eprintln!("{}: --out: {e}", "error".red().bold());
+        return 2;
+    }
     match setup(args) {
         Ok((game, None)) => automatic(game, args, color),
         Ok((game, Some(me))) => person(Desk::new(game, me), args, color),
@@ -289,12 +294,46 @@ fn person(mut desk: Desk, args: &PlayArgs, color: bool) -> u8 {
     let replies = desk.advance();
     print_replies(&desk, &replies, color);
     print_screen(&desk);
-    let code = if std::io::stdin().is_terminal() {
-        terminal(desk, color)
+    if std::io::stdin().is_terminal() {
+        terminal(desk, args, color)
     } else {
-        piped(desk, color)
-    };
-    let _ = args;
+        piped(desk, args, color)
+    }
+}
+
+/// How a person's session ended.
+enum Ending {
+    /// `quit`.
+    Quit,
+    /// The input ended (end of a pipe, Ctrl-D).
+    InputEnded,
+    /// The input could not be read (a byte that is not UTF-8, say).
+    Unreadable(String),
+}
+
+/// Says how a person's game ended when it is not over, and keeps what
+/// was played in `--out`; returns the exit code (2 when the input could
+/// not be read).
+fn end_person(desk: &Desk, args: &PlayArgs, ending: Ending) -> u8 {
+    let game = desk.game();
+    let moves = game.history().len();
+    let mut code = 0;
+    match &ending {
+        Ending::Unreadable(why) => {
+            eprintln!(
+                "{}: cannot read the input ({why}); the game stops after {moves} moves",
+                "error".red().bold()
+            );
+            code = 2;
+        }
+        Ending::InputEnded if !game.is_over() => {
+            println!("the input ended before the game did: it stops after {moves} moves")
+        }
+        Ending::Quit | Ending::InputEnded => {}
+    }
+    if args.out.is_some() {
+        code = code.max(write_out(game, args));
+    }
     code
 }
 
@@ -340,43 +379,56 @@ fn print_replies(desk: &Desk, replies: &[Reply], color: bool) -> bool {
     false
 }
 
-fn piped(mut desk: Desk, color: bool) -> u8 {
+fn piped(mut desk: Desk, args: &PlayArgs, color: bool) -> u8 {
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
+    for (n, line) in stdin.lock().lines().enumerate() {
+        let line = match line {
+            Ok(line) => line,
+            Err(e) => {
+                return end_person(
+                    &desk,
+                    args,
+                    Ending::Unreadable(format!("line {}: {e}", n + 1)),
+                )
+            }
+        };
         let _ = writeln!(out, "{}{line}", desk.prompt());
         let replies = desk.eval(&line);
         if print_replies(&desk, &replies, color) {
-            break;
+            return end_person(&desk, args, Ending::Quit);
         }
     }
-    0
+    end_person(&desk, args, Ending::InputEnded)
 }
 
-fn terminal(desk: Desk, color: bool) -> u8 {
+fn terminal(desk: Desk, args: &PlayArgs, color: bool) -> u8 {
     let Ok(mut editor) = Editor::<Assist, DefaultHistory>::new() else {
-        return piped(desk, color);
+        return piped(desk, args, color);
     };
     editor.set_helper(Some(Assist { desk }));
-    loop {
+    let ending = loop {
         let prompt = editor.helper().map_or("> ".into(), |a| a.desk.prompt());
         match editor.readline(&prompt) {
             Ok(line) => {
                 let _ = editor.add_history_entry(line.as_str());
                 let Some(assist) = editor.helper_mut() else {
-                    break;
+                    break Ending::Quit;
                 };
                 let replies = assist.desk.eval(&line);
                 if print_replies(&assist.desk, &replies, color) {
-                    break;
+                    break Ending::Quit;
                 }
             }
             Err(ReadlineError::Interrupted) => continue,
-            Err(_) => break,
+            Err(ReadlineError::Eof) => break Ending::InputEnded,
+            Err(e) => break Ending::Unreadable(e.to_string()),
         }
+    };
+    match editor.helper() {
+        Some(assist) => end_person(&assist.desk, args, ending),
+        None => 0,
     }
-    0
 }
 
 /// The rustyline helper: completes the legal moves and the commands.

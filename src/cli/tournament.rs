@@ -29,8 +29,8 @@ pub struct TournamentArgs {
     /// every combination of them plays (one run each).
     #[arg(long, value_delimiter = ',')]
     pub strategies: Vec<String>,
-    /// Games per combination.
-    #[arg(long, default_value_t = 100)]
+    /// Games per combination (at least 1).
+    #[arg(long, default_value_t = 100, value_parser = super::at_least_one)]
     pub games: u64,
     /// Let a strategy take several seats of a run: every combination with
     /// repetition plays (Kemps' Figures 1-3: three strategies, ten runs).
@@ -43,10 +43,10 @@ pub struct TournamentArgs {
     pub fixed_seats: bool,
     /// Moves after which a game ends as it stands (its scores so far);
     /// the end-of-run line says how many games did.
-    #[arg(long, default_value_t = 20_000)]
+    #[arg(long, default_value_t = 20_000, value_parser = super::whole::<usize>)]
     pub max_moves: usize,
     /// The tournament's seed (every game's seed derives from it and the game's index).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::whole::<u64>)]
     pub seed: u64,
     /// Play only part K of N of the games (`--shard 2/8`).
     #[arg(long, value_parser = parse_shard, default_value = "1/1")]
@@ -62,7 +62,7 @@ pub struct TournamentArgs {
     #[arg(long, requires = "hand")]
     pub deck: Option<String>,
     /// Cards dealt to each player with --deck.
-    #[arg(long)]
+    #[arg(long, requires = "deck", value_parser = super::whole::<usize>)]
     pub hand: Option<usize>,
     /// A folder of strategy files that take precedence over the built-in
     /// strategies (default: `strategies/` of the working directory, when
@@ -97,6 +97,11 @@ pub fn main(args: &TournamentArgs) -> u8 {
     };
     match result {
         Ok(()) => 0,
+        Err(e) if e.starts_with("error[") => {
+            // A diagnostic rendered already, with its place.
+            eprintln!("{e}");
+            2
+        }
         Err(e) => {
             eprintln!("error: {e}");
             2
@@ -105,13 +110,19 @@ pub fn main(args: &TournamentArgs) -> u8 {
 }
 
 fn deal(args: &TournamentArgs) -> Result<Deal, String> {
-    if let (Some(deck), Some(hand)) = (&args.deck, args.hand) {
-        let deck = if deck.starts_with("deck ") {
-            deck.clone()
+    if let Some(deck) = &args.deck {
+        let hand = args
+            .hand
+            .ok_or("--deck needs --hand: the cards dealt to each player")?;
+        let deck = if deck.trim_start().starts_with("deck ") {
+            deck.trim().to_string()
         } else {
-            format!("deck {deck}")
+            format!("deck {}", deck.trim())
         };
-        return Ok(Deal::Custom { deck, hand });
+        let deal = Deal::Custom { deck, hand };
+        // The deck's and the hand's errors, before any game is dealt.
+        crate::tournament::game::setup_text(&args.game, &deal, 0)?;
+        return Ok(deal);
     }
     match args.size.as_str() {
         "full" => Ok(Deal::Referee(Size::Full)),
@@ -123,6 +134,12 @@ fn deal(args: &TournamentArgs) -> Result<Deal, String> {
 }
 
 fn tournament(args: &TournamentArgs) -> Result<(), String> {
+    crate::tournament::game::referee_of(&args.game)?;
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("tournament-{}", args.game)));
+    super::writable_dir(&out)?;
     let strategies: Vec<Strategy> = args
         .strategies
         .iter()
@@ -158,11 +175,6 @@ fn tournament(args: &TournamentArgs) -> Result<(), String> {
         fixed_seats: args.fixed_seats,
         max_moves: args.max_moves,
     };
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("tournament-{}", args.game)));
-    std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let csv = match args.shard {
         (1, 1) => out.join("games.csv"),
         (k, n) => out.join(format!("games-{k}-of-{n}.csv")),

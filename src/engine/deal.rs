@@ -241,7 +241,7 @@ pub(crate) fn validate(spec: &DealSpec) -> Result<(), String> {
 
 /// How much cheaper the symbolic engine must look before `--engine auto`
 /// takes it for a deal within the explicit budget (see [`prefer_symbolic`]).
-const SYMBOLIC_MARGIN: f64 = 100.0;
+pub const SYMBOLIC_MARGIN: f64 = 100.0;
 
 /// Whether a deal of `worlds` reachable worlds is cheaper on the symbolic
 /// engine whose law has `law_nodes` nodes, by a rough estimate of what one

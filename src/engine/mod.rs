@@ -184,7 +184,9 @@ impl fmt::Display for EngineError {
         match self {
             EngineError::TooManyWorlds { count, budget } => write!(
                 f,
-                "the model would have {count} worlds, more than the budget of {budget}"
+                "the model would have {} worlds, more than the budget of {}",
+                crate::diag::thousands(count),
+                crate::diag::thousands(budget)
             ),
             EngineError::EventImpossible { model, event } => write!(
                 f,

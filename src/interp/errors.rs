@@ -41,6 +41,20 @@ pub fn refusal(r: &Refusal, span: Span) -> Diagnostic {
     Diagnostic::error(r.code, r.message.clone(), span).with_help_opt(r.help.clone())
 }
 
+/// A move that was not made, at `span`: an illegal move, or one the
+/// engine could not carry out (interrupted, out of memory, too large),
+/// labelled as what it is.
+pub fn refused_move(r: &Refusal, span: Span) -> Diagnostic {
+    let label = match r.code {
+        "interrupted" => "interrupted here; the move was not made",
+        "too-many-worlds" | "out-of-memory" | "unsupported" => {
+            "the engine could not make this move"
+        }
+        _ => "illegal move",
+    };
+    refusal(r, span).with_label(label)
+}
+
 /// A figure that cannot be built or written, at `span` (the `export` statement).
 pub fn figure(e: &FigureError, span: Span) -> Diagnostic {
     Diagnostic::error(e.code(), e.to_string(), span).with_help_opt(e.help())

@@ -140,21 +140,13 @@ pub fn listed(
 /// scientific form: `76,904,685,192,464,566,747,136 (7.7e22)`. The digits
 /// stay exact (`--json` gives the bare number).
 pub fn count_text(n: &num_bigint::BigUint) -> String {
-    let digits = n.to_string();
-    if digits.len() <= 4 {
-        return digits;
-    }
-    let mut grouped = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            grouped.push(',');
-        }
-        grouped.push(c);
-    }
-    if digits.len() < 10 {
+    let grouped = crate::diag::thousands(n);
+    let digits = grouped.bytes().filter(u8::is_ascii_digit).count();
+    if digits < 10 {
         return grouped;
     }
-    let short = digits
+    let short = n
+        .to_string()
         .parse::<f64>()
         .map_or(String::new(), |x| format!(" ({x:.1e})"));
     format!("{grouped}{short}")

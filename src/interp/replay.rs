@@ -162,20 +162,27 @@ impl Iterator for Replay<'_> {
 }
 
 /// The name to show and the text of a scenario file; `-` reads standard
-/// input (shown as `<stdin>`).
+/// input (shown as `<stdin>`). At most [`syntax::MAX_SOURCE_BYTES`] are
+/// read; the text must be UTF-8 ([`syntax::source_text`]).
 pub fn read_source(file: &std::path::Path) -> Result<(String, String), String> {
     use std::io::Read;
-    if file.as_os_str() == "-" {
-        let mut src = String::new();
-        return match std::io::stdin().read_to_string(&mut src) {
-            Ok(_) => Ok(("<stdin>".into(), src)),
-            Err(e) => Err(format!("cannot read the standard input: {e}")),
-        };
-    }
-    match std::fs::read_to_string(file) {
-        Ok(src) => Ok((file.display().to_string(), src)),
-        Err(e) => Err(format!("cannot read {}: {e}", file.display())),
-    }
+    let limit = crate::syntax::MAX_SOURCE_BYTES as u64 + 1;
+    let mut bytes = Vec::new();
+    let name = if file.as_os_str() == "-" {
+        std::io::stdin()
+            .take(limit)
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("cannot read the standard input: {e}"))?;
+        "<stdin>".to_string()
+    } else {
+        let name = file.display().to_string();
+        std::fs::File::open(file)
+            .and_then(|f| f.take(limit).read_to_end(&mut bytes))
+            .map_err(|e| format!("cannot read {name}: {e}"))?;
+        name
+    };
+    let src = crate::syntax::source_text(&name, bytes)?;
+    Ok((name, src))
 }
 
 #[cfg(test)]

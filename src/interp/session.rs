@@ -45,12 +45,15 @@ pub enum Engine {
     Auto,
 }
 
+/// The default world budget of the explicit engine (`--max-worlds`).
+pub const DEFAULT_MAX_WORLDS: u128 = 10_000_000;
+
 /// Options of a session.
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
     /// The largest model the explicit engine may build.
     pub max_worlds: u128,
-    /// Resolve names only; do not build models, play moves or answer queries.
+    /// Resolve names and build the deal; play no move and answer no query.
     pub check_only: bool,
     /// Which engine holds the models.
     pub engine: Engine,
@@ -59,7 +62,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Options {
         Options {
-            max_worlds: 10_000_000,
+            max_worlds: DEFAULT_MAX_WORLDS,
             check_only: false,
             engine: Engine::Auto,
         }
@@ -816,7 +819,7 @@ impl Session {
             .game
             .play(&play.table, &play.model, &play.state, &mv, &source)
             .map_err(|r| {
-                let mut d = errors::refusal(&r, m.span).with_label("illegal move");
+                let mut d = errors::refused_move(&r, m.span);
                 d.message = format!("{source}: {}", d.message);
                 d
             })?;

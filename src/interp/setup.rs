@@ -332,7 +332,11 @@ fn build(
 fn too_many(count: u128, budget: u128, at: Span) -> Diagnostic {
     Diagnostic::error(
         "too-many-worlds",
-        format!("the deal has {count} possible worlds, more than the budget of {budget}"),
+        format!(
+            "the deal has {} possible worlds, more than the budget of {}",
+            crate::diag::thousands(count),
+            crate::diag::thousands(budget)
+        ),
         at,
     )
     .with_label("the initial model would be built here")
@@ -346,10 +350,11 @@ fn too_large(spec: &DealSpec, count: u128, cap: u128, at: Span) -> Diagnostic {
     Diagnostic::error(
         "too-many-worlds",
         format!(
-            "the deal has {count} possible worlds: an explicit model of them would take about \
+            "the deal has {} possible worlds: an explicit model of them would take about \
              {:.1} GiB, more than the limit of {} worlds ({:.0} GiB) that no --max-worlds can raise",
+            crate::diag::thousands(count),
             gib(ExplicitModel::estimated_bytes(spec, count)),
-            cap,
+            crate::diag::thousands(cap),
             gib(crate::engine::model::MAX_MODEL_BYTES)
         ),
         at,

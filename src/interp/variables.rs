@@ -190,8 +190,9 @@ pub fn model(spec: &Spec, at: Span) -> Result<(ExplicitModel, Vec<String>), Diag
         return Err(Diagnostic::error(
             "too-many-worlds",
             format!(
-                "the variables have {total} assignments, more than the budget of {}",
-                spec.budget
+                "the variables have {} assignments, more than the budget of {}",
+                crate::diag::thousands(total),
+                crate::diag::thousands(spec.budget)
             ),
             at,
         )

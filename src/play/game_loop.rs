@@ -10,7 +10,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::cards::referee::final_expectations;
-use crate::cards::{game_named, game_names, Move, Position, Referee, Size, GAMES};
+use crate::cards::{game_named, game_names, Game, Move, Position, Referee, Size, GAMES};
 use crate::diag::{Diagnostic, Span};
 use crate::engine::Agent as Player;
 use crate::interp::{Options, Output, Playing, Session};
@@ -76,6 +76,25 @@ pub fn playable() -> Vec<&'static str> {
         .collect()
 }
 
+/// A game that can be played and its referee, or why not (no such game,
+/// or one with no referee), naming the games that can be played.
+pub fn refereed(game: &str) -> Result<(Game, &'static dyn Referee), String> {
+    let rules = game_named(game).ok_or_else(|| {
+        format!(
+            "no game `{game}`; the games are: {}",
+            game_names().join(", ")
+        )
+    })?;
+    let referee = rules.referee().ok_or_else(|| {
+        format!(
+            "{} has no referee, so it can be replayed but not played; the games to play are: {}",
+            rules.title(),
+            playable().join(", ")
+        )
+    })?;
+    Ok((rules, referee))
+}
+
 /// A session with `setup` executed (the deal and its opening moves).
 fn dealt(setup: &str, options: Options) -> Result<Session, String> {
     let mut session = Session::new(options);
@@ -100,19 +119,7 @@ impl Match {
     /// Deals a game: the referee's seeded deal of `size` executed as
     /// scenario text. `seats` are filled in with [`Match::seat`].
     pub fn new(game: &str, seed: u64, size: Size, options: Options) -> Result<Match, String> {
-        let rules = game_named(game).ok_or_else(|| {
-            format!(
-                "no game `{game}`; the games are: {}",
-                game_names().join(", ")
-            )
-        })?;
-        let referee = rules.referee().ok_or_else(|| {
-            format!(
-                "{} has no referee, so it can be replayed but not played; the games to play are: {}",
-                rules.title(),
-                playable().join(", ")
-            )
-        })?;
+        let (rules, referee) = refereed(game)?;
         let setup = referee.setup(seed, size);
         let session = dealt(&setup, options)?;
         Ok(Match {

@@ -47,5 +47,5 @@ pub mod person;
 pub mod views;
 
 pub use agent::{agent_named, Agent, RandomAgent, View, AGENTS};
-pub use game_loop::{Match, Played, Seat};
+pub use game_loop::{playable, refereed, Match, Played, Seat};
 pub use person::{Desk, Reply};

@@ -141,9 +141,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
 /// Reads and parses a strategy file; errors are rendered with the file's
 /// name and line.
 pub fn load(path: &Path) -> Result<Strategy, String> {
-    let src = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let name = path.display().to_string();
+    let (name, src) = crate::interp::read_source(path)?;
     parse(&src).map_err(|d| d.render(&name, &src, false))
 }
 

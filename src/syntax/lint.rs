@@ -8,7 +8,7 @@
 
 use crate::diag::{Diagnostic, Severity, Span};
 
-use super::ast::{Expectation, Formula, FormulaKind, MoveKind, Statement, StatementKind};
+use super::ast::{CmpOp, Expectation, Formula, FormulaKind, MoveKind, Statement, StatementKind};
 
 /// The warnings for the statements of a scenario whose text is `src`, in source order.
 pub fn warnings(statements: &[Statement], src: &str) -> Vec<Diagnostic> {
@@ -84,6 +84,15 @@ fn visit(f: &Formula, src: &str, out: &mut Vec<Diagnostic>) {
             visit(g, src, out)
         }
         Quant { body, .. } => visit(body, src, out),
+        Named {
+            name,
+            card: None,
+            count: Some((CmpOp::Lt, n)),
+        } => {
+            if let Some(d) = glued_count(name, *n, src) {
+                out.push(d);
+            }
+        }
         True
         | False
         | Named { .. }
@@ -93,6 +102,31 @@ fn visit(f: &Formula, src: &str, out: &mut Vec<Diagnostic>) {
         | Compare { .. }
         | KvTerms(..) => {}
     }
+}
+
+/// The hint for `H4<8` written glued: a count (player 4 holds fewer than
+/// 8 cards), though it looks like the start of the card term `H4<8,4>`.
+fn glued_count(name: &super::ast::Name, n: u32, src: &str) -> Option<Diagnostic> {
+    let text = name.text.as_str();
+    let player = text.strip_prefix('H')?;
+    if player.is_empty() || !player.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let after = src.get(name.span.end..)?;
+    if !after.starts_with('<') || !after[1..].starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let mut d = Diagnostic::error(
+        "glued-count",
+        format!("`{text}<{n}` is a count: player {player} holds fewer than {n} cards"),
+        Span::new(name.span.start, name.span.end + 1),
+    )
+    .with_label(format!("read as `{text} < {n}`"))
+    .with_help(format!(
+        "for a card of set {n} write `{text}<{n},M>`; for the count, `{text} < {n}` says so"
+    ));
+    d.severity = Severity::Warning;
+    Some(d)
 }
 
 /// The first negation spelled `not` along the prefix operators that start

@@ -26,6 +26,13 @@ pub(crate) struct DealerParser;
 /// How deeply formulas may nest before the parser gives up (no stack overflow).
 const MAX_DEPTH: usize = 200;
 
+/// The longest statement read, in bytes (a `\\`-continued statement counts
+/// whole): a longer one is refused before the grammar reads it, so that
+/// no line of garbage or generated formula can take the parser's time
+/// and memory without bound. The longest shipped scenario's longest
+/// statement is about 25,000 bytes.
+pub const MAX_STATEMENT_BYTES: usize = 1 << 20;
+
 /// From this many statements on, a scenario is parsed on every core.
 const PARALLEL_FROM: usize = 256;
 
@@ -164,10 +171,17 @@ impl<'a> Ctx<'a> {
         Span::new(self.piece.start + start, self.piece.start + end)
     }
 
-    /// The text and place of a pair.
+    /// The text and place of a pair; a card term written with blanks
+    /// (`<8, 4>`) is named without them (`<8,4>`).
     pub fn name(&self, pair: &Pair<'_, Rule>) -> Name {
+        let text = pair.as_str();
+        let text = if text.starts_with('<') && text.contains(' ') {
+            text.replace(' ', "").into()
+        } else {
+            text.into()
+        };
         Name {
-            text: pair.as_str().into(),
+            text,
             span: self.span(pair.as_span()),
         }
     }
@@ -201,9 +215,30 @@ impl<'a> Ctx<'a> {
         )
     }
 
-    /// Refuses statements nested more deeply than [`MAX_DEPTH`].
+    /// Refuses statements longer than [`MAX_STATEMENT_BYTES`] or nested
+    /// more deeply than [`MAX_DEPTH`].
     fn check_depth(&self) -> Result<(), SyntaxError> {
         let text = self.piece.text.as_bytes();
+        if text.len() > MAX_STATEMENT_BYTES {
+            let start = text.len() - self.piece.text.trim_start().len();
+            let first = self.piece.text[start..]
+                .chars()
+                .next()
+                .map_or(0, char::len_utf8);
+            let mut e = self.error(
+                self.at(start, start + first),
+                format!(
+                    "this statement is {} bytes long",
+                    crate::diag::thousands(text.len() as u64)
+                ),
+                "expected a shorter statement",
+            );
+            e.help = Some(format!(
+                "a statement may be at most {} bytes; split it, or name parts with `let`",
+                crate::diag::thousands(MAX_STATEMENT_BYTES as u64)
+            ));
+            return Err(e);
+        }
         // Depth and prefixes grow only at an opening bracket, `!`, `~` or
         // the first byte of `¬`: with at most MAX_DEPTH of them in the
         // statement (nearly always), it cannot nest too deeply, and this

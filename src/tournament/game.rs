@@ -6,8 +6,8 @@
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::cards::referee::deal_lines;
-use crate::cards::{game_named, Referee, Size};
+use crate::cards::referee::{deal_lines, read_deck_line};
+use crate::cards::{Referee, Size};
 use crate::diag::Span;
 use crate::interp::{Engine, Options, Session};
 use crate::strategy::{choose, Strategy};
@@ -55,17 +55,38 @@ pub fn setup_text(game: &str, deal: &Deal, seed: u64) -> Result<String, String> 
                 .ok_or("the referee's deal names no players")?
                 .to_string();
             let names: Vec<&str> = players.split_whitespace().collect();
+            check_custom(deck, *hand, names.len())?;
             deal_lines(game, &names, deck, *hand, seed)
         }
     })
 }
 
+/// A custom deal is a deck line the scenario grammar reads and a hand of
+/// at least one card for each of `players` from it: the reason if not
+/// (the deck's own errors rendered against the line, as `--deck`).
+pub fn check_custom(deck_line: &str, hand: usize, players: usize) -> Result<(), String> {
+    let given = deck_line.trim_start_matches("deck").trim_start();
+    let first = given.split_whitespace().next().unwrap_or("");
+    if first != "deck" && crate::syntax::STATEMENT_KEYWORDS.contains(&first) {
+        return Err(format!(
+            "--deck takes the cards of a deck, such as `Q*4 A*4`, not a `{first}` statement"
+        ));
+    }
+    let deck = read_deck_line(deck_line)
+        .map_err(|d| d.render("--deck", deck_line, false).trim_end().to_string())?;
+    let cards = deck.total() as usize;
+    if hand == 0 || hand.saturating_mul(players) > cards {
+        return Err(format!(
+            "--hand {hand}: each of the {players} players needs at least one card, and the deck has {cards} ({} at most each)",
+            cards / players.max(1)
+        ));
+    }
+    Ok(())
+}
+
 /// The referee of a game, or an error naming the games that have one.
 pub fn referee_of(game: &str) -> Result<&'static dyn Referee, String> {
-    let rules = game_named(game).ok_or_else(|| format!("no game `{game}`"))?;
-    rules
-        .referee()
-        .ok_or_else(|| format!("{} cannot be played yet (it has no referee)", rules.title()))
+    crate::play::refereed(game).map(|(_, referee)| referee)
 }
 
 /// A session with the deal of `setup` executed.

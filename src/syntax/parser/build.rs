@@ -414,12 +414,39 @@ fn deck(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<DeckSpec> {
                 span,
             })
         }
-        _ => a
-            .rest()
-            .map(|p| deck_item(ctx, p))
-            .collect::<Result<_>>()
-            .map(DeckSpec::Kinds),
+        _ => {
+            let items: Vec<DeckItem> =
+                a.rest().map(|p| deck_item(ctx, p)).collect::<Result<_>>()?;
+            deck_words(ctx, &items)?;
+            Ok(DeckSpec::Kinds(items))
+        }
     }
+}
+
+/// The words of `deck sets`, `deck ranks` and `deck tarock` are not
+/// card names: `deck sets 1..2 of` (the members forgotten) is an error,
+/// not the cards SETS, 1, 2 and OF.
+fn deck_words(ctx: &Ctx, items: &[DeckItem]) -> Result<()> {
+    const FORMS: [(&str, &str); 5] = [
+        ("sets", "deck sets 1..13 of 4"),
+        ("of", "deck sets 1..13 of 4"),
+        ("ranks", "deck ranks 2..10 J Q K A suits S H D C"),
+        ("suits", "deck ranks 2..10 J Q K A suits S H D C"),
+        ("tarock", "deck tarock"),
+    ];
+    for item in items {
+        let word = item.card.text.as_str();
+        if let Some((_, form)) = FORMS.iter().find(|(w, _)| *w == word) {
+            let mut e = ctx.error(
+                item.card.span,
+                format!("`{word}` is a word of the deck's forms, not a card"),
+                "expected a card, such as 6S, Q or <8,4>",
+            );
+            e.help = Some(format!("write the whole form: `{form}`"));
+            return Err(e);
+        }
+    }
+    Ok(())
 }
 
 /// `deck ranks 2..10 J Q K A suits S H D C`: ranges are expanded.
