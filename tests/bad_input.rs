@@ -202,6 +202,12 @@ fn huge_decks_are_refused_before_anything_is_allocated() {
     }
     let (e, at) = fails("players 1 2\ndeck 0..1000\n");
     assert_eq!((e.code, at.as_str()), ("bad-deck", "2:6"));
+    let many: Vec<String> = (1..=1001).map(|i| i.to_string()).collect();
+    let (e, at) = fails(&format!("players {}\n", many.join(" ")));
+    assert_eq!((e.code, at.as_str()), ("too-many-players", "1:1"));
+    let (code, _, stderr) = output(dealer().args(["gen", "muddy", "100000000"]));
+    assert_eq!(code, 2);
+    assert!(stderr.contains("at most 1000 players"), "{stderr}");
 }
 
 #[test]
@@ -387,4 +393,30 @@ fn the_readme_help_and_language_reference_give_the_codes_numbers() {
         );
     }
     assert!(help.contains("[default: 10000000]"), "{help}");
+}
+
+// ------------------------------------------------------------ random flags
+
+#[path = "common/cli_args.rs"]
+mod cli_args;
+
+/// Random command lines (`examples/cli_fuzz.rs` runs as many as asked,
+/// in-process): every run of the binary ends with exit code 0, 1 or 2 and
+/// no panic, well within its time.
+#[test]
+fn random_flags_end_in_an_answer_or_a_clear_error() {
+    use rand::SeedableRng;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("file"), b"players 1 2\ndeck \xff Q\n").unwrap();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(42);
+    for _ in 0..120 {
+        let args = cli_args::random_args(&mut rng, dir.path());
+        let mut cmd = dealer();
+        cmd.current_dir(dir.path())
+            .args(&args)
+            .timeout(Duration::from_secs(30));
+        let (code, _, stderr) = output(&mut cmd);
+        assert!(matches!(code, 0..=2), "{args:?}: exit {code}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
 }

@@ -117,7 +117,7 @@ fn the_engine_is_chosen_on_the_command_line() {
     ]);
     assert_eq!(code, 2);
     assert!(
-        stderr.contains("the deal has 76618741482378698803200 possible worlds"),
+        stderr.contains("the deal has 76,618,741,482,378,698,803,200 possible worlds"),
         "{stderr}"
     );
     assert!(stderr.contains("--engine auto"), "{stderr}");

@@ -210,7 +210,7 @@ fn a_deal_over_the_world_budget_is_refused_with_its_exact_count() {
     assert_eq!(e.code, "too-many-worlds");
     assert_eq!(
         e.message,
-        "the deal has 76618741482378698803200 possible worlds, more than the budget of 10000000"
+        "the deal has 76,618,741,482,378,698,803,200 possible worlds, more than the budget of 10,000,000"
     );
     assert!(
         started.elapsed().as_secs() < 5,

@@ -35,9 +35,10 @@ fn fingerprint(session: &Session) -> Fingerprint {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(src) = std::str::from_utf8(data) else {
+    let Ok(src) = dealer::syntax::source_text("fuzz.deal", data.to_vec()) else {
         return;
     };
+    let src = src.as_str();
     let Ok(scenario) = dealer::syntax::parse(src) else {
         return;
     };

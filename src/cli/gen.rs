@@ -47,6 +47,11 @@ pub enum Problem {
 
 /// Prints the scenario; returns the exit code.
 pub fn run(args: &GenArgs) -> u8 {
+    let most = crate::interp::MAX_PLAYERS;
+    if args.problem != Problem::Russian && args.n > most {
+        eprintln!("error: {} has at most {most} players", args.n);
+        return 2;
+    }
     let text = match args.problem {
         Problem::Muddy if args.n >= 1 => muddy(args.n),
         Problem::MuddyVars if args.n >= 1 => muddy_vars(args.n),

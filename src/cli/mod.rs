@@ -237,11 +237,32 @@ pub fn writable_file(path: &Path) -> Result<(), String> {
 
 /// Parses the arguments and runs the command.
 pub fn main() -> ExitCode {
+    main_from(std::env::args_os())
+}
+
+/// Runs the command that `args` (the program's name first) give: what
+/// [`main`] does with the process's arguments, callable in-process (the
+/// command-line fuzzer, `examples/cli_fuzz.rs`, calls it with random flags).
+pub fn main_from<I, T>(args: I) -> ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
     use clap::{CommandFactory, FromArgMatches};
     // `--seed -1` is a value (refused by its parser with the flag's name),
     // not an unknown flag.
     let command = Cli::command().mut_subcommands(|s| s.allow_negative_numbers(true));
-    let cli = Cli::from_arg_matches(&command.get_matches()).unwrap_or_else(|e| e.exit());
+    let parsed = command
+        .try_get_matches_from(args)
+        .and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Usage errors, `--help` and `--version`, as clap prints them.
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
+    };
     let color = color_from_env();
     colored::control::set_override(color);
     let (file, options, json) = match cli.command {

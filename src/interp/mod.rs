@@ -18,4 +18,6 @@ pub mod setup;
 pub mod variables;
 
 pub use replay::{read_source, Replay, Script, Step};
-pub use session::{Engine, Options, Output, Playing, Session, WorldNames, DEFAULT_MAX_WORLDS};
+pub use session::{
+    Engine, Options, Output, Playing, Session, WorldNames, DEFAULT_MAX_WORLDS, MAX_PLAYERS,
+};

@@ -45,6 +45,10 @@ pub enum Engine {
     Auto,
 }
 
+/// The most players a scenario may declare (`dealer gen muddy 500`, the
+/// largest shipped benchmark, has 500): more are refused at `players`.
+pub const MAX_PLAYERS: usize = 1000;
+
 /// The default world budget of the explicit engine (`--max-worlds`).
 pub const DEFAULT_MAX_WORLDS: u128 = 10_000_000;
 
@@ -1094,8 +1098,17 @@ fn declare_into(setup: &mut Setup, kind: &StatementKind, span: Span) -> Result<(
                     span,
                 ));
             }
-            for (i, n) in names.iter().enumerate() {
-                if names[..i].iter().any(|m| m.text == n.text) {
+            if names.len() > MAX_PLAYERS {
+                return Err(Diagnostic::error(
+                    "too-many-players",
+                    format!("{} players are declared", crate::diag::thousands(names.len())),
+                    span,
+                )
+                .with_help(format!("a scenario may have at most {MAX_PLAYERS} players")));
+            }
+            let mut seen = std::collections::HashSet::new();
+            for n in names {
+                if !seen.insert(n.text.as_str()) {
                     return Err(Diagnostic::error(
                         "duplicate-declaration",
                         format!("player `{}` is listed twice", n.text),
