@@ -122,6 +122,20 @@ fn a_negative_seed_is_refused_by_name() {
 }
 
 #[test]
+fn a_huge_thread_count_is_refused() {
+    refused(
+        &[
+            "bench",
+            "--play",
+            "gofish",
+            "--threads",
+            "18446744073709551615",
+        ],
+        &["--threads", "0..=256"],
+    );
+}
+
+#[test]
 fn an_output_that_cannot_be_written_is_found_before_the_game() {
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().to_str().unwrap();
@@ -418,5 +432,19 @@ fn random_flags_end_in_an_answer_or_a_clear_error() {
         let (code, _, stderr) = output(&mut cmd);
         assert!(matches!(code, 0..=2), "{args:?}: exit {code}: {stderr}");
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+/// Every referee deals both its sizes: its deck text (which may go on
+/// after the deck line) is read as the referee's, not as a user's flag.
+#[test]
+fn every_referee_deals_both_sizes() {
+    use dealer::cards::Size;
+    for game in dealer::play::playable() {
+        let (_, referee) = dealer::play::refereed(game).expect("a referee");
+        for size in [Size::Full, Size::Teaching] {
+            let setup = referee.setup(1, size);
+            syntax::parse(&setup).unwrap_or_else(|e| panic!("{game}: {e:?}"));
+        }
     }
 }

@@ -278,11 +278,13 @@ pub fn read_deck_line(line: &str) -> Result<Deck, Diagnostic> {
     }
 }
 
-/// Every card of the deck a `deck ...` line declares, shuffled by `seed`.
-/// The line is one of a referee's or was read by [`read_deck_line`]
-/// already, which gives a user's errors.
-pub fn shuffled(deck_line: &str, seed: u64) -> Vec<String> {
-    let deck = read_deck_line(deck_line).expect("a referee's deck line is valid");
+/// Every card of the deck the first line of `deck_text` declares (a
+/// referee's setup text may go on after it), shuffled by `seed`. The line
+/// is one of a referee's or was read by [`read_deck_line`] already, which
+/// gives a user's errors.
+pub fn shuffled(deck_text: &str, seed: u64) -> Vec<String> {
+    let line = deck_text.lines().next().unwrap_or_default();
+    let deck = read_deck_line(line).expect("a referee's deck line is valid");
     let mut cards: Vec<String> = deck
         .kinds
         .iter()

@@ -61,8 +61,9 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 20_000,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub max_moves: usize,
-    /// With --play: threads playing games at once (0: one per core).
-    #[arg(long, default_value_t = 0)]
+    /// With --play: threads playing games at once (0: one per core; at most 256).
+    #[arg(long, default_value_t = 0,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=256))]
     pub threads: usize,
 }
 

@@ -1101,7 +1101,10 @@ fn declare_into(setup: &mut Setup, kind: &StatementKind, span: Span) -> Result<(
             if names.len() > MAX_PLAYERS {
                 return Err(Diagnostic::error(
                     "too-many-players",
-                    format!("{} players are declared", crate::diag::thousands(names.len())),
+                    format!(
+                        "{} players are declared",
+                        crate::diag::thousands(names.len())
+                    ),
                     span,
                 )
                 .with_help(format!("a scenario may have at most {MAX_PLAYERS} players")));
