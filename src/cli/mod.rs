@@ -442,6 +442,13 @@ fn print_output(line: usize, out: &Output) {
                 println!("        {}", note.dimmed());
             }
         }
+        Output::Question { source, asked, .. } => {
+            println!(
+                "{num}  {source}  {} {}",
+                "=>".dimmed(),
+                asked.answer.to_string().green()
+            );
+        }
         Output::Checkpoint(name) => println!("{num}  {}", format!("-- {name} --").bold()),
         Output::Lines(lines) => {
             for l in lines {

@@ -11,11 +11,14 @@ pub mod figures;
 pub mod narrate;
 pub mod per_card;
 pub mod private;
+pub mod question;
+
 pub mod replay;
 pub mod resolve;
 pub mod session;
 pub mod setup;
 pub mod variables;
+pub mod wording;
 
 pub use replay::{read_source, Replay, Script, Step};
 pub use session::{Engine, Options, Output, Playing, Session, WorldNames};

@@ -606,6 +606,7 @@ fn changes_state(stmt: &Statement) -> bool {
             | StatementKind::WhyFor { .. }
             | StatementKind::WorldsFor { .. }
             | StatementKind::Stats
+            | StatementKind::Question(_)
     )
 }
 

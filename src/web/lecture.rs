@@ -152,6 +152,10 @@ fn lines_of(out: &Output) -> (Vec<String>, Option<bool>) {
             v.extend(notes.iter().cloned());
             (v, None)
         }
+        Output::Question { source, asked, .. } => (
+            vec![format!("{}: {}", lead("question", source), asked.answer)],
+            None,
+        ),
         Output::Checkpoint(name) => (vec![format!("checkpoint {name}")], None),
         Output::Lines(lines) => (lines.clone(), None),
         Output::Figure { path, .. } => (vec![format!("figure {path}")], None),
