@@ -8,10 +8,12 @@ pub mod errors;
 pub mod explain;
 pub mod explicit;
 pub mod figures;
+pub mod generate;
 pub mod narrate;
 pub mod per_card;
 pub mod private;
 pub mod question;
+pub mod quiz;
 
 pub mod replay;
 pub mod resolve;

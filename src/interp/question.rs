@@ -485,27 +485,39 @@ fn knows_whether(
     Ok(out)
 }
 
-/// Who considers the worlds of `access` possible, in words.
+/// `player 1 considers possible`, `players 1, 2 together consider
+/// possible`, `reachable along the possibilities of players 1, 2`: the
+/// worlds of `access`, in words.
 fn whose(cx: &Context, access: &Access) -> String {
     match access {
-        Access::Player(a) => format!("{} considers", cx.who(*a)),
+        Access::Player(a) => format!("{} considers possible", cx.who(*a)),
         Access::Group(g, agents) => {
             let names: Vec<String> = agents.iter().map(|&a| cx.who(a)).collect();
+            let names = names.join(", ");
             match g {
-                GroupAccess::Common => format!(
-                    "along the possibilities of {}, one reaches",
-                    names.join(", ")
-                ),
-                GroupAccess::Distributed => format!("{} together consider", names.join(", ")),
-                GroupAccess::Everybody => format!("one of {} considers", names.join(", ")),
+                GroupAccess::Common => {
+                    format!("reachable along the possibilities of {names}")
+                }
+                GroupAccess::Distributed => format!("{names} together consider possible"),
+                GroupAccess::Everybody => format!("one of {names} considers possible"),
             }
         }
     }
 }
 
-fn said(cx: &Context, f: &Formula) -> String {
-    wording::words(cx.scope.table, cx.scope.props, f)
-        .unwrap_or_else(|| format!("`{}`", wording::written(cx.scope.table, cx.scope.props, f)))
+/// `f` (or, when `value` is false, its negation) in words.
+fn said(cx: &Context, f: &Formula, value: bool) -> String {
+    let f = if value {
+        f.clone()
+    } else {
+        Formula::Not(Box::new(f.clone()))
+    };
+    wording::words(cx.scope.table, cx.scope.props, &f).unwrap_or_else(|| {
+        format!(
+            "`{}` holds",
+            wording::written(cx.scope.table, cx.scope.props, &f)
+        )
+    })
 }
 
 /// A witness in lines.
@@ -516,41 +528,31 @@ pub fn show(cx: &Context, w: &Witness) -> Vec<String> {
             world,
             formula,
             value,
-        } => {
-            let truth = if *value { "" } else { "not " };
-            vec![
-                format!(
-                    "{} possible a world where it is {truth}true that {}:",
-                    whose(cx, access),
-                    said(cx, formula)
-                ),
-                format!("  {}", cx.world(*world)),
-            ]
-        }
+        } => vec![
+            format!(
+                "a world {}, where {}:",
+                whose(cx, access),
+                said(cx, formula, *value)
+            ),
+            format!("  {}", cx.world(*world)),
+        ],
         Witness::Every {
             access,
             formula,
             value,
         } => {
-            let truth = if *value { "" } else { "not " };
             let mut lines = vec![format!(
-                "in every world {} possible it is {truth}true that {}:",
+                "in every world {}, {}:",
                 whose(cx, access),
-                said(cx, formula)
+                said(cx, formula, *value)
             )];
             lines.extend(class(cx, access));
             lines
         }
-        Witness::Actual { formula, value } => {
-            let truth = if *value { "" } else { "not " };
-            vec![
-                format!(
-                    "in the actual world it is {truth}true that {}:",
-                    said(cx, formula)
-                ),
-                format!("  {}", cx.world(cx.model.actual())),
-            ]
-        }
+        Witness::Actual { formula, value } => vec![
+            format!("in the actual world, {}:", said(cx, formula, *value)),
+            format!("  {}", cx.world(cx.model.actual())),
+        ],
     }
 }
 
@@ -567,11 +569,11 @@ fn class(cx: &Context, access: &Access) -> Vec<String> {
         };
     }
     let ids = cx.worlds_of(access);
-    let mut lines = vec![format!(
-        "  {} {} world(s) possible:",
-        whose(cx, access),
-        ids.len()
-    )];
+    let head = match access {
+        Access::Player(a) => format!("{} considers {} world(s) possible:", cx.who(*a), ids.len()),
+        Access::Group(..) => format!("{} world(s) {}:", ids.len(), whose(cx, access)),
+    };
+    let mut lines = vec![format!("  {head}")];
     lines.extend(listed(cx, &ids).into_iter().map(|l| format!("  {l}")));
     lines
 }

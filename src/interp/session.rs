@@ -701,6 +701,24 @@ impl Session {
         })
     }
 
+    /// Decides a question (its spans in `src`) in the current state, as
+    /// `question` does, without changing the session.
+    pub fn ask_question(
+        &self,
+        q: &ast::Question,
+        span: Span,
+        src: &str,
+    ) -> Result<Asked, Diagnostic> {
+        if self.play.is_none() {
+            return Err(Diagnostic::error(
+                "not-dealt",
+                "no cards are dealt yet",
+                span,
+            ));
+        }
+        self.with_question_context(src, |cx| question::ask(cx, q, span))
+    }
+
     fn with_question_context<T>(
         &self,
         src: &str,

@@ -121,6 +121,7 @@ impl Words<'_> {
     fn negated(&self, inner: &Formula) -> Option<String> {
         Some(match single(inner) {
             Formula::Atom(a) => self.atom(a, true)?,
+            Formula::Not(x) => self.say(x)?,
             Formula::K(a, x) => format!("{} does not know that {}", self.who(*a), self.say(x)?),
             Formula::Kw(a, x) => {
                 format!("{} does not know whether {}", self.who(*a), self.say(x)?)
@@ -154,6 +155,11 @@ impl Words<'_> {
                 })
             }
             Atom::Count { loc, kinds, cmp, n } => {
+                let location = self.table.locations.get(*loc)?;
+                let whole = kinds.len() == self.table.deck.kinds.len() && kinds.len() > 1;
+                if let (true, &LocKind::Hand(hand)) = (whole, &location.kind) {
+                    return self.hand_size(hand, *cmp, *n, negated);
+                }
                 let [kind] = kinds[..] else {
                     return None;
                 };
@@ -169,7 +175,6 @@ impl Words<'_> {
                     (Cmp::Lt, 1) | (Cmp::Eq, 0) | (Cmp::Le, 0) => 0,
                     _ => return None,
                 };
-                let location = self.table.locations.get(*loc)?;
                 match location.kind {
                     LocKind::Hand(hand) => {
                         Some(narrate::fact_text(self.table, &Fact { hand, kind, count }))
@@ -187,6 +192,20 @@ impl Words<'_> {
             }
             Atom::Compare(_) => None,
         }
+    }
+
+    /// `player 1 holds 2 card(s)`, `... at least 2 ...`: a whole hand counted.
+    fn hand_size(&self, hand: Agent, cmp: Cmp, n: u32, negated: bool) -> Option<String> {
+        let who = self.who(hand);
+        let how = match (cmp, negated) {
+            (Cmp::Eq, false) | (Cmp::Ne, true) => "exactly",
+            (Cmp::Ne, false) | (Cmp::Eq, true) => "other than",
+            (Cmp::Ge, false) | (Cmp::Lt, true) => "at least",
+            (Cmp::Le, false) | (Cmp::Gt, true) => "at most",
+            (Cmp::Gt, false) | (Cmp::Le, true) => "more than",
+            (Cmp::Lt, false) | (Cmp::Ge, true) => "fewer than",
+        };
+        Some(format!("{who} holds {how} {n} card(s)"))
     }
 }
 
