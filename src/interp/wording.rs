@@ -113,7 +113,18 @@ impl Words<'_> {
     }
 
     fn list(&self, parts: &[Formula], word: &str) -> Option<String> {
-        let said: Option<Vec<String>> = parts.iter().map(|p| self.say(p)).collect();
+        // `a | b | c` is `(a | b) | c`: said as one list.
+        let mut flat = Vec::new();
+        let mut todo: Vec<&Formula> = parts.iter().rev().collect();
+        while let Some(p) = todo.pop() {
+            match (single(p), word) {
+                (Formula::Or(xs), "or") | (Formula::And(xs), "and") => {
+                    todo.extend(xs.iter().rev());
+                }
+                (q, _) => flat.push(q),
+            }
+        }
+        let said: Option<Vec<String>> = flat.iter().map(|p| self.say(p)).collect();
         let said = said?;
         (!said.is_empty()).then(|| said.join(&format!(" {word} ")))
     }
