@@ -182,6 +182,17 @@ impl Lecture {
         Ok(lecture)
     }
 
+    /// The scenario, the current session and the indices of the
+    /// statements run to reach the current step (for the quiz mode).
+    pub(crate) fn current(&self) -> (&Script, &Session, Vec<usize>) {
+        let now = self.now();
+        (
+            &self.script,
+            &now.session,
+            now.ran.iter().map(|r| r.index).collect(),
+        )
+    }
+
     fn now(&self) -> &Position {
         self.history
             .last()
