@@ -376,6 +376,24 @@ fn engine_answers_score_all_on_a_full_deck() {
 }
 
 #[test]
+fn a_file_without_questions_says_so() {
+    let out = Command::cargo_bin("dealer")
+        .unwrap()
+        .current_dir(root())
+        .args(["quiz", "scenarios/gofish/simplified.deal"])
+        .write_stdin("")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8(out.stdout)
+        .unwrap()
+        .ends_with("score 0/0\n"));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("has no `question` statement"), "{err}");
+    assert!(err.contains("--generate N"), "{err}");
+}
+
+#[test]
 fn the_quiz_reads_answers_and_writes_records() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("own.deal");

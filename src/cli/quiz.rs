@@ -158,6 +158,11 @@ pub fn run(args: &QuizArgs, color: bool) -> u8 {
         }
     }
     let (right, asked) = quiz.score();
+    if asked == 0 && args.generate.is_none() {
+        eprintln!(
+            "{name} has no `question` statement after the step it starts at: add some, or ask generated ones with --generate N"
+        );
+    }
     if let Some(out) = &args.out {
         if let Err(e) = write_csv(out, quiz.records()) {
             eprint!(
