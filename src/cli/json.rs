@@ -45,7 +45,7 @@ pub struct Summary {
     pub expects_held: usize,
     /// Expectations that failed.
     pub expects_failed: usize,
-    /// `?` and `??` queries answered.
+    /// `?` and `??` queries and `question`s answered.
     pub queries: usize,
 }
 
@@ -125,6 +125,15 @@ pub enum OutputJson {
         source: String,
         /// What the rules did on their own.
         notes: Vec<String>,
+    },
+    /// `question ...`: the question in words and its answer.
+    Question {
+        /// As written.
+        source: String,
+        /// The question in words.
+        question: String,
+        /// The answer: `yes`, `no`, a number or the players.
+        answer: String,
     },
     /// `checkpoint "name"`.
     Checkpoint {
@@ -316,6 +325,14 @@ fn output(
             }
         }
         Output::Moved { source, notes } => OutputJson::Moved { source, notes },
+        Output::Question { source, asked, .. } => {
+            s.queries += 1;
+            OutputJson::Question {
+                source,
+                question: asked.text,
+                answer: asked.answer.to_string(),
+            }
+        }
         Output::Checkpoint(name) => OutputJson::Checkpoint { name },
         Output::Lines(lines) => OutputJson::Lines { lines },
         Output::Figure { path, span, figure } => {

@@ -3,6 +3,7 @@
 //! `dealer export FILE --at CHECKPOINT -o OUT` ([`export`]).
 //! `dealer play GAME --seed N --agents ...` ([`play`]) plays a game;
 //! `dealer tournament GAME --strategies ...` ([`tournament`]) plays many.
+//! `dealer quiz FILE` ([`quiz`]) asks a scenario's questions.
 //! `dealer bench [FILES...]` ([`bench`]) times scenarios; `dealer gen
 //! muddy 500` ([`gen`]) writes the classic benchmarks as scenarios.
 //! `dealer run --json` and `check --json` ([`json`]) print one JSON
@@ -32,6 +33,7 @@ pub mod gen;
 pub mod json;
 pub mod play;
 pub mod progress;
+pub mod quiz;
 pub mod tournament;
 
 /// dealer: dynamic epistemic logic with card games.
@@ -76,6 +78,8 @@ pub enum Command {
         #[command(flatten)]
         model: ModelArgs,
     },
+    /// Ask a scenario's questions (or generated ones) and check the answers against the model.
+    Quiz(quiz::QuizArgs),
     /// Draw the model at a checkpoint as a figure (.dot, .svg, .png, .pdf or TikZ .tex).
     Export(export::ExportArgs),
     /// Time scenarios (default: every file under scenarios/bench/) and print a table.
@@ -287,6 +291,10 @@ where
             return ExitCode::from(play::run(&args, color));
         }
         Command::Gen(args) => return ExitCode::from(gen::run(&args)),
+        Command::Quiz(args) => {
+            args.model.set_budget(BddBudget::Scenario);
+            return ExitCode::from(quiz::run(&args, color));
+        }
         Command::Serve(args) => {
             return match crate::web::serve(&args) {
                 Ok(()) => ExitCode::SUCCESS,
@@ -537,6 +545,13 @@ fn print_output(line: usize, statement: &str, out: &Output) {
             for note in notes {
                 println!("        {}", note.dimmed());
             }
+        }
+        Output::Question { source, asked, .. } => {
+            println!(
+                "{num}  {source}  {} {}",
+                "=>".dimmed(),
+                asked.answer.to_string().green()
+            );
         }
         Output::Checkpoint(name) => println!("{num}  {}", format!("-- {name} --").bold()),
         Output::Lines(lines) => {

@@ -8,14 +8,19 @@ pub mod errors;
 pub mod explain;
 pub mod explicit;
 pub mod figures;
+pub mod generate;
 pub mod narrate;
 pub mod per_card;
 pub mod private;
+pub mod question;
+pub mod quiz;
+
 pub mod replay;
 pub mod resolve;
 pub mod session;
 pub mod setup;
 pub mod variables;
+pub mod wording;
 
 pub use replay::{read_source, Replay, Script, Step};
 pub use session::{

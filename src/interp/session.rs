@@ -18,6 +18,7 @@ use crate::syntax::ast::{self, CmpOp, Expectation, Name, Statement, StatementKin
 
 use super::errors;
 use super::explain::{self, Why};
+use super::question::{self, Answer, Asked, Verdict};
 
 /// The most operators a `let` name may stand for (names are replaced by
 /// their formulas, so each `let` may double the size). A million: the
@@ -107,6 +108,15 @@ pub enum Output {
         source: String,
         /// Books laid down, turns passed, answers given.
         notes: Vec<String>,
+    },
+    /// `question ...`: the question and its answer in the actual world.
+    Question {
+        /// The statement as written.
+        source: String,
+        /// Where it is.
+        span: Span,
+        /// The question, in words, and its answer.
+        asked: Asked,
     },
     /// `checkpoint "name"`
     Checkpoint(String),
@@ -406,6 +416,7 @@ impl Session {
             StatementKind::Valid(f) => self.query(f, true, source),
             StatementKind::Expect(e) => self.expect(e, stmt.span, source),
             StatementKind::Why(f) => self.why(f, stmt.span, src),
+            StatementKind::Question(q) => self.question(q, stmt.span, src, source),
             StatementKind::Worlds(p) => self.worlds(p.as_ref(), stmt.span),
             StatementKind::WhyFor { formula, card } => self.why_for(formula, card, stmt.span, src),
             StatementKind::WorldsFor {
@@ -645,6 +656,90 @@ impl Session {
             })
             .into_iter()
             .collect())
+    }
+
+    /// `question ...`: decided in the actual world, like `?`.
+    fn question(
+        &self,
+        q: &ast::Question,
+        span: Span,
+        src: &str,
+        source: String,
+    ) -> Result<Vec<Output>, Diagnostic> {
+        if self.options.check_only {
+            let scope = self.scope();
+            if let Some(f) = q.ask.formula() {
+                scope.formula(f)?;
+            }
+            if let ast::Ask::Considers(p) = &q.ask {
+                scope.agent(p)?;
+            }
+            return Ok(Vec::new());
+        }
+        let asked = self.with_question_context(src, |cx| question::ask(cx, q, span))?;
+        Ok(vec![Output::Question {
+            source,
+            span,
+            asked,
+        }])
+    }
+
+    /// Decides a question (its spans in `src`) in the current state and
+    /// checks the answer `given` (`None`: none was given). The session is
+    /// not changed.
+    pub fn check_answer(
+        &self,
+        q: &ast::Question,
+        span: Span,
+        src: &str,
+        given: Option<&Answer>,
+    ) -> Result<(Asked, Verdict), Diagnostic> {
+        if self.play.is_none() {
+            return Err(Diagnostic::error(
+                "not-dealt",
+                "no cards are dealt yet",
+                span,
+            ));
+        }
+        self.with_question_context(src, |cx| {
+            let asked = question::ask(cx, q, span)?;
+            let verdict = question::check(cx, q, &asked, given)?;
+            Ok((asked, verdict))
+        })
+    }
+
+    /// Decides a question (its spans in `src`) in the current state, as
+    /// `question` does, without changing the session.
+    pub fn ask_question(
+        &self,
+        q: &ast::Question,
+        span: Span,
+        src: &str,
+    ) -> Result<Asked, Diagnostic> {
+        if self.play.is_none() {
+            return Err(Diagnostic::error(
+                "not-dealt",
+                "no cards are dealt yet",
+                span,
+            ));
+        }
+        self.with_question_context(src, |cx| question::ask(cx, q, span))
+    }
+
+    fn with_question_context<T>(
+        &self,
+        src: &str,
+        f: impl FnOnce(&question::Context) -> Result<T, Diagnostic>,
+    ) -> Result<T, Diagnostic> {
+        let scope = self.scope();
+        let play = self.scope_parts();
+        let cx = question::Context {
+            scope: &scope,
+            model: &*play.model,
+            names: play.world_names(),
+            src,
+        };
+        f(&cx)
     }
 
     /// `why φ`.

@@ -9,6 +9,8 @@ use crate::diag::{suggest, Diagnostic, Span};
 use crate::figure::files;
 use crate::interp::errors;
 use crate::interp::narrate::{self, Knowledge};
+use crate::interp::question::Answer;
+use crate::interp::quiz::{Event, Quiz, QuizError};
 use crate::interp::{Options, Output, Session};
 use crate::syntax::ast::{Statement, StatementKind};
 use crate::syntax::{self};
@@ -47,6 +49,8 @@ pub struct Repl {
     quit: bool,
     /// `:limit N`: the most nodes a figure draws, when raised or lowered.
     limit: Option<usize>,
+    /// `:quiz`: the quiz going on, whose questions typed lines answer.
+    quiz: Option<Quiz>,
 }
 
 /// The name under which typed lines are shown in errors.
@@ -67,6 +71,7 @@ impl Repl {
             narrate: Narrate::Short,
             quit: false,
             limit: None,
+            quiz: None,
         }
     }
 
@@ -87,6 +92,9 @@ impl Repl {
 
     /// The prompt: `dealer> `, or `FILE:LINE> ` at the next statement of a file.
     pub fn prompt(&self) -> String {
+        if self.quiz.is_some() {
+            return "answer> ".into();
+        }
         match &self.script {
             None => "dealer> ".into(),
             Some(s) => {
@@ -113,6 +121,9 @@ impl Repl {
         }
         if let Some(n) = self.limit {
             self.now.session.set_figure_limit(n);
+        }
+        if self.quiz.is_some() {
+            return self.quizzing(line);
         }
         if line.trim_start().starts_with(':') {
             return match command::parse(line) {
@@ -159,6 +170,8 @@ impl Repl {
                 Ok(lines) => vec![Item::Info(lines)],
                 Err(d) => vec![error(INPUT, line, d)],
             },
+            Command::Quiz(true) => self.with_script(line, |r| r.start_quiz()),
+            Command::Quiz(false) => vec![Item::Info(vec!["no quiz is going on".into()])],
             Command::Help(topic) => match command::help(topic.as_deref(), at) {
                 Ok(lines) => vec![Item::Info(lines)],
                 Err(d) => vec![error(INPUT, line, d)],
@@ -168,6 +181,125 @@ impl Repl {
                 Vec::new()
             }
         }
+    }
+
+    /// `:quiz`: a quiz over the file from the current step, on a copy of
+    /// the session (the REPL's own position does not move).
+    fn start_quiz(&mut self) -> Vec<Item> {
+        let Some(script) = self.script.clone() else {
+            return Vec::new();
+        };
+        let quiz = Quiz::new(script, self.now.session.clone(), self.now.pos, None);
+        self.quiz = Some(quiz);
+        let mut items = vec![Item::Info(vec![
+            "quiz: answer each question on a line (y/n, a number, players); `:quiz stop` ends it"
+                .into(),
+        ])];
+        items.extend(self.next_question());
+        items
+    }
+
+    /// A line typed while a quiz is on: an answer, `:quiz stop` or `:quit`.
+    fn quizzing(&mut self, line: &str) -> Vec<Item> {
+        let text = line.trim();
+        if text.starts_with(':') {
+            return match command::parse(line) {
+                Ok(Command::Quiz(false)) => self.end_quiz("quiz stopped"),
+                Ok(Command::Quit) => {
+                    self.quit = true;
+                    Vec::new()
+                }
+                Ok(_) => vec![Item::Info(vec![
+                    "a quiz is on: type the answer, or `:quiz stop` to end it".into(),
+                ])],
+                Err(d) => vec![error(INPUT, line, d)],
+            };
+        }
+        let Some(quiz) = self.quiz.as_mut() else {
+            return Vec::new();
+        };
+        let verdict = match quiz.answer(Some(text)) {
+            Ok(v) => v,
+            Err(QuizError::Unreadable(why)) => return vec![Item::Info(vec![why])],
+            Err(QuizError::Engine(d)) => {
+                self.quiz = None;
+                return vec![error(INPUT, line, d)];
+            }
+            Err(QuizError::NoQuestion) => return self.end_quiz("the quiz is over"),
+        };
+        let mut lines = vec![if verdict.right {
+            "right".to_string()
+        } else {
+            "wrong".to_string()
+        }];
+        lines.extend(verdict.lines.iter().map(|l| format!("  {l}")));
+        let mut items = vec![Item::Info(lines)];
+        items.extend(self.next_question());
+        items
+    }
+
+    /// Plays on to the next question and asks it, or ends the quiz.
+    fn next_question(&mut self) -> Vec<Item> {
+        let Some(quiz) = self.quiz.as_mut() else {
+            return Vec::new();
+        };
+        let (events, asked) = match quiz.advance() {
+            Ok(x) => x,
+            Err(d) => {
+                let script = quiz.script().clone();
+                self.quiz = None;
+                return vec![error(&script.name, &script.src, d)];
+            }
+        };
+        let mut items = Vec::new();
+        for e in events {
+            match e {
+                Event::Moved {
+                    line,
+                    source,
+                    notes,
+                    narration,
+                } => {
+                    items.push(Item::Output {
+                        line: Some(line),
+                        out: Output::Moved { source, notes },
+                    });
+                    if !narration.is_empty() && self.narrate != Narrate::Off {
+                        items.push(Item::Narration(narration));
+                    }
+                }
+                Event::Checkpoint(name) => items.push(Item::Output {
+                    line: None,
+                    out: Output::Checkpoint(name),
+                }),
+            }
+        }
+        match asked {
+            Some(a) => {
+                let n = quiz.records().len() + 1;
+                let hint = match a.answer {
+                    Answer::YesNo(_) => "y/n",
+                    Answer::Number(_) => "a number",
+                    Answer::Players(_) => "players, or nobody",
+                };
+                items.push(Item::Info(vec![format!("Q{n}. {}  [{hint}]", a.text)]));
+            }
+            None => items.extend(self.end_quiz("the quiz is over")),
+        }
+        items
+    }
+
+    fn end_quiz(&mut self, why: &str) -> Vec<Item> {
+        let Some(quiz) = self.quiz.take() else {
+            return Vec::new();
+        };
+        let (right, asked) = quiz.score();
+        vec![Item::Info(vec![format!("{why}: score {right}/{asked}")])]
+    }
+
+    /// Whether a quiz is going on (typed lines are its answers).
+    pub fn quizzing_now(&self) -> bool {
+        self.quiz.is_some()
     }
 
     /// `:strategy NAME [PLAYER]`: the strategy's decision in the current
@@ -342,7 +474,7 @@ impl Repl {
     }
 
     /// `:load FILE`: a fresh session that has played the file's statements
-    /// up to its first move (`-` reads the scenario from standard input).
+    /// up to its first move or question (`-` reads the scenario from standard input).
     /// A statement that fails or is interrupted (Ctrl-C) stops the load
     /// there, with the statements before it played.
     pub fn load(&mut self, file: &str) -> Vec<Item> {
@@ -368,7 +500,10 @@ impl Repl {
         let mut items = vec![Item::Info(vec![format!(
             "loaded {file}: {count} statement(s)"
         )])];
-        items.extend(self.run_until(|_, st| matches!(st.kind, StatementKind::Move(_))));
+        // The first move or question waits for `:next` (or `:quiz`).
+        items.extend(self.run_until(|_, st| {
+            matches!(st.kind, StatementKind::Move(_) | StatementKind::Question(_))
+        }));
         self.start = Some(self.now.clone());
         items.push(Item::Info(vec![self.position()]));
         items
@@ -606,6 +741,7 @@ fn changes_state(stmt: &Statement) -> bool {
             | StatementKind::WhyFor { .. }
             | StatementKind::WorldsFor { .. }
             | StatementKind::Stats
+            | StatementKind::Question(_)
     )
 }
 

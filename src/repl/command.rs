@@ -39,6 +39,9 @@ pub enum Command {
     Narrate(Narrate),
     /// `:strategy NAME [PLAYER]`: what a strategy would do now, and why.
     Strategy(String),
+    /// `:quiz`: ask the file's questions from the current step;
+    /// `:quiz stop` ends the quiz.
+    Quiz(bool),
     /// `:help [COMMAND]`.
     Help(Option<String>),
     /// `:quit`.
@@ -137,6 +140,12 @@ pub const COMMANDS: &[Info] = &[
         &["strat"],
         "NAME [PLAYER]",
         "what a strategy (strategies/GAME-NAME.strat or a .strat file) would do now for PLAYER (default: the player to move), and why",
+    ),
+    info(
+        "quiz",
+        &[],
+        "[stop]",
+        "ask the file's questions from here: each typed line answers one (y/n, a number, players); `:quiz stop` ends",
     ),
     info(
         "help",
@@ -244,6 +253,16 @@ pub fn parse(line: &str) -> Result<Command, Diagnostic> {
         "quit" => none().map(|_| Command::Quit)?,
         "narrate" => Command::Narrate(narrate(arg, arg_span)?),
         "strategy" => Command::Strategy(needs("a strategy's name")?),
+        "quiz" if arg.is_empty() => Command::Quiz(true),
+        "quiz" if arg == "stop" => Command::Quiz(false),
+        "quiz" => {
+            return Err(Diagnostic::error(
+                "bad-argument",
+                format!("`{arg}`: `:quiz` starts a quiz, `:quiz stop` ends it"),
+                arg_span,
+            )
+            .with_label("expected nothing or `stop`"))
+        }
         "help" => Command::Help((!arg.is_empty()).then(|| arg.trim_start_matches(':').to_string())),
         name => {
             if name == "why" {

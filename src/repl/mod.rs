@@ -127,6 +127,10 @@ fn output(out: &mut String, line: Option<usize>, o: &Output) {
             }
             t
         }
+        Output::Question { source, asked, .. } => match line {
+            Some(_) => format!("{num}{source}  {} {}", "=>".dimmed(), asked.answer),
+            None => format!("{}: {}", asked.text, asked.answer),
+        },
         Output::Checkpoint(name) => format!("{num}{}", format!("-- {name} --").bold()),
         Output::Lines(lines) => lines
             .iter()

@@ -126,6 +126,8 @@ pub enum StatementKind {
     Valid(Formula),
     /// `expect ...`
     Expect(Expectation),
+    /// `question ["text"] ...`: an exercise; run as a query, asked by `dealer quiz`.
+    Question(Question),
     /// `why φ`
     Why(Formula),
     /// `worlds` or `worlds 3`
@@ -452,6 +454,39 @@ pub enum Expectation {
         /// The score.
         n: i64,
     },
+}
+
+/// `question ["text"] ...`: a question with an answer the model decides.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Question {
+    /// The question in words, as written (`None`: dealer words the formula).
+    pub text: Option<Name>,
+    /// What is asked.
+    pub ask: Ask,
+}
+
+/// What a `question` asks.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ask {
+    /// `question φ`: yes or no, whether φ holds in the actual world.
+    YesNo(Formula),
+    /// `question considers 3`: how many worlds player 3 considers possible.
+    Considers(Name),
+    /// `question worlds`, `question worlds where φ`: how many worlds (where
+    /// φ holds) are reachable from the actual world.
+    Worlds(Option<Formula>),
+    /// `question who knows φ`: which players know φ.
+    WhoKnows(Formula),
+}
+
+impl Ask {
+    /// The formula asked about, if any.
+    pub fn formula(&self) -> Option<&Formula> {
+        match self {
+            Ask::YesNo(f) | Ask::WhoKnows(f) | Ask::Worlds(Some(f)) => Some(f),
+            Ask::Considers(_) | Ask::Worlds(None) => None,
+        }
+    }
 }
 
 /// A comparison operator as written.

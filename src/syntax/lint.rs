@@ -40,6 +40,7 @@ fn statement_formulas(kind: &StatementKind) -> Vec<&Formula> {
         | StatementKind::Expect(Expectation::Count {
             filter: Some(f), ..
         }) => vec![f],
+        StatementKind::Question(q) => q.ask.formula().into_iter().collect(),
         StatementKind::Move(m) => move_formulas(&m.kind),
         StatementKind::Event(e) => e
             .pre

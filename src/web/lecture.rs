@@ -152,6 +152,10 @@ fn lines_of(out: &Output) -> (Vec<String>, Option<bool>) {
             v.extend(notes.iter().cloned());
             (v, None)
         }
+        Output::Question { source, asked, .. } => (
+            vec![format!("{}: {}", lead("question", source), asked.answer)],
+            None,
+        ),
         Output::Checkpoint(name) => (vec![format!("checkpoint {name}")], None),
         Output::Lines(lines) => (lines.clone(), None),
         Output::Figure { path, .. } => (vec![format!("figure {path}")], None),
@@ -176,6 +180,17 @@ impl Lecture {
         let first = lecture.run_until(false);
         lecture.history = vec![first];
         Ok(lecture)
+    }
+
+    /// The scenario, the current session and the indices of the
+    /// statements run to reach the current step (for the quiz mode).
+    pub(crate) fn current(&self) -> (&Script, &Session, Vec<usize>) {
+        let now = self.now();
+        (
+            &self.script,
+            &now.session,
+            now.ran.iter().map(|r| r.index).collect(),
+        )
     }
 
     fn now(&self) -> &Position {

@@ -10,6 +10,7 @@
 pub mod lecture;
 pub mod play;
 pub mod pool;
+pub mod quiz;
 
 use std::net::SocketAddr;
 use std::path::{Component, Path, PathBuf};
@@ -177,6 +178,12 @@ pub fn router(root: PathBuf, limit: Duration) -> Router {
         .route("/api/sessions/{id}/figure", get(figure))
         .route("/api/sessions/{id}/world/{w}", get(world))
         .route("/api/sessions/{id}/perspective", get(perspective))
+        .route(
+            "/quiz.js",
+            get(|| async { ([(header::CONTENT_TYPE, "text/javascript")], quiz::SCRIPT) }),
+        )
+        .route("/api/sessions/{id}/quiz", get(quiz::questions))
+        .route("/api/sessions/{id}/quiz/{index}", post(quiz::answer))
         .route("/play", get(|| async { Html(PLAY_PAGE) }))
         .route(
             "/play.js",

@@ -8,9 +8,9 @@ use pest::iterators::Pair;
 use super::formula::{cmp_op, formula, term};
 use super::{Ctx, Rule};
 use crate::syntax::ast::{
-    DealPart, DeckItem, DeckSpec, EventDef, Expectation, ExportDef, Formula, Group, ModelDef, Move,
-    MoveKind, Name, RelationDef, RelationSpec, Shade, Span, Statement, StatementKind, Visibility,
-    WorldDef,
+    Ask, DealPart, DeckItem, DeckSpec, EventDef, Expectation, ExportDef, Formula, Group, ModelDef,
+    Move, MoveKind, Name, Question, RelationDef, RelationSpec, Shade, Span, Statement,
+    StatementKind, Visibility, WorldDef,
 };
 use crate::syntax::SyntaxError;
 
@@ -59,6 +59,7 @@ pub(crate) fn statement(ctx: &Ctx, body: Pair<'_, Rule>) -> Result<Statement> {
             }
         }
         Rule::expect_stmt => StatementKind::Expect(expectation(ctx, a.pair()?)?),
+        Rule::question_stmt => StatementKind::Question(question(ctx, a)?),
         Rule::worlds_stmt => {
             let (mut player, mut filter, mut whole, mut card) = (None, None, false, None);
             for p in a.rest() {
@@ -595,6 +596,30 @@ fn expectation(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<Expectation> {
         }),
         _ => Ok(Expectation::Holds(formula(ctx, pair)?)),
     }
+}
+
+/// `question ["text"] φ | considers P | worlds [where φ] | who knows φ`.
+fn question(ctx: &Ctx, mut a: Args<'_, '_, '_>) -> Result<Question> {
+    let mut pair = a.pair()?;
+    let text = if pair.as_rule() == Rule::string {
+        let t = string(ctx, pair)?;
+        pair = a.pair()?;
+        Some(t)
+    } else {
+        None
+    };
+    let rule = pair.as_rule();
+    let ask = match rule {
+        Rule::question_considers => Ask::Considers(Args::new(ctx, pair).name()?),
+        Rule::question_who => Ask::WhoKnows(Args::new(ctx, pair).formula()?),
+        Rule::question_worlds => match pair.into_inner().find(|p| p.as_rule() == Rule::count_where)
+        {
+            Some(w) => Ask::Worlds(Some(Args::new(ctx, w).formula()?)),
+            None => Ask::Worlds(None),
+        },
+        _ => Ask::YesNo(formula(ctx, pair)?),
+    };
+    Ok(Question { text, ask })
 }
 
 /// `let NAME = φ` and `let NAME(a, b) = φ`; a name the formula grammar

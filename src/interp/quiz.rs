@@ -1,0 +1,324 @@
+//! The quiz: a scenario stepped through with its questions put to a
+//! student, the one loop `dealer quiz`, the REPL's `:quiz` and tests drive.
+//!
+//! [`Quiz::advance`] plays the scenario's statements up to the next
+//! question and returns what happened on the way ([`Event`]s: the moves,
+//! the rules' notes and what each move made known, in narration's words;
+//! the answers of `?`, `expect` and `why` are kept back, as they would give
+//! answers away). [`Quiz::answer`] checks the student's answer against the
+//! model in the state the question is asked in and keeps a [`Record`].
+//! The questions are the scenario's own `question` statements, or, when
+//! [`Quiz::new`] is given generated ones ([`super::generate`]), those
+//! (the scenario's own are then played as plain queries).
+
+use std::collections::VecDeque;
+
+use crate::diag::{Diagnostic, Span};
+use crate::syntax::ast::{self, StatementKind};
+use crate::syntax::parse_statement;
+
+use super::narrate::{self, Knowledge};
+use super::question::{Answer, Asked, Verdict};
+use super::session::{Output, Session};
+use super::Script;
+
+/// A question to pose: its statement and the text its spans point into.
+#[derive(Clone, Debug)]
+pub struct Posed {
+    /// The question.
+    pub question: ast::Question,
+    /// The statement's span in `src`.
+    pub span: Span,
+    /// The text (the scenario's, or the generated statement's).
+    pub src: String,
+    /// The scenario line it is asked at.
+    pub line: usize,
+}
+
+impl Posed {
+    /// A generated question: `text` is one `question ...` statement, asked
+    /// after the statement on `line`.
+    pub fn parse(text: &str, line: usize) -> Result<Posed, Diagnostic> {
+        let stmts = parse_statement(text).map_err(|e| e[0].to_diagnostic())?;
+        match stmts.into_iter().next() {
+            Some(ast::Statement {
+                kind: StatementKind::Question(q),
+                span,
+            }) => Ok(Posed {
+                question: q,
+                span,
+                src: text.to_string(),
+                line,
+            }),
+            _ => Err(Diagnostic::error(
+                "not-a-question",
+                "a generated question must be one `question` statement",
+                Span::new(0, text.len()),
+            )),
+        }
+    }
+}
+
+/// What happened between two questions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// A move was played.
+    Moved {
+        /// Its line.
+        line: usize,
+        /// As written.
+        source: String,
+        /// What the rules did on their own.
+        notes: Vec<String>,
+        /// What it made known, in words.
+        narration: Vec<String>,
+    },
+    /// A checkpoint was passed.
+    Checkpoint(String),
+}
+
+/// One question asked and answered.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Record {
+    /// How many moves were played before it.
+    pub step: usize,
+    /// The scenario line it was asked at.
+    pub line: usize,
+    /// The question in words.
+    pub question: String,
+    /// What was asked, as written (`K1 !2_Q`, `considers 3`).
+    pub formula: String,
+    /// The model's answer.
+    pub expected: String,
+    /// The answer given, as typed (`None`: none).
+    pub given: Option<String>,
+    /// Whether it was right.
+    pub right: bool,
+}
+
+/// A quiz over a scenario.
+pub struct Quiz {
+    script: Script,
+    session: Session,
+    pos: usize,
+    moves: usize,
+    /// Generated questions by the index of the statement they follow
+    /// (`None`: the scenario's own questions are asked).
+    generated: Option<Vec<(usize, Posed)>>,
+    queue: VecDeque<Posed>,
+    pending: Option<(Posed, Asked)>,
+    records: Vec<Record>,
+    finished: bool,
+}
+
+impl Quiz {
+    /// A quiz over `script` from its statement `pos`, in `session` (the
+    /// state after the statements before `pos`). `generated`: questions to
+    /// ask after the statement of each index, instead of the scenario's.
+    pub fn new(
+        script: Script,
+        session: Session,
+        pos: usize,
+        generated: Option<Vec<(usize, Posed)>>,
+    ) -> Quiz {
+        let mut quiz = Quiz {
+            script,
+            session,
+            pos,
+            moves: 0,
+            generated,
+            queue: VecDeque::new(),
+            pending: None,
+            records: Vec::new(),
+            finished: false,
+        };
+        // Questions generated for points before `pos` are not asked.
+        if let Some(g) = &mut quiz.generated {
+            g.retain(|(after, _)| *after >= pos);
+        }
+        quiz
+    }
+
+    /// The session in its current state.
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// The answers so far.
+    pub fn records(&self) -> &[Record] {
+        &self.records
+    }
+
+    /// Right answers and questions asked.
+    pub fn score(&self) -> (usize, usize) {
+        let right = self.records.iter().filter(|r| r.right).count();
+        (right, self.records.len())
+    }
+
+    /// The question waiting for an answer.
+    pub fn pending(&self) -> Option<&Asked> {
+        self.pending.as_ref().map(|(_, a)| a)
+    }
+
+    /// The scenario.
+    pub fn script(&self) -> &Script {
+        &self.script
+    }
+
+    /// Plays statements up to the next question; the events on the way and
+    /// the question (`None` at the end of the scenario). An error stops the
+    /// quiz (the session stays as before the failing statement).
+    pub fn advance(&mut self) -> Result<(Vec<Event>, Option<Asked>), Diagnostic> {
+        let mut events = Vec::new();
+        if let Some((_, asked)) = &self.pending {
+            return Ok((events, Some(asked.clone())));
+        }
+        loop {
+            if let Some(posed) = self.queue.pop_front() {
+                let (asked, _) =
+                    self.session
+                        .check_answer(&posed.question, posed.span, &posed.src, None)?;
+                self.pending = Some((posed, asked.clone()));
+                return Ok((events, Some(asked)));
+            }
+            if self.finished {
+                return Ok((events, None));
+            }
+            self.step(&mut events)?;
+        }
+    }
+
+    /// Runs the next statement (or the end), queueing the questions it brings.
+    fn step(&mut self, events: &mut Vec<Event>) -> Result<(), Diagnostic> {
+        let Some(stmt) = self.script.statements.get(self.pos).cloned() else {
+            self.finished = true;
+            return self.session.finish(
+                self.script
+                    .statements
+                    .last()
+                    .map_or(Span::default(), |s| s.span),
+            );
+        };
+        let index = self.pos;
+        let line = self.script.line(index);
+        if let (StatementKind::Question(q), None) = (&stmt.kind, &self.generated) {
+            self.session.finish(stmt.span)?;
+            self.queue.push_back(Posed {
+                question: q.clone(),
+                span: stmt.span,
+                src: self.script.src.clone(),
+                line,
+            });
+            self.pos += 1;
+            return Ok(());
+        }
+        let moving = matches!(stmt.kind, StatementKind::Move(_));
+        let before = moving.then(|| knowledge(&self.session)).flatten();
+        let outputs = self.session.execute(&stmt, &self.script.src)?;
+        self.pos += 1;
+        for out in outputs {
+            match out {
+                Output::Moved { source, notes } => {
+                    self.moves += 1;
+                    let narration = match (&before, knowledge(&self.session)) {
+                        (Some(b), Some(a)) => self.session.playing().map_or(Vec::new(), |p| {
+                            narrate::lines(&p.table, &narrate::narrate(b, &a))
+                        }),
+                        _ => Vec::new(),
+                    };
+                    events.push(Event::Moved {
+                        line,
+                        source,
+                        notes,
+                        narration,
+                    });
+                }
+                Output::Checkpoint(name) => events.push(Event::Checkpoint(name)),
+                _ => {}
+            }
+        }
+        if let Some(g) = &self.generated {
+            self.queue.extend(
+                g.iter()
+                    .filter(|(after, _)| *after == index)
+                    .map(|(_, p)| p.clone()),
+            );
+        }
+        Ok(())
+    }
+
+    /// Checks `given` (as typed; `None`: no answer) against the pending
+    /// question, records it and explains a wrong answer. An answer that
+    /// cannot be read is an `Err` with what was expected, and the question
+    /// stays pending.
+    pub fn answer(&mut self, given: Option<&str>) -> Result<Verdict, QuizError> {
+        let Some((_, asked)) = &self.pending else {
+            return Err(QuizError::NoQuestion);
+        };
+        let players = self
+            .session
+            .playing()
+            .map_or(Vec::new(), |p| p.table.players.clone());
+        let read = match given {
+            Some(t) => Some(
+                asked
+                    .answer
+                    .read(t, &players)
+                    .map_err(QuizError::Unreadable)?,
+            ),
+            None => None,
+        };
+        let shown = read.as_ref().map(Answer::to_string);
+        self.record(read, shown)
+    }
+
+    /// Records an answer that could not be read (`raw`, as typed) as wrong,
+    /// with the explanation of the right one.
+    pub fn unreadable(&mut self, raw: &str) -> Result<Verdict, QuizError> {
+        if self.pending.is_none() {
+            return Err(QuizError::NoQuestion);
+        }
+        self.record(None, Some(raw.trim().to_string()))
+    }
+
+    fn record(
+        &mut self,
+        read: Option<Answer>,
+        shown: Option<String>,
+    ) -> Result<Verdict, QuizError> {
+        let Some((posed, asked)) = self.pending.clone() else {
+            return Err(QuizError::NoQuestion);
+        };
+        let (_, verdict) = self
+            .session
+            .check_answer(&posed.question, posed.span, &posed.src, read.as_ref())
+            .map_err(QuizError::Engine)?;
+        self.records.push(Record {
+            step: self.moves,
+            line: posed.line,
+            question: asked.text.clone(),
+            formula: asked.formula.clone(),
+            expected: asked.answer.to_string(),
+            given: shown,
+            right: verdict.right,
+        });
+        self.pending = None;
+        Ok(verdict)
+    }
+}
+
+/// Why an answer was not taken.
+#[derive(Debug)]
+pub enum QuizError {
+    /// No question is waiting.
+    NoQuestion,
+    /// The answer cannot be read: what was expected.
+    Unreadable(String),
+    /// The engine failed while explaining.
+    Engine(Diagnostic),
+}
+
+fn knowledge(session: &Session) -> Option<Knowledge> {
+    let play = session.playing()?;
+    narrate::knowledge(&play.table, &*play.model)
+}

@@ -1,0 +1,436 @@
+//! The quiz: wrong answers are explained by witnesses that are asked again
+//! of the model (the world is in the player's or group's class and the
+//! formula has the claimed value there); generated questions are seeded,
+//! about half true, never the same at every point, and decided by the
+//! engine: answering each with the engine's own answer scores N/N, with the
+//! opposite 0/N, on both engines and on a full deck; `dealer quiz` reads
+//! answers from standard input and writes `--json` and `--out` records.
+
+use assert_cmd::Command;
+use dealer::engine::{Backend, GroupAccess};
+use dealer::interp::generate::{generate, Settings};
+use dealer::interp::question::{Access, Answer, Witness};
+use dealer::interp::quiz::{Posed, Quiz};
+use dealer::interp::{Engine, Options, Script, Session};
+
+const SECTION2: &str = "scenarios/gofish/scenarios-section2.deal";
+const FULL: &str = "scenarios/gofish/full-deck.deal";
+
+fn root() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn script(path: &str) -> Script {
+    let src = std::fs::read_to_string(root().join(path)).unwrap();
+    Script::parse(path, &src).unwrap()
+}
+
+fn options(engine: Engine) -> Options {
+    Options {
+        engine,
+        ..Options::default()
+    }
+}
+
+/// The worlds of `access` in the actual world of `model`, asked of the model.
+fn class(model: &dyn Backend, access: &Access) -> Vec<usize> {
+    match access {
+        Access::Player(a) => model.accessible(*a, model.actual()),
+        Access::Group(g, agents) => model.group_accessible(*g, agents, model.actual()),
+    }
+}
+
+/// Re-asks a witness of the model; panics with `what` when it does not hold.
+fn check_witness(model: &dyn Backend, w: &Witness, what: &str) {
+    match w {
+        Witness::World {
+            access,
+            world,
+            formula,
+            value,
+        } => {
+            assert!(
+                class(model, access).contains(world),
+                "{what}: w{world} not in {access:?}"
+            );
+            assert_eq!(
+                model.eval_at(formula, *world).unwrap(),
+                *value,
+                "{what}: at w{world}"
+            );
+        }
+        Witness::Every {
+            access,
+            formula,
+            value,
+        } => {
+            let ws = class(model, access);
+            assert!(!ws.is_empty(), "{what}: an empty class");
+            for v in ws {
+                assert_eq!(
+                    model.eval_at(formula, v).unwrap(),
+                    *value,
+                    "{what}: at w{v}"
+                );
+            }
+        }
+        Witness::Actual { formula, value } => {
+            assert_eq!(model.eval_actual(formula).unwrap(), *value, "{what}");
+        }
+    }
+}
+
+/// A wrong answer of the same sort as `right`.
+fn wrong(right: &Answer, players: &[String]) -> String {
+    match right {
+        Answer::YesNo(v) => if *v { "n" } else { "y" }.to_string(),
+        Answer::Number(n) => (n + 1u32).to_string(),
+        Answer::Players(p) if p.is_empty() => players.join(" "),
+        Answer::Players(_) => "nobody".to_string(),
+    }
+}
+
+/// Asks every question of `quiz`, each answered wrong, and checks every
+/// witness against the model of the state the question is asked in.
+/// Returns how many witnesses were checked.
+fn answer_wrong_and_check(mut quiz: Quiz) -> usize {
+    let mut checked = 0;
+    loop {
+        let (_, asked) = quiz.advance().unwrap();
+        let Some(asked) = asked else { break };
+        let play = quiz.session().playing().unwrap().clone();
+        let model = play.model.clone();
+        let players = play.table.players.clone();
+        let given = wrong(&asked.answer, &players);
+        let verdict = quiz.answer(Some(&given)).unwrap();
+        assert!(
+            !verdict.right,
+            "{}: {given} was taken as right",
+            asked.formula
+        );
+        assert!(verdict.lines[0].contains(&asked.answer.to_string()));
+        for w in &verdict.witnesses {
+            check_witness(&*model, w, &asked.formula);
+            checked += 1;
+        }
+        // The shown world is the witness's world.
+        for w in &verdict.witnesses {
+            if let Witness::World { world, .. } = w {
+                let line = dealer::interp::explain::world_line(
+                    &play.table,
+                    &play.props,
+                    None,
+                    &*model,
+                    *world,
+                );
+                assert!(
+                    verdict.lines.iter().any(|l| l.trim() == line),
+                    "{line} not shown"
+                );
+            }
+        }
+        // A yes-or-no question's top operator is decided by its witness:
+        // K false has a world where the operand fails, and so on.
+        if let (Answer::YesNo(v), Some(top)) = (&asked.answer, asked.formula.get(..2)) {
+            if top.starts_with('K') && !top.starts_with("Kw") && !*v {
+                assert!(
+                    verdict
+                        .witnesses
+                        .iter()
+                        .any(|w| matches!(w, Witness::World { value: false, .. })),
+                    "{}: no counterexample world",
+                    asked.formula
+                );
+            }
+            if top.starts_with('C') && !*v {
+                assert!(verdict.witnesses.iter().any(|w| matches!(
+                    w,
+                    Witness::World {
+                        access: Access::Group(GroupAccess::Common, _),
+                        value: false,
+                        ..
+                    }
+                )));
+            }
+        }
+    }
+    let (right, asked) = quiz.score();
+    assert_eq!(right, 0);
+    assert!(asked > 0);
+    checked
+}
+
+const OWN: &str = "\
+game gofish
+players 1 2 3
+deck Q*4 A*4
+deal 1: Q Q | 2: A Q | 3: A A
+question K1 !2_Q
+question Kw1 hand2(A)
+question M3 1_QQQ
+question C hand1 = 2
+question C !3_Q
+question D{1,2} !3_Q
+question E hand1(Q)
+question !K2 1_QQ
+question considers 1
+question worlds where 2_Q
+question who knows !1_A
+ask 1 2 Q
+question who knows 2_A
+question K3 K1 hand3(A)
+question Kw2 3_AA
+";
+
+#[test]
+fn witnesses_of_wrong_answers_hold_in_the_model() {
+    let own = Script::parse("own.deal", OWN).unwrap();
+    let mut total = 0;
+    for engine in [Engine::Explicit, Engine::Symbolic] {
+        total += answer_wrong_and_check(Quiz::new(
+            own.clone(),
+            Session::new(options(engine)),
+            0,
+            None,
+        ));
+        for level in 1..=3 {
+            let s = script(SECTION2);
+            let settings = Settings {
+                count: 12,
+                seed: 7,
+                level,
+            };
+            let generated = generate(&s, options(engine), settings).unwrap();
+            total += answer_wrong_and_check(Quiz::new(
+                s,
+                Session::new(options(engine)),
+                0,
+                Some(generated),
+            ));
+        }
+    }
+    assert!(total > 100, "only {total} witnesses checked");
+}
+
+/// The generated questions' formulas with the line they are asked at.
+fn generated(
+    path: &str,
+    engine: Engine,
+    seed: u64,
+    level: u8,
+    count: usize,
+) -> Vec<(usize, String)> {
+    let s = script(path);
+    generate(&s, options(engine), Settings { count, seed, level })
+        .unwrap()
+        .into_iter()
+        .map(|(i, p)| (i, p.src.clone()))
+        .collect()
+}
+
+#[test]
+fn generated_questions_are_seeded_balanced_and_change_between_points() {
+    for level in 1..=3 {
+        let a = generated(SECTION2, Engine::Explicit, 11, level, 10);
+        assert_eq!(
+            a,
+            generated(SECTION2, Engine::Explicit, 11, level, 10),
+            "same seed"
+        );
+        assert_eq!(
+            a,
+            generated(SECTION2, Engine::Symbolic, 11, level, 10),
+            "same on both engines"
+        );
+        assert_ne!(
+            a,
+            generated(SECTION2, Engine::Explicit, 12, level, 10),
+            "another seed"
+        );
+        assert_eq!(a.len(), 10);
+        // Each question's answer at every move and checkpoint, on the other
+        // engine, through `question` statements replayed as the file's own.
+        let s = script(SECTION2);
+        let mut yes = 0;
+        let mut yes_no = 0;
+        for (index, text) in &a {
+            let posed = Posed::parse(text, 0).unwrap();
+            let mut session = Session::new(options(Engine::Symbolic));
+            let mut answers = Vec::new();
+            let mut at_index = None;
+            for (i, stmt) in s.statements.iter().enumerate() {
+                session.execute(stmt, &s.src).unwrap();
+                let point = matches!(
+                    stmt.kind,
+                    dealer::syntax::ast::StatementKind::Move(_)
+                        | dealer::syntax::ast::StatementKind::Checkpoint(_)
+                );
+                if point {
+                    let ans = session
+                        .ask_question(&posed.question, posed.span, &posed.src)
+                        .unwrap()
+                        .answer;
+                    if i == *index {
+                        at_index = Some(ans.clone());
+                    }
+                    answers.push(ans);
+                }
+            }
+            assert!(
+                answers.iter().any(|x| *x != answers[0]),
+                "{text}: the same at every point"
+            );
+            if let Some(Answer::YesNo(v)) = at_index {
+                yes_no += 1;
+                yes += usize::from(v);
+            }
+        }
+        assert!(yes_no > 0);
+        assert!(
+            2 * yes + 2 >= yes_no && 2 * yes <= yes_no + 2,
+            "level {level}: {yes} of {yes_no} true"
+        );
+    }
+}
+
+/// `dealer quiz ARGS` with `input` on stdin: (stdout, exit code).
+fn quiz_cli(args: &[&str], input: &str) -> (String, i32) {
+    let out = Command::cargo_bin("dealer")
+        .unwrap()
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .arg("quiz")
+        .args(args)
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+fn records(json: &str) -> Vec<serde_json::Value> {
+    let v: serde_json::Value = serde_json::from_str(json).unwrap();
+    v["records"].as_array().unwrap().clone()
+}
+
+/// N/N with the engine's answers and 0/N with the opposite ones.
+fn engine_answers_score_all(path: &str, engine: &str, level: &str) {
+    let base = [
+        "--generate",
+        "10",
+        "--seed",
+        "5",
+        "--level",
+        level,
+        "--engine",
+        engine,
+        "--json",
+    ];
+    let mut args = vec![path];
+    args.extend(base);
+    let (first, code) = quiz_cli(&args, "");
+    assert_eq!(code, 0);
+    let recs = records(&first);
+    assert!(recs.len() >= 6, "{path}: {} questions", recs.len());
+    let expected: Vec<String> = recs
+        .iter()
+        .map(|r| r["expected"].as_str().unwrap().to_string())
+        .collect();
+    let yes_no: Vec<&String> = expected
+        .iter()
+        .filter(|e| *e == "yes" || *e == "no")
+        .collect();
+    assert_eq!(yes_no.len(), expected.len(), "levels 1 and 2 ask yes or no");
+    let right: String = expected.iter().map(|e| format!("{e}\n")).collect();
+    let (out, _) = quiz_cli(&args, &right);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["right"], v["asked"]);
+    assert_eq!(v["asked"].as_u64().unwrap() as usize, recs.len());
+    let opposite: String = expected
+        .iter()
+        .map(|e| if e == "yes" { "no\n" } else { "yes\n" })
+        .collect();
+    let (out, _) = quiz_cli(&args, &opposite);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["right"], 0);
+    for r in records(&out) {
+        assert_eq!(r["right"], false);
+        assert_ne!(r["given"], r["expected"]);
+    }
+}
+
+#[test]
+fn engine_answers_score_all_on_both_engines() {
+    for engine in ["explicit", "symbolic"] {
+        for level in ["1", "2"] {
+            engine_answers_score_all(SECTION2, engine, level);
+        }
+    }
+}
+
+#[test]
+fn engine_answers_score_all_on_a_full_deck() {
+    engine_answers_score_all(FULL, "symbolic", "1");
+}
+
+#[test]
+fn a_file_without_questions_says_so() {
+    let out = Command::cargo_bin("dealer")
+        .unwrap()
+        .current_dir(root())
+        .args(["quiz", "scenarios/gofish/simplified.deal"])
+        .write_stdin("")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8(out.stdout)
+        .unwrap()
+        .ends_with("score 0/0\n"));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("has no `question` statement"), "{err}");
+    assert!(err.contains("--generate N"), "{err}");
+}
+
+#[test]
+fn the_quiz_reads_answers_and_writes_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("own.deal");
+    std::fs::write(&file, OWN).unwrap();
+    let sheet = dir.path().join("sheet.csv");
+    let f = file.to_str().unwrap();
+    // K1 !2_Q is false: `n` is right, and `maybe` cannot be read (wrong).
+    let (out, code) = quiz_cli(&[f, "--out", sheet.to_str().unwrap()], "n\nmaybe\n");
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("Q1. Does player 1 know that player 2 holds no Q?"),
+        "{out}"
+    );
+    assert!(out.contains("`maybe`: answer y or n"), "{out}");
+    assert!(out.contains("ask 1 2 Q"), "the move is narrated: {out}");
+    assert!(out.contains(">> now common knowledge"), "{out}");
+    assert_eq!(out.lines().last().unwrap(), "score 1/14");
+    let csv = std::fs::read_to_string(&sheet).unwrap();
+    let mut rows = csv.lines();
+    assert_eq!(
+        rows.next().unwrap(),
+        "step,line,question,formula,expected,given,right"
+    );
+    assert_eq!(
+        rows.next().unwrap(),
+        "0,5,Does player 1 know that player 2 holds no Q?,K1 !2_Q,no,no,true"
+    );
+    assert!(rows.next().unwrap().ends_with(",no,maybe,false"));
+    assert_eq!(csv.lines().count(), 15);
+    let (json, _) = quiz_cli(&[f, "--json"], "no\nno\nno\n");
+    let recs = records(&json);
+    assert_eq!(recs.len(), 14);
+    assert_eq!(recs[0]["step"], 0);
+    assert_eq!(recs[0]["formula"], "K1 !2_Q");
+    assert_eq!(recs[2]["given"], "no");
+    assert_eq!(recs[2]["right"], true);
+    assert_eq!(recs[3]["given"], serde_json::Value::Null);
+    assert_eq!(recs[11]["step"], 1, "after the ask");
+    assert_eq!(recs[11]["expected"], "1 2 3");
+}

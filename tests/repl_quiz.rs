@@ -1,0 +1,109 @@
+//! The REPL's `:quiz`: the file's questions from the current step, each
+//! typed line an answer, checked against the model; an answer that cannot
+//! be read asks again; `:quiz stop` ends with the score; the REPL's own
+//! position does not move.
+
+use assert_cmd::Command;
+use dealer::interp::Options;
+use dealer::repl::{render, Repl};
+
+const FILE: &str = "\
+game gofish
+players 1 2 3
+deck Q*4 A*4
+deal 1: Q Q | 2: A Q | 3: A A
+question K1 !2_Q
+question considers 1
+ask 1 2 Q
+question who knows 2_A
+ask 1 3 Q
+draw 1: A
+question \"Can player 3 rule out that player 1 holds QQQ?\" K3 !1_QQQ
+";
+
+fn repl_with_file() -> (Repl, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("q.deal");
+    std::fs::write(&path, FILE).unwrap();
+    let mut repl = Repl::new(Options::default());
+    repl.eval(&format!(":load {}", path.display()));
+    (repl, dir)
+}
+
+fn say(repl: &mut Repl, line: &str) -> String {
+    render(&repl.eval(line), false)
+}
+
+#[test]
+fn the_quiz_asks_checks_and_scores() {
+    let (mut repl, _dir) = repl_with_file();
+    let before = repl.prompt();
+    let out = say(&mut repl, ":quiz");
+    assert!(
+        out.contains("Q1. Does player 1 know that player 2 holds no Q?  [y/n]"),
+        "{out}"
+    );
+    assert!(repl.quizzing_now());
+    assert_eq!(repl.prompt(), "answer> ");
+    // K1 !2_Q is false: player 1 considers the actual world possible, where 2 holds a Q.
+    let out = say(&mut repl, "yes");
+    assert!(out.starts_with("wrong\n  the answer is no"), "{out}");
+    assert!(out.contains("where player 2 holds Q"), "{out}");
+    assert!(
+        out.contains("Q2. How many worlds does player 1 consider possible?"),
+        "{out}"
+    );
+    let out = say(&mut repl, "six");
+    assert_eq!(out.trim(), "`six`: answer with a number, such as 4");
+    let out = say(&mut repl, "6");
+    assert!(out.starts_with("right\n"), "{out}");
+    assert!(out.contains("ask 1 2 Q"), "the move is shown: {out}");
+    assert!(out.contains(">> now common knowledge"), "{out}");
+    assert!(
+        out.contains("Q3. Which players know that player 2 holds A?"),
+        "{out}"
+    );
+    let out = say(&mut repl, ":next");
+    assert!(out.contains("a quiz is on"), "{out}");
+    let out = say(&mut repl, "3 1 2");
+    assert!(out.starts_with("right\n"), "{out}");
+    assert!(
+        out.contains("Q4. Can player 3 rule out that player 1 holds QQQ?"),
+        "{out}"
+    );
+    let out = say(&mut repl, "n");
+    assert!(out.contains("the quiz is over: score 3/4"), "{out}");
+    assert!(!repl.quizzing_now());
+    assert_eq!(repl.prompt(), before, "the REPL's position did not move");
+}
+
+#[test]
+fn the_quiz_starts_at_the_current_step_and_stops() {
+    let (mut repl, _dir) = repl_with_file();
+    say(&mut repl, ":next");
+    let out = say(&mut repl, ":quiz");
+    assert!(out.contains("ask 1 3 Q"), "{out}");
+    assert!(out.contains("Q1. Can player 3 rule out"), "{out}");
+    assert!(!out.contains("holds no Q"), "{out}");
+    let out = say(&mut repl, ":quiz stop");
+    assert_eq!(out.trim(), "quiz stopped: score 0/0");
+    let out = say(&mut repl, ":quiz now");
+    assert!(out.contains("`:quiz stop` ends it"), "{out}");
+}
+
+#[test]
+fn the_quiz_runs_from_a_pipe() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("q.deal");
+    std::fs::write(&path, FILE).unwrap();
+    let out = Command::cargo_bin("dealer")
+        .unwrap()
+        .env("NO_COLOR", "1")
+        .arg("repl")
+        .arg(&path)
+        .write_stdin(":quiz\nn\n5\nnobody\ny\n")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("the quiz is over: score 1/4"), "{text}");
+}
