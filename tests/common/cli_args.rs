@@ -192,7 +192,8 @@ pub fn random_args(rng: &mut ChaCha8Rng, dir: &Path) -> Vec<String> {
             // Every combination with repetition of four strategies is 20
             // runs: at the report's size, 40 knowledge games (13 s), which
             // is work, not a hang.
-            if rng.random_bool(0.2) && !args.iter().any(|a| a == "full") {
+            let small = args.windows(2).any(|w| w[0] == "--size" && w[1] == "small");
+            if rng.random_bool(0.2) && small {
                 args.push("--repeats".into());
             }
         }
