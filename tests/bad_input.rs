@@ -289,11 +289,7 @@ fn a_card_term_may_have_blanks() {
     ] {
         let read = formula(spaced);
         // The same card, named without blanks (spans differ).
-        assert_eq!(
-            format!("{read:?}").contains("<8,4>"),
-            true,
-            "{spaced}: {read:?}"
-        );
+        assert!(format!("{read:?}").contains("<8,4>"), "{spaced}: {read:?}");
         let card = |k: &FormulaKind| match k {
             FormulaKind::K(_, f) => match &f.kind {
                 FormulaKind::Named { card, count, .. } => {
