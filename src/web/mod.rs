@@ -76,12 +76,14 @@ fn bad(message: impl Into<String>) -> ApiError {
 
 fn failure(f: Failure) -> ApiError {
     match f {
+        // Not 408 (Request Timeout), which browsers re-send on their own:
+        // the work was stopped, and only the person should ask again.
         Failure::Timeout(d) => ApiError(
-            StatusCode::REQUEST_TIMEOUT,
+            StatusCode::SERVICE_UNAVAILABLE,
             json!({ "error": format!(
-                "this took longer than the time limit of {} s; the session is as it was before",
+                "this took longer than the time limit of {} s and was stopped; the session is as it was before",
                 d.as_secs()
-            ) }),
+            ), "code": "time-limit" }),
         ),
         Failure::Gone => ApiError(
             StatusCode::INTERNAL_SERVER_ERROR,
@@ -570,7 +572,7 @@ async fn new_game(
     let key = id.clone();
     let state = app
         .pool
-        .run(&id, move |sessions, waiting| {
+        .run_to_end(&id, move |sessions, waiting| {
             let game = play::WebGame::new(&req, options()).map_err(bad)?;
             let state = game.state(false).map_err(bad)?;
             if waiting() {
@@ -594,7 +596,7 @@ async fn on_game(
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let key = id.clone();
     app.pool
-        .run(&id, move |sessions, _| {
+        .run_to_end(&id, move |sessions, _| {
             let game = sessions.game(&key).ok_or_else(no_game)?;
             f(game)?;
             let state = game.state(reveal).map_err(bad)?;
