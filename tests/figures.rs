@@ -268,7 +268,7 @@ fn bad_exports_are_clear_errors_and_leave_no_file() {
             "error[unknown-card]",
         ),
         (
-            &[KEMPS, "--at", "round 1", "-o", o],
+            &[KEMPS, "--at", "round 1", "--all", "-o", o],
             "2520 worlds, more than the limit of 64",
         ),
         (

@@ -476,8 +476,9 @@ async fn perspective(
         .map_err(failure)?
 }
 
-/// `GET /api/sessions/{id}/figure?format=svg&agents=0,1&access=C&for=2_A`
-/// (`agent=N` for one agent, as before). With `access` (`K` for one
+/// `GET /api/sessions/{id}/figure?format=svg&agents=0,1&access=C&for=2_A&only=0`
+/// (`agent=N` for one agent, as before; `only=N` draws the worlds agent N
+/// considers possible). With `access` (`K` for one
 /// agent, `E`, `C`, `D` for a group), the perspective's worlds are shaded
 /// in the figure itself, so that a download keeps them.
 #[derive(Deserialize)]
@@ -488,6 +489,8 @@ struct FigureQuery {
     access: Option<String>,
     #[serde(rename = "for")]
     card: Option<String>,
+    /// `only=N`: the worlds agent N considers possible.
+    only: Option<usize>,
 }
 
 async fn figure(
@@ -516,7 +519,7 @@ async fn figure(
         (Some(access), Some(group)) => Some((access_of(access, group)?, group.clone())),
     };
     let key = id.clone();
-    let bytes = app
+    let (bytes, projected) = app
         .pool
         .run(&id, move |sessions, _| {
             let l = sessions.get(&key).ok_or_else(no_session)?;
@@ -529,15 +532,30 @@ async fn figure(
                 .map_err(bad)?;
             let view = View {
                 card,
+                only: q.only,
                 agents: drawn,
                 highlight,
                 ..View::default()
             };
-            l.figure(&view, format).map_err(bad)
+            let fig = l.figure_value(&view).map_err(bad)?;
+            let bytes = crate::figure::render::render(
+                &fig,
+                format,
+                crate::figure::render::renderer_from_env(),
+            )
+            .map_err(|e| bad(e.to_string()))?;
+            let projected = fig.projected.map(|p| p.name);
+            Ok::<_, ApiError>((bytes, projected))
         })
         .await
         .map_err(failure)??;
-    Ok(([(header::CONTENT_TYPE, mime)], bytes).into_response())
+    // The card a figure too large to draw was projected on, for the
+    // page's card menu.
+    let mut response = ([(header::CONTENT_TYPE, mime)], bytes).into_response();
+    if let Some(name) = projected.and_then(|n| header::HeaderValue::from_str(&n).ok()) {
+        response.headers_mut().insert("x-dealer-projected", name);
+    }
+    Ok(response)
 }
 
 /// `GET /api/games`: the games that can be played, with their players and
