@@ -222,9 +222,7 @@ fn check_projection(fig: &Figure, model: &dyn Backend, lecture: &Lecture, what: 
 }
 
 fn check_position(lecture: &Lecture, what: &str) -> Option<&'static str> {
-    let Some(play) = lecture.session().playing() else {
-        return None;
-    };
+    let play = lecture.session().playing()?;
     let model = &*play.model;
     let fig = lecture
         .figure_value(&View::default())
@@ -341,4 +339,91 @@ fn konigrufen_scenarios_draw_true_figures() {
 #[test]
 fn kwartet_scenarios_draw_true_figures() {
     check_dir("kwartet");
+}
+
+/// The same through HTTP: Kemps' sixes (3,153,150 worlds) comes back as a
+/// projection whose legend gives the engine's counts, the card named in a
+/// header for the page's menu; a card the lecturer picks and one player's
+/// worlds are drawn as asked; PNG is drawn without Graphviz.
+#[tokio::test]
+async fn the_web_figure_of_a_large_model_says_it_is_a_projection() {
+    use axum::body::{to_bytes, Body};
+    use axum::http::{Request, StatusCode};
+    use tower::ServiceExt;
+    let app = dealer::web::router("scenarios".into(), std::time::Duration::from_secs(60));
+    let send = |method: &str, uri: String, body: Option<serde_json::Value>| {
+        let app = app.clone();
+        let req = Request::builder()
+            .method(method)
+            .uri(uri)
+            .header("content-type", "application/json")
+            .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
+            .unwrap();
+        async move {
+            let resp = app.oneshot(req).await.unwrap();
+            let status = resp.status();
+            let card = resp
+                .headers()
+                .get("x-dealer-projected")
+                .map(|v| v.to_str().unwrap().to_string());
+            let bytes = to_bytes(resp.into_body(), 1 << 24).await.unwrap().to_vec();
+            (status, card, bytes)
+        }
+    };
+    let (s, _, body) = send(
+        "POST",
+        "/api/sessions".into(),
+        Some(serde_json::json!({"path": "kemps/sixes.deal"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    let id = v["id"].as_str().unwrap().to_string();
+    assert!(v["state"]["cards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|c| c == "6S"));
+    let (s, card, svg) = send("GET", format!("/api/sessions/{id}/figure?format=svg"), None).await;
+    assert_eq!(s, StatusCode::OK);
+    let svg = String::from_utf8(svg).unwrap();
+    let card = card.expect("the projected card");
+    assert!(
+        svg.contains("a projection: the model has 3,153,150 worlds"),
+        "{svg}"
+    );
+    assert!(svg.contains(&format!("where {card} is")));
+    assert!(svg.contains("player 2 considers 3,150 possible"));
+    // The lecturer's own card: no header, the card asked for.
+    let (s, card, svg) = send(
+        "GET",
+        format!("/api/sessions/{id}/figure?format=svg&for=6S"),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(card, None);
+    assert!(String::from_utf8(svg).unwrap().contains("where 6S is"));
+    // Player 2's worlds (3,150 of them): still a projection, of those.
+    let (s, card, svg) = send(
+        "GET",
+        format!("/api/sessions/{id}/figure?format=svg&only=1"),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(card.is_some());
+    assert!(String::from_utf8(svg)
+        .unwrap()
+        .contains("the worlds player 2 considers possible"));
+    let (s, _, png) = send("GET", format!("/api/sessions/{id}/figure?format=png"), None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(png.starts_with(b"\x89PNG"));
+    let (s, _, _) = send(
+        "GET",
+        format!("/api/sessions/{id}/figure?format=svg&only=9"),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
 }

@@ -93,11 +93,11 @@ pub fn build(
                 }
                 Err(e) => return Err(e),
             };
-            fig.projected = Some(Projected {
+            fig.projected = Some(Box::new(Projected {
                 card: kind,
                 name: table.deck.kinds[kind].name.clone(),
-            });
-            fig.counts = Some(counts);
+            }));
+            fig.counts = Some(Box::new(counts));
             return Ok(fig);
         }
     }
@@ -767,6 +767,6 @@ fn actual_alone(
     );
     fig.caption =
         "the actual world alone (too many worlds to draw, and no card to project on)".into();
-    fig.counts = Some(counts);
+    fig.counts = Some(Box::new(counts));
     fig
 }

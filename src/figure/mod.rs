@@ -152,10 +152,10 @@ pub struct Figure {
     pub marked_note: Option<String>,
     /// Set when the view asked for the whole model ([`View::fit`]) and it
     /// was too large to draw: the card this per-card projection shows.
-    pub projected: Option<Projected>,
+    pub projected: Option<Box<Projected>>,
     /// The whole model's counts, given in the legend when the figure shows
     /// less than the whole model because it is too large.
-    pub counts: Option<Counts>,
+    pub counts: Option<Box<Counts>>,
 }
 
 /// The card a figure was projected on because the model is too large.
@@ -198,7 +198,7 @@ pub fn grouped(n: &BigUint) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

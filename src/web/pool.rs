@@ -179,7 +179,11 @@ impl Pool {
         f: impl FnOnce(&mut Sessions, &dyn Fn() -> bool) -> T + Send + 'static,
     ) -> Result<T, Failure> {
         let (tx, rx) = oneshot::channel();
-        let token = cancel::Token::new(cancellable.then(|| Instant::now() + self.limit));
+        // The handler gives up at the limit and cancels the token then; the
+        // token's own deadline, a little later, stops the job even if the
+        // handler's side is slow to wake.
+        let deadline = Instant::now() + self.limit + Duration::from_millis(250);
+        let token = cancel::Token::new(cancellable.then_some(deadline));
         // Cancels the job when this future ends without its answer: the
         // time limit below, or the client gone (the future dropped).
         struct StopUnlessDone(cancel::Token, bool, bool);

@@ -377,7 +377,10 @@ $("ask").onsubmit = async (ev) => {
       showProblem(e);
     }
   } else if (want) {
+    // `?scenario=gofish/simplified.deal&at=turn%202` opens at a checkpoint.
     $("scenario").value = want;
-    load({ path: want });
+    await load({ path: want });
+    const at = params.get("at");
+    if (at && session) await act("POST", "/goto", { name: at });
   }
 })();
