@@ -198,7 +198,36 @@ fn svg_through_dot_when_present_and_through_the_fallback() {
 #[test]
 fn png_and_pdf_need_graphviz() {
     let f = figure(GOFISH, "turn 1", "").unwrap();
-    let err = render::render(&f, Format::Png, Renderer::Builtin).unwrap_err();
+    // PNG without Graphviz: the built-in SVG rasterised, at the SVG's size
+    // (96 dpi), and twice that at 192 dpi.
+    let png = render::render(&f, Format::Png, Renderer::Builtin).unwrap();
+    assert!(png.starts_with(b"\x89PNG"));
+    let width = |png: &[u8]| u32::from_be_bytes(png[16..20].try_into().unwrap());
+    let svg =
+        String::from_utf8(render::render(&f, Format::Svg, Renderer::Builtin).unwrap()).unwrap();
+    let svg_width: f64 = svg
+        .split("width=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        (f64::from(width(&png)) - svg_width).abs() <= 1.0,
+        "{} vs {svg_width}",
+        width(&png)
+    );
+    let look = dealer::figure::look::Look {
+        dpi: Some(192),
+        ..Default::default()
+    };
+    let big = render::render_with(&f, Format::Png, Renderer::Builtin, &look).unwrap();
+    assert!((f64::from(width(&big)) - 2.0 * svg_width).abs() <= 2.0);
+    // Not blank: the rasterised text and lines leave dark pixels.
+    assert!(png.len() > 2000, "{} bytes", png.len());
+    let err = render::render(&f, Format::Pdf, Renderer::Builtin).unwrap_err();
     assert_eq!(err.code(), "needs-graphviz");
     assert!(err.to_string().contains("install the graphviz package"));
     if render::graphviz_available() {
@@ -268,7 +297,7 @@ fn bad_exports_are_clear_errors_and_leave_no_file() {
             "error[unknown-card]",
         ),
         (
-            &[KEMPS, "--at", "round 1", "-o", o],
+            &[KEMPS, "--at", "round 1", "--all", "-o", o],
             "2520 worlds, more than the limit of 64",
         ),
         (
@@ -295,7 +324,7 @@ fn bad_exports_are_clear_errors_and_leave_no_file() {
             "--at",
             "turn 2",
             "-o",
-            dir.path().join("f.png").to_str().unwrap(),
+            dir.path().join("f.pdf").to_str().unwrap(),
         ],
         "builtin",
     );

@@ -160,6 +160,9 @@ fn export(args: &ExportArgs) -> Result<String, Shown> {
     let script = super::read_script(&args.file)?;
     let mut session = Session::new(args.model.options(false));
     session.set_figure_limit(args.max_nodes);
+    // A model too large to draw is drawn as one card's projection, which
+    // says so in its legend (unless `--all` or `--for` asks otherwise).
+    session.set_figure_fit(true);
     replay_to(&mut session, &script, args.at.as_deref())?;
     let figure = figure_of(&mut session, &statement(args))?;
     files::write_with(&figure, &args.output, args.format(), &args.look()).map_err(|e| {

@@ -175,7 +175,8 @@ pub enum EngineError {
     Unsupported(String),
     /// The backend ran out of room (the symbolic engine's BDD nodes).
     OutOfMemory,
-    /// The computation was cancelled ([`cancel::request`], Ctrl-C).
+    /// The computation was cancelled ([`cancel::request`], Ctrl-C, or its
+    /// job's [`cancel::Token`], a time limit).
     Interrupted,
 }
 
@@ -209,7 +210,7 @@ impl fmt::Display for EngineError {
                 f,
                 "the symbolic engine ran out of BDD nodes (raise its node limit)"
             ),
-            EngineError::Interrupted => write!(f, "interrupted (Ctrl-C)"),
+            EngineError::Interrupted => write!(f, "interrupted (Ctrl-C or a time limit)"),
         }
     }
 }

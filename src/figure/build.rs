@@ -9,7 +9,7 @@ use crate::cards::rules::describe_player;
 use crate::cards::{LocKind, Table};
 use crate::engine::{Agent, Atom, Backend, Cmp, Formula, GroupAccess, Kind, WorldId};
 
-use super::{Edge, Figure, FigureError, Node, NodeIx, Segment};
+use super::{Counts, Edge, Figure, FigureError, Node, NodeIx, Projected, Segment};
 
 /// The most nodes a figure draws unless told otherwise.
 pub const DEFAULT_MAX_NODES: usize = 64;
@@ -37,6 +37,13 @@ pub struct View {
     /// the sense of the access ([`Backend::group_accessible`]). A node of
     /// a projection is shaded when one of its worlds is.
     pub highlight: Option<(GroupAccess, Vec<Agent>)>,
+    /// When the worlds the view would draw are more than `max_nodes` (or
+    /// cannot be listed), draw the per-card projection instead (`for
+    /// CARD`, true at any size), with the model's counts in the legend:
+    /// the card is the first of these kinds (the cards the current move is
+    /// about) whose place some agent does not know, else the first such
+    /// card of the deck. `None`: refuse a figure that is too large.
+    pub fit: Option<Vec<Kind>>,
 }
 
 impl Default for View {
@@ -50,6 +57,7 @@ impl Default for View {
             complete: false,
             hide: Vec::new(),
             highlight: None,
+            fit: None,
         }
     }
 }
@@ -62,6 +70,37 @@ pub fn build(
     model: &dyn Backend,
     view: &View,
 ) -> Result<Figure, FigureError> {
+    if let Some(hints) = &view.fit {
+        if view.card.is_none() && !view.all && too_large(model, view) {
+            let counts = Counts::of(model);
+            let Some(kind) = choose_card(table, model, hints)? else {
+                return Ok(actual_alone(table, props, model, view, counts));
+            };
+            let projected = View {
+                card: Some(kind),
+                fit: None,
+                ..view.clone()
+            };
+            let mut fig = match build(table, props, model, &projected) {
+                Ok(fig) => fig,
+                Err(FigureError::TooLarge { count, what, .. }) => {
+                    let mut fig = actual_alone(table, props, model, view, counts);
+                    fig.caption = format!(
+                        "the actual world alone (too many worlds to draw; where {} is would take {count} {what})",
+                        table.deck.kinds[kind].name
+                    );
+                    return Ok(fig);
+                }
+                Err(e) => return Err(e),
+            };
+            fig.projected = Some(Box::new(Projected {
+                card: kind,
+                name: table.deck.kinds[kind].name.clone(),
+            }));
+            fig.counts = Some(Box::new(counts));
+            return Ok(fig);
+        }
+    }
     let shown: Vec<Agent> = match &view.agents {
         Some(list) => list
             .iter()
@@ -150,6 +189,8 @@ fn finish(
         complete,
         marked: Vec::new(),
         marked_note: None,
+        projected: None,
+        counts: None,
     }
 }
 
@@ -613,4 +654,119 @@ impl<'a> Labeller<'a> {
         }
         line
     }
+}
+
+/// Whether the worlds `view` draws are more than it may draw, or cannot be
+/// listed one by one.
+pub fn too_large(model: &dyn Backend, view: &View) -> bool {
+    if model.listable().is_err() {
+        return true;
+    }
+    let limit = view.max_nodes as u128;
+    match view.only {
+        // The worlds `only P` draws: those P considers possible, with the
+        // actual world (among them on an S5 model).
+        Some(p) => model.considers(p) > limit,
+        None => model.world_count() > limit,
+    }
+}
+
+/// The card a projection shows: the first of `hints` whose place some
+/// agent does not know in the actual world, else the first such kind of
+/// the deck, else the first hint or the deck's first kind. `None` when the
+/// deck has no cards.
+pub fn choose_card(
+    table: &Table,
+    model: &dyn Backend,
+    hints: &[Kind],
+) -> Result<Option<Kind>, FigureError> {
+    let kinds = table.deck.kinds.len();
+    if kinds == 0 {
+        return Ok(None);
+    }
+    let actual = model.actual_cards();
+    let unsure = |kind: Kind| -> Result<bool, FigureError> {
+        let here = Formula::And(
+            (0..actual.len())
+                .map(|loc| {
+                    Formula::Atom(Atom::Count {
+                        loc,
+                        kinds: vec![kind],
+                        cmp: Cmp::Eq,
+                        n: actual[loc][kind],
+                    })
+                })
+                .collect(),
+        );
+        let someone = Formula::Or(
+            (0..model.agents())
+                .map(|a| Formula::Not(Box::new(Formula::K(a, Box::new(here.clone())))))
+                .collect(),
+        );
+        model
+            .eval_actual(&someone)
+            .map_err(|e| FigureError::Engine(e.to_string()))
+    };
+    let candidates = hints.iter().copied().filter(|&k| k < kinds).chain(0..kinds);
+    for kind in candidates {
+        if unsure(kind)? {
+            return Ok(Some(kind));
+        }
+    }
+    Ok(Some(
+        hints.iter().copied().find(|&k| k < kinds).unwrap_or(0),
+    ))
+}
+
+/// A figure of the actual world alone, for a model too large to draw that
+/// has no cards to project on: the legend says so and gives the counts.
+fn actual_alone(
+    table: &Table,
+    props: &[String],
+    model: &dyn Backend,
+    view: &View,
+    counts: Counts,
+) -> Figure {
+    let world = model.actual_world();
+    let mut lines: Vec<Vec<Segment>> = Vec::new();
+    for (l, loc) in table.locations.iter().enumerate() {
+        let cards = &world.cards[l];
+        if cards.iter().all(|&n| n == 0) && !matches!(loc.kind, LocKind::Hand(_)) {
+            continue;
+        }
+        lines.push(vec![Segment::plain(format!(
+            "{}: {}",
+            loc.name,
+            table.deck.show_cards(cards)
+        ))]);
+    }
+    let true_props: Vec<&str> = props
+        .iter()
+        .zip(&world.props)
+        .filter(|(_, &v)| v)
+        .map(|(p, _)| p.as_str())
+        .collect();
+    if !props.is_empty() || lines.is_empty() {
+        lines.push(vec![Segment::plain(if true_props.is_empty() {
+            "(no proposition true)".to_string()
+        } else {
+            true_props.join(" ")
+        })]);
+    }
+    let node = Node {
+        id: "actual".into(),
+        lines,
+    };
+    let mut fig = finish(
+        table,
+        model,
+        view,
+        (vec![node], Vec::new()),
+        Some(0),
+        Vec::new(),
+    );
+    fig.caption =
+        "the actual world alone (too many worlds to draw, and no card to project on)".into();
+    fig.counts = Some(Box::new(counts));
+    fig
 }

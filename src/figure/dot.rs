@@ -162,6 +162,12 @@ fn legend<K: KripkeLike + ?Sized>(fig: &K, look: &Look) -> DotNode {
         "<TR><TD COLSPAN=\"2\" ALIGN=\"LEFT\"><I>{}</I></TD></TR>",
         html(fig.caption())
     );
+    for note in fig.notes() {
+        rows.push_str(&format!(
+            "<TR><TD COLSPAN=\"2\" ALIGN=\"LEFT\"><I>{}</I></TD></TR>",
+            html(&note)
+        ));
+    }
     let mut agents: Vec<usize> = fig.edges().iter().map(|e| e.agent).collect();
     agents.sort_unstable();
     agents.dedup();
@@ -233,6 +239,8 @@ mod tests {
             complete: true,
             marked: vec![1],
             marked_note: Some("shaded: the worlds player 1 considers possible".into()),
+            projected: None,
+            counts: None,
         }
     }
 
@@ -257,6 +265,8 @@ mod tests {
         let plain = crate::figure::Figure {
             marked: Vec::new(),
             marked_note: None,
+            projected: None,
+            counts: None,
             ..fig
         };
         assert!(!to_dot(&plain).contains("highlighted"));

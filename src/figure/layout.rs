@@ -118,7 +118,7 @@ pub fn layout<K: KripkeLike + ?Sized>(fig: &K, font: f64) -> Layout {
             box_size(&counts, font)
         })
         .collect();
-    let centres = place(&sizes, font);
+    let centres = arrange(&sizes, font, fig.edges());
     let mut boxes: Vec<Boxed> = centres
         .iter()
         .zip(&sizes)
@@ -132,6 +132,148 @@ pub fn layout<K: KripkeLike + ?Sized>(fig: &K, font: f64) -> Layout {
         width,
         height,
     }
+}
+
+/// The slot on the circle of each node: for up to eight nodes, the order
+/// with the fewest pairs of crossing lines (two chords of a circle cross
+/// when their ends interleave), the nodes' own order when it is as good;
+/// so that a drawing without crossings is found when one exists on the
+/// circle (Go Fish's turn 2: player 1's two pairs drawn as two sides of the
+/// square, not as its diagonals). Larger figures keep the nodes' order.
+pub fn circle_order(n: usize, edges: &[super::Edge]) -> Vec<usize> {
+    let identity: Vec<usize> = (0..n).collect();
+    if !(4..=8).contains(&n) {
+        return identity;
+    }
+    let pairs = line_pairs(edges);
+    let crossings = |slot: &[usize]| -> usize {
+        let mut count = 0;
+        for (i, &(a, b)) in pairs.iter().enumerate() {
+            let (lo, hi) = (slot[a].min(slot[b]), slot[a].max(slot[b]));
+            for &(c, d) in &pairs[i + 1..] {
+                if a == c || a == d || b == c || b == d {
+                    continue;
+                }
+                let inside = |x: usize| lo < slot[x] && slot[x] < hi;
+                if inside(c) != inside(d) {
+                    count += 1;
+                }
+            }
+        }
+        count
+    };
+    let mut best = identity.clone();
+    let mut best_count = crossings(&best);
+    // Node 0 stays in the first slot (turning the circle changes nothing).
+    let mut rest: Vec<usize> = (1..n).collect();
+    let mut visit = |perm: &[usize]| {
+        if best_count == 0 {
+            return;
+        }
+        let mut slot = vec![0; n];
+        for (s, &node) in std::iter::once(&0).chain(perm).enumerate() {
+            slot[node] = s;
+        }
+        let c = crossings(&slot);
+        if c < best_count {
+            best_count = c;
+            best = slot;
+        }
+    };
+    permutations(&mut rest, 0, &mut visit);
+    best
+}
+
+/// Calls `f` with every permutation of `items[k..]` (Heap-free recursion).
+fn permutations(items: &mut [usize], k: usize, f: &mut impl FnMut(&[usize])) {
+    if k == items.len() {
+        f(items);
+        return;
+    }
+    for i in k..items.len() {
+        items.swap(k, i);
+        permutations(items, k + 1, f);
+        items.swap(k, i);
+    }
+}
+
+/// Node centres: the circle of [`place`] with the nodes in the order of
+/// [`circle_order`]; for eight nodes, two nested squares instead (how a
+/// lecturer draws a cube: three independent two-way uncertainties) when
+/// that crosses fewer lines, its corners assigned to the nodes with the
+/// fewest crossings.
+fn arrange(sizes: &[(f64, f64)], font: f64, edges: &[super::Edge]) -> Vec<Point> {
+    let n = sizes.len();
+    let circle = place(sizes, font);
+    let order = circle_order(n, edges);
+    let on_circle: Vec<Point> = order.iter().map(|&slot| circle[slot]).collect();
+    if n != 8 {
+        return on_circle;
+    }
+    let gap = 3.0 * font;
+    let widest = sizes.iter().map(|s| s.0).fold(0.0, f64::max);
+    let tallest = sizes.iter().map(|s| s.1).fold(0.0, f64::max);
+    let (hx, hy) = (widest / 2.0 + gap, tallest / 2.0 + gap);
+    let (ox, oy) = (3.0 * hx, 3.0 * hy);
+    let corners =
+        |x: f64, y: f64| [(-x, -y), (x, -y), (x, y), (-x, y)].map(|(x, y)| Point { x, y });
+    let squares: Vec<Point> = corners(ox, oy).into_iter().chain(corners(hx, hy)).collect();
+    let pairs = line_pairs(edges);
+    let count = |at: &[Point]| straight_crossings(&pairs, at);
+    let circle_count = count(&on_circle);
+    if circle_count == 0 {
+        return on_circle;
+    }
+    let mut best: Option<(usize, Vec<Point>)> = None;
+    let mut rest: Vec<usize> = (1..n).collect();
+    permutations(&mut rest, 0, &mut |perm: &[usize]| {
+        if best.as_ref().is_some_and(|b| b.0 == 0) {
+            return;
+        }
+        let mut at = vec![squares[0]; n];
+        for (s, &node) in std::iter::once(&0).chain(perm).enumerate() {
+            at[node] = squares[s];
+        }
+        let c = count(&at);
+        if best.as_ref().is_none_or(|b| c < b.0) {
+            best = Some((c, at));
+        }
+    });
+    match best {
+        Some((c, at)) if c < circle_count => at,
+        _ => on_circle,
+    }
+}
+
+/// The distinct pairs of nodes a line joins.
+fn line_pairs(edges: &[super::Edge]) -> Vec<(usize, usize)> {
+    let mut pairs: Vec<(usize, usize)> = edges
+        .iter()
+        .filter(|e| e.from != e.to)
+        .map(|e| (e.from.min(e.to), e.from.max(e.to)))
+        .collect();
+    pairs.sort_unstable();
+    pairs.dedup();
+    pairs
+}
+
+/// How many pairs of straight lines between `at`'s points cross (lines
+/// that share a node never do).
+fn straight_crossings(pairs: &[(usize, usize)], at: &[Point]) -> usize {
+    let side = |a: Point, b: Point, c: Point| (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
+    let mut count = 0;
+    for (i, &(a, b)) in pairs.iter().enumerate() {
+        for &(c, d) in &pairs[i + 1..] {
+            if a == c || a == d || b == c || b == d {
+                continue;
+            }
+            let (p, q, r, s) = (at[a], at[b], at[c], at[d]);
+            if side(r, s, p) * side(r, s, q) < 0.0 && side(p, q, r) * side(p, q, s) < 0.0 {
+                count += 1;
+            }
+        }
+    }
+    count
 }
 
 /// Node centres: a row for up to two nodes, a circle for more.

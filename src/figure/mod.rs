@@ -31,6 +31,8 @@ pub mod tikz;
 
 pub use build::{build, View, DEFAULT_MAX_NODES};
 
+use num_bigint::BigUint;
+
 /// A node's index in a figure.
 pub type NodeIx = usize;
 
@@ -114,6 +116,11 @@ pub trait KripkeLike {
     fn marked_note(&self) -> Option<&str> {
         None
     }
+    /// More legend lines (the model's counts, when the figure is a
+    /// projection of a model too large to draw).
+    fn notes(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// The fill of shaded nodes: light amber, under black text.
@@ -143,6 +150,88 @@ pub struct Figure {
     pub marked: Vec<NodeIx>,
     /// What the shading means, when [`View::highlight`] asked for it.
     pub marked_note: Option<String>,
+    /// Set when the view asked for the whole model ([`View::fit`]) and it
+    /// was too large to draw: the card this per-card projection shows.
+    pub projected: Option<Box<Projected>>,
+    /// The whole model's counts, given in the legend when the figure shows
+    /// less than the whole model because it is too large.
+    pub counts: Option<Box<Counts>>,
+}
+
+/// The card a figure was projected on because the model is too large.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Projected {
+    /// The card kind.
+    pub card: crate::engine::Kind,
+    /// Its name (`6S`).
+    pub name: String,
+}
+
+/// A model's size, as the engine counts it: its worlds and how many each
+/// agent considers possible in the actual world.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counts {
+    /// The worlds (reachable from the actual one).
+    pub worlds: BigUint,
+    /// For each agent, the worlds it considers possible.
+    pub considers: Vec<BigUint>,
+    /// Whether these count worlds (not a symbolic structure's states,
+    /// an upper bound).
+    pub exact: bool,
+}
+
+impl Counts {
+    /// The counts of `model`.
+    pub fn of(model: &dyn crate::engine::Backend) -> Counts {
+        Counts {
+            worlds: model.world_count_big(),
+            considers: (0..model.agents())
+                .map(|a| model.considers_big(a))
+                .collect(),
+            exact: model.counts_exact(),
+        }
+    }
+}
+
+/// `3153150` as `3,153,150`.
+pub fn grouped(n: &BigUint) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+impl Figure {
+    /// The legend's lines about what the figure leaves out: the whole
+    /// model's counts when it was too large to draw.
+    pub fn count_notes(&self) -> Vec<String> {
+        let Some(c) = &self.counts else {
+            return Vec::new();
+        };
+        let what = if c.exact {
+            "worlds"
+        } else {
+            "states (at most that many worlds)"
+        };
+        let mut out = vec![match &self.projected {
+            Some(p) => format!(
+                "a projection: the model has {} {what}, too many to draw; each box is one place of {}",
+                grouped(&c.worlds),
+                p.name
+            ),
+            None => format!("the model has {} {what}, too many to draw", grouped(&c.worlds)),
+        }];
+        for (a, n) in c.considers.iter().enumerate() {
+            let name = self.agents.get(a).map_or("?", String::as_str);
+            out.push(format!("{name} considers {} possible", grouped(n)));
+        }
+        out
+    }
 }
 
 impl KripkeLike for Figure {
@@ -172,6 +261,9 @@ impl KripkeLike for Figure {
     }
     fn marked_note(&self) -> Option<&str> {
         self.marked_note.as_deref()
+    }
+    fn notes(&self) -> Vec<String> {
+        self.count_notes()
     }
 }
 

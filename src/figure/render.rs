@@ -4,7 +4,8 @@
 //! DOT and TikZ text are always available. SVG, PNG and PDF are drawn by
 //! the system `dot` program (the graphviz package) when it is installed;
 //! without it, SVG is drawn by the built-in writer ([`super::svg`], laid out
-//! by [`super::layout`]) with the same conventions. PNG and PDF need `dot`.
+//! by [`super::layout`]) with the same conventions, and PNG is that SVG
+//! rasterised in pure Rust (resvg, with the system's fonts). PDF needs `dot`.
 
 use std::io::Write;
 use std::path::Path;
@@ -20,7 +21,7 @@ pub enum Format {
     Dot,
     /// SVG (`.svg`).
     Svg,
-    /// PNG (`.png`), needs `dot`.
+    /// PNG (`.png`): `dot`, or the built-in SVG rasterised.
     Png,
     /// PDF (`.pdf`), needs `dot`.
     Pdf,
@@ -106,6 +107,9 @@ pub fn render_with<K: KripkeLike + ?Sized>(
     if use_dot {
         return run_dot(&dot::to_dot_with(fig, look), format, look);
     }
+    if format == Format::Png {
+        return rasterise(&svg::to_svg(fig, look), look);
+    }
     if format != Format::Svg {
         let name = format!("{format:?}").to_uppercase();
         return Err(FigureError::NeedsGraphviz {
@@ -113,6 +117,45 @@ pub fn render_with<K: KripkeLike + ?Sized>(
         });
     }
     Ok(svg::to_svg(fig, look).into_bytes())
+}
+
+/// The system's fonts, loaded once (the built-in SVG asks for a monospaced one).
+fn fonts() -> std::sync::Arc<resvg::usvg::fontdb::Database> {
+    static FONTS: std::sync::OnceLock<std::sync::Arc<resvg::usvg::fontdb::Database>> =
+        std::sync::OnceLock::new();
+    FONTS
+        .get_or_init(|| {
+            let mut db = resvg::usvg::fontdb::Database::new();
+            db.load_system_fonts();
+            std::sync::Arc::new(db)
+        })
+        .clone()
+}
+
+/// The built-in SVG as a PNG, at `look.dpi` (96, Graphviz's default, when unset).
+fn rasterise(svg_text: &str, look: &Look) -> Result<Vec<u8>, FigureError> {
+    let options = resvg::usvg::Options {
+        fontdb: fonts(),
+        ..resvg::usvg::Options::default()
+    };
+    let tree = resvg::usvg::Tree::from_str(svg_text, &options)
+        .map_err(|e| FigureError::Io(format!("the built-in SVG could not be read: {e}")))?;
+    let scale = look.dpi.unwrap_or(96) as f32 / 96.0;
+    let size = tree
+        .size()
+        .to_int_size()
+        .scale_by(scale)
+        .ok_or_else(|| FigureError::Io("the figure is too large to rasterise".into()))?;
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height())
+        .ok_or_else(|| FigureError::Io("the figure is too large to rasterise".into()))?;
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::from_scale(scale, scale),
+        &mut pixmap.as_mut(),
+    );
+    pixmap
+        .encode_png()
+        .map_err(|e| FigureError::Io(format!("PNG: {e}")))
 }
 
 fn run_dot(text: &str, format: Format, look: &Look) -> Result<Vec<u8>, FigureError> {

@@ -215,6 +215,11 @@ pub fn legend_rows<K: KripkeLike + ?Sized>(fig: &K, _look: &Look) -> Vec<LegendR
         text: fig.caption().to_string(),
         italic: true,
     }];
+    rows.extend(fig.notes().into_iter().map(|text| LegendRow {
+        agent: None,
+        text,
+        italic: true,
+    }));
     for a in used_agents(fig) {
         rows.push(LegendRow {
             agent: Some(a),

@@ -74,6 +74,7 @@ pub fn export(
     check: bool,
     span: Span,
     limit: Option<usize>,
+    fit: Option<Vec<crate::engine::Kind>>,
 ) -> Result<Vec<Output>, Diagnostic> {
     figure::render::Format::from_path(std::path::Path::new(&def.path.text))
         .map_err(|e| errors::figure(&e, def.path.span))?;
@@ -81,6 +82,7 @@ pub fn export(
     if let (Some(n), None) = (limit, def.limit) {
         view.max_nodes = n;
     }
+    view.fit = fit;
     if check {
         return Ok(Vec::new());
     }

@@ -224,6 +224,11 @@ pub struct Session {
     whole: Option<Whole>,
     checkpoints: Vec<String>,
     figure_limit: Option<usize>,
+    /// Whether an `export` of a model too large to draw draws a per-card
+    /// projection instead of failing ([`crate::figure::View::fit`]).
+    figure_fit: bool,
+    /// The card kinds the last move is about: named in it, or moved by it.
+    move_cards: Vec<crate::engine::Kind>,
 }
 
 impl Session {
@@ -250,6 +255,19 @@ impl Session {
     /// Sets the most nodes an `export` draws (default [`crate::figure::DEFAULT_MAX_NODES`]).
     pub fn set_figure_limit(&mut self, limit: usize) {
         self.figure_limit = Some(limit);
+    }
+
+    /// Lets an `export` without `for` or `all` of a model too large to
+    /// draw draw the per-card projection of a card the last move is about
+    /// ([`crate::figure::View::fit`]), as `dealer export` and the lecture
+    /// view do; off by default (a scenario's `export` then fails).
+    pub fn set_figure_fit(&mut self, on: bool) {
+        self.figure_fit = on;
+    }
+
+    /// The card kinds the last move is about (named in it, or moved by it).
+    pub fn move_cards(&self) -> &[crate::engine::Kind] {
+        &self.move_cards
     }
 
     /// The checkpoints passed so far.
@@ -858,10 +876,20 @@ impl Session {
         // A plain per-card view (`for CARD`) is computed from the engine's
         // sets of states, without listing the worlds.
         let per_card = def.card.is_some() && !def.all;
-        if !check && !per_card {
+        let fit =
+            (self.figure_fit && !def.all && def.card.is_none()).then(|| self.move_cards.clone());
+        if !check && !per_card && fit.is_none() {
             listable(model, "a figure", span)?;
         }
-        super::figures::export(def, &self.scope(), model, check, span, self.figure_limit)
+        super::figures::export(
+            def,
+            &self.scope(),
+            model,
+            check,
+            span,
+            self.figure_limit,
+            fit,
+        )
     }
 
     /// `event NAME { ... }`.
@@ -922,6 +950,12 @@ impl Session {
                 d.message = format!("{source}: {}", d.message);
                 d
             })?;
+        let about = move_cards(
+            &play.table,
+            &source,
+            &play.model.actual_cards(),
+            &out.model.actual_cards(),
+        );
         if let Some(whole) = self.whole.as_mut() {
             match mv {
                 crate::cards::Move::Announce(phi) => whole.announced.push(phi),
@@ -933,6 +967,7 @@ impl Session {
         play.model = out.model;
         play.state = out.state;
         play.names = None;
+        self.move_cards = about;
         Ok(vec![Output::Moved {
             source,
             notes: out.notes,
@@ -1287,6 +1322,50 @@ fn compare<T: Ord>(op: CmpOp, left: &T, right: &T) -> bool {
 
 /// Refuses a statement that lists worlds (`what`) on a model whose worlds
 /// cannot be listed (a large symbolic model).
+/// The card kinds a move is about: those its text names (a card, or a
+/// rank such as `K` for every king; player and location names left out),
+/// then those whose place in the actual world it changed.
+fn move_cards(
+    table: &crate::cards::Table,
+    text: &str,
+    before: &crate::engine::Allocation,
+    after: &crate::engine::Allocation,
+) -> Vec<crate::engine::Kind> {
+    let mut out: Vec<crate::engine::Kind> = Vec::new();
+    let words = text
+        .split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | ',' | ';'))
+        .filter(|w| !w.is_empty())
+        .skip(1);
+    for word in words {
+        if table.find_player(word).is_some() || table.find_location(word).is_some() {
+            continue;
+        }
+        let name = Name {
+            text: word.into(),
+            span: Span::default(),
+        };
+        let kinds = table.deck.pattern(&name).or_else(|_| {
+            table.deck.pattern(&Name {
+                text: format!("{word}*").into(),
+                span: Span::default(),
+            })
+        });
+        for k in kinds.unwrap_or_default() {
+            if !out.contains(&k) {
+                out.push(k);
+            }
+        }
+    }
+    let kinds = table.deck.kinds.len();
+    for k in 0..kinds {
+        let moved = before.iter().zip(after).any(|(b, a)| b.get(k) != a.get(k));
+        if moved && !out.contains(&k) {
+            out.push(k);
+        }
+    }
+    out
+}
+
 fn listable(model: &dyn Backend, what: &str, span: Span) -> Result<(), Diagnostic> {
     model.listable().map_err(|e| {
         Diagnostic::error(

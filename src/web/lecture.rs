@@ -95,6 +95,8 @@ pub struct State {
     pub checkpoints: Vec<String>,
     /// Agent names, by index, once cards are dealt.
     pub agents: Vec<String>,
+    /// The deck's card kinds, by name (the figure's card menu).
+    pub cards: Vec<String>,
     /// The problem that stopped the last step.
     pub problem: Option<Problem>,
 }
@@ -282,6 +284,11 @@ impl Lecture {
         Ok(())
     }
 
+    /// The session at the current position (read only).
+    pub fn session(&self) -> &Session {
+        &self.now().session
+    }
+
     /// The state the page draws.
     pub fn state(&self) -> State {
         let now = self.now();
@@ -312,6 +319,9 @@ impl Lecture {
                 })
                 .collect(),
             agents,
+            cards: now.session.playing().map_or_else(Vec::new, |p| {
+                p.table.deck.kinds.iter().map(|k| k.name.clone()).collect()
+            }),
             problem: self.problem.clone(),
         }
     }
@@ -349,18 +359,35 @@ impl Lecture {
         Ok(lines)
     }
 
-    /// The current model drawn as `format` (SVG or DOT; PNG needs Graphviz).
-    pub fn figure(&self, view: &View, format: Format) -> Result<Vec<u8>, String> {
-        let play = self
-            .now()
-            .session
+    /// The figure of the current model seen through `view`. A view of the
+    /// whole model (no card, not `all`) that is too large to draw becomes
+    /// the per-card projection of a card the last move is about
+    /// ([`View::fit`]), which says so in its legend.
+    pub fn figure_value(&self, view: &View) -> Result<crate::figure::Figure, String> {
+        let now = &self.now().session;
+        let play = now
             .playing()
             .ok_or("no cards are dealt yet: step forward first")?;
         let n = play.model.agents();
-        if let Some(bad) = view.agents.iter().flatten().find(|&&a| a >= n) {
+        if let Some(bad) = view
+            .agents
+            .iter()
+            .flatten()
+            .chain(view.only.iter())
+            .find(|&&a| a >= n)
+        {
             return Err(format!("no agent {bad}: the model has {n}"));
         }
-        let fig = build(&play.table, &play.props, &*play.model, view).map_err(|e| e.to_string())?;
+        let mut view = view.clone();
+        if view.fit.is_none() {
+            view.fit = Some(now.move_cards().to_vec());
+        }
+        build(&play.table, &play.props, &*play.model, &view).map_err(|e| e.to_string())
+    }
+
+    /// The current model drawn as `format` (SVG, DOT or PNG).
+    pub fn figure(&self, view: &View, format: Format) -> Result<Vec<u8>, String> {
+        let fig = self.figure_value(view)?;
         render(&fig, format, renderer_from_env()).map_err(|e| e.to_string())
     }
 

@@ -77,12 +77,14 @@ fn bad(message: impl Into<String>) -> ApiError {
 
 fn failure(f: Failure) -> ApiError {
     match f {
+        // Not 408 (Request Timeout), which browsers re-send on their own:
+        // the work was stopped, and only the person should ask again.
         Failure::Timeout(d) => ApiError(
-            StatusCode::REQUEST_TIMEOUT,
+            StatusCode::SERVICE_UNAVAILABLE,
             json!({ "error": format!(
-                "this took longer than the time limit of {} s; the session is as it was before",
+                "this took longer than the time limit of {} s and was stopped; the session is as it was before",
                 d.as_secs()
-            ) }),
+            ), "code": "time-limit" }),
         ),
         Failure::Gone => ApiError(
             StatusCode::INTERNAL_SERVER_ERROR,
@@ -481,8 +483,9 @@ async fn perspective(
         .map_err(failure)?
 }
 
-/// `GET /api/sessions/{id}/figure?format=svg&agents=0,1&access=C&for=2_A`
-/// (`agent=N` for one agent, as before). With `access` (`K` for one
+/// `GET /api/sessions/{id}/figure?format=svg&agents=0,1&access=C&for=2_A&only=0`
+/// (`agent=N` for one agent, as before; `only=N` draws the worlds agent N
+/// considers possible). With `access` (`K` for one
 /// agent, `E`, `C`, `D` for a group), the perspective's worlds are shaded
 /// in the figure itself, so that a download keeps them.
 #[derive(Deserialize)]
@@ -493,6 +496,8 @@ struct FigureQuery {
     access: Option<String>,
     #[serde(rename = "for")]
     card: Option<String>,
+    /// `only=N`: the worlds agent N considers possible.
+    only: Option<usize>,
 }
 
 async fn figure(
@@ -521,7 +526,7 @@ async fn figure(
         (Some(access), Some(group)) => Some((access_of(access, group)?, group.clone())),
     };
     let key = id.clone();
-    let bytes = app
+    let (bytes, projected) = app
         .pool
         .run(&id, move |sessions, _| {
             let l = sessions.get(&key).ok_or_else(no_session)?;
@@ -534,15 +539,30 @@ async fn figure(
                 .map_err(bad)?;
             let view = View {
                 card,
+                only: q.only,
                 agents: drawn,
                 highlight,
                 ..View::default()
             };
-            l.figure(&view, format).map_err(bad)
+            let fig = l.figure_value(&view).map_err(bad)?;
+            let bytes = crate::figure::render::render(
+                &fig,
+                format,
+                crate::figure::render::renderer_from_env(),
+            )
+            .map_err(|e| bad(e.to_string()))?;
+            let projected = fig.projected.map(|p| p.name);
+            Ok::<_, ApiError>((bytes, projected))
         })
         .await
         .map_err(failure)??;
-    Ok(([(header::CONTENT_TYPE, mime)], bytes).into_response())
+    // The card a figure too large to draw was projected on, for the
+    // page's card menu.
+    let mut response = ([(header::CONTENT_TYPE, mime)], bytes).into_response();
+    if let Some(name) = projected.and_then(|n| header::HeaderValue::from_str(&n).ok()) {
+        response.headers_mut().insert("x-dealer-projected", name);
+    }
+    Ok(response)
 }
 
 /// `GET /api/games`: the games that can be played, with their players and
@@ -577,7 +597,7 @@ async fn new_game(
     let key = id.clone();
     let state = app
         .pool
-        .run(&id, move |sessions, waiting| {
+        .run_to_end(&id, move |sessions, waiting| {
             let game = play::WebGame::new(&req, options()).map_err(bad)?;
             let state = game.state(false).map_err(bad)?;
             if waiting() {
@@ -601,7 +621,7 @@ async fn on_game(
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let key = id.clone();
     app.pool
-        .run(&id, move |sessions, _| {
+        .run_to_end(&id, move |sessions, _| {
             let game = sessions.game(&key).ok_or_else(no_game)?;
             f(game)?;
             let state = game.state(reveal).map_err(bad)?;

@@ -5,7 +5,11 @@
 //! and runs the closures the HTTP handlers send it, one at a time. A
 //! handler waits for its answer at most the evaluation time limit; a job
 //! whose handler gave up commits nothing, so a request that timed out
-//! leaves its session as it was.
+//! leaves its session as it was. Each job runs under a cancel token of its
+//! own ([`crate::engine::cancel::Token`]) with the request's deadline, which
+//! the handler also cancels when it stops waiting (the time limit, or the
+//! client gone): the engine stops the job at its next step, so the
+//! session's next request does not queue behind an abandoned computation.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
@@ -17,6 +21,7 @@ use tokio::sync::oneshot;
 
 use super::lecture::Lecture;
 use super::play::WebGame;
+use crate::engine::cancel;
 
 /// The sessions one worker owns (lectures and games), with when each was
 /// last used.
@@ -147,20 +152,59 @@ impl Pool {
     }
 
     /// Runs `f` on the worker that owns session `id`; `f` is told whether
-    /// its caller still waits (commit nothing when it does not).
+    /// its caller still waits (commit nothing when it does not). The
+    /// engine stops `f` at its next step once the time limit passes.
     pub async fn run<T: Send + 'static>(
         &self,
         id: &str,
         f: impl FnOnce(&mut Sessions, &dyn Fn() -> bool) -> T + Send + 'static,
     ) -> Result<T, Failure> {
+        self.run_with(id, true, f).await
+    }
+
+    /// Like [`Pool::run`], but `f` runs to its end even after its caller
+    /// gave up (a game's move, which the game keeps when it is made).
+    pub async fn run_to_end<T: Send + 'static>(
+        &self,
+        id: &str,
+        f: impl FnOnce(&mut Sessions, &dyn Fn() -> bool) -> T + Send + 'static,
+    ) -> Result<T, Failure> {
+        self.run_with(id, false, f).await
+    }
+
+    async fn run_with<T: Send + 'static>(
+        &self,
+        id: &str,
+        cancellable: bool,
+        f: impl FnOnce(&mut Sessions, &dyn Fn() -> bool) -> T + Send + 'static,
+    ) -> Result<T, Failure> {
         let (tx, rx) = oneshot::channel();
+        // The handler gives up at the limit and cancels the token then; the
+        // token's own deadline, a little later, stops the job even if the
+        // handler's side is slow to wake.
+        let deadline = Instant::now() + self.limit + Duration::from_millis(250);
+        let token = cancel::Token::new(cancellable.then_some(deadline));
+        // Cancels the job when this future ends without its answer: the
+        // time limit below, or the client gone (the future dropped).
+        struct StopUnlessDone(cancel::Token, bool, bool);
+        impl Drop for StopUnlessDone {
+            fn drop(&mut self) {
+                if !self.1 && self.2 {
+                    self.0.cancel();
+                }
+            }
+        }
+        let mut guard = StopUnlessDone(token.clone(), false, cancellable);
         let job: Job = Box::new(move |s: &mut Sessions| {
-            let waiting = || !tx.is_closed();
-            let out = f(s, &waiting);
+            let waiting = || !tx.is_closed() && !token.is_cancelled();
+            let out = cancel::with_token(&token, || f(s, &waiting));
             let _ = tx.send(out);
         });
         self.worker(id).send(job).map_err(|_| Failure::Gone)?;
-        match tokio::time::timeout(self.limit, rx).await {
+        let answer = tokio::time::timeout(self.limit, rx).await;
+        guard.1 = answer.as_ref().is_ok_and(|a| a.is_ok());
+        drop(guard);
+        match answer {
             Ok(Ok(v)) => Ok(v),
             Ok(Err(_)) => Err(Failure::Gone),
             Err(_) => Err(Failure::Timeout(self.limit)),

@@ -126,8 +126,13 @@ function render(state) {
       out.textContent = r.lines.join("\n");
       li.appendChild(out);
     }
+    if (i === state.pos - 1 && state.pos === state.statements.length) li.classList.add("last");
     list.appendChild(li);
   });
+  // The list follows the step: the current statement (or the last one run)
+  // scrolled into the middle of the list.
+  const cur = list.querySelector("li.current") || list.querySelector("li.last");
+  if (cur) list.scrollTop = Math.max(0, cur.offsetTop - list.offsetTop - list.clientHeight / 3);
   if (document.activeElement !== $("editor")) $("editor").value = state.src;
   colour();
   $("where").textContent = `step ${state.step} · ${state.pos}/${state.statements.length} statements`;
@@ -141,6 +146,13 @@ function render(state) {
     .filter((m) => m);
   cp.value = passed.length ? passed[passed.length - 1][1] : "";
   perspectives(state.agents);
+  cards(state.cards || []);
+  enable(true);
+  // The world panel shows a world of this step only: worlds are numbered
+  // afresh by every move.
+  $("world").hidden = true;
+  $("world").textContent = "";
+  delete $("world").dataset.world;
   const last = state.ran.filter((r) => r.lines.length).slice(-3);
   $("narration").textContent = last.map((r) => r.lines.join("\n")).join("\n");
   if (state.problem) showProblem({ problem: state.problem });
@@ -155,6 +167,11 @@ function perspectives(agents) {
   const chosen = ag.value;
   ag.length = 1;
   agents.forEach((a, i) => ag.add(new Option(`${a} (K)`, `K:${i}`)));
+  const only = $("only");
+  const was = only.value;
+  only.length = 1;
+  agents.forEach((a, i) => only.add(new Option(a, String(i))));
+  only.value = [...only.options].some((o) => o.value === was) ? was : "";
   const all = agents.map((_, i) => i);
   const groups = [];
   if (agents.length <= 4) {
@@ -174,6 +191,25 @@ function perspectives(agents) {
   ag.value = [...ag.options].some((o) => o.value === chosen) ? chosen : "";
 }
 
+// The views a lecturer picks: whose worlds (`only`) and which card.
+function cards(names) {
+  const c = $("card");
+  const chosen = c.value;
+  c.length = 1;
+  names.forEach((n) => c.add(new Option(n, n)));
+  c.value = names.includes(chosen) ? chosen : "";
+}
+
+function enable(on) {
+  ["back", "step", "checkpoint", "agent", "only", "card", "full", "q", "ask-button"].forEach((id) => {
+    $(id).disabled = !on;
+  });
+  ["svg", "dot", "png"].forEach((id) => {
+    $(id).hidden = !on;
+  });
+  $("q").placeholder = on ? "K1 hand2(QH)" : "load a scenario first";
+}
+
 function perspective() {
   const v = $("agent").value;
   if (!v) return null;
@@ -188,7 +224,8 @@ function figureUrl(format) {
     p.set("agents", view.agents);
     p.set("access", view.access);
   }
-  if ($("card").value.trim()) p.set("for", $("card").value.trim());
+  if ($("card").value) p.set("for", $("card").value);
+  if ($("only").value) p.set("only", $("only").value);
   return `/api/sessions/${session}/figure?${p}`;
 }
 
@@ -214,7 +251,7 @@ function worldOf(g) {
 
 async function highlight(box) {
   const view = perspective();
-  if (!view || $("card").value.trim()) return;
+  if (!view || $("card").value || box.dataset.projected) return;
   const p = new URLSearchParams({ agents: view.agents, access: view.access });
   const r = await api("GET", `/api/sessions/${session}/perspective?${p}`).catch(() => null);
   if (!r) return;
@@ -235,6 +272,11 @@ async function figure() {
   const r = await fetch(url);
   const box = $("figure-box");
   box.dataset.highlighted = "";
+  // A model too large to draw comes back as one card's projection: the
+  // card menu says which card the server chose.
+  const projected = r.headers.get("x-dealer-projected") || "";
+  box.dataset.projected = projected;
+  $("card").options[0].text = projected ? `auto: ${projected}` : "whole model";
   if (r.ok) {
     const svg = inline(await r.text());
     box.textContent = "";
@@ -301,8 +343,15 @@ $("figure-box").onclick = async (ev) => {
   }
 };
 $("card").onchange = figure;
+$("only").onchange = figure;
+$("full").onclick = () => {
+  const box = $("figure-box");
+  if (document.fullscreenElement) document.exitFullscreen();
+  else if (box.requestFullscreen) box.requestFullscreen();
+};
 $("ask").onsubmit = async (ev) => {
   ev.preventDefault();
+  if (!session) return;
   try {
     const r = await api("POST", `/api/sessions/${session}/query`, { q: $("q").value });
     $("answer").textContent = r.lines.join("\n");
@@ -328,7 +377,10 @@ $("ask").onsubmit = async (ev) => {
       showProblem(e);
     }
   } else if (want) {
+    // `?scenario=gofish/simplified.deal&at=turn%202` opens at a checkpoint.
     $("scenario").value = want;
-    load({ path: want });
+    await load({ path: want });
+    const at = params.get("at");
+    if (at && session) await act("POST", "/goto", { name: at });
   }
 })();
