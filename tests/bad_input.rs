@@ -444,3 +444,22 @@ fn every_referee_deals_both_sizes() {
         }
     }
 }
+
+/// A world of variables is listed the same way whether the listing reads
+/// the current model (`worlds`) or the whole written one (`worlds all`).
+#[test]
+fn a_world_of_variables_is_listed_one_way() {
+    let (code, stdout, stderr) = output(dealer().args(["run", "scenarios/classics/cheryl.deal"]));
+    assert_eq!(code, 0, "{stderr}");
+    let src = std::fs::read_to_string(format!(
+        "{}/scenarios/classics/cheryl.deal",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let extra = format!("{src}\nworlds where true\n");
+    let (code, reachable, _, _) = run_file(extra.as_bytes());
+    assert_eq!(code, 0);
+    assert!(stdout.contains("          month=7,day=16*"), "{stdout}");
+    assert!(reachable.ends_with("          month=7,day=16*\nexpectations: 7 held, 0 failed\n"), "{reachable}");
+    assert!(!reachable.contains("w0"), "{reachable}");
+}

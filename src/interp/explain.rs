@@ -68,7 +68,10 @@ pub fn world_line(
         .map(|(p, _)| p.as_str())
         .chain(shown.iter().map(String::as_str))
         .collect();
-    if names.is_some() && !shown.is_empty() {
+    // A world of variables is named by its values (`month=7,day=16`), as
+    // the whole model names it, whether or not this model keeps names.
+    let by_values = table.deck.kinds.is_empty() && !shown.is_empty();
+    if (names.is_some() || by_values) && !shown.is_empty() {
         parts.clear();
     } else if !true_props.is_empty() || table.deck.kinds.is_empty() {
         parts.push(if true_props.is_empty() {
@@ -79,7 +82,10 @@ pub fn world_line(
     }
     let name = names
         .and_then(|n| n.names.get(w).cloned())
-        .unwrap_or_else(|| format!("w{w}"));
+        .unwrap_or_else(|| match by_values {
+            true => shown.join(","),
+            false => format!("w{w}"),
+        });
     format!("{name}{mark} {}", parts.join(" "))
         .trim_end()
         .to_string()

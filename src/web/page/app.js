@@ -204,6 +204,8 @@ function enable(on) {
   ["back", "step", "checkpoint", "agent", "only", "card", "full", "q", "ask-button"].forEach((id) => {
     $(id).disabled = !on;
   });
+  // The quiz mode (quiz.js) keeps the perspective, which shades the figure, off.
+  if (document.body.classList.contains("quiz")) $("agent").disabled = true;
   ["svg", "dot", "png"].forEach((id) => {
     $(id).hidden = !on;
   });
