@@ -25,7 +25,7 @@ use super::vars::{
 };
 use super::walk;
 use crate::engine::event::{EventId, EventModel, Post};
-use crate::engine::formula::Cmp;
+use crate::engine::formula::{Cmp, Formula};
 use crate::engine::translate;
 use crate::engine::EngineError;
 
@@ -118,7 +118,7 @@ pub(crate) fn transform(
     } else {
         pre
     };
-    let posts = compile(st, law, em)?;
+    let posts = compile(st, em, &|phi| eval(st, law, phi))?;
     // Cards that are not there: refused if some possible state and event need them.
     for (e, post) in posts.iter().enumerate() {
         let problem = oom(oom(post.missing.and(&pre[e]))?.and(law))?;
@@ -154,6 +154,51 @@ pub(crate) fn transform(
     }
     let mut t = with_events(st, law, &ev)?;
     t.kept = kept;
+    Ok(t)
+}
+
+/// The transformer of an event model whose relations need not be
+/// equivalences (a belief structure's update, `belief.rs`): event
+/// variables ē for the events `kept` (in that order; none for one
+/// event), the new law and the postconditions' new values, and no agent
+/// observes ē: what each agent tells apart is the caller's relation on
+/// ē. Checks the missing cards as [`transform`] does.
+pub(crate) fn belief_transform(
+    st: &State,
+    law: &Bdd,
+    em: &EventModel,
+    pre: Vec<Bdd>,
+    kept: &[EventId],
+    whole: bool,
+    truth: &dyn Fn(&Formula) -> Res<Bdd>,
+) -> Res<Transformed> {
+    let pre = if whole {
+        implied_true(st, law, pre)?
+    } else {
+        pre
+    };
+    let posts = compile(st, em, truth)?;
+    for (e, post) in posts.iter().enumerate() {
+        let problem = oom(oom(post.missing.and(&pre[e]))?.and(law))?;
+        if problem.satisfiable() {
+            return Err(EngineError::MissingCards {
+                model: em.name.clone(),
+                event: em.events[e].name.clone(),
+            });
+        }
+    }
+    let ev = Events {
+        classes: vec![vec![0; kept.len()]; st.obs.len()],
+        pre: kept.iter().map(|&e| pre[e].clone()).collect(),
+        posts: kept.iter().map(|&e| &posts[e]).collect(),
+        designated: em
+            .designated_events()
+            .iter()
+            .filter_map(|e| kept.iter().position(|k| k == e))
+            .collect(),
+    };
+    let mut t = with_events(st, law, &ev)?;
+    t.kept = kept.to_vec();
     Ok(t)
 }
 
@@ -660,7 +705,12 @@ fn changed_facts(posts: &[&Compiled]) -> Vec<Target> {
 }
 
 /// Compiles every event's postcondition into bit-vector arithmetic.
-fn compile(st: &State, law: &Bdd, em: &EventModel) -> Res<Vec<Compiled>> {
+/// `truth` gives a `Set`'s formula's truth set in the structure.
+fn compile(
+    st: &State,
+    em: &EventModel,
+    truth: &dyn Fn(&Formula) -> Res<Bdd>,
+) -> Res<Vec<Compiled>> {
     let meta = &*st.meta;
     let bad = |why: String| EngineError::Malformed(format!("event model `{}`: {why}", em.name));
     let loc = |l: usize| {
@@ -743,7 +793,7 @@ fn compile(st: &State, law: &Bdd, em: &EventModel) -> Res<Vec<Compiled>> {
                     if *p >= meta.props {
                         return Err(bad(format!("proposition {p} out of range")));
                     }
-                    set(&mut c, Target::Prop(*p), vec![eval(st, law, phi)?]);
+                    set(&mut c, Target::Prop(*p), vec![truth(phi)?]);
                 }
             }
         }
