@@ -742,6 +742,94 @@ impl BeliefModel {
     }
 }
 
+/// The belief structure of an explicit model whose relations need not be
+/// equivalences (a written `model { ... }` with belief arrows): the
+/// facts and propositions, a world index w̄ as the belief variables, no
+/// observations, and `Ω_a(w̄*, w̄)` the pairs of a's relation:
+/// `θ = ∨_w (w̄ = w ∧ values(w))`.
+pub(crate) fn from_explicit(m: &ExplicitModel, limits: &SymbolicLimits) -> Res<BeliefModel> {
+    let (kinds, locations, n) = (m.copies().len(), m.locations(), m.len());
+    let meta = super::new_meta(
+        limits,
+        m.copies().to_vec(),
+        locations,
+        m.props(),
+        usize::MAX,
+    );
+    let facts: Vec<Vec<VarNo>> = (0..kinds * locations)
+        .map(|f| meta.fresh(meta.full_width(f / locations.max(1))))
+        .collect();
+    let props = meta.fresh(m.props());
+    let width = super::vars::width_for(n.saturating_sub(1) as u32);
+    let index = meta.fresh(width);
+    let star = meta.fresh(width);
+    let agents = m.agents();
+    let mut live: Vec<VarNo> = facts.iter().flatten().copied().collect();
+    live.extend(&props);
+    live.extend(&index);
+    live.sort_unstable();
+    let st = State {
+        meta: meta.clone(),
+        facts,
+        derived: None,
+        rest: Vec::new(),
+        props,
+        obs: vec![Vec::new(); agents],
+        live,
+    };
+    let mut actual = vec![false; meta.num_vars()];
+    let mut law = meta.bot();
+    for w in 0..n {
+        let view = m.world(w);
+        let mut values: Vec<(VarNo, bool)> = Vec::new();
+        let mut put = |vars: &[VarNo], value: u32| {
+            for (i, &v) in vars.iter().enumerate() {
+                values.push((v, value >> i & 1 == 1));
+            }
+        };
+        for k in 0..kinds {
+            for l in 0..locations {
+                put(&st.facts[meta.fact(k, l)], view.cards[l][k]);
+            }
+        }
+        for (p, &v) in st.props.iter().enumerate() {
+            put(&[v], u32::from(view.props[p]));
+        }
+        put(&index, w as u32);
+        if w == m.actual() {
+            for &(v, b) in &values {
+                actual[v as usize] = b;
+            }
+        }
+        let vars: Vec<VarNo> = values.iter().map(|&(v, _)| v).collect();
+        let cube = meta.assignment(&vars, |v| values.iter().any(|&(x, b)| x == v && b))?;
+        law = oom(law.or(&cube))?;
+    }
+    let now = vec_of(&meta, &index)?;
+    let before = vec_of(&meta, &star)?;
+    let mut omega = Vec::with_capacity(agents);
+    for a in 0..agents {
+        let mut r = meta.bot();
+        for w in 0..n {
+            let mut to = meta.bot();
+            for v in m.accessible(a, w) {
+                to = oom(to.or(&eq_const(&meta, &now, v as u32)?))?;
+            }
+            r = oom(r.or(&oom(eq_const(&meta, &before, w as u32)?.and(&to))?))?;
+        }
+        omega.push(r);
+    }
+    let s = Structure {
+        st,
+        bel: Beliefs {
+            w: index,
+            star,
+            omega,
+        },
+    };
+    Ok(BeliefModel::new(s, law, actual, *limits))
+}
+
 /// Keeps a belief structure small after an update, keeping every state's
 /// bisimulation class: variables every agent observes take their actual
 /// value (no relation leaves them: the states that differ are

@@ -385,6 +385,17 @@ impl SymbolicModel {
         explicit::from_explicit(m, &SymbolicLimits::default())
     }
 
+    /// The structure of any explicit model: a knowledge structure when
+    /// every relation is an equivalence ([`SymbolicModel::from_explicit`]),
+    /// else a belief structure whose belief variables are the world index.
+    pub fn structure_of(m: &ExplicitModel) -> Result<Rc<dyn Backend>, EngineError> {
+        if m.is_s5() {
+            return Ok(Rc::new(SymbolicModel::from_explicit(m)?));
+        }
+        let limits = SymbolicLimits::default();
+        Ok(Rc::new(belief::from_explicit(m, &limits)?))
+    }
+
     /// The observational structure of a scenario with variables (see
     /// [`observe`]).
     pub fn from_observations(o: &observe::Observations) -> Result<SymbolicModel, EngineError> {
