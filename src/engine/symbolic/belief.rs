@@ -81,6 +81,8 @@ struct Inner {
     actual: Vec<bool>,
     limits: SymbolicLimits,
     reach: OnceCell<Bdd>,
+    /// Each agent's successors of the actual state (made when first asked).
+    considered: Vec<OnceCell<Bdd>>,
     /// States and distinct present values among the reachable states.
     counts: OnceCell<(BigUint, BigUint)>,
     listed: OnceCell<Option<ExplicitModel>>,
@@ -412,6 +414,29 @@ impl Structure {
     ) -> Res<Updated> {
         let succ = event_successors(&self.st, em)?;
         let n = em.events.len();
+        let plain_sets = em.events.iter().all(|e| {
+            e.post
+                .iter()
+                .all(|p| !matches!(p, crate::engine::Post::Set(_, f) if super::local::modal(f)))
+        });
+        if plain_sets && !is_belief(em) {
+            // Every relation an equivalence: the knowledge transformer,
+            // whose agents observe their class of the event (observing
+            // it is the product's relation on the events), and Ω stays.
+            let t = transform::transform(&self.st, law, em, Some(pres), actual, true)?;
+            return Ok(Updated {
+                s: Structure {
+                    st: t.state,
+                    bel: self.bel.clone(),
+                },
+                law: t.law,
+                designated: t.designated,
+                fresh: t.fresh,
+                event_bits: t.event_bits,
+                defs: t.defs,
+                kept: t.kept,
+            });
+        }
         let kept = match actual {
             Some(e) => reachable_events(&succ, n, e),
             None => (0..n).collect(),
@@ -475,6 +500,7 @@ impl BeliefModel {
     }
 
     fn new(s: Structure, law: Bdd, actual: Vec<bool>, limits: SymbolicLimits) -> BeliefModel {
+        let agents = s.st.obs.len();
         BeliefModel {
             inner: Rc::new(Inner {
                 s,
@@ -482,6 +508,7 @@ impl BeliefModel {
                 actual,
                 limits,
                 reach: OnceCell::new(),
+                considered: (0..agents).map(|_| OnceCell::new()).collect(),
                 counts: OnceCell::new(),
                 listed: OnceCell::new(),
                 atoms: Atoms::default(),
@@ -550,10 +577,79 @@ impl BeliefModel {
         walk::value_at(t, &self.inner.actual)
     }
 
+    /// Whether `f` holds at the actual state: its boolean structure and
+    /// its outermost K, M and Kw read at the actual state (`K_a φ`: no
+    /// state of a's considered set lies outside φ's truth set), anything
+    /// else through its truth set.
     fn holds_here(&self, f: &Formula) -> Res<bool> {
+        let at = |g: &Formula| self.holds_here(g);
+        Ok(match f {
+            Formula::Top => true,
+            Formula::Bottom => false,
+            Formula::Not(g) => !at(g)?,
+            Formula::And(gs) => {
+                for g in gs {
+                    if !at(g)? {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
+            Formula::Or(gs) => {
+                for g in gs {
+                    if at(g)? {
+                        return Ok(true);
+                    }
+                }
+                false
+            }
+            Formula::Implies(a, b) => !at(a)? || at(b)?,
+            Formula::Iff(a, b) => at(a)? == at(b)?,
+            Formula::K(a, g) => !self.meets(*a, &oom(self.set_of(g)?.not())?)?,
+            Formula::M(a, g) => self.meets(*a, &self.set_of(g)?)?,
+            Formula::Kw(a, g) => {
+                let t = self.set_of(g)?;
+                !self.meets(*a, &oom(t.not())?)? || !self.meets(*a, &t)?
+            }
+            _ => self.at_actual(&self.set_of(f)?),
+        })
+    }
+
+    /// The truth set of `f` (under the reachable states when it reads the
+    /// whole model).
+    fn set_of(&self, f: &Formula) -> Res<Bdd> {
         let law = self.law_for(f)?;
-        let t = self.inner.s.truth(&law, f, &self.inner.atoms)?;
-        Ok(self.at_actual(&t))
+        self.inner.s.truth(&law, f, &self.inner.atoms)
+    }
+
+    /// Whether some state agent a considers possible at the actual state lies in `s`.
+    fn meets(&self, a: Agent, s: &Bdd) -> Res<bool> {
+        Ok(oom(self.considered(a)?.and(s))?.satisfiable())
+    }
+
+    /// The states a considers possible at the actual state: θ, what a
+    /// observes as it is, and Ω_a with the actual belief values as W*
+    /// (kept with the model).
+    fn considered(&self, a: Agent) -> Res<Bdd> {
+        let inner = &*self.inner;
+        let st = &inner.s.st;
+        st.observed(a)?;
+        if let Some(c) = inner.considered[a].get() {
+            return Ok(c.clone());
+        }
+        let meta = &*st.meta;
+        let bel = &inner.s.bel;
+        let here = meta.assignment(st.observed(a)?, |v| inner.actual[v as usize])?;
+        let was = |v: VarNo| {
+            bel.star
+                .iter()
+                .position(|&x| x == v)
+                .is_some_and(|i| inner.actual[bel.w[i] as usize])
+        };
+        let from = meta.assignment(&bel.star, was)?;
+        let omega = meta.and_exists(&bel.omega[a], &from, &bel.star)?;
+        let c = oom(oom(inner.law.and(&here))?.and(&omega))?;
+        Ok(inner.considered[a].get_or_init(|| c).clone())
     }
 
     /// States and distinct present values among the reachable states (or
