@@ -171,6 +171,33 @@ fn event_successors(st: &State, em: &EventModel) -> Res<Vec<Vec<Vec<usize>>>> {
         .collect()
 }
 
+/// The classes of an agent's relation on the events `kept` (renumbered
+/// from 0 in order), when it is an equivalence there.
+fn classes_of(succ: &[Vec<usize>], kept: &[usize]) -> Option<Vec<u32>> {
+    let related = |x: usize, y: usize| succ[x].contains(&y);
+    for &x in kept {
+        for &y in kept {
+            if related(x, y) != related(y, x) {
+                return None;
+            }
+            if related(x, y) && kept.iter().any(|&z| related(y, z) && !related(x, z)) {
+                return None;
+            }
+        }
+        if !related(x, x) {
+            return None;
+        }
+    }
+    let mut class: Vec<u32> = Vec::with_capacity(kept.len());
+    for (i, &x) in kept.iter().enumerate() {
+        let c = (0..i)
+            .find(|&j| related(x, kept[j]))
+            .map_or_else(|| class.iter().max().map_or(0, |&m| m + 1), |j| class[j]);
+        class.push(c);
+    }
+    Some(class)
+}
+
 /// The events reachable from `e` along the agents' arrows, in order.
 fn reachable_events(succ: &[Vec<Vec<usize>>], n: usize, e: usize) -> Vec<usize> {
     let mut keep = vec![false; n];
@@ -227,18 +254,27 @@ impl Structure {
         oom(x.substitute(&subst))
     }
 
-    /// `x[W := W*]`.
-    fn star(&self, x: &Bdd) -> Res<Bdd> {
-        if self.bel.w.is_empty() {
+    /// The belief variables `observed` leaves out, and their copies.
+    fn unobserved(&self, observed: &[VarNo]) -> (Vec<VarNo>, Vec<VarNo>) {
+        self.bel
+            .w
+            .iter()
+            .zip(&self.bel.star)
+            .filter(|(w, _)| observed.binary_search(w).is_err())
+            .map(|(&w, &s)| (w, s))
+            .unzip()
+    }
+
+    /// `x[W := W*]` for the belief variables `ws` and their copies `stars`.
+    fn star(&self, x: &Bdd, ws: &[VarNo], stars: &[VarNo]) -> Res<Bdd> {
+        if ws.is_empty() {
             return Ok(x.clone());
         }
-        let stars = self
-            .bel
-            .star
+        let stars = stars
             .iter()
             .map(|&v| self.st.meta.var(v))
             .collect::<Res<Vec<_>>>()?;
-        let subst = Subst::new(self.bel.w.clone(), stars);
+        let subst = Subst::new(ws.to_vec(), stars);
         oom(x.substitute(&subst))
     }
 
@@ -266,15 +302,16 @@ impl Structure {
         let st = &self.st;
         let meta = &*st.meta;
         let seen = st.observed(a)?;
+        let (ws, stars) = self.unobserved(seen);
         let mut keep: Vec<VarNo> = seen.to_vec();
-        keep.extend(&self.bel.w);
+        keep.extend(&ws);
         keep.sort_unstable();
         let projected = meta.exists(set, &st.live_except(&keep))?;
         let omega = &self.bel.omega[a];
         let image = if omega.valid() {
-            meta.exists(&projected, &self.bel.w)?
+            meta.exists(&projected, &ws)?
         } else {
-            meta.and_exists(&self.star(&projected)?, omega, &self.bel.star)?
+            meta.and_exists(&self.star(&projected, &ws, &stars)?, omega, &stars)?
         };
         oom(law.and(&image))
     }
@@ -452,7 +489,49 @@ impl Structure {
         let now = vec_of(meta, &bits)?;
         let before = vec_of(meta, &star)?;
         let mut bel = self.bel.clone();
+        let mut st = t.state;
+        let mut law = t.law;
+        let mut fresh = t.fresh;
+        let mut defs = t.defs;
+        let is_event: Vec<Bdd> = (0..kept.len())
+            .map(|i| eq_const(meta, &now, i as u32))
+            .collect::<Res<_>>()?;
+        let mut made: Vec<(Vec<u32>, Vec<VarNo>)> = Vec::new();
         for (a, s) in succ.iter().enumerate() {
+            // An agent whose relation on the kept events is an
+            // equivalence observes its class of the event (all of ē when
+            // it tells every event apart), as in a knowledge structure;
+            // only the others get a conjunct of Ω.
+            if let Some(class) = classes_of(s, &kept) {
+                let count = class.iter().max().map_or(0, |&c| c as usize + 1);
+                let seen: Vec<VarNo> = if count == kept.len() {
+                    bits.clone()
+                } else if count <= 1 {
+                    Vec::new()
+                } else if let Some((_, vars)) = made.iter().find(|(c, _)| *c == class) {
+                    vars.clone()
+                } else {
+                    let vars = meta.fresh(super::vars::width_for(count as u32 - 1));
+                    for (i, &v) in vars.iter().enumerate() {
+                        let mut value = meta.bot();
+                        for (e, &c) in class.iter().enumerate() {
+                            if c >> i & 1 == 1 {
+                                value = oom(value.or(&is_event[e]))?;
+                            }
+                        }
+                        law = oom(law.and(&oom(meta.var(v)?.equiv(&value))?))?;
+                        defs.push((v, value));
+                    }
+                    st.add_live(&vars);
+                    fresh.extend(&vars);
+                    made.push((class, vars.clone()));
+                    vars
+                };
+                st.obs[a].extend(seen);
+                st.obs[a].sort_unstable();
+                st.obs[a].dedup();
+                continue;
+            }
             let mut r = meta.bot();
             for (i, &e) in kept.iter().enumerate() {
                 let mut to = meta.bot();
@@ -468,12 +547,12 @@ impl Structure {
         bel.w.extend(&bits);
         bel.star.extend(&star);
         Ok(Updated {
-            s: Structure { st: t.state, bel },
-            law: t.law,
+            s: Structure { st, bel },
+            law,
             designated: t.designated,
-            fresh: t.fresh,
+            fresh,
             event_bits: bits,
-            defs: t.defs,
+            defs,
             kept,
         })
     }

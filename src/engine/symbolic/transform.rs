@@ -152,7 +152,7 @@ pub(crate) fn transform(
             return Ok(t);
         }
     }
-    let mut t = with_events(st, law, &ev)?;
+    let mut t = with_events(st, law, &ev, None)?;
     t.kept = kept;
     Ok(t)
 }
@@ -197,7 +197,16 @@ pub(crate) fn belief_transform(
             .filter_map(|e| kept.iter().position(|k| k == e))
             .collect(),
     };
-    let mut t = with_events(st, law, &ev)?;
+    // The event variables next to the deepest fact the preconditions read
+    // (a spare copy of it, as a new value takes): a glimpse at a slot
+    // ties its event bit to the slot, and a bit at the bottom of the
+    // order would make the law carry "the slot holds v" through every
+    // variable below it.
+    let width = width_for(kept.len().saturating_sub(1) as u32);
+    let deepest = ev.pre.iter().flat_map(walk::support).max();
+    let near = deepest.and_then(|v| st.facts.iter().position(|f| f.contains(&v)));
+    let bits = near.map(|f| st.meta.slot(&st.live, f, width));
+    let mut t = with_events(st, law, &ev, bits)?;
     t.kept = kept.to_vec();
     Ok(t)
 }
@@ -564,10 +573,16 @@ fn tells_apart(
 }
 
 /// The transformer with event variables ē (and class variables).
-fn with_events(st: &State, law: &Bdd, ev: &Events) -> Res<Transformed> {
+/// `bits`: the event variables to use (of the right width), else fresh
+/// ones at the bottom.
+fn with_events(st: &State, law: &Bdd, ev: &Events, bits: Option<Vec<VarNo>>) -> Res<Transformed> {
     let meta = &*st.meta;
     let n = ev.pre.len();
-    let event_bits = meta.fresh(width_for(n.saturating_sub(1) as u32));
+    let width = width_for(n.saturating_sub(1) as u32);
+    let event_bits = match bits {
+        Some(b) if b.len() == width => b,
+        _ => meta.fresh(width),
+    };
     let evec = vec_of(meta, &event_bits)?;
     let is_event: Vec<Bdd> = (0..n)
         .map(|e| eq_const(meta, &evec, e as u32))
