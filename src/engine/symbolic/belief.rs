@@ -254,6 +254,19 @@ impl Structure {
         oom(x.substitute(&subst))
     }
 
+    /// `x[stars := ws]`.
+    fn unstar_some(&self, x: &Bdd, stars: &[VarNo], ws: &[VarNo]) -> Res<Bdd> {
+        if stars.is_empty() {
+            return Ok(x.clone());
+        }
+        let ws = ws
+            .iter()
+            .map(|&v| self.st.meta.var(v))
+            .collect::<Res<Vec<_>>>()?;
+        let subst = Subst::new(stars.to_vec(), ws);
+        oom(x.substitute(&subst))
+    }
+
     /// The belief variables `observed` leaves out, and their copies.
     fn unobserved(&self, observed: &[VarNo]) -> (Vec<VarNo>, Vec<VarNo>) {
         self.bel
@@ -307,7 +320,18 @@ impl Structure {
         keep.extend(&ws);
         keep.sort_unstable();
         let projected = meta.exists(set, &st.live_except(&keep))?;
-        let omega = &self.bel.omega[a];
+        // A belief variable a observes (the cleanup may have made a
+        // observe one its observations determine) has one value at both
+        // ends of a step.
+        let (seen_w, seen_star): (Vec<VarNo>, Vec<VarNo>) = self
+            .bel
+            .w
+            .iter()
+            .zip(&self.bel.star)
+            .filter(|(w, _)| seen.binary_search(w).is_ok())
+            .map(|(&w, &s)| (w, s))
+            .unzip();
+        let omega = &self.unstar_some(&self.bel.omega[a], &seen_star, &seen_w)?;
         let image = if omega.valid() {
             meta.exists(&projected, &ws)?
         } else {
@@ -912,7 +936,7 @@ impl BeliefModel {
             actual[*v as usize] = value;
         }
         let mut next = u.s;
-        let law = cleanup(&mut next, u.law, &actual)?;
+        let law = cleanup(&mut next, u.law, &actual, &u.fresh)?;
         Ok(BeliefModel::new(next, law, actual, inner.limits))
     }
 }
@@ -1006,36 +1030,26 @@ pub(crate) fn from_explicit(m: &ExplicitModel, limits: &SymbolicLimits) -> Res<B
 }
 
 /// Keeps a belief structure small after an update, keeping every state's
-/// bisimulation class: variables every agent observes take their actual
-/// value (no relation leaves them: the states that differ are
-/// unreachable), and variables that hold no present value, that no agent
-/// observes and no Ω reads are quantified out (no atom and no relation
-/// reads them).
-fn cleanup(s: &mut Structure, law: Bdd, actual: &[bool]) -> Res<Bdd> {
+/// bisimulation class: the knowledge structure's cleanup (`cleanup.rs`)
+/// with the belief variables held as present values, so that none is
+/// forgotten. Its steps stay sound with the Ω's: each keeps "agree on
+/// `O_a`" within θ (steps 1-3), or forgets variables that no Ω reads and
+/// whose forgetting keeps the belief values of every state (steps 4-5).
+/// `fresh` are the variables the update made.
+fn cleanup(s: &mut Structure, law: Bdd, actual: &[bool], fresh: &[VarNo]) -> Res<Bdd> {
     let st = &mut s.st;
-    let meta = st.meta.clone();
-    let mut law = law;
-    if let Some((first, rest)) = st.obs.split_first() {
-        let mut shared = first.clone();
-        for o in rest {
-            shared.retain(|v| o.binary_search(v).is_ok());
-        }
-        if !shared.is_empty() {
-            law = oom(law.and(&meta.assignment(&shared, |v| actual[v as usize])?))?;
-        }
-    }
+    let props = st.props.len();
+    st.props.extend(&s.bel.w);
     let current = st.current();
-    let mut keep: Vec<VarNo> = current;
-    keep.extend(st.obs.iter().flatten());
-    keep.extend(&s.bel.w);
-    keep.sort_unstable();
-    keep.dedup();
-    let gone = st.live_except(&keep);
-    if !gone.is_empty() {
-        law = meta.exists(&law, &gone)?;
-        st.drop_vars(&gone);
-    }
-    Ok(law)
+    let fresh_current: Vec<VarNo> = fresh
+        .iter()
+        .copied()
+        .filter(|v| current.binary_search(v).is_ok())
+        .collect();
+    let none = |_: VarNo| None;
+    let result = super::cleanup::cleanup(st, law, actual, &fresh_current, &none, true);
+    st.props.truncate(props);
+    result
 }
 
 impl Backend for BeliefModel {
