@@ -22,6 +22,7 @@ use dealer::syntax;
 /// by `tests/scenarios.rs` on the symbolic engine).
 const SYMBOLIC_ONLY: &[&str] = &[
     "gofish/full-deck.deal",
+    "gofish/private-move.deal",
     "kemps/table3.deal",
     "kwartet/full-deck.deal",
     "bench/muddy-40.deal",

@@ -37,7 +37,9 @@ use std::rc::Rc;
 pub use event::{Event, EventId, EventModel, Post, Relation};
 pub use formula::{Agent, Atom, Cmp, Formula, Kind, Loc, Prop};
 pub use model::ExplicitModel;
-pub use symbolic::{bdd_budget, set_bdd_budget, BddBudget, SymbolicLimits, SymbolicModel};
+pub use symbolic::{
+    bdd_budget, set_bdd_budget, BddBudget, BeliefModel, SymbolicLimits, SymbolicModel,
+};
 
 /// A world's identifier in one model (worlds are renumbered by every update).
 pub type WorldId = usize;

@@ -96,6 +96,29 @@ impl Lister {
         self.n
     }
 
+    /// The model with `actual` as its actual world and `relations` (one
+    /// per agent, between the listed worlds) instead of the labels'
+    /// classes, contracted: a belief structure's listing.
+    pub fn finish_with(
+        self,
+        actual: usize,
+        relations: &[super::event::Relation],
+    ) -> Result<ExplicitModel, EngineError> {
+        let rels = relations
+            .iter()
+            .map(|r| Rel::from_relation(r, self.n).map_err(EngineError::Malformed))
+            .collect::<Result<Vec<_>, _>>()?;
+        let model = ExplicitModel {
+            shape: Arc::new(self.shape),
+            rows: self.rows,
+            n: self.n,
+            rels,
+            groups: None,
+            actual,
+        };
+        Ok(model.contracted())
+    }
+
     /// The model with `actual` as its actual world, contracted.
     pub fn finish(self, actual: usize) -> ExplicitModel {
         debug_assert_eq!(self.rows.len(), self.n * self.shape.width());

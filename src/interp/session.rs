@@ -1132,10 +1132,9 @@ impl Session {
         let model: Rc<dyn Backend> = match (structure, self.options.engine) {
             (Some(s), _) => s,
             (None, engine) => match engine {
-                Engine::Symbolic => Rc::new(
-                    SymbolicModel::from_explicit(&generated)
-                        .map_err(|e| errors::engine(&e, span))?,
-                ),
+                Engine::Symbolic => {
+                    SymbolicModel::structure_of(&generated).map_err(|e| errors::engine(&e, span))?
+                }
                 Engine::Explicit | Engine::Auto => Rc::new(generated.contract()),
             },
         };

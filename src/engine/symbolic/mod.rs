@@ -23,6 +23,7 @@
 //! are those of the listed (materialised, contracted) model.
 
 mod arith;
+mod belief;
 mod cleanup;
 mod counts;
 mod derived;
@@ -46,6 +47,7 @@ use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use num_bigint::BigUint;
 use oxidd::{BooleanFunction, Function, VarNo};
 
+pub use self::belief::BeliefModel;
 use self::factors::Factors;
 use self::vars::{oom, Bdd, Meta, Res, State};
 use super::deal::{self, DealSpec};
@@ -383,6 +385,17 @@ impl SymbolicModel {
         explicit::from_explicit(m, &SymbolicLimits::default())
     }
 
+    /// The structure of any explicit model: a knowledge structure when
+    /// every relation is an equivalence ([`SymbolicModel::from_explicit`]),
+    /// else a belief structure whose belief variables are the world index.
+    pub fn structure_of(m: &ExplicitModel) -> Result<Rc<dyn Backend>, EngineError> {
+        if m.is_s5() {
+            return Ok(Rc::new(SymbolicModel::from_explicit(m)?));
+        }
+        let limits = SymbolicLimits::default();
+        Ok(Rc::new(belief::from_explicit(m, &limits)?))
+    }
+
     /// The observational structure of a scenario with variables (see
     /// [`observe`]).
     pub fn from_observations(o: &observe::Observations) -> Result<SymbolicModel, EngineError> {
@@ -625,6 +638,18 @@ impl SymbolicModel {
             },
             other => other,
         }
+    }
+
+    /// This model as a belief structure (no belief variables yet): where
+    /// an event model with beliefs is applied, in a move or in a formula.
+    pub fn beliefs(&self) -> Result<BeliefModel, EngineError> {
+        let law = self.meta().retry(|| self.law())?;
+        Ok(BeliefModel::of_knowledge(
+            self.inner.state.clone(),
+            law,
+            self.inner.actual.clone(),
+            self.inner.limits,
+        ))
     }
 
     /// The listed model, when listable.
@@ -1221,11 +1246,17 @@ fn reads_whole_model(f: &Formula) -> bool {
 
 impl Backend for SymbolicModel {
     fn eval_actual(&self, f: &Formula) -> Result<bool, EngineError> {
+        if belief::needs_beliefs(f) {
+            return self.beliefs()?.eval_actual(f);
+        }
         let r = self.meta().retry(|| self.holds_here(f));
         self.or_listed(r, |m| m.eval_actual(f))
     }
 
     fn eval_valid(&self, f: &Formula) -> Result<bool, EngineError> {
+        if belief::needs_beliefs(f) {
+            return self.beliefs()?.eval_valid(f);
+        }
         let r = self.meta().retry(|| {
             let reach = self.reach()?;
             let t = eval::eval_in(&self.inner.state, &reach, f, &self.inner.atoms)?;
@@ -1260,16 +1291,21 @@ impl Backend for SymbolicModel {
         model: &EventModel,
         actual: Option<EventId>,
     ) -> Result<Rc<dyn Backend>, EngineError> {
+        if belief::is_belief(model) {
+            // An event relation that is not an equivalence: the model
+            // becomes a belief structure (`belief.rs`), at any size.
+            return self.beliefs()?.apply(model, actual);
+        }
         match self.meta().retry(|| self.update(model, actual)) {
             Ok(next) => Ok(Rc::new(next)),
-            // Beliefs (an event relation that is not an equivalence) have no
-            // knowledge structure; a model small enough to list hands over to
-            // the explicit engine, whose listed model is bisimilar to this one.
             Err(e) => self.or_listed(Err(e), |listed| listed.apply(model, actual)),
         }
     }
 
     fn possible_events(&self, model: &EventModel) -> Result<Vec<EventId>, EngineError> {
+        if belief::is_belief(model) {
+            return self.beliefs()?.possible_events(model);
+        }
         if let Err(e) = transform::check(&self.inner.state, model) {
             return self.or_listed(Err(e), |m| m.possible_events(model));
         }

@@ -149,7 +149,7 @@ fn muddy_children_from_explicit() {
 }
 
 #[test]
-fn beliefs_hand_over_to_the_explicit_engine_or_are_refused() {
+fn beliefs_become_a_belief_structure_at_any_size() {
     let s = SymbolicModel::from_explicit(&muddy()).unwrap();
     let skip = Event {
         name: "skip".into(),
@@ -166,32 +166,51 @@ fn beliefs_hand_over_to_the_explicit_engine_or_are_refused() {
         ],
         designated: Vec::new(),
     };
-    // Small enough to list: the explicit engine takes over, with the same answers.
-    let handed = s.apply(&em, Some(0)).unwrap();
+    // The model stays symbolic, with the explicit engine's answers.
+    let after = s.apply(&em, Some(0)).unwrap();
     let direct = muddy().apply(&em, Some(0)).unwrap();
-    assert_eq!(
-        handed.representation(),
-        crate::engine::Representation::Explicit
-    );
-    assert!(!handed.is_s5());
-    assert_eq!(handed.world_count(), direct.world_count());
+    assert!(matches!(
+        after.representation(),
+        crate::engine::Representation::Symbolic { .. }
+    ));
+    assert!(!after.is_s5());
+    assert_eq!(after.world_count(), direct.world_count());
+    let queries = [
+        Formula::K(1, Box::new(Formula::K(0, Box::new(p(0))).not())),
+        Formula::K(0, Box::new(Formula::K(1, Box::new(p(1))))),
+        Formula::C(vec![0, 1], Box::new(p(2))),
+        Formula::D(vec![1, 2], Box::new(p(0))),
+    ];
     for i in 0..3 {
-        let f = Formula::K(i, Box::new(p(i)));
-        assert_eq!(
-            handed.eval_actual(&f).unwrap(),
-            direct.eval_actual(&f).unwrap()
-        );
+        for f in queries
+            .iter()
+            .cloned()
+            .chain([Formula::K(i, Box::new(p(i)))])
+        {
+            assert_eq!(
+                after.eval_actual(&f).unwrap(),
+                direct.eval_actual(&f).unwrap(),
+                "{f:?}"
+            );
+        }
     }
-    // Too large to list: refused.
+    // Too large to list: still answered, from the BDDs.
     let limits = SymbolicLimits {
         list: 0,
         ..SymbolicLimits::default()
     };
     let big = SymbolicModel::from_deal(&qa_spec(), &limits).unwrap();
-    assert!(matches!(
-        big.apply(&em, Some(0)),
-        Err(EngineError::Unsupported(_))
-    ));
+    let em = EventModel {
+        relations: vec![
+            Relation::Partition(vec![0, 1]),
+            Relation::General(vec![vec![1], vec![1]]),
+            Relation::Partition(vec![0, 0]),
+        ],
+        ..em
+    };
+    let after = big.apply(&em, Some(0)).unwrap();
+    assert!(after.listable().is_err());
+    assert!(after.eval_actual(&Formula::Top).unwrap());
 }
 
 #[test]

@@ -25,7 +25,7 @@ use super::vars::{
 };
 use super::walk;
 use crate::engine::event::{EventId, EventModel, Post};
-use crate::engine::formula::Cmp;
+use crate::engine::formula::{Cmp, Formula};
 use crate::engine::translate;
 use crate::engine::EngineError;
 
@@ -118,7 +118,7 @@ pub(crate) fn transform(
     } else {
         pre
     };
-    let posts = compile(st, law, em)?;
+    let posts = compile(st, em, &|phi| eval(st, law, phi))?;
     // Cards that are not there: refused if some possible state and event need them.
     for (e, post) in posts.iter().enumerate() {
         let problem = oom(oom(post.missing.and(&pre[e]))?.and(law))?;
@@ -152,8 +152,62 @@ pub(crate) fn transform(
             return Ok(t);
         }
     }
-    let mut t = with_events(st, law, &ev)?;
+    let mut t = with_events(st, law, &ev, None)?;
     t.kept = kept;
+    Ok(t)
+}
+
+/// The transformer of an event model whose relations need not be
+/// equivalences (a belief structure's update, `belief.rs`): event
+/// variables ē for the events `kept` (in that order; none for one
+/// event), the new law and the postconditions' new values, and no agent
+/// observes ē: what each agent tells apart is the caller's relation on
+/// ē. Checks the missing cards as [`transform`] does.
+pub(crate) fn belief_transform(
+    st: &State,
+    law: &Bdd,
+    em: &EventModel,
+    pre: Vec<Bdd>,
+    kept: &[EventId],
+    whole: bool,
+    truth: &dyn Fn(&Formula) -> Res<Bdd>,
+) -> Res<Transformed> {
+    let pre = if whole {
+        implied_true(st, law, pre)?
+    } else {
+        pre
+    };
+    let posts = compile(st, em, truth)?;
+    for (e, post) in posts.iter().enumerate() {
+        let problem = oom(oom(post.missing.and(&pre[e]))?.and(law))?;
+        if problem.satisfiable() {
+            return Err(EngineError::MissingCards {
+                model: em.name.clone(),
+                event: em.events[e].name.clone(),
+            });
+        }
+    }
+    let ev = Events {
+        classes: vec![vec![0; kept.len()]; st.obs.len()],
+        pre: kept.iter().map(|&e| pre[e].clone()).collect(),
+        posts: kept.iter().map(|&e| &posts[e]).collect(),
+        designated: em
+            .designated_events()
+            .iter()
+            .filter_map(|e| kept.iter().position(|k| k == e))
+            .collect(),
+    };
+    // The event variables next to the deepest fact the preconditions read
+    // (a spare copy of it, as a new value takes): a glimpse at a slot
+    // ties its event bit to the slot, and a bit at the bottom of the
+    // order would make the law carry "the slot holds v" through every
+    // variable below it.
+    let width = width_for(kept.len().saturating_sub(1) as u32);
+    let deepest = ev.pre.iter().flat_map(walk::support).max();
+    let near = deepest.and_then(|v| st.facts.iter().position(|f| f.contains(&v)));
+    let bits = near.map(|f| st.meta.slot(&st.live, f, width));
+    let mut t = with_events(st, law, &ev, bits)?;
+    t.kept = kept.to_vec();
     Ok(t)
 }
 
@@ -519,10 +573,16 @@ fn tells_apart(
 }
 
 /// The transformer with event variables ē (and class variables).
-fn with_events(st: &State, law: &Bdd, ev: &Events) -> Res<Transformed> {
+/// `bits`: the event variables to use (of the right width), else fresh
+/// ones at the bottom.
+fn with_events(st: &State, law: &Bdd, ev: &Events, bits: Option<Vec<VarNo>>) -> Res<Transformed> {
     let meta = &*st.meta;
     let n = ev.pre.len();
-    let event_bits = meta.fresh(width_for(n.saturating_sub(1) as u32));
+    let width = width_for(n.saturating_sub(1) as u32);
+    let event_bits = match bits {
+        Some(b) if b.len() == width => b,
+        _ => meta.fresh(width),
+    };
     let evec = vec_of(meta, &event_bits)?;
     let is_event: Vec<Bdd> = (0..n)
         .map(|e| eq_const(meta, &evec, e as u32))
@@ -660,7 +720,12 @@ fn changed_facts(posts: &[&Compiled]) -> Vec<Target> {
 }
 
 /// Compiles every event's postcondition into bit-vector arithmetic.
-fn compile(st: &State, law: &Bdd, em: &EventModel) -> Res<Vec<Compiled>> {
+/// `truth` gives a `Set`'s formula's truth set in the structure.
+fn compile(
+    st: &State,
+    em: &EventModel,
+    truth: &dyn Fn(&Formula) -> Res<Bdd>,
+) -> Res<Vec<Compiled>> {
     let meta = &*st.meta;
     let bad = |why: String| EngineError::Malformed(format!("event model `{}`: {why}", em.name));
     let loc = |l: usize| {
@@ -743,7 +808,7 @@ fn compile(st: &State, law: &Bdd, em: &EventModel) -> Res<Vec<Compiled>> {
                     if *p >= meta.props {
                         return Err(bad(format!("proposition {p} out of range")));
                     }
-                    set(&mut c, Target::Prop(*p), vec![eval(st, law, phi)?]);
+                    set(&mut c, Target::Prop(*p), vec![truth(phi)?]);
                 }
             }
         }
