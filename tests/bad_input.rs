@@ -460,6 +460,9 @@ fn a_world_of_variables_is_listed_one_way() {
     let (code, reachable, _, _) = run_file(extra.as_bytes());
     assert_eq!(code, 0);
     assert!(stdout.contains("          month=7,day=16*"), "{stdout}");
-    assert!(reachable.ends_with("          month=7,day=16*\nexpectations: 7 held, 0 failed\n"), "{reachable}");
+    assert!(
+        reachable.ends_with("          month=7,day=16*\nexpectations: 7 held, 0 failed\n"),
+        "{reachable}"
+    );
     assert!(!reachable.contains("w0"), "{reachable}");
 }
