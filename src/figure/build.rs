@@ -86,8 +86,9 @@ pub fn build(
                 Err(FigureError::TooLarge { count, what, .. }) => {
                     let mut fig = actual_alone(table, props, model, view, counts);
                     fig.caption = format!(
-                        "the actual world alone (too many worlds to draw; where {} is would take {count} {what})",
-                        table.deck.kinds[kind].name
+                        "the actual world alone (too many worlds to draw; where {} is would take {} {what})",
+                        table.deck.kinds[kind].name,
+                        crate::diag::thousands(count)
                     );
                     return Ok(fig);
                 }
@@ -213,7 +214,13 @@ fn placement_figure(
         return Ok(None);
     }
     let Some(found) = model.placements(kind, view.only, view.max_nodes) else {
-        return Ok(None);
+        // No per-card view of a model that cannot be listed (a large belief
+        // structure): listing would draw only part of it.
+        return Err(FigureError::TooLarge {
+            what: "worlds",
+            count: model.world_count(),
+            limit: view.max_nodes,
+        });
     };
     let p = found.map_err(|e| FigureError::Engine(e.to_string()))?;
     guard(p.keys.len(), "positions", view.max_nodes)?;
