@@ -9,55 +9,19 @@
 //! Without `/usr/bin/chromium` and `chromedriver` it says it is skipped,
 //! unless `DEALER_REQUIRE_BROWSER=1` (as `.ci/run` sets), when it fails.
 
-use std::net::TcpListener;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use dealer::interp::{Options, Output, Session};
 use dealer::syntax;
 use dealer::syntax::ast::StatementKind;
-use fantoccini::{ClientBuilder, Locator};
+use fantoccini::Locator;
 
-const CHROMIUM: &str = "/usr/bin/chromium";
+#[path = "common/browser.rs"]
+mod harness;
+use harness::{browser, screenshot};
+
 const SCENARIO: &str = "gofish/simplified.deal";
-
-/// A child process killed when the test ends, however it ends.
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-fn chromedriver() -> Option<PathBuf> {
-    ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"]
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.exists())
-}
-
-/// Waits until `port` accepts connections.
-fn wait_for(port: u16) {
-    let start = Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "port {port} never opened"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
 
 /// What the engine says at checkpoint "turn 2".
 struct AtTurn2 {
@@ -117,91 +81,6 @@ fn engine_at_turn_2() -> AtTurn2 {
         common,
         other: (w, line.trim().to_string()),
     }
-}
-
-/// A running server, chromedriver and browser session, all stopped when
-/// dropped.
-struct Browser {
-    client: fantoccini::Client,
-    web: u16,
-    _server: Killed,
-    _driver: Killed,
-    _profile: tempfile::TempDir,
-}
-
-/// Starts `dealer serve`, chromedriver and headless Chromium; `None` (the
-/// test is skipped) without a browser, unless `DEALER_REQUIRE_BROWSER=1`.
-async fn browser() -> Option<Browser> {
-    let required = std::env::var("DEALER_REQUIRE_BROWSER").is_ok_and(|v| v == "1");
-    let Some(driver) = chromedriver().filter(|_| Path::new(CHROMIUM).exists()) else {
-        assert!(
-            !required,
-            "DEALER_REQUIRE_BROWSER=1 but chromium or chromedriver is missing"
-        );
-        eprintln!("skipped: no browser (install chromium and chromium-driver)");
-        return None;
-    };
-    let web = free_port();
-    let server = Killed(
-        Command::new(assert_cmd::cargo::cargo_bin("dealer"))
-            .args(["serve", "--port", &web.to_string(), "--root"])
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    let wd = free_port();
-    let driver = Killed(
-        Command::new(driver)
-            .arg(format!("--port={wd}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    wait_for(web);
-    wait_for(wd);
-
-    let profile = tempfile::tempdir().unwrap();
-    let mut caps = serde_json::Map::new();
-    caps.insert(
-        "goog:chromeOptions".into(),
-        serde_json::json!({
-            "binary": CHROMIUM,
-            "args": [
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync",
-                "--window-size=1400,1000",
-                format!("--user-data-dir={}", profile.path().display()),
-            ]
-        }),
-    );
-    let client = ClientBuilder::native()
-        .capabilities(caps)
-        .connect(&format!("http://127.0.0.1:{wd}"))
-        .await
-        .expect("chromedriver starts a session");
-    Some(Browser {
-        client,
-        web,
-        _server: server,
-        _driver: driver,
-        _profile: profile,
-    })
-}
-
-/// Saves a screenshot under `target/screenshots/`.
-async fn screenshot(
-    client: &fantoccini::Client,
-    name: &str,
-) -> Result<(), fantoccini::error::CmdError> {
-    let png = client.screenshot().await?;
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/screenshots");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join(name), png).unwrap();
-    Ok(())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
