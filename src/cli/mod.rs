@@ -221,8 +221,8 @@ pub fn writable_dir(dir: &Path) -> Result<(), String> {
 }
 
 /// Checks, before any work, that a file can be written (`--out` of
-/// `play`, `-o` of `export`): an existing file is opened for writing
-/// without being changed; a new one is made and removed again.
+/// `play`): an existing file is opened for writing without being
+/// changed; a new one is made and removed again.
 pub fn writable_file(path: &Path) -> Result<(), String> {
     let cannot = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
     if path.is_dir() {
