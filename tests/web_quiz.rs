@@ -4,33 +4,14 @@
 //! unreadable answer and an unknown session are refused, and nothing
 //! changes the session.
 
-use axum::body::{to_bytes, Body};
-use axum::http::{Request, StatusCode};
+use axum::http::StatusCode;
 use dealer::web::router;
-use serde_json::{json, Value};
-use std::time::Duration;
-use tower::ServiceExt;
+use serde_json::json;
 
-async fn call(
-    app: &axum::Router,
-    method: &str,
-    uri: &str,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let req = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header("content-type", "application/json")
-        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
-        .unwrap();
-    let resp = app.clone().oneshot(req).await.unwrap();
-    let status = resp.status();
-    let bytes = to_bytes(resp.into_body(), 1 << 24).await.unwrap();
-    (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    )
-}
+#[path = "common/web_call.rs"]
+mod web_call;
+use std::time::Duration;
+use web_call::call;
 
 #[tokio::test]
 async fn questions_answers_and_refusals() {

@@ -5,32 +5,15 @@
 
 use std::time::{Duration, Instant};
 
-use axum::body::{to_bytes, Body};
-use axum::http::{Request, StatusCode};
+use axum::http::StatusCode;
 use dealer::engine::cancel;
 use dealer::web::pool::{Failure, Pool};
 use dealer::web::router;
-use serde_json::{json, Value};
-use tower::ServiceExt;
+use serde_json::json;
 
-async fn call(
-    app: &axum::Router,
-    method: &str,
-    uri: &str,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let req = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header("content-type", "application/json")
-        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
-        .unwrap();
-    let resp = app.clone().oneshot(req).await.unwrap();
-    let status = resp.status();
-    let bytes = to_bytes(resp.into_body(), 1 << 24).await.unwrap();
-    let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-    (status, value)
-}
+#[path = "common/web_call.rs"]
+mod web_call;
+use web_call::call;
 
 /// The test: with `--time-limit 2`, a figure of the full-deck Go
 /// Fish model (7.6·10^22 worlds), then a question that must be answered
