@@ -266,4 +266,35 @@ impl Formula {
         }
         (size, depth)
     }
+
+    /// Whether some update `[E]ψ` or `<E>ψ` in `f` has event models for
+    /// which `p` holds (the event models' own preconditions are not
+    /// searched), found without recursion.
+    pub fn any_update(&self, p: impl Fn(&[EventModel]) -> bool) -> bool {
+        let mut todo = vec![self];
+        while let Some(f) = todo.pop() {
+            match f {
+                Formula::Top | Formula::Bottom | Formula::Atom(_) => {}
+                Formula::And(gs) | Formula::Or(gs) => todo.extend(gs.iter()),
+                Formula::Implies(a, b)
+                | Formula::Iff(a, b)
+                | Formula::Announce(a, b)
+                | Formula::AnnounceDiamond(a, b) => todo.extend([&**a, &**b]),
+                Formula::Not(g)
+                | Formula::K(_, g)
+                | Formula::M(_, g)
+                | Formula::Kw(_, g)
+                | Formula::E(_, g)
+                | Formula::C(_, g)
+                | Formula::D(_, g) => todo.push(g),
+                Formula::Update(ms, g) | Formula::UpdateDiamond(ms, g) => {
+                    if p(ms) {
+                        return true;
+                    }
+                    todo.push(g);
+                }
+            }
+        }
+        false
+    }
 }

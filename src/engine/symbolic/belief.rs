@@ -110,24 +110,7 @@ pub(crate) fn is_belief(em: &EventModel) -> bool {
 
 /// Whether `f` applies a belief event model somewhere.
 pub(crate) fn needs_beliefs(f: &Formula) -> bool {
-    match f {
-        Formula::Top | Formula::Bottom | Formula::Atom(_) => false,
-        Formula::Update(ms, g) | Formula::UpdateDiamond(ms, g) => {
-            ms.iter().any(is_belief) || needs_beliefs(g)
-        }
-        Formula::Not(g)
-        | Formula::K(_, g)
-        | Formula::M(_, g)
-        | Formula::Kw(_, g)
-        | Formula::E(_, g)
-        | Formula::C(_, g)
-        | Formula::D(_, g) => needs_beliefs(g),
-        Formula::And(gs) | Formula::Or(gs) => gs.iter().any(needs_beliefs),
-        Formula::Implies(a, b)
-        | Formula::Iff(a, b)
-        | Formula::Announce(a, b)
-        | Formula::AnnounceDiamond(a, b) => needs_beliefs(a) || needs_beliefs(b),
-    }
+    f.any_update(|ms| ms.iter().any(is_belief))
 }
 
 /// Each agent's successor lists of the events of `em`, checked as the
@@ -807,17 +790,11 @@ impl BeliefModel {
         let meta = &*st.meta;
         let vocab = &st.live;
         let pos = |v: VarNo| vocab.binary_search(&v).ok();
-        let fact_pos: Vec<Vec<Option<usize>>> = st
-            .facts
-            .iter()
-            .map(|f| f.iter().map(|&v| pos(v)).collect())
-            .collect();
-        let prop_pos: Vec<Option<usize>> = st.props.iter().map(|&v| pos(v)).collect();
-        let obs_pos: Vec<Vec<usize>> = st
-            .obs
-            .iter()
-            .map(|o| o.iter().filter_map(|&v| pos(v)).collect())
-            .collect();
+        let super::counts::Positions {
+            fact: fact_pos,
+            prop: prop_pos,
+            obs: obs_pos,
+        } = super::counts::Positions::of(st);
         let w_pos: Vec<Option<usize>> = s.bel.w.iter().map(|&v| pos(v)).collect();
         let target: Vec<bool> = vocab
             .iter()
@@ -1066,24 +1043,11 @@ impl Backend for BeliefModel {
     }
 
     fn eval_at(&self, f: &Formula, w: WorldId) -> Result<bool, EngineError> {
-        match self.listed() {
-            Some(m) => m.eval_at(f, w),
-            None if w == 0 => self.eval_actual(f),
-            None => Err(EngineError::Malformed(format!(
-                "world {w}: the model is too large to list its worlds"
-            ))),
-        }
+        super::eval_at_listed(self.listed(), f, w, || self.eval_actual(f))
     }
 
     fn satisfying(&self, f: &Formula) -> Result<Vec<WorldId>, EngineError> {
-        match self.listed() {
-            Some(m) => m.satisfying(f),
-            None => Ok(if self.eval_actual(f)? {
-                vec![0]
-            } else {
-                Vec::new()
-            }),
-        }
+        super::satisfying_listed(self.listed(), f, || self.eval_actual(f))
     }
 
     fn apply(

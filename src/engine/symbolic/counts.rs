@@ -57,6 +57,38 @@ pub(crate) fn state_and_value_counts(st: &State, set: &Bdd) -> Res<(BigUint, Big
     Ok((states, walk::count_big(&values, &current)))
 }
 
+/// Where the variables of each fact, proposition and observation sit in
+/// a state's live vocabulary (`st.live`, sorted): the columns of a
+/// listed state's values.
+pub(crate) struct Positions {
+    /// Each location's counts' bits, by fact (`None`: not live).
+    pub fact: Vec<Vec<Option<usize>>>,
+    /// Each proposition's variable.
+    pub prop: Vec<Option<usize>>,
+    /// The live variables each agent observes.
+    pub obs: Vec<Vec<usize>>,
+}
+
+impl Positions {
+    /// The positions of `st`'s variables in `st.live`.
+    pub(crate) fn of(st: &State) -> Positions {
+        let pos = |v: VarNo| st.live.binary_search(&v).ok();
+        Positions {
+            fact: st
+                .facts
+                .iter()
+                .map(|f| f.iter().map(|&v| pos(v)).collect())
+                .collect(),
+            prop: st.props.iter().map(|&v| pos(v)).collect(),
+            obs: st
+                .obs
+                .iter()
+                .map(|o| o.iter().filter_map(|&v| pos(v)).collect())
+                .collect(),
+        }
+    }
+}
+
 /// Lists the states of `set` (the reachable states) as an explicit model:
 /// one world per state, agent a's classes by the values of `O_a`, then
 /// contracted. `actual` is the actual state's values.
@@ -64,18 +96,11 @@ pub(crate) fn materialize(st: &State, set: &Bdd, actual: &[bool]) -> ExplicitMod
     let meta = &*st.meta;
     let mut lister = Lister::new(meta.copies.clone(), meta.locs, meta.props, st.obs.len());
     let vocab = &st.live;
-    let pos = |v: VarNo| vocab.binary_search(&v).ok();
-    let fact_pos: Vec<Vec<Option<usize>>> = st
-        .facts
-        .iter()
-        .map(|f| f.iter().map(|&v| pos(v)).collect())
-        .collect();
-    let prop_pos: Vec<Option<usize>> = st.props.iter().map(|&v| pos(v)).collect();
-    let obs_pos: Vec<Vec<usize>> = st
-        .obs
-        .iter()
-        .map(|o| o.iter().filter_map(|&v| pos(v)).collect())
-        .collect();
+    let Positions {
+        fact: fact_pos,
+        prop: prop_pos,
+        obs: obs_pos,
+    } = Positions::of(st);
     let target: Vec<bool> = vocab.iter().map(|&v| actual[v as usize]).collect();
     let mut actual_world = 0usize;
     let mut counts = vec![0u32; fact_pos.len()];

@@ -467,22 +467,7 @@ pub(crate) fn modal(f: &Formula) -> bool {
 /// Whether evaluating `f` can be refused: it has an update by event
 /// models, whose moves may lack cards.
 fn may_fail(f: &Formula) -> bool {
-    match f {
-        Formula::Top | Formula::Bottom | Formula::Atom(_) => false,
-        Formula::Update(..) | Formula::UpdateDiamond(..) => true,
-        Formula::Not(g)
-        | Formula::K(_, g)
-        | Formula::M(_, g)
-        | Formula::Kw(_, g)
-        | Formula::E(_, g)
-        | Formula::C(_, g)
-        | Formula::D(_, g) => may_fail(g),
-        Formula::And(gs) | Formula::Or(gs) => gs.iter().any(may_fail),
-        Formula::Implies(a, b)
-        | Formula::Iff(a, b)
-        | Formula::Announce(a, b)
-        | Formula::AnnounceDiamond(a, b) => may_fail(a) || may_fail(b),
-    }
+    f.any_update(|_| true)
 }
 
 /// A set of θ-states.

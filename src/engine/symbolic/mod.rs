@@ -1244,6 +1244,37 @@ fn reads_whole_model(f: &Formula) -> bool {
     }
 }
 
+/// `eval_at` of a symbolic model (knowledge or belief structure): in its
+/// listing when it has one, else at the actual state alone (world 0, the
+/// actual world of a model too large to list).
+fn eval_at_listed(
+    listed: Option<&ExplicitModel>,
+    f: &Formula,
+    w: WorldId,
+    at_actual: impl FnOnce() -> Result<bool, EngineError>,
+) -> Result<bool, EngineError> {
+    match listed {
+        Some(m) => m.eval_at(f, w),
+        None if w == 0 => at_actual(),
+        None => Err(EngineError::Malformed(format!(
+            "world {w}: the model is too large to list its worlds"
+        ))),
+    }
+}
+
+/// `satisfying` of a symbolic model: in its listing when it has one,
+/// else the actual world where `f` holds there.
+fn satisfying_listed(
+    listed: Option<&ExplicitModel>,
+    f: &Formula,
+    at_actual: impl FnOnce() -> Result<bool, EngineError>,
+) -> Result<Vec<WorldId>, EngineError> {
+    match listed {
+        Some(m) => m.satisfying(f),
+        None => Ok(if at_actual()? { vec![0] } else { Vec::new() }),
+    }
+}
+
 impl Backend for SymbolicModel {
     fn eval_actual(&self, f: &Formula) -> Result<bool, EngineError> {
         if belief::needs_beliefs(f) {
@@ -1266,24 +1297,11 @@ impl Backend for SymbolicModel {
     }
 
     fn eval_at(&self, f: &Formula, w: WorldId) -> Result<bool, EngineError> {
-        match self.listed() {
-            Some(m) => m.eval_at(f, w),
-            None if w == self.actual() => self.eval_actual(f),
-            None => Err(EngineError::Malformed(format!(
-                "world {w}: the model is too large to list its worlds"
-            ))),
-        }
+        eval_at_listed(self.listed(), f, w, || self.eval_actual(f))
     }
 
     fn satisfying(&self, f: &Formula) -> Result<Vec<WorldId>, EngineError> {
-        match self.listed() {
-            Some(m) => m.satisfying(f),
-            None => Ok(if self.eval_actual(f)? {
-                vec![0]
-            } else {
-                Vec::new()
-            }),
-        }
+        satisfying_listed(self.listed(), f, || self.eval_actual(f))
     }
 
     fn apply(
