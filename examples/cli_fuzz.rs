@@ -1,6 +1,6 @@
 //! The command-line fuzzer: dealer's own entry point
 //! ([`dealer::cli::main_from`]) called in-process with random flags
-//! (`tests/common/cli_args.rs`: decks, hands, game counts, seeds,
+//! (`tests/it/common/cli_args.rs`: decks, hands, game counts, seeds,
 //! strategies, sizes, shards, paths), each run timed and any panic
 //! caught. It prints, on standard error, how many runs ended with each
 //! exit code, the slowest run, and every run that panicked or took more
@@ -19,7 +19,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 #[allow(dead_code)]
-#[path = "../tests/common/cli_args.rs"]
+#[path = "../tests/it/common/cli_args.rs"]
 mod cli_args;
 
 fn main() {

@@ -2,7 +2,7 @@
 //! (50 by default) for S seconds (30 by default), each loading Go Fish's
 //! simplified scenario and then stepping, asking `K1 2_A` with its `why`,
 //! drawing the figure and stepping back, over keep-alive HTTP/1.1
-//! connections (the load itself is `tests/common/load.rs`, which
+//! connections (the load itself is `tests/it/common/load.rs`, which
 //! `tests/web_load.rs` also runs). It prints the requests per second, the
 //! errors (there must be none), latency percentiles and the process's peak
 //! memory (server and clients share the process; the clients hold a few
@@ -14,7 +14,7 @@
 
 use std::time::Duration;
 
-#[path = "../tests/common/load.rs"]
+#[path = "../tests/it/common/load.rs"]
 mod load;
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]

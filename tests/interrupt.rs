@@ -2,6 +2,7 @@
 //! statement fails with "interrupted", and the session is exactly as it was
 //! before it. (A test binary of its own: the request is process-wide.)
 
+#[path = "it/common/mod.rs"]
 mod common;
 
 use common::assert_unchanged;

@@ -2,11 +2,12 @@
 //! stepping, asking with `why`, drawing figures and stepping back for a few
 //! seconds get no error, and the process's memory stays bounded. (The
 //! measurement, 30 seconds in release, is `examples/web_load.rs`; its
-//! numbers are in docs/web.md.)
+//! numbers are in docs/web.md.) A test binary of its own: it measures the
+//! whole process's memory.
 
 use std::time::Duration;
 
-#[path = "common/load.rs"]
+#[path = "it/common/load.rs"]
 mod load;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

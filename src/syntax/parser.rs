@@ -95,7 +95,7 @@ pub fn parse_formula(src: &str) -> Result<Formula, SyntaxError> {
 
 /// Each statement of `src` as the hand-written fast path reads it (`None`
 /// where it gives up) and as the grammar reads it: the two must agree
-/// wherever the fast path answers (`tests/parser_fast.rs`, and
+/// wherever the fast path answers (`tests/it/parser_fast.rs`, and
 /// `dealer bench --parse`, which times both).
 pub fn both_parsers(src: &str) -> Vec<(Option<Statement>, Result<Statement, SyntaxError>)> {
     split::split(src)

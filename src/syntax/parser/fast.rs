@@ -16,7 +16,7 @@
 //! move in brackets, a character outside ASCII, an error) it gives up with
 //! `None`, and the grammar parses the statement and gives its errors. Where
 //! it answers, its statement is the one the grammar's builder makes, spans
-//! included: `tests/parser_fast.rs` compares the two on every scenario of the
+//! included: `tests/it/parser_fast.rs` compares the two on every scenario of the
 //! project and on random statements.
 
 use super::formula::joined;

@@ -1,0 +1,107 @@
+//! Fixtures shared by the integration tests: replaying a scenario, and
+//! checking that a failing statement leaves the session exactly as it was.
+// Each test crate uses only some of these helpers.
+#![allow(dead_code)]
+
+pub mod browser;
+pub mod cli_args;
+pub mod load;
+pub mod web_call;
+
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use dealer::diag::{line_col, Diagnostic};
+use dealer::engine::Cmp;
+use dealer::interp::{Options, Output, Session};
+use dealer::syntax;
+use proptest::prelude::*;
+
+/// Replays a scenario that must succeed; its outputs and the session.
+pub fn run(src: &str) -> (Vec<Output>, Session) {
+    let scenario = syntax::parse(src).unwrap_or_else(|e| panic!("parse error: {e:?}"));
+    let mut session = Session::new(Options::default());
+    let mut outputs = Vec::new();
+    for stmt in &scenario.statements {
+        let out = session
+            .execute(stmt, src)
+            .unwrap_or_else(|d| panic!("{}", d.render("t.deal", src, false)));
+        outputs.extend(out);
+    }
+    (outputs, session)
+}
+
+/// Runs every statement but the last, then the last, which must fail and
+/// change nothing. Returns the error and its `line:col`.
+pub fn fails(src: &str) -> (Diagnostic, String) {
+    fails_with(src, Options::default())
+}
+
+/// [`fails`] with the given session options (an engine, a budget).
+pub fn fails_with(src: &str, options: Options) -> (Diagnostic, String) {
+    let scenario = syntax::parse(src).unwrap_or_else(|e| panic!("parse error: {e:?}"));
+    let (last, before) = scenario.statements.split_last().expect("a statement");
+    let mut session = Session::new(options);
+    for stmt in before {
+        session
+            .execute(stmt, src)
+            .unwrap_or_else(|d| panic!("{}", d.render("t.deal", src, false)));
+    }
+    let snapshot = session.clone();
+    let err = session
+        .execute(last, src)
+        .err()
+        .or_else(|| session.finish(last.span).err())
+        .expect("the last statement should fail");
+    assert_unchanged(&snapshot, &session);
+    let (line, col) = line_col(src, err.span.start);
+    (err, format!("{line}:{col}"))
+}
+
+/// The session's checkpoints, model and game state are those of `before`.
+pub fn assert_unchanged(before: &Session, after: &Session) {
+    assert_eq!(before.checkpoints(), after.checkpoints());
+    match (before.playing(), after.playing()) {
+        (None, None) => {}
+        (Some(a), Some(b)) => {
+            assert!(Rc::ptr_eq(&a.model, &b.model), "the model changed");
+            assert_eq!(a.state, b.state, "the game state changed");
+        }
+        _ => panic!("the session started or stopped"),
+    }
+}
+
+/// Every `.deal` file under `dir`, recursively, in sorted order.
+pub fn scenario_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            scenario_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "deal") {
+            out.push(path);
+        }
+    }
+}
+
+/// The deck as a list of kinds, one entry per copy.
+pub fn deck_of(copies: &[u32]) -> Vec<usize> {
+    (0..copies.len())
+        .flat_map(|k| std::iter::repeat_n(k, copies[k] as usize))
+        .collect()
+}
+
+/// Any comparison of a count atom.
+pub fn any_cmp() -> impl Strategy<Value = Cmp> + Clone {
+    prop_oneof![
+        Just(Cmp::Lt),
+        Just(Cmp::Le),
+        Just(Cmp::Eq),
+        Just(Cmp::Ne),
+        Just(Cmp::Ge),
+        Just(Cmp::Gt)
+    ]
+}
