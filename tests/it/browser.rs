@@ -7,7 +7,7 @@
 //! saves a screenshot to `target/screenshots/`.
 //!
 //! Without `/usr/bin/chromium` and `chromedriver` it says it is skipped,
-//! unless `DEALER_REQUIRE_BROWSER=1` (as `.ci/run` sets), when it fails.
+//! unless `DEALER_REQUIRE_TOOLS=1` (as `.ci/run` sets), when it fails.
 
 use std::path::Path;
 use std::time::{Duration, Instant};

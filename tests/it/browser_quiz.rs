@@ -6,7 +6,7 @@
 //! screenshot goes to `target/screenshots/lecture-quiz.png`.
 //!
 //! Skipped without chromium and chromedriver, unless
-//! `DEALER_REQUIRE_BROWSER=1`.
+//! `DEALER_REQUIRE_TOOLS=1`.
 
 use std::path::Path;
 use std::time::{Duration, Instant};

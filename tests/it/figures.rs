@@ -230,7 +230,7 @@ fn png_and_pdf_need_graphviz() {
     let err = render::render(&f, Format::Pdf, Renderer::Builtin).unwrap_err();
     assert_eq!(err.code(), "needs-graphviz");
     assert!(err.to_string().contains("install the graphviz package"));
-    if render::graphviz_available() {
+    if crate::common::tool(render::graphviz_available(), "Graphviz (dot)") {
         let png = render::render(&f, Format::Png, Renderer::Graphviz).unwrap();
         assert!(png.starts_with(b"\x89PNG"));
     }

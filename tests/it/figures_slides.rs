@@ -328,8 +328,7 @@ fn pdflatex_present() -> bool {
 
 #[test]
 fn tikz_compiles_with_pdflatex_when_present() {
-    if !pdflatex_present() {
-        eprintln!("pdflatex is not installed: the TikZ output is not compiled");
+    if !common::tool(pdflatex_present(), "pdflatex") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -374,8 +373,7 @@ fn the_beamer_example_compiles_when_beamer_is_present() {
         .arg("beamer.cls")
         .output()
         .is_ok_and(|o| o.status.success());
-    if !pdflatex_present() || !has_beamer {
-        eprintln!("pdflatex or beamer is not installed: the beamer example is not compiled");
+    if !common::tool(pdflatex_present() && has_beamer, "pdflatex with beamer") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -408,7 +406,7 @@ fn the_beamer_example_compiles_when_beamer_is_present() {
 
 #[test]
 fn png_resolution_follows_dpi() {
-    if !render::graphviz_available() {
+    if !common::tool(render::graphviz_available(), "Graphviz (dot)") {
         return;
     }
     let fig = figure(GOFISH, "turn 2", "");

@@ -119,10 +119,11 @@ fn plain(s: &str) -> String {
 fn a_person_completes_a_move_with_tab_and_an_illegal_move_is_refused() {
     let bin = env!("CARGO_BIN_EXE_dealer");
     let command = format!("{bin} play gofish --size small --seed 3 --me 1 --agents random,random");
-    let Some(mut pty) = Pty::spawn(&command) else {
-        eprintln!("skipped: no pseudo-terminal (`script` of util-linux is not usable here)");
+    let pty = Pty::spawn(&command);
+    if !crate::common::tool(pty.is_some(), "a pseudo-terminal (`script` of util-linux)") {
         return;
-    };
+    }
+    let mut pty = pty.unwrap();
     // The screen: your hand, the others' card counts, the stock, a prompt.
     pty.wait_for("player 1> ", 1);
     let first = pty.text();

@@ -1,7 +1,7 @@
 //! The browser tests' harness: `dealer serve`, chromedriver and headless
 //! Chromium started for a test and stopped when it ends, and screenshots
 //! saved under `target/screenshots/`. Without `/usr/bin/chromium` and
-//! `chromedriver` a test is skipped, unless `DEALER_REQUIRE_BROWSER=1` (as
+//! `chromedriver` a test is skipped, unless `DEALER_REQUIRE_TOOLS=1` (as
 //! `.ci/run` sets), when it fails.
 
 use std::net::TcpListener;
@@ -64,17 +64,16 @@ pub struct Browser {
 }
 
 /// Starts `dealer serve`, chromedriver and headless Chromium; `None` (the
-/// test is skipped) without a browser, unless `DEALER_REQUIRE_BROWSER=1`.
+/// test is skipped) without a browser, unless `DEALER_REQUIRE_TOOLS=1`.
 pub async fn browser() -> Option<Browser> {
-    let required = std::env::var("DEALER_REQUIRE_BROWSER").is_ok_and(|v| v == "1");
-    let Some(driver) = chromedriver().filter(|_| Path::new(CHROMIUM).exists()) else {
-        assert!(
-            !required,
-            "DEALER_REQUIRE_BROWSER=1 but chromium or chromedriver is missing"
-        );
-        eprintln!("skipped: no browser (install chromium and chromium-driver)");
+    let driver = chromedriver().filter(|_| Path::new(CHROMIUM).exists());
+    if !super::tool(
+        driver.is_some(),
+        "a browser (install chromium and chromium-driver)",
+    ) {
         return None;
-    };
+    }
+    let driver = driver?;
     let web = free_port();
     let server = Killed(
         Command::new(assert_cmd::cargo::cargo_bin("dealer"))

@@ -105,3 +105,18 @@ pub fn any_cmp() -> impl Strategy<Value = Cmp> + Clone {
         Just(Cmp::Gt)
     ]
 }
+
+/// Whether a test that needs an outside tool (Graphviz, pdflatex, Chromium,
+/// a pseudo-terminal, bash) runs: `true` when the tool is `present`. Without
+/// it the test is skipped with a line on stderr, unless
+/// `DEALER_REQUIRE_TOOLS=1` (as `.ci/run` sets after installing every tool),
+/// when the missing tool fails the test instead of passing silently.
+pub fn tool(present: bool, what: &str) -> bool {
+    if present {
+        return true;
+    }
+    let required = std::env::var("DEALER_REQUIRE_TOOLS").is_ok_and(|v| v == "1");
+    assert!(!required, "DEALER_REQUIRE_TOOLS=1 but {what} is missing");
+    eprintln!("skipped: {what} is missing");
+    false
+}
