@@ -131,3 +131,84 @@ fn the_readme_lists_every_document_once() {
         );
     }
 }
+
+/// Every file under `src/` (and the grammar) is named in the section of
+/// ARCHITECTURE.md for its folder, and every file name a section gives
+/// exists in that folder: the map stays true as files come and go.
+#[test]
+fn the_architecture_map_names_every_source_file_and_no_other() {
+    let text = std::fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap();
+    // Sections: "### `src/engine/` — ..." with the folders their heading names.
+    let mut sections: Vec<(Vec<String>, String)> = Vec::new();
+    for part in text.split("\n### ").skip(1) {
+        let (heading, body) = part.split_once('\n').unwrap();
+        let folders: Vec<String> = heading
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .map(|f| f.trim_end_matches('/').to_string())
+            .collect();
+        sections.push((folders, body.split("\n## ").next().unwrap().to_string()));
+    }
+    let mut files = Vec::new();
+    let mut stack = vec![root().join("src"), root().join("grammar")];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p
+                    .strip_prefix(root())
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                files.push(rel);
+            }
+        }
+    }
+    let mut missing = Vec::new();
+    for file in &files {
+        // The section of the longest folder that holds the file.
+        let section = sections
+            .iter()
+            .filter_map(|(folders, body)| {
+                folders
+                    .iter()
+                    .filter(|f| file.starts_with(&format!("{f}/")))
+                    .map(|f| (f.len(), body))
+                    .max()
+            })
+            .max_by_key(|(len, _)| *len);
+        let name = Path::new(file).file_name().unwrap().to_string_lossy();
+        if !section.is_some_and(|(_, body)| body.contains(&*name)) {
+            missing.push(file.clone());
+        }
+    }
+    assert!(missing.is_empty(), "not in ARCHITECTURE.md: {missing:?}");
+    // Every back-quoted file name of a section exists under its folders.
+    let mut stale = Vec::new();
+    for (folders, body) in &sections {
+        for quoted in body.split('`').skip(1).step_by(2) {
+            let is_file = [".rs", ".js", ".css", ".html", ".pest"]
+                .iter()
+                .any(|x| quoted.ends_with(x));
+            if !is_file || quoted.contains(' ') {
+                continue;
+            }
+            let exists = folders.iter().any(|f| {
+                files.iter().any(|file| {
+                    file.starts_with(&format!("{f}/")) && file.ends_with(&format!("/{quoted}"))
+                        || file == quoted
+                })
+            });
+            if !exists {
+                stale.push(quoted.to_string());
+            }
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "named in ARCHITECTURE.md but absent: {stale:?}"
+    );
+}
