@@ -279,6 +279,14 @@ impl Session {
     /// the answer of `? φ`, without an output or a change to the session
     /// (strategies ask their guards this way).
     pub fn holds(&self, f: &ast::Formula) -> Result<bool, Diagnostic> {
+        let phi = self.formula(f)?;
+        let play = self.play.as_ref().expect("a resolved formula has a deal");
+        eval(&*play.model, &phi, false, f.span)
+    }
+
+    /// A written formula resolved against the current deal (names, `let`s,
+    /// events): the engine formula `? φ` would evaluate.
+    pub fn formula(&self, f: &ast::Formula) -> Result<Formula, Diagnostic> {
         let play = self
             .play
             .as_ref()
@@ -293,8 +301,7 @@ impl Session {
             macros: &self.macros,
             expanding: Default::default(),
         };
-        let phi = scope.formula(f)?;
-        eval(&*play.model, &phi, false, f.span)
+        scope.formula(f)
     }
 
     /// Executes one statement of `src`. On error the session is unchanged.

@@ -392,36 +392,6 @@ fn listed() -> SymbolicLimits {
     }
 }
 
-/// A backend's listed worlds as a naive model (its cards, propositions
-/// and every agent's arrows, as `why` and figures read them).
-fn naive_of(m: &dyn Backend) -> NaiveModel {
-    let n = m.world_count() as usize;
-    let worlds = (0..n)
-        .map(|w| {
-            let v = m.world(w);
-            NaiveWorld {
-                props: v.props,
-                cards: v.cards,
-            }
-        })
-        .collect();
-    let rel = (0..m.agents())
-        .map(|a| {
-            (0..n)
-                .map(|w| {
-                    let succ = m.accessible(a, w);
-                    (0..n).map(|v| succ.contains(&v)).collect()
-                })
-                .collect()
-        })
-        .collect();
-    NaiveModel {
-        worlds,
-        rel,
-        actual: m.actual(),
-    }
-}
-
 /// Every engine gives the naive reference's answers (the explicit engine,
 /// the listed and the unlisted symbolic model).
 fn same_answers(n: &NaiveModel, ms: &[&dyn Backend], fs: &[Formula]) -> Result<(), TestCaseError> {
@@ -459,7 +429,7 @@ fn same_counts(
     prop_assert_eq!(s.world_count(), q.len() as u128, "listed world count");
     prop_assert!(s.counts_exact());
     prop_assert!(
-        naive::bisimilar(&naive_of(s), n),
+        naive::bisimilar(&naive::of_backend(s), n),
         "the listing is not bisimilar to the model"
     );
     prop_assert_eq!(s.is_s5(), e.is_s5(), "is_s5");

@@ -268,42 +268,13 @@ fn same_world_count(eng: &dyn Backend, nm: &NaiveModel) -> Result<(), TestCaseEr
     Ok(())
 }
 
-/// The engine's model, read back through [`Backend`] as a naive model.
-fn read_back(eng: &dyn Backend) -> NaiveModel {
-    let n = eng.world_count() as usize;
-    let worlds = (0..n)
-        .map(|w| {
-            let view = eng.world(w);
-            naive::NaiveWorld {
-                props: view.props,
-                cards: view.cards,
-            }
-        })
-        .collect();
-    let rel = (0..eng.agents())
-        .map(|a| {
-            (0..n)
-                .map(|w| {
-                    let succ = eng.accessible(a, w);
-                    (0..n).map(|v| succ.contains(&v)).collect()
-                })
-                .collect()
-        })
-        .collect();
-    NaiveModel {
-        worlds,
-        rel,
-        actual: eng.actual(),
-    }
-}
-
 /// Checks that the engine's model is bisimilar to the naive one (actual
 /// worlds related) and generated from its actual world. (That it is
 /// contracted is checked by comparing world counts with the naive
 /// collective quotient: the engine's stored group relations are not
 /// visible through `Backend`, so the read-back cannot be re-contracted.)
 fn same_model(eng: &dyn Backend, nm: &NaiveModel) -> Result<(), TestCaseError> {
-    let back = read_back(eng);
+    let back = naive::of_backend(eng);
     prop_assert!(
         naive::bisimilar(&back, nm),
         "the engine's model is not bisimilar to the naive one"

@@ -8,7 +8,7 @@
 //! evaluated world by world by recursion, updates build the whole product,
 //! and bisimulation contraction refines a partition until it is stable.
 
-use dealer::engine::{Atom, Cmp, EventModel, Formula, Post, Relation};
+use dealer::engine::{Atom, Backend, Cmp, EventModel, Formula, Post, Relation};
 
 /// One world: a valuation of the propositions and an allocation of cards.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -546,4 +546,39 @@ pub fn bisimilar(a: &NaiveModel, b: &NaiveModel) -> bool {
     };
     let (class, _) = bisimulation_classes(&union);
     class[a.actual] == class[na + b.actual]
+}
+
+/// An engine's listed worlds read back as a naive model: each world's cards
+/// and propositions and every agent's arrows, as `why` and figures read
+/// them (`Backend::world`, `Backend::accessible`). Only this conversion
+/// touches the engine; everything else here works on the copy.
+pub fn of_backend(m: &dyn Backend) -> NaiveModel {
+    let n = m.world_count() as usize;
+    let worlds = (0..n)
+        .map(|w| {
+            let v = m.world(w);
+            NaiveWorld {
+                props: v.props,
+                cards: v.cards,
+            }
+        })
+        .collect();
+    let rel = (0..m.agents())
+        .map(|a| {
+            (0..n)
+                .map(|w| {
+                    let mut row = vec![false; n];
+                    for v in m.accessible(a, w) {
+                        row[v] = true;
+                    }
+                    row
+                })
+                .collect()
+        })
+        .collect();
+    NaiveModel {
+        worlds,
+        rel,
+        actual: m.actual(),
+    }
 }
