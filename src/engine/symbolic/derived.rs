@@ -28,6 +28,7 @@
 use oxidd::{BooleanFunction, VarNo};
 
 use super::vars::{add, constant, oom, vec_of, width_for, Bdd, BitVec, Meta, Res, State};
+use crate::engine::counters::{self, Counter};
 use crate::engine::deal::{pinned, DealSpec};
 use crate::engine::formula::Cmp;
 
@@ -284,15 +285,8 @@ fn sum_from_last(
     }
     drop(last);
     remember(st, k, l, others, &sum);
-    #[cfg(test)]
-    FROM_LAST.with(|c| c.set(c.get() + 1));
+    counters::count(Counter::SumFromLast);
     Ok(Some(sum))
-}
-
-#[cfg(test)]
-thread_local! {
-    /// How many sums [`sum_from_last`] made from the last one (tests).
-    pub(crate) static FROM_LAST: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// The derived location's count of kind `k`, summed from scratch

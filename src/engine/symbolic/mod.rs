@@ -50,6 +50,7 @@ use oxidd::{BooleanFunction, Function, VarNo};
 pub use self::belief::BeliefModel;
 use self::factors::Factors;
 use self::vars::{oom, Bdd, Meta, Res, State};
+use super::counters::{self, Counter};
 use super::deal::{self, DealSpec};
 use super::{Agent, Atom, Formula};
 use super::{
@@ -168,26 +169,6 @@ pub fn bdd_budget() -> BddBudget {
 /// "Factors without a stock"): Kwartet (263,000 nodes) and Königrufen
 /// (195,000) play 2.4 and 3.3 times faster.
 const FACTOR_FROM: usize = 20_000;
-
-/// The updates made on the factors without the transformer, counted for
-/// the tests.
-#[cfg(test)]
-#[derive(Clone, Copy, Debug, Default)]
-struct FastUpdates {
-    /// Public moves of known cards (`factors::public_move`).
-    public: usize,
-    /// Those of them that moved cards.
-    public_of_cards: usize,
-    /// Private draws (`factors::private_draw`).
-    draws: usize,
-}
-
-#[cfg(test)]
-thread_local! {
-    static FAST_UPDATES: std::cell::Cell<FastUpdates> = const {
-        std::cell::Cell::new(FastUpdates { public: 0, public_of_cards: 0, draws: 0 })
-    };
-}
 
 /// The most locations an agent may leave unseen for its considered set
 /// to be left unbuilt (`SymbolicModel::unbuilt`): a cost rule, not a
@@ -1089,23 +1070,15 @@ impl SymbolicModel {
                     actual: &inner.actual,
                 };
                 if let Some(made) = self.meta().retry(|| factors::public_move(&step))? {
-                    #[cfg(test)]
-                    FAST_UPDATES.with(|c| {
-                        let mut n = c.get();
-                        n.public += 1;
-                        n.public_of_cards += usize::from(!em.events[e].post.is_empty());
-                        c.set(n);
-                    });
+                    counters::count(Counter::PublicMove);
+                    if !em.events[e].post.is_empty() {
+                        counters::count(Counter::PublicMoveOfCards);
+                    }
                     return Ok(SymbolicModel::made(made, inner.limits));
                 }
                 // So does a private draw from the stock.
                 if let Some(made) = self.meta().retry(|| factors::private_draw(&step))? {
-                    #[cfg(test)]
-                    FAST_UPDATES.with(|c| {
-                        let mut n = c.get();
-                        n.draws += 1;
-                        c.set(n);
-                    });
+                    counters::count(Counter::PrivateDraw);
                     return Ok(SymbolicModel::made(made, inner.limits));
                 }
                 let law = self.meta().retry(|| f.touched_law(&reach.moved))?;
