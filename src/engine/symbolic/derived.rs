@@ -118,10 +118,10 @@ pub(crate) fn fact_value(st: &State, k: usize, l: usize) -> Res<BitVec> {
 /// 2^w` and met by a dynamic program over the counts' bits (bit i
 /// weighs `2^i`), from the last variable up: `items × 2^w`
 /// if-then-else steps on small BDDs, the same function as summing the
-/// counts with adders and comparing the result. In the Cabo-like game,
-/// every draw asks "the closed pile holds a k" for each kind k, and
-/// after a card is placed in a slot (new variables), the adders' sums
-/// over every slot were a fifth of a game.
+/// counts with adders and comparing the result, without building the
+/// sum. In the Cabo-like game, every draw asks "the closed pile holds a
+/// k" for each kind k, and after a card is placed in a slot (new
+/// variables), the adders' sums over every slot would be built again.
 pub(crate) fn count_atom(
     st: &State,
     k: usize,
