@@ -17,6 +17,7 @@ pub mod symbolic;
 
 mod bisim;
 mod build;
+mod counters;
 mod counts;
 mod eval;
 mod groups;

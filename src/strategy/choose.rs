@@ -34,8 +34,8 @@ thread_local! {
 
 /// `formula` parsed, from the thread's cache when the same text was
 /// parsed before. A strategy asks the same few hundred guards (`K_1
-/// hand_2(<3,1>)`) move after move; parsing them again was a tenth of a
-/// Kwartet game between the strategies. Errors are not kept.
+/// hand_2(<3,1>)`) move after move, and parsing one costs more than
+/// answering it on a small model. Errors are not kept.
 fn parsed(formula: &str) -> Result<Formula, Diagnostic> {
     if let Some(f) = PARSE_CACHE.with(|c| c.borrow().get(formula).cloned()) {
         return Ok(f);

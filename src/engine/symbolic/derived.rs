@@ -28,6 +28,7 @@
 use oxidd::{BooleanFunction, VarNo};
 
 use super::vars::{add, constant, oom, vec_of, width_for, Bdd, BitVec, Meta, Res, State};
+use crate::engine::counters::{self, Counter};
 use crate::engine::deal::{pinned, DealSpec};
 use crate::engine::formula::Cmp;
 
@@ -117,10 +118,10 @@ pub(crate) fn fact_value(st: &State, k: usize, l: usize) -> Res<BitVec> {
 /// 2^w` and met by a dynamic program over the counts' bits (bit i
 /// weighs `2^i`), from the last variable up: `items × 2^w`
 /// if-then-else steps on small BDDs, the same function as summing the
-/// counts with adders and comparing the result. In the Cabo-like game,
-/// every draw asks "the closed pile holds a k" for each kind k, and
-/// after a card is placed in a slot (new variables), the adders' sums
-/// over every slot were a fifth of a game.
+/// counts with adders and comparing the result, without building the
+/// sum. In the Cabo-like game, every draw asks "the closed pile holds a
+/// k" for each kind k, and after a card is placed in a slot (new
+/// variables), the adders' sums over every slot would be built again.
 pub(crate) fn count_atom(
     st: &State,
     k: usize,
@@ -284,15 +285,8 @@ fn sum_from_last(
     }
     drop(last);
     remember(st, k, l, others, &sum);
-    #[cfg(test)]
-    FROM_LAST.with(|c| c.set(c.get() + 1));
+    counters::count(Counter::SumFromLast);
     Ok(Some(sum))
-}
-
-#[cfg(test)]
-thread_local! {
-    /// How many sums [`sum_from_last`] made from the last one (tests).
-    pub(crate) static FROM_LAST: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// The derived location's count of kind `k`, summed from scratch

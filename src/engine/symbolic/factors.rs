@@ -84,14 +84,13 @@ impl Factors {
     /// factors of the locations not wholly seen. A location whose
     /// variables are all seen (the player's own hand, the piles everyone
     /// sees) needs no factor: the actual state is in θ, so its values
-    /// satisfy that factor, and `here` already fixes them. Conjoined
-    /// after the other hands, such a factor was one more pass over the
-    /// whole product (in a Go Fish game, 1-4 ms of a player's 3-17 ms).
-    /// With the deck last, the hands the player does not see were
-    /// conjoined as if unrelated: where the whole deck is dealt
-    /// (Kwartet), a product of three hands' counts, and a player's first
-    /// query after a move took up to a second. With the deck first, the
-    /// cards the player sees are out of every other hand from the start.
+    /// satisfy that factor, and `here` already fixes them (conjoined
+    /// after the other hands, it would be one more pass over the whole
+    /// product). With the deck last, the hands the player does not see
+    /// would be conjoined as if unrelated: where the whole deck is dealt
+    /// (Kwartet), a product of three hands' counts. With the deck first,
+    /// the cards the player sees are out of every other hand from the
+    /// start.
     pub fn and_all(&self, st: &State, here: &Bdd, seen: &[VarNo]) -> Res<Bdd> {
         let mut acc = oom(here.and(&self.deck))?;
         for (l, f) in self.parts.iter().enumerate() {

@@ -18,6 +18,7 @@ use oxidd::BooleanFunction;
 use oxidd::VarNo;
 
 use super::vars::{oom, Bdd, Res, State};
+use crate::engine::counters::{self, Counter};
 use crate::engine::formula::{Agent, Atom, Formula};
 
 /// What the local evaluation reads of a model.
@@ -214,8 +215,7 @@ impl Here<'_> {
                     return self.meets(&self.build(group)?, s);
                 };
                 let p = (self.law_project)(here, &keep)?;
-                #[cfg(test)]
-                UNBUILT.with(|c| c.set(c.get() + 1));
+                counters::count(Counter::Unbuilt);
                 if let Some(answer) = self.meets_at_one(&p, s, &support)? {
                     return Ok(answer);
                 }
@@ -228,8 +228,9 @@ impl Here<'_> {
     /// the actual state, without the set (false: none found).
     fn found_near(&self, a: Agent, s: &Bdd) -> Res<bool> {
         let found = (self.witness)(a, s)?;
-        #[cfg(test)]
-        WITNESSED.with(|c| c.set(c.get() + usize::from(found)));
+        if found {
+            counters::count(Counter::Witnessed);
+        }
         Ok(found)
     }
 
@@ -441,16 +442,6 @@ impl Here<'_> {
             Set::InLaw(r) | Set::Considered(_, r) => (self.law_project)(r, &seen)?,
         }))
     }
-}
-
-#[cfg(test)]
-thread_local! {
-    /// Questions answered by a projection of a considered set left
-    /// unbuilt, counted for the tests.
-    pub(crate) static UNBUILT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-    /// Questions answered by a state found near the actual one
-    /// (`Set::Lazy`), counted for the tests.
-    pub(crate) static WITNESSED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// Whether `f` has a modal operator (knowledge, announcement or update).

@@ -50,6 +50,7 @@ use oxidd::{BooleanFunction, Function, VarNo};
 pub use self::belief::BeliefModel;
 use self::factors::Factors;
 use self::vars::{oom, Bdd, Meta, Res, State};
+use super::counters::{self, Counter};
 use super::deal::{self, DealSpec};
 use super::{Agent, Atom, Formula};
 use super::{
@@ -116,16 +117,13 @@ impl SymbolicLimits {
 pub enum BddBudget {
     /// Many models at once (a game per core, the server, tests): dead
     /// nodes are collected from about half a million nodes (a collection
-    /// from a million took 40-50 ms, the Cabo-like game's worst moves;
-    /// docs/engines.md, "The deal without its law"), the operation
-    /// cache has 8,192 entries a variable and at most 2^19, so that a
-    /// full-size game of every shipped card game stays under 100 MB
-    /// (from 8 million nodes and 2^22 entries, Kwartet took 212 MiB and
-    /// the Cabo-like game 168; docs/engines.md, "Memory per game"). A
-    /// larger cache made games slower: the library fills every entry
-    /// when it is made and empties every entry at each collection. A
-    /// cache much smaller than the largest law thrashes (Kwartet's deal,
-    /// 263,000 nodes, had not finished after ten minutes with 2^16 entries).
+    /// is a pass over every node, so a small threshold keeps the worst
+    /// move short), the operation cache has 8,192 entries a variable and
+    /// at most 2^19, sized for the memory target of 100 MB a full-size
+    /// game. A larger cache costs time as well as memory: the library
+    /// fills every entry when it is made and empties every entry at each
+    /// collection. A cache much smaller than the largest law (Kwartet's
+    /// deal, 263,000 nodes) thrashes.
     #[default]
     Game,
     /// One scenario has the machine (`dealer run`, `repl`, `check`):
@@ -133,12 +131,12 @@ pub enum BddBudget {
     /// with 500 children reuse them round after round), the cache has
     /// 4,096 entries a variable, or 5 per square of the variables where
     /// that is more (from about 820 variables), and at most 2^23. The
-    /// classic benchmarks of a few hundred variables were as fast with
-    /// half the entries of the game budget, in much less memory; muddy
-    /// children with 500 children (1,018 variables) slow down ten-fold
-    /// from the twentieth round with 2^22 entries and need 2^23. The
-    /// nodes' store is reserved, not touched: a small scenario stays
-    /// small.
+    /// classic benchmarks of a few hundred variables need no more than
+    /// half the entries of the game budget; a round of knowledge over
+    /// many agents reuses results that grow with the square of the
+    /// variables, so muddy children with 500 children (1,018 variables)
+    /// need 2^23. The nodes' store is reserved, not touched: a small
+    /// scenario stays small.
     Scenario,
 }
 
@@ -158,36 +156,12 @@ pub fn bdd_budget() -> BddBudget {
     }
 }
 
-/// The default [`SymbolicLimits::factor_from`]. Measured on full-size
-/// games (docs/engines.md, "The law as factors"): factors made Go Fish (a
-/// deal law of 77,000 nodes) five times faster and Kemps (2,700 nodes) ten
-/// times slower, as splitting again after every move costs more than
-/// updating a small law. The games that deal the whole deck (no derived
-/// stock) gain too since an update splits only where it reached and a
-/// player's considered set starts from the deck (docs/engines.md,
-/// "Factors without a stock"): Kwartet (263,000 nodes) and Königrufen
-/// (195,000) play 2.4 and 3.3 times faster.
+/// The default [`SymbolicLimits::factor_from`] (docs/engines.md, "The
+/// law as factors"): a large law (full-deck Go Fish, Kwartet, Königrufen:
+/// 77,000 to 263,000 nodes) is cheaper to update factor by factor, while
+/// splitting a small law (Kemps, 2,700 nodes) again after every move
+/// costs more than updating it whole.
 const FACTOR_FROM: usize = 20_000;
-
-/// The updates made on the factors without the transformer, counted for
-/// the tests.
-#[cfg(test)]
-#[derive(Clone, Copy, Debug, Default)]
-struct FastUpdates {
-    /// Public moves of known cards (`factors::public_move`).
-    public: usize,
-    /// Those of them that moved cards.
-    public_of_cards: usize,
-    /// Private draws (`factors::private_draw`).
-    draws: usize,
-}
-
-#[cfg(test)]
-thread_local! {
-    static FAST_UPDATES: std::cell::Cell<FastUpdates> = const {
-        std::cell::Cell::new(FastUpdates { public: 0, public_of_cards: 0, draws: 0 })
-    };
-}
 
 /// The most locations an agent may leave unseen for its considered set
 /// to be left unbuilt (`SymbolicModel::unbuilt`): a cost rule, not a
@@ -282,9 +256,7 @@ impl std::fmt::Debug for SymbolicModel {
 /// entries a variable or [`SymbolicLimits::cache_per_square`] per square
 /// of the variables, the more of the two, from 2^16 to
 /// [`SymbolicLimits::cache_max`]
-/// entries, rounded up to a power of two by the BDD library (a few MiB
-/// for muddy children with 10 children, 40 MiB with the game budget at
-/// most, 160 MiB with the scenario budget).
+/// entries, rounded up to a power of two by the BDD library.
 fn new_meta(
     limits: &SymbolicLimits,
     copies: Vec<u32>,
@@ -353,8 +325,9 @@ impl SymbolicModel {
             bits,
         );
         // A plain deal whose law is surely large gets its factors without
-        // the law (building and splitting Kwartet's, 263,000 nodes, took
-        // 0.27 s); any other is built, and split when large.
+        // the law (building a law of 263,000 nodes, Kwartet's, only to
+        // split it is most of a random game); any other is built, and
+        // split when large.
         let direct = law::plain(spec)
             && (limits.factor_from == 0 || law::surely_larger(spec, limits.factor_from));
         if direct {
@@ -758,12 +731,11 @@ impl SymbolicModel {
     /// built yet and who sees all but at most two locations wholly. A
     /// query that reads a few locations then meets the projection of
     /// `θ ∧ here` on them, made from the factors and a marginal of the
-    /// other unseen location (`local.rs`, `Set::Considered`): in a
-    /// full-deck Go Fish game, building `C_a` was a fifth of a knowledge
-    /// game, and its projections another seventh. With three unseen
-    /// hands (Kwartet), each marginal is a product of two of them, and
-    /// one `C_a` and one pass over it for every variable's values cost a
-    /// quarter as much.
+    /// other unseen location (`local.rs`, `Set::Considered`), so a
+    /// knowledge game of full-deck Go Fish builds no `C_a` after each
+    /// move. With three unseen hands (Kwartet), each marginal is a
+    /// product of two of them, and one `C_a` and one pass over it for
+    /// every variable's values cost less.
     fn unbuilt(&self, group: &[Agent]) -> Res<Option<Bdd>> {
         let inner = &*self.inner;
         if inner.factors.is_none() || inner.law.get().is_some() {
@@ -1004,9 +976,9 @@ impl SymbolicModel {
         // On a factored law, the locations r leaves alone are quantified
         // once per model, in a marginal (`Factors::and_exists`); θ is
         // conjoined (once per model) only when r reads every location.
-        // Conjoining all the factors to r for every query made a knowledge
-        // game's queries three times slower; building θ for the
-        // second-order queries made them six times slower than marginals.
+        // Conjoining all the factors to r for every query, or building θ
+        // for the second-order queries, would make each query pay for
+        // the whole law; a marginal is kept and shared.
         let law_and_exists = |r: &Bdd, vars: &[VarNo]| {
             if let Some(f) = &self.inner.factors {
                 let marginal = |out: &[usize]| {
@@ -1089,23 +1061,15 @@ impl SymbolicModel {
                     actual: &inner.actual,
                 };
                 if let Some(made) = self.meta().retry(|| factors::public_move(&step))? {
-                    #[cfg(test)]
-                    FAST_UPDATES.with(|c| {
-                        let mut n = c.get();
-                        n.public += 1;
-                        n.public_of_cards += usize::from(!em.events[e].post.is_empty());
-                        c.set(n);
-                    });
+                    counters::count(Counter::PublicMove);
+                    if !em.events[e].post.is_empty() {
+                        counters::count(Counter::PublicMoveOfCards);
+                    }
                     return Ok(SymbolicModel::made(made, inner.limits));
                 }
                 // So does a private draw from the stock.
                 if let Some(made) = self.meta().retry(|| factors::private_draw(&step))? {
-                    #[cfg(test)]
-                    FAST_UPDATES.with(|c| {
-                        let mut n = c.get();
-                        n.draws += 1;
-                        c.set(n);
-                    });
+                    counters::count(Counter::PrivateDraw);
                     return Ok(SymbolicModel::made(made, inner.limits));
                 }
                 let law = self.meta().retry(|| f.touched_law(&reach.moved))?;
@@ -1150,7 +1114,8 @@ impl SymbolicModel {
         // gives its news in the fresh variables). A move of one event (a
         // public announcement) tells nobody apart from anything, and its
         // precondition can read every variable (muddy children's "nobody
-        // knows"): testing them all made such runs several times slower.
+        // knows"): testing them all would cost a pass per variable of
+        // the law for nothing.
         let observation = em.events.len() > 1 && em.events.iter().all(|e| e.post.is_empty());
         let mut read: Vec<VarNo> = if observation {
             pres.iter().flat_map(walk::support).collect()

@@ -79,9 +79,9 @@ fn range_law(st: &State, bits: &[Prop], lo: u64, hi: u64) -> Res<Bdd> {
 /// of what it sees.
 pub(crate) fn from_observations(o: &Observations, limits: &SymbolicLimits) -> Res<SymbolicModel> {
     // The operation cache is sized as for four variables a proposition:
-    // sized by the propositions alone, muddy children with 100 children
-    // (one proposition a child) took 52 MiB instead of 113 MiB, but 250
-    // children took 134 s instead of 19 s.
+    // a round of knowledge (muddy children as variables) reuses results
+    // over more than the propositions themselves, and a cache sized by
+    // the propositions alone thrashes on large instances.
     let meta = new_meta(limits, Vec::new(), 0, o.props, o.props * 4);
     let props = meta.fresh(o.props);
     let mut st = State {

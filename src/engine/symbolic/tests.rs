@@ -3,6 +3,7 @@
 use std::rc::Rc;
 
 use super::*;
+use crate::engine::counters::Counter::*;
 use crate::engine::formula::Cmp;
 use crate::engine::testkit::*;
 use crate::engine::{Event, Post, Relation};
@@ -863,15 +864,16 @@ fn factored_random_games(
                 run.refused += 1;
                 continue;
             };
-            let before = super::FAST_UPDATES.with(|c| c.get());
+            let read = |c| counters::read(c);
+            let before = [PublicMove, PublicMoveOfCards, PrivateDraw].map(read);
             let (e2, s2) = (
                 e.apply(&em, Some(ev)).unwrap(),
                 s.meta().retry(|| s.update(&em, Some(ev))),
             );
-            let after = super::FAST_UPDATES.with(|c| c.get());
-            run.public_moves += after.public - before.public;
-            run.public_moves_of_cards += after.public_of_cards - before.public_of_cards;
-            run.private_draws += after.draws - before.draws;
+            let after = [PublicMove, PublicMoveOfCards, PrivateDraw].map(read);
+            run.public_moves += after[0] - before[0];
+            run.public_moves_of_cards += after[1] - before[1];
+            run.private_draws += after[2] - before[2];
             let s2 = s2.unwrap_or_else(|err| panic!("seed {seed} step {step}: {err}"));
             (e, s) = (e2, s2);
             if s.is_factored() {
@@ -880,7 +882,7 @@ fn factored_random_games(
                 run.whole_steps += 1;
             }
             if s.is_factored() && s.inner.law.get().is_none() {
-                let before = super::local::UNBUILT.with(|c| c.get());
+                let before = counters::read(Unbuilt);
                 // First what a player knows of one other hand, and what
                 // it knows another knows of its own, as the games' agents
                 // ask (through projections of the unbuilt C_a).
@@ -917,7 +919,7 @@ fn factored_random_games(
                         run.from_factors += 1;
                     }
                 }
-                run.unbuilt += super::local::UNBUILT.with(|c| c.get()) - before;
+                run.unbuilt += counters::read(Unbuilt) - before;
             }
             run.checked += agree_at_step(&*e, &s, &mut rng, &format!("seed {seed} step {step}"));
             run.with_marginals += usize::from(!s.inner.marginals.borrow().is_empty());
@@ -1289,7 +1291,7 @@ fn the_stock_s_counts_updated_from_the_last_sum_equal_sums_from_scratch() {
         props: 0,
         actual: vec![vec![1, 1, 0], vec![0, 1, 1], vec![2, 0, 0], vec![1, 2, 3]],
     };
-    let before = super::derived::FROM_LAST.with(|c| c.get());
+    let before = counters::read(SumFromLast);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(17);
     let mut checked = 0;
     for _ in 0..6 {
@@ -1331,7 +1333,7 @@ fn the_stock_s_counts_updated_from_the_last_sum_equal_sums_from_scratch() {
             }
         }
     }
-    let from_last = super::derived::FROM_LAST.with(|c| c.get()) - before;
+    let from_last = counters::read(SumFromLast) - before;
     assert!(checked >= 150, "{checked} counts checked");
     assert!(
         from_last >= 60,
@@ -1554,11 +1556,11 @@ fn states_found_near_the_actual_one_agree_with_the_explicit_engine() {
                                 // came before, so that each one looks
                                 // for a state first.
                                 let s = s.afresh();
-                                let before = super::local::WITNESSED.with(|c| c.get());
+                                let before = counters::read(Witnessed);
                                 let got = s.eval_actual(&f).unwrap();
                                 assert_eq!(want, got, "seed {seed} step {step}: {f:?}");
                                 asked += 1;
-                                witnessed += super::local::WITNESSED.with(|c| c.get()) - before;
+                                witnessed += counters::read(Witnessed) - before;
                                 built += usize::from(s.inner.considered[a].get().is_some());
                             }
                         }
