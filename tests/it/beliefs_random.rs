@@ -20,7 +20,7 @@ use dealer::engine::{
     Atom, Backend, EngineError, Event, EventModel, ExplicitModel, Formula, Post, Relation,
     SymbolicLimits, SymbolicModel,
 };
-use naive::{NaiveModel, NaiveWorld};
+use naive::NaiveModel;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::subsequence;
