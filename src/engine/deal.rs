@@ -6,7 +6,7 @@
 //! each. Copies of a kind are interchangeable, so an allocation is a matrix of
 //! counts, encoded in a row as the sorted locations of each kind's copies.
 
-use super::formula::Loc;
+use super::formula::{Atom, Formula, Loc};
 use super::hash::FxMap;
 use super::Allocation;
 
@@ -155,6 +155,186 @@ fn fill(left: &mut [u32], allowed: &[bool], k: usize, need: u32, visit: &mut dyn
         fill(left, allowed, k + 1, need - take, visit);
         left[k] += take;
     }
+}
+
+/// The most contents of one location [`implied_only`] tries.
+const CONTENTS_TRIED: usize = 4096;
+
+/// The restrictions (`only`, see [`DealSpec::only`]) that a formula about
+/// the deal (no knowledge in it: its truth at a world is the world's
+/// alone) implies, when they restrict some location more than `spec`
+/// does and the actual deal keeps them; `None` otherwise.
+///
+/// Each conjunct of `phi` (its top-level `∧`s flattened) that reads the
+/// counts at one location l only, with no knowledge, proposition or
+/// variable in it, is tried on every content l can have (`sizes[l]`
+/// cards of the kinds it may hold, at most the copies of each): a kind
+/// l holds in no content that satisfies every such conjunct is ruled
+/// out at l. In every world of the deal l holds such a content, so the
+/// deal's worlds where `phi` holds are exactly those of the restricted
+/// deal where `phi` holds: announcing `phi` first on either gives the
+/// same model. `(pay1(P) | pay1(N))` on a one-card pile leaves it P and N.
+/// A location with more than 4,096 contents is left as it is.
+pub fn implied_only(spec: &DealSpec, phi: &Formula) -> Option<Vec<Option<Vec<bool>>>> {
+    if !factual(phi) {
+        // Knowledge in φ is read in the model before the announcement,
+        // which a restriction would change.
+        return None;
+    }
+    let (kinds, locs) = (spec.copies.len(), spec.sizes.len());
+    let mut conjuncts = Vec::new();
+    flatten_and(phi, &mut conjuncts);
+    let mut at: Vec<Vec<&Formula>> = vec![Vec::new(); locs];
+    for c in conjuncts {
+        if let Some(Some(l)) = one_location(c) {
+            if l < locs {
+                at[l].push(c);
+            }
+        }
+    }
+    let mut only: Vec<Option<Vec<bool>>> = (0..locs)
+        .map(|l| spec.only.get(l).cloned().flatten())
+        .collect();
+    let mut narrower = false;
+    for (l, cs) in at.iter().enumerate() {
+        if cs.is_empty() {
+            continue;
+        }
+        let allowed: Vec<bool> = (0..kinds).map(|k| spec.allows(l, k)).collect();
+        let mut seen = vec![false; kinds];
+        let mut any = false;
+        let mut tried = 0usize;
+        let mut content = vec![0u32; kinds];
+        let complete = contents(
+            &spec.copies,
+            &allowed,
+            0,
+            spec.sizes[l],
+            &mut content,
+            &mut |c| {
+                tried += 1;
+                if tried > CONTENTS_TRIED {
+                    return false;
+                }
+                if cs.iter().all(|f| holds_in(f, c)) {
+                    any = true;
+                    for (k, &n) in c.iter().enumerate() {
+                        seen[k] |= n > 0;
+                    }
+                }
+                true
+            },
+        );
+        if !complete {
+            continue;
+        }
+        if !any {
+            // φ is false everywhere: its announcement is refused as usual.
+            return None;
+        }
+        if (0..kinds).any(|k| allowed[k] && !seen[k] && spec.copies[k] > 0) {
+            let keeps = spec
+                .actual
+                .get(l)
+                .is_some_and(|a| a.iter().enumerate().all(|(k, &n)| n == 0 || seen[k]));
+            if !keeps {
+                return None;
+            }
+            only[l] = Some(seen);
+            narrower = true;
+        }
+    }
+    narrower.then_some(only)
+}
+
+/// Whether `f` is about each world alone: no knowledge, announcement or
+/// update in it.
+fn factual(f: &Formula) -> bool {
+    match f {
+        Formula::Top | Formula::Bottom | Formula::Atom(_) => true,
+        Formula::Not(g) => factual(g),
+        Formula::And(fs) | Formula::Or(fs) => fs.iter().all(factual),
+        Formula::Implies(a, b) | Formula::Iff(a, b) => factual(a) && factual(b),
+        _ => false,
+    }
+}
+
+/// The conjuncts of `f`, nested `∧`s flattened.
+fn flatten_and<'a>(f: &'a Formula, out: &mut Vec<&'a Formula>) {
+    match f {
+        Formula::And(fs) => fs.iter().for_each(|g| flatten_and(g, out)),
+        _ => out.push(f),
+    }
+}
+
+/// The one location whose counts `f` reads (`Some(None)`: none), or
+/// `None` when `f` reads several, or anything but counts.
+fn one_location(f: &Formula) -> Option<Option<Loc>> {
+    let join = |a: Option<Loc>, b: Option<Loc>| -> Option<Option<Loc>> {
+        match (a, b) {
+            (Some(x), Some(y)) if x != y => None,
+            (x, y) => Some(x.or(y)),
+        }
+    };
+    match f {
+        Formula::Top | Formula::Bottom => Some(None),
+        Formula::Atom(Atom::Count { loc, .. }) => Some(Some(*loc)),
+        Formula::Atom(_) => None,
+        Formula::Not(g) => one_location(g),
+        Formula::And(fs) | Formula::Or(fs) => fs
+            .iter()
+            .try_fold(None, |acc, g| join(acc, one_location(g)?)),
+        Formula::Implies(a, b) | Formula::Iff(a, b) => join(one_location(a)?, one_location(b)?),
+        _ => None,
+    }
+}
+
+/// The value of a formula of [`one_location`] where its location holds
+/// `content` (cards of each kind).
+fn holds_in(f: &Formula, content: &[u32]) -> bool {
+    match f {
+        Formula::Top => true,
+        Formula::Bottom => false,
+        Formula::Atom(Atom::Count { kinds, cmp, n, .. }) => {
+            let here: u32 = kinds
+                .iter()
+                .map(|&k| content.get(k).copied().unwrap_or(0))
+                .sum();
+            cmp.holds(here, *n)
+        }
+        Formula::Not(g) => !holds_in(g, content),
+        Formula::And(fs) => fs.iter().all(|g| holds_in(g, content)),
+        Formula::Or(fs) => fs.iter().any(|g| holds_in(g, content)),
+        Formula::Implies(a, b) => !holds_in(a, content) || holds_in(b, content),
+        Formula::Iff(a, b) => holds_in(a, content) == holds_in(b, content),
+        _ => false,
+    }
+}
+
+/// Calls `visit` with every content of `need` cards of the allowed kinds
+/// `k..` (at most `copies` of each) added to `content`; stops when
+/// `visit` returns false, and then returns false.
+fn contents(
+    copies: &[u32],
+    allowed: &[bool],
+    k: usize,
+    need: u32,
+    content: &mut [u32],
+    visit: &mut dyn FnMut(&[u32]) -> bool,
+) -> bool {
+    if k == copies.len() {
+        return need > 0 || visit(content);
+    }
+    let most = if allowed[k] { copies[k].min(need) } else { 0 };
+    for take in 0..=most {
+        content[k] = take;
+        if !contents(copies, allowed, k + 1, need - take, content, visit) {
+            content[k] = 0;
+            return false;
+        }
+    }
+    content[k] = 0;
+    true
 }
 
 /// The locations every agent sees: their contents are common knowledge.

@@ -188,7 +188,7 @@ impl Playing {
 #[derive(Clone)]
 struct Whole {
     /// The first model.
-    model: Rc<dyn Backend>,
+    model: FirstModel,
     /// Its worlds' written names.
     names: Option<Rc<WorldNames>>,
     /// The announcements made since, in order.
@@ -200,6 +200,52 @@ struct Whole {
     /// then the model is a structure whose worlds are those reachable from
     /// the actual one, and no whole model is kept.
     unlisted: bool,
+}
+
+/// The first model of a session: built, or a deal built when first
+/// needed (a deal whose first statement is an announcement that
+/// restricts what piles hold starts from the restricted deal, see
+/// [`Session::start_restricted`]; the deal itself is needed only to count
+/// or list the whole model).
+#[derive(Clone)]
+enum FirstModel {
+    /// The model.
+    Built(Rc<dyn Backend>),
+    /// The deal of `setup`, by `engine` within `budget` worlds, built once.
+    Deal(Rc<LaterDeal>),
+}
+
+/// A deal whose model is built when first needed.
+struct LaterDeal {
+    setup: Setup,
+    budget: u128,
+    engine: Engine,
+    model: std::cell::OnceCell<Rc<dyn Backend>>,
+}
+
+impl FirstModel {
+    /// The model, built now if not yet (errors located at `span`).
+    fn get(&self, span: Span) -> Result<Rc<dyn Backend>, Diagnostic> {
+        match self {
+            FirstModel::Built(m) => Ok(m.clone()),
+            FirstModel::Deal(later) => {
+                if let Some(m) = later.model.get() {
+                    return Ok(m.clone());
+                }
+                let started = later.setup.start(span, later.budget, later.engine)?;
+                let dealt = Outcome {
+                    model: started.model,
+                    state: started.state,
+                    notes: Vec::new(),
+                };
+                let out = started
+                    .game
+                    .start(&started.table, dealt)
+                    .map_err(|r| errors::refusal(&r, span))?;
+                Ok(later.model.get_or_init(|| out.model).clone())
+            }
+        }
+    }
 }
 
 impl Whole {
@@ -313,6 +359,11 @@ impl Session {
             return self.explicit_model(def).map(|_| Vec::new());
         }
         let fresh = self.play.is_none();
+        if fresh {
+            if let Some(result) = self.start_restricted(stmt, src) {
+                return Ok(result);
+            }
+        }
         let result = self.start(stmt.span).and_then(|_| self.run(stmt, src));
         if result.is_err() && fresh {
             self.play = None;
@@ -388,7 +439,7 @@ impl Session {
             .start(&started.table, dealt)
             .map_err(|r| errors::refusal(&r, self.setup.deal_at.unwrap_or(at)))?;
         self.whole = Some(Whole {
-            model: out.model.clone(),
+            model: FirstModel::Built(out.model.clone()),
             names: None,
             announced: Vec::new(),
             broken_by: None,
@@ -403,6 +454,82 @@ impl Session {
             names: None,
         });
         Ok(())
+    }
+
+    /// Runs `stmt` as the first statement of a deal, from a smaller
+    /// model, when it is a public announcement without knowledge in it
+    /// that restricts what some location can hold
+    /// (`announce (pay1(P) | pay1(N)) & ...`, the rules
+    /// of the dining cryptographers announced instead of written with
+    /// `holds`) and the deal would be symbolic: the model is the deal
+    /// with those restrictions ([`crate::engine::deal::implied_only`]),
+    /// on which the announcement then removes the same worlds it removes
+    /// from the deal itself, so the model after it is the same, without
+    /// the deal's law over every card a pile could hold. Only in the free
+    /// game (whose deal starts no move). The deal itself stays the first
+    /// model of `all` counts, built when one asks. `None` (the session
+    /// untouched) when this does not apply or the statement fails: it is
+    /// then run as usual, with the usual answer. A checking pass
+    /// (`check_only`) starts the same way, so that `dealer check` does
+    /// not build the deal's law either (it reads no model).
+    fn start_restricted(&mut self, stmt: &Statement, src: &str) -> Option<Vec<Output>> {
+        let StatementKind::Move(m) = &stmt.kind else {
+            return None;
+        };
+        if self.setup.vars_at.is_some() {
+            return None;
+        }
+        let prepared = self.setup.prepare(stmt.span).ok()?;
+        if prepared.game.name() != free().name() {
+            return None;
+        }
+        let mv = Scope {
+            table: &prepared.table,
+            game: prepared.game,
+            state: &prepared.state,
+            props: &prepared.props,
+            lets: &self.lets,
+            events: &self.events,
+            macros: &self.macros,
+            expanding: Default::default(),
+        }
+        .move_(m)
+        .ok()?;
+        let crate::cards::Move::Announce(phi) = &mv else {
+            return None;
+        };
+        let only = crate::engine::deal::implied_only(&prepared.spec, phi)?;
+        let model =
+            prepared.restricted_symbolic(only, self.options.max_worlds, self.options.engine)?;
+        let started = prepared.started(model);
+        self.whole = Some(Whole {
+            model: FirstModel::Deal(Rc::new(LaterDeal {
+                setup: self.setup.clone(),
+                budget: self.options.max_worlds,
+                engine: self.options.engine,
+                model: Default::default(),
+            })),
+            names: None,
+            announced: Vec::new(),
+            broken_by: None,
+            unlisted: false,
+        });
+        self.play = Some(Playing {
+            table: started.table,
+            game: started.game,
+            model: started.model,
+            state: started.state,
+            props: started.props,
+            names: None,
+        });
+        match self.run(stmt, src) {
+            Ok(out) => Some(out),
+            Err(_) => {
+                self.play = None;
+                self.whole = None;
+                None
+            }
+        }
     }
 
     fn scope_parts(&self) -> &Playing {
@@ -531,7 +658,11 @@ impl Session {
         let play = self.scope_parts();
         let (model, phi, names) = if whole {
             let w = self.whole_model(span)?;
-            (w.model.clone(), w.after_announcements(phi), w.names.clone())
+            (
+                w.model.get(span)?,
+                w.after_announcements(phi),
+                w.names.clone(),
+            )
         } else {
             (play.model.clone(), phi, play.names.clone())
         };
@@ -1094,7 +1225,7 @@ impl Session {
     /// refused.
     fn start_structure(&mut self, table: Table, props: Vec<String>, model: Rc<dyn Backend>) {
         self.whole = Some(Whole {
-            model: model.clone(),
+            model: FirstModel::Built(model.clone()),
             names: None,
             announced: Vec::new(),
             broken_by: None,
@@ -1151,7 +1282,7 @@ impl Session {
                 names: written_names.iter().map(|n| n.to_string()).collect(),
                 order: (0..written_names.len()).collect(),
             })),
-            model: Rc::new(written),
+            model: FirstModel::Built(Rc::new(written)),
             announced: Vec::new(),
             broken_by: None,
             unlisted: false,

@@ -67,6 +67,63 @@ pub struct Setup {
     pub vars_at: Option<Span>,
 }
 
+/// A checked deal before its model is built ([`Setup::prepare`]).
+pub struct Prepared {
+    /// The table.
+    pub table: Table,
+    /// The game.
+    pub game: Game,
+    /// The deal the model is built from.
+    pub spec: DealSpec,
+    /// The initial game state.
+    pub state: GameState,
+    /// Proposition names.
+    pub props: Vec<String>,
+}
+
+impl Prepared {
+    /// The table set with `model` as the initial model.
+    pub fn started(self, model: Rc<dyn Backend>) -> Started {
+        Started {
+            table: self.table,
+            game: self.game,
+            model,
+            state: self.state,
+            props: self.props,
+        }
+    }
+
+    /// The symbolic model of the deal restricted by `only` (see
+    /// [`deal::implied_only`]), when `start` with `engine` would surely
+    /// build a symbolic model of the deal itself (no explicit model is
+    /// considered); `None` otherwise or when it cannot be built.
+    pub fn restricted_symbolic(
+        &self,
+        only: Vec<Option<Vec<bool>>>,
+        budget: u128,
+        engine: Engine,
+    ) -> Option<Rc<dyn Backend>> {
+        let spec = &self.spec;
+        let symbolic = match engine {
+            Engine::Explicit => false,
+            Engine::Symbolic => true,
+            Engine::Auto => {
+                deal::count_reachable(spec) > budget.min(ExplicitModel::world_cap(spec))
+                    || deal::fits_explicit(spec).is_err()
+            }
+        };
+        if !symbolic {
+            return None;
+        }
+        let restricted = DealSpec {
+            only,
+            ..spec.clone()
+        };
+        let model = SymbolicModel::from_deal(&restricted, &SymbolicLimits::default()).ok()?;
+        Some(Rc::new(model))
+    }
+}
+
 /// What setting the table yields.
 pub struct Started {
     /// The table.
@@ -138,6 +195,14 @@ impl Setup {
     /// `engine` chooses the representation: explicit (refused past
     /// `budget` worlds), symbolic, or auto (explicit within the budget).
     pub fn start(&self, at: Span, budget: u128, engine: Engine) -> Result<Started, Diagnostic> {
+        let prepared = self.prepare(at)?;
+        let model = build(&prepared.spec, budget, engine, self.deal_at.unwrap_or(at))?;
+        Ok(prepared.started(model))
+    }
+
+    /// Checks the deal: the table, the deal's spec and the game state,
+    /// without the model.
+    pub fn prepare(&self, at: Span) -> Result<Prepared, Diagnostic> {
         let (table, game) = self.table(at)?;
         let mut actual = self.allocation(&table)?;
         let mut copies = table.deck.copies();
@@ -163,12 +228,11 @@ impl Setup {
             props: self.props.len(),
             actual,
         };
-        let model = build(&spec, budget, engine, self.deal_at.unwrap_or(at))?;
         let state = self.game_state(&table, &stock)?;
-        Ok(Started {
+        Ok(Prepared {
             table,
             game,
-            model,
+            spec,
             state,
             props: self.props.iter().map(|p| p.text.to_string()).collect(),
         })
