@@ -8,6 +8,7 @@
 mod common;
 mod naive;
 
+mod announce_first;
 mod bad_input;
 mod beliefs_random;
 mod beliefs_scenarios;

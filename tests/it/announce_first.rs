@@ -12,7 +12,7 @@
 //! scenario when it fails.
 
 #[allow(dead_code)] // the reference has more than these tests use
-mod naive;
+use crate::naive;
 
 use dealer::engine::{EventModel, Formula};
 use dealer::interp::{Engine, Options, Output, Session};
