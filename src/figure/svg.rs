@@ -86,7 +86,7 @@ fn dash_attr(look: &Look, agent: usize) -> String {
 
 fn edges<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &Layout, look: &Look) {
     for c in &lay.curves {
-        let e = fig.edges()[c.edge];
+        let e = lay.edges[c.edge];
         let (colour, _) = look.agent(e.agent);
         let (from, to) = (lay.boxes[e.from], lay.boxes[e.to]);
         let d = if e.from == e.to {

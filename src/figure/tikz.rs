@@ -162,7 +162,7 @@ fn line_style(look: &Look, agent: usize, directed: bool) -> String {
 
 fn edges<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &layout::Layout, look: &Look) {
     for c in &lay.curves {
-        let e = fig.edges()[c.edge];
+        let e = lay.edges[c.edge];
         let style = line_style(look, e.agent, fig.directed());
         let (from, to) = (name(&fig.nodes()[e.from].id), name(&fig.nodes()[e.to].id));
         if e.from == e.to {
