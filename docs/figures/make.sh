@@ -20,6 +20,13 @@ for card in 6S 6H 6D 6C; do
   "$dealer" export "$kemps" --at "round 2" --for "$card" -o "$out/kemps-round2-$card.svg"
 done
 
+# The report's Figures 1a-1e as a lecturer draws them (built-in layout,
+# the stock's row hidden: the three hands stacked), for docs/figures.md.
+for fig in "1a:initial" "1b:turn 1" "1c:turn 2" "1d:turn 3" "1e:turn 4"; do
+  DEALER_RENDERER=builtin "$dealer" export "$gofish" --at "${fig#*:}" --hide stock \
+    -o "$out/lecturer-gofish-${fig%%:*}.svg"
+done
+
 # The same figures by the built-in writer (no graphviz), and in the
 # projector and print themes, for docs/figures.md.
 DEALER_RENDERER=builtin "$dealer" export "$gofish" --at "turn 2" -o "$out/builtin-gofish-1c.svg"

@@ -356,7 +356,9 @@ fn grid(rows: usize, cols: usize, cw: f64, ch: f64) -> Shape {
 /// another (the back face is the inner square), grids, and the circle.
 fn shapes(sizes: &[(f64, f64)], font: f64) -> Vec<Shape> {
     let n = sizes.len();
-    let gap = 3.0 * font;
+    // Room between neighbours for two or three lines bent apart and the
+    // world ids above the boxes.
+    let gap = 4.5 * font;
     let widest = sizes.iter().map(|s| s.0).fold(0.0, f64::max);
     let tallest = sizes.iter().map(|s| s.1).fold(0.0, f64::max);
     let (cw, ch) = (widest + gap, tallest + gap);
