@@ -193,22 +193,29 @@ fn chain(agent: usize, members: &[usize], at: &[Point], out: &mut Vec<Line>) {
         ((p.x - q.x).powi(2) + (p.y - q.y).powi(2)).sqrt()
     };
     let m = members.len();
-    let order: Vec<usize> = if m <= 2 {
-        members.to_vec()
-    } else if m <= 5 {
-        let mut best = (f64::INFINITY, members.to_vec());
-        let mut items = members.to_vec();
-        permutations(&mut items, 0, &mut |p: &[usize]| {
+    if m <= 2 {
+        out.extend(members.windows(2).map(|w| (agent, w[0], w[1])));
+        return;
+    }
+    if m <= 5 {
+        // On the stack: this runs for every placement tried.
+        let mut items = [0usize; 5];
+        items[..m].copy_from_slice(members);
+        let mut best = (f64::INFINITY, items);
+        permutations(&mut items[..m], 0, &mut |p: &[usize]| {
             if p[0] > p[m - 1] {
                 return;
             }
             let len: f64 = p.windows(2).map(|w| dist(w[0], w[1])).sum();
             if len < best.0 - 1e-9 {
-                best = (len, p.to_vec());
+                best.0 = len;
+                best.1[..m].copy_from_slice(p);
             }
         });
-        best.1
-    } else {
+        out.extend(best.1[..m].windows(2).map(|w| (agent, w[0], w[1])));
+        return;
+    }
+    let order: Vec<usize> = {
         let c = Point {
             x: members.iter().map(|&i| at[i].x).sum::<f64>() / m as f64,
             y: members.iter().map(|&i| at[i].y).sum::<f64>() / m as f64,
@@ -229,28 +236,40 @@ fn chain(agent: usize, members: &[usize], at: &[Point], out: &mut Vec<Line>) {
     out.extend(order.windows(2).map(|w| (agent, w[0], w[1])));
 }
 
-/// The lines drawn with the nodes at `at`.
-fn lines_at(classes: &Option<Vec<(usize, Vec<usize>)>>, edges: &[Edge], at: &[Point]) -> Vec<Line> {
+/// The lines drawn with the nodes at `at`, into `out` (cleared first).
+fn lines_at(
+    classes: &Option<Vec<(usize, Vec<usize>)>>,
+    edges: &[Edge],
+    at: &[Point],
+    out: &mut Vec<Line>,
+) {
+    out.clear();
     match classes {
         Some(classes) => {
-            let mut out = Vec::new();
             for (agent, members) in classes {
-                chain(*agent, members, at, &mut out);
+                chain(*agent, members, at, out);
             }
-            out
         }
-        None => edges
-            .iter()
-            .filter(|e| e.from != e.to)
-            .map(|e| (e.agent, e.from, e.to))
-            .collect(),
+        None => out.extend(
+            edges
+                .iter()
+                .filter(|e| e.from != e.to)
+                .map(|e| (e.agent, e.from, e.to)),
+        ),
     }
 }
 
 /// How good a placement is, worst first: lines crossing each other or
 /// passing through a box, then how many directions each agent's lines
 /// take (a lecturer draws one agent's lines parallel), then their length.
-fn score(lines: &[Line], at: &[Point], sizes: &[(f64, f64)], grow: f64) -> (usize, usize, f64) {
+/// `None` as soon as the crossings pass `bound` (the best so far).
+fn score(
+    lines: &[Line],
+    at: &[Point],
+    sizes: &[(f64, f64)],
+    grow: f64,
+    bound: usize,
+) -> Option<(usize, usize, f64)> {
     let mut crossings = 0;
     for (i, &(_, a, b)) in lines.iter().enumerate() {
         for &(_, c, d) in &lines[i + 1..] {
@@ -269,6 +288,9 @@ fn score(lines: &[Line], at: &[Point], sizes: &[(f64, f64)], grow: f64) -> (usiz
                 crossings += 1;
             }
         }
+        if crossings > bound {
+            return None;
+        }
     }
     let mut directions: Vec<(usize, i64)> = lines
         .iter()
@@ -283,7 +305,7 @@ fn score(lines: &[Line], at: &[Point], sizes: &[(f64, f64)], grow: f64) -> (usiz
         .iter()
         .map(|&(_, a, b)| ((at[a].x - at[b].x).powi(2) + (at[a].y - at[b].y).powi(2)).sqrt())
         .sum();
-    (crossings, directions.len(), length)
+    Some((crossings, directions.len(), length))
 }
 
 /// Whether segments p-q and r-s cross at a point inside both.
@@ -411,10 +433,10 @@ fn shapes(sizes: &[(f64, f64)], font: f64) -> Vec<Shape> {
 pub const SEARCHED: usize = 8;
 
 /// Node centres and the lines to draw. Up to [`SEARCHED`] nodes, every
-/// shape of [`shapes`] and every assignment of the nodes to its slots is
-/// tried and the one with the best [`score`] kept: no crossing where one
-/// of these shapes has none, each agent's lines as parallel as they can
-/// be. S5 classes are chained along their shortest path at the chosen
+/// assignment of the nodes to a shape's slots is tried and the one with
+/// the best [`score`] kept: no crossing where one of these shapes has
+/// none (the first such shape of [`shapes`] wins), each agent's lines as
+/// parallel as they can be. S5 classes are chained along their shortest path at the chosen
 /// places (the figure's classes, not its chains, are what is drawn).
 fn arrange<K: KripkeLike + ?Sized>(
     fig: &K,
@@ -432,15 +454,24 @@ fn arrange<K: KripkeLike + ?Sized>(
         Vec::new()
     };
     for shape in &shapes {
+        // The shapes come in the order a lecturer prefers them: once one
+        // has a placement without crossings, the later ones are not tried.
+        if best.as_ref().is_some_and(|b| b.0 .0 == 0) {
+            break;
+        }
         for &first in &shape.firsts {
             let mut rest: Vec<usize> = (0..shape.slots.len()).filter(|&s| s != first).collect();
             let mut at = vec![shape.slots[first]; n];
+            let mut lines = Vec::new();
             permutations(&mut rest, 0, &mut |perm: &[usize]| {
                 for (node, &slot) in perm.iter().take(n - 1).enumerate() {
                     at[node + 1] = shape.slots[slot];
                 }
-                let lines = lines_at(&classes, edges, &at);
-                let s = score(&lines, &at, sizes, grow);
+                lines_at(&classes, edges, &at, &mut lines);
+                let bound = best.as_ref().map_or(usize::MAX, |b| b.0 .0);
+                let Some(s) = score(&lines, &at, sizes, grow, bound) else {
+                    return;
+                };
                 let better = match &best {
                     None => true,
                     Some((b, _)) => {
@@ -457,8 +488,10 @@ fn arrange<K: KripkeLike + ?Sized>(
         Some((_, at)) => at,
         None => place(sizes, font),
     };
+    let mut lines = Vec::new();
+    lines_at(&classes, edges, &at, &mut lines);
     let mut drawn: Vec<Edge> = match &classes {
-        Some(_) => lines_at(&classes, edges, &at)
+        Some(_) => lines
             .into_iter()
             .map(|(agent, a, b)| Edge {
                 from: a.min(b),
