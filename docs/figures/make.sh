@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates the figures in this folder from the scenarios (never edit them by hand):
 #   bash docs/figures/make.sh
-# With graphviz installed the SVGs are drawn by `dot`; without it, by dealer's
-# built-in layout (set DEALER_RENDERER=builtin to force it).
+# The gofish-* and kemps-* SVGs are drawn by graphviz's `dot`; the builtin-*,
+# lecturer-* and theme SVGs by dealer's built-in layout (the default).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cargo build --quiet
@@ -11,13 +11,20 @@ out=docs/figures
 
 gofish=scenarios/gofish/simplified.deal
 for fig in "1a:initial" "1b:turn 1" "1c:turn 2" "1d:turn 3" "1e:turn 4"; do
-  "$dealer" export "$gofish" --at "${fig#*:}" -o "$out/gofish-${fig%%:*}.svg"
+  DEALER_RENDERER=graphviz "$dealer" export "$gofish" --at "${fig#*:}" -o "$out/gofish-${fig%%:*}.svg"
 done
 
 kemps=scenarios/kemps/sixes-small.deal
 for card in 6S 6H 6D 6C; do
-  "$dealer" export "$kemps" --at "round 1" --for "$card" -o "$out/kemps-round1-$card.svg"
-  "$dealer" export "$kemps" --at "round 2" --for "$card" -o "$out/kemps-round2-$card.svg"
+  DEALER_RENDERER=graphviz "$dealer" export "$kemps" --at "round 1" --for "$card" -o "$out/kemps-round1-$card.svg"
+  DEALER_RENDERER=graphviz "$dealer" export "$kemps" --at "round 2" --for "$card" -o "$out/kemps-round2-$card.svg"
+done
+
+# The report's Figures 1a-1e as a lecturer draws them (built-in layout,
+# the stock's row hidden: the three hands stacked), for docs/figures.md.
+for fig in "1a:initial" "1b:turn 1" "1c:turn 2" "1d:turn 3" "1e:turn 4"; do
+  DEALER_RENDERER=builtin "$dealer" export "$gofish" --at "${fig#*:}" --hide stock \
+    -o "$out/lecturer-gofish-${fig%%:*}.svg"
 done
 
 # The same figures by the built-in writer (no graphviz), and in the

@@ -521,6 +521,74 @@ fn placement_node(table: &Table, kind: Kind, r: usize, key: &[u32], common: &[u3
     }
 }
 
+/// What a world's label shows of its propositions: a proposition (when
+/// true), or a variable's value (`month=7`), read from the propositions
+/// `month#0`, `month#1`, ... that hold it in binary, least significant
+/// first (see `interp::variables`).
+enum Label {
+    /// A proposition, by index.
+    Prop(usize),
+    /// A variable: its index among the variables, its name, and the
+    /// proposition holding each bit (bit `i` at `bits[i]`).
+    Value(usize, String, Vec<usize>),
+}
+
+/// The labels of `props`, in their order: each variable once, where its
+/// first bit is.
+fn label_items(props: &[String]) -> Vec<Label> {
+    let mut out: Vec<Label> = Vec::new();
+    let mut vars: HashMap<&str, usize> = HashMap::new();
+    for (p, name) in props.iter().enumerate() {
+        let bit = name
+            .rsplit_once('#')
+            .and_then(|(base, i)| Some((base, i.parse::<usize>().ok()?)));
+        match bit {
+            Some((base, i)) if !base.is_empty() => {
+                let next = vars.len();
+                let at = *vars.entry(base).or_insert_with(|| {
+                    out.push(Label::Value(next, base.to_string(), Vec::new()));
+                    out.len() - 1
+                });
+                if let Label::Value(_, _, bits) = &mut out[at] {
+                    if bits.len() <= i {
+                        bits.resize(i + 1, usize::MAX);
+                    }
+                    bits[i] = p;
+                }
+            }
+            _ => out.push(Label::Prop(p)),
+        }
+    }
+    out
+}
+
+/// A variable's value in a world whose propositions are `values`.
+fn value_of(bits: &[usize], values: &[bool]) -> u64 {
+    bits.iter()
+        .enumerate()
+        .filter(|&(_, &p)| p != usize::MAX && values[p])
+        .map(|(i, _)| 1u64 << i)
+        .sum()
+}
+
+/// The formula `variable = value` over its bits.
+fn value_formula(bits: &[usize], value: u64) -> Formula {
+    Formula::And(
+        bits.iter()
+            .enumerate()
+            .filter(|&(_, &p)| p != usize::MAX)
+            .map(|(i, &p)| {
+                let atom = Formula::Atom(Atom::Prop(p));
+                if value >> i & 1 == 1 {
+                    atom
+                } else {
+                    Formula::Not(Box::new(atom))
+                }
+            })
+            .collect(),
+    )
+}
+
 /// Labels worlds, asking the model which cards (or propositions) are common
 /// knowledge in each drawn world.
 struct Labeller<'a> {
@@ -531,6 +599,8 @@ struct Labeller<'a> {
     common: HashMap<(usize, Kind, u32), BTreeSet<WorldId>>,
     /// Proposition → the worlds where `C p` holds.
     common_props: HashMap<usize, BTreeSet<WorldId>>,
+    /// `(variable, value)` → the worlds where `C (variable = value)` holds.
+    common_values: HashMap<(usize, u64), BTreeSet<WorldId>>,
     /// Locations whose rows are left out.
     hide: Vec<usize>,
 }
@@ -543,8 +613,9 @@ impl<'a> Labeller<'a> {
         worlds: &[WorldId],
     ) -> Result<Labeller<'a>, FigureError> {
         let everyone: Vec<Agent> = (0..model.agents()).collect();
-        let ck = |atom: Atom| -> Result<BTreeSet<WorldId>, FigureError> {
-            let f = Formula::C(everyone.clone(), Box::new(Formula::Atom(atom)));
+        let items = label_items(props);
+        let ck = |f: Formula| -> Result<BTreeSet<WorldId>, FigureError> {
+            let f = Formula::C(everyone.clone(), Box::new(f));
             let sat = model
                 .satisfying(&f)
                 .map_err(|e| FigureError::Engine(e.to_string()))?;
@@ -552,6 +623,7 @@ impl<'a> Labeller<'a> {
         };
         let mut common = HashMap::new();
         let mut common_props = HashMap::new();
+        let mut common_values = HashMap::new();
         for &w in worlds {
             let view = model.world(w);
             for (loc, at) in view.cards.iter().enumerate() {
@@ -559,19 +631,30 @@ impl<'a> Labeller<'a> {
                     for n in 1..=count {
                         if let Entry::Vacant(e) = common.entry((loc, kind, n)) {
                             let kinds = vec![kind];
-                            e.insert(ck(Atom::Count {
+                            e.insert(ck(Formula::Atom(Atom::Count {
                                 loc,
                                 kinds,
                                 cmp: Cmp::Ge,
                                 n,
-                            })?);
+                            }))?);
                         }
                     }
                 }
             }
-            for (p, &on) in view.props.iter().enumerate() {
-                if let (true, Entry::Vacant(e)) = (on, common_props.entry(p)) {
-                    e.insert(ck(Atom::Prop(p))?);
+            for item in &items {
+                match item {
+                    Label::Prop(p) => {
+                        if let (true, Entry::Vacant(e)) = (view.props[*p], common_props.entry(*p)) {
+                            let f = Formula::Atom(Atom::Prop(*p));
+                            e.insert(ck(f)?);
+                        }
+                    }
+                    Label::Value(v, _, bits) => {
+                        let value = value_of(bits, &view.props);
+                        if let Entry::Vacant(e) = common_values.entry((*v, value)) {
+                            e.insert(ck(value_formula(bits, value))?);
+                        }
+                    }
                 }
             }
         }
@@ -581,6 +664,7 @@ impl<'a> Labeller<'a> {
             model,
             common,
             common_props,
+            common_values,
             hide: Vec::new(),
         })
     }
@@ -644,17 +728,25 @@ impl<'a> Labeller<'a> {
 
     fn props_line(&self, w: WorldId, values: &[bool]) -> Vec<Segment> {
         let mut line = Vec::new();
-        for (p, name) in self.props.iter().enumerate() {
-            if !values[p] {
-                continue;
-            }
+        for item in label_items(self.props) {
+            let segment = match item {
+                Label::Prop(p) if values[p] => Segment {
+                    text: self.props[p].clone(),
+                    common: self.common_props[&p].contains(&w),
+                },
+                Label::Prop(_) => continue,
+                Label::Value(v, name, bits) => {
+                    let value = value_of(&bits, values);
+                    Segment {
+                        text: format!("{name}={value}"),
+                        common: self.common_values[&(v, value)].contains(&w),
+                    }
+                }
+            };
             if !line.is_empty() {
                 line.push(Segment::plain(" "));
             }
-            line.push(Segment {
-                text: name.clone(),
-                common: self.common_props[&p].contains(&w),
-            });
+            line.push(segment);
         }
         if line.is_empty() {
             line.push(Segment::plain("(no proposition true)"));
@@ -747,11 +839,14 @@ fn actual_alone(
             table.deck.show_cards(cards)
         ))]);
     }
-    let true_props: Vec<&str> = props
-        .iter()
-        .zip(&world.props)
-        .filter(|(_, &v)| v)
-        .map(|(p, _)| p.as_str())
+    let true_props: Vec<String> = label_items(props)
+        .into_iter()
+        .filter_map(|item| match item {
+            Label::Prop(p) => world.props[p].then(|| props[p].clone()),
+            Label::Value(_, name, bits) => {
+                Some(format!("{name}={}", value_of(&bits, &world.props)))
+            }
+        })
         .collect();
     if !props.is_empty() || lines.is_empty() {
         lines.push(vec![Segment::plain(if true_props.is_empty() {

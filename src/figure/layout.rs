@@ -7,7 +7,7 @@
 //! would cross a third node's box is bent further until it clears it. The
 //! drawing is then moved so it starts at the margin: no canvas is wasted.
 
-use super::KripkeLike;
+use super::{Edge, KripkeLike};
 
 /// The margin around the drawing, in points.
 pub const MARGIN: f64 = 12.0;
@@ -73,7 +73,7 @@ impl Boxed {
 /// `from == to`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Curve {
-    /// The edge's index in the figure.
+    /// The edge's index in [`Layout::edges`].
     pub edge: usize,
     /// The control point.
     pub control: Point,
@@ -87,7 +87,11 @@ pub struct Curve {
 pub struct Layout {
     /// One box per node.
     pub boxes: Vec<Boxed>,
-    /// One curve per edge, in the figure's order.
+    /// The edges drawn: the figure's own, except that an S5 class drawn
+    /// as a chain of lines is chained in the order that suits the places
+    /// of its worlds (the same classes, other lines).
+    pub edges: Vec<Edge>,
+    /// One curve per drawn edge, in the order of `edges`.
     pub curves: Vec<Curve>,
     /// The drawing's width and height (margins included, legend excluded).
     pub width: f64,
@@ -118,70 +122,220 @@ pub fn layout<K: KripkeLike + ?Sized>(fig: &K, font: f64) -> Layout {
             box_size(&counts, font)
         })
         .collect();
-    let centres = arrange(&sizes, font, fig.edges());
+    let (centres, edges) = arrange(fig, &sizes, font);
     let mut boxes: Vec<Boxed> = centres
         .iter()
         .zip(&sizes)
         .map(|(&centre, &(w, h))| Boxed { centre, w, h })
         .collect();
-    let mut curves = bend_edges(fig, &boxes, font);
+    let mut curves = bend_edges(&edges, &boxes, font);
     let (width, height) = fit(&mut boxes, &mut curves, font);
     Layout {
         boxes,
+        edges,
         curves,
         width,
         height,
     }
 }
 
-/// The slot on the circle of each node: for up to eight nodes, the order
-/// with the fewest pairs of crossing lines (two chords of a circle cross
-/// when their ends interleave), the nodes' own order when it is as good;
-/// so that a drawing without crossings is found when one exists on the
-/// circle (Go Fish's turn 2: player 1's two pairs drawn as two sides of the
-/// square, not as its diagonals). Larger figures keep the nodes' order.
-pub fn circle_order(n: usize, edges: &[super::Edge]) -> Vec<usize> {
-    let identity: Vec<usize> = (0..n).collect();
-    if !(4..=8).contains(&n) {
-        return identity;
+/// One line to draw between two nodes for an agent.
+type Line = (usize, usize, usize);
+
+/// Each S5 class of more than one node, by agent, when the figure draws
+/// classes as chains of lines (not complete, not directed): the layout then
+/// chooses the chain through each class (its shortest path over the
+/// class's positions), so a class follows the sides of the square or cube
+/// it lies on. `None` when every drawn edge is drawn as it is.
+fn chained_classes<K: KripkeLike + ?Sized>(fig: &K) -> Option<Vec<(usize, Vec<usize>)>> {
+    if fig.directed() || fig.complete() {
+        return None;
     }
-    let pairs = line_pairs(edges);
-    let crossings = |slot: &[usize]| -> usize {
-        let mut count = 0;
-        for (i, &(a, b)) in pairs.iter().enumerate() {
-            let (lo, hi) = (slot[a].min(slot[b]), slot[a].max(slot[b]));
-            for &(c, d) in &pairs[i + 1..] {
-                if a == c || a == d || b == c || b == d {
-                    continue;
-                }
-                let inside = |x: usize| lo < slot[x] && slot[x] < hi;
-                if inside(c) != inside(d) {
-                    count += 1;
-                }
+    let n = fig.nodes().len();
+    let mut agents: Vec<usize> = fig.edges().iter().map(|e| e.agent).collect();
+    agents.sort_unstable();
+    agents.dedup();
+    let mut out = Vec::new();
+    for agent in agents {
+        let mut root: Vec<usize> = (0..n).collect();
+        fn find(root: &mut [usize], mut x: usize) -> usize {
+            while root[x] != x {
+                root[x] = root[root[x]];
+                x = root[x];
+            }
+            x
+        }
+        for e in fig.edges().iter().filter(|e| e.agent == agent) {
+            let (a, b) = (find(&mut root, e.from), find(&mut root, e.to));
+            root[a] = b;
+        }
+        let mut members: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for x in 0..n {
+            let r = find(&mut root, x);
+            members[r].push(x);
+        }
+        out.extend(
+            members
+                .into_iter()
+                .filter(|m| m.len() > 1)
+                .map(|m| (agent, m)),
+        );
+    }
+    Some(out)
+}
+
+/// The lines that chain `members` (nodes at `at`) for `agent`: the
+/// shortest path through them (tried exhaustively up to five members; for
+/// more, their order around their centre, cut at the longest step).
+fn chain(agent: usize, members: &[usize], at: &[Point], out: &mut Vec<Line>) {
+    let dist = |a: usize, b: usize| {
+        let (p, q) = (at[a], at[b]);
+        ((p.x - q.x).powi(2) + (p.y - q.y).powi(2)).sqrt()
+    };
+    let m = members.len();
+    if m <= 2 {
+        out.extend(members.windows(2).map(|w| (agent, w[0], w[1])));
+        return;
+    }
+    if m <= 5 {
+        // On the stack: this runs for every placement tried.
+        let mut items = [0usize; 5];
+        items[..m].copy_from_slice(members);
+        let mut best = (f64::INFINITY, items);
+        permutations(&mut items[..m], 0, &mut |p: &[usize]| {
+            if p[0] > p[m - 1] {
+                return;
+            }
+            let len: f64 = p.windows(2).map(|w| dist(w[0], w[1])).sum();
+            if len < best.0 - 1e-9 {
+                best.0 = len;
+                best.1[..m].copy_from_slice(p);
+            }
+        });
+        out.extend(best.1[..m].windows(2).map(|w| (agent, w[0], w[1])));
+        return;
+    }
+    let order: Vec<usize> = {
+        let c = Point {
+            x: members.iter().map(|&i| at[i].x).sum::<f64>() / m as f64,
+            y: members.iter().map(|&i| at[i].y).sum::<f64>() / m as f64,
+        };
+        let mut round = members.to_vec();
+        round.sort_by(|&a, &b| {
+            let angle = |i: usize| (at[i].y - c.y).atan2(at[i].x - c.x);
+            angle(a).total_cmp(&angle(b))
+        });
+        let cut = (0..m)
+            .max_by(|&i, &j| {
+                dist(round[i], round[(i + 1) % m]).total_cmp(&dist(round[j], round[(j + 1) % m]))
+            })
+            .unwrap_or(0);
+        round.rotate_left((cut + 1) % m);
+        round
+    };
+    out.extend(order.windows(2).map(|w| (agent, w[0], w[1])));
+}
+
+/// The lines drawn with the nodes at `at`, into `out` (cleared first).
+fn lines_at(
+    classes: &Option<Vec<(usize, Vec<usize>)>>,
+    edges: &[Edge],
+    at: &[Point],
+    out: &mut Vec<Line>,
+) {
+    out.clear();
+    match classes {
+        Some(classes) => {
+            for (agent, members) in classes {
+                chain(*agent, members, at, out);
             }
         }
-        count
-    };
-    let mut best = identity.clone();
-    let mut best_count = crossings(&best);
-    // Node 0 stays in the first slot (turning the circle changes nothing).
-    let mut rest: Vec<usize> = (1..n).collect();
-    let mut visit = |perm: &[usize]| {
-        if best_count == 0 {
-            return;
+        None => out.extend(
+            edges
+                .iter()
+                .filter(|e| e.from != e.to)
+                .map(|e| (e.agent, e.from, e.to)),
+        ),
+    }
+}
+
+/// How good a placement is, worst first: lines crossing each other or
+/// passing through a box, then how many directions each agent's lines
+/// take (a lecturer draws one agent's lines parallel), then their length.
+/// `None` as soon as the crossings pass `bound` (the best so far).
+fn score(
+    lines: &[Line],
+    at: &[Point],
+    sizes: &[(f64, f64)],
+    grow: f64,
+    bound: usize,
+) -> Option<(usize, usize, f64)> {
+    let mut crossings = 0;
+    for (i, &(_, a, b)) in lines.iter().enumerate() {
+        for &(_, c, d) in &lines[i + 1..] {
+            if a == c || a == d || b == c || b == d {
+                continue;
+            }
+            if segments_cross(at[a], at[b], at[c], at[d]) {
+                crossings += 1;
+            }
         }
-        let mut slot = vec![0; n];
-        for (s, &node) in std::iter::once(&0).chain(perm).enumerate() {
-            slot[node] = s;
+        for (j, &(w, h)) in sizes.iter().enumerate() {
+            if j != a
+                && j != b
+                && segment_meets_box(at[a], at[b], at[j], w / 2.0 + grow, h / 2.0 + grow)
+            {
+                crossings += 1;
+            }
         }
-        let c = crossings(&slot);
-        if c < best_count {
-            best_count = c;
-            best = slot;
+        if crossings > bound {
+            return None;
         }
-    };
-    permutations(&mut rest, 0, &mut visit);
-    best
+    }
+    let mut directions: Vec<(usize, i64)> = lines
+        .iter()
+        .map(|&(agent, a, b)| {
+            let angle = (at[b].y - at[a].y).atan2(at[b].x - at[a].x).to_degrees();
+            (agent, (angle.rem_euclid(180.0) / 2.0).round() as i64 % 90)
+        })
+        .collect();
+    directions.sort_unstable();
+    directions.dedup();
+    let length = lines
+        .iter()
+        .map(|&(_, a, b)| ((at[a].x - at[b].x).powi(2) + (at[a].y - at[b].y).powi(2)).sqrt())
+        .sum();
+    Some((crossings, directions.len(), length))
+}
+
+/// Whether segments p-q and r-s cross at a point inside both.
+pub fn segments_cross(p: Point, q: Point, r: Point, s: Point) -> bool {
+    let side = |a: Point, b: Point, c: Point| (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
+    side(r, s, p) * side(r, s, q) < 0.0 && side(p, q, r) * side(p, q, s) < 0.0
+}
+
+/// Whether segment p-q meets the box of half sizes (hw, hh) around c.
+fn segment_meets_box(p: Point, q: Point, c: Point, hw: f64, hh: f64) -> bool {
+    // Liang-Barsky: clip the segment's parameter range to each slab.
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    for (start, delta, min, max) in [
+        (p.x, q.x - p.x, c.x - hw, c.x + hw),
+        (p.y, q.y - p.y, c.y - hh, c.y + hh),
+    ] {
+        if delta.abs() < 1e-12 {
+            if start < min || start > max {
+                return false;
+            }
+            continue;
+        }
+        let (t0, t1) = ((min - start) / delta, (max - start) / delta);
+        lo = lo.max(t0.min(t1));
+        hi = hi.min(t0.max(t1));
+        if lo > hi {
+            return false;
+        }
+    }
+    true
 }
 
 /// Calls `f` with every permutation of `items[k..]` (Heap-free recursion).
@@ -197,83 +351,158 @@ fn permutations(items: &mut [usize], k: usize, f: &mut impl FnMut(&[usize])) {
     }
 }
 
-/// Node centres: the circle of [`place`] with the nodes in the order of
-/// [`circle_order`]; for eight nodes, two nested squares instead (how a
-/// lecturer draws a cube: three independent two-way uncertainties) when
-/// that crosses fewer lines, its corners assigned to the nodes with the
-/// fewest crossings.
-fn arrange(sizes: &[(f64, f64)], font: f64, edges: &[super::Edge]) -> Vec<Point> {
+/// Places a figure may take, in points: the slots, and the slots node 0
+/// is tried in (the others are the same up to a symmetry of the shape).
+struct Shape {
+    slots: Vec<Point>,
+    firsts: Vec<usize>,
+}
+
+/// A grid of `rows` × `cols` cells of `cw` × `ch` points.
+fn grid(rows: usize, cols: usize, cw: f64, ch: f64) -> Shape {
+    let slots = (0..rows * cols)
+        .map(|i| Point {
+            x: (i % cols) as f64 * cw,
+            y: (i / cols) as f64 * ch,
+        })
+        .collect();
+    let firsts = (0..rows * cols)
+        .filter(|&i| 2 * (i % cols) < cols && 2 * (i / cols) < rows)
+        .collect();
+    Shape { slots, firsts }
+}
+
+/// The shapes tried for `n` nodes, the one a lecturer would draw first:
+/// a square for four worlds (two two-way uncertainties), a cube for seven
+/// or eight (three), seen through its front face so no edge crosses
+/// another (the back face is the inner square), grids, and the circle.
+fn shapes(sizes: &[(f64, f64)], font: f64) -> Vec<Shape> {
     let n = sizes.len();
-    let circle = place(sizes, font);
-    let order = circle_order(n, edges);
-    let on_circle: Vec<Point> = order.iter().map(|&slot| circle[slot]).collect();
-    if n != 8 {
-        return on_circle;
-    }
-    let gap = 3.0 * font;
+    // Room between neighbours for two or three lines bent apart and the
+    // world ids above the boxes.
+    let gap = 4.5 * font;
     let widest = sizes.iter().map(|s| s.0).fold(0.0, f64::max);
     let tallest = sizes.iter().map(|s| s.1).fold(0.0, f64::max);
-    let (hx, hy) = (widest / 2.0 + gap, tallest / 2.0 + gap);
-    let (ox, oy) = (3.0 * hx, 3.0 * hy);
-    let corners =
-        |x: f64, y: f64| [(-x, -y), (x, -y), (x, y), (-x, y)].map(|(x, y)| Point { x, y });
-    let squares: Vec<Point> = corners(ox, oy).into_iter().chain(corners(hx, hy)).collect();
-    let pairs = line_pairs(edges);
-    let count = |at: &[Point]| straight_crossings(&pairs, at);
-    let circle_count = count(&on_circle);
-    if circle_count == 0 {
-        return on_circle;
+    let (cw, ch) = (widest + gap, tallest + gap);
+    let mut out = Vec::new();
+    match n {
+        4 => {
+            out.push(grid(2, 2, cw, ch));
+            // Every pair related (a projection's classes, or arrows): a
+            // triangle round the fourth node, where a square would cross
+            // its diagonals.
+            out.push(Shape {
+                slots: [(1.5, 0.0), (0.0, 2.2), (3.0, 2.2), (1.5, 1.25)]
+                    .map(|(x, y)| Point {
+                        x: x * cw,
+                        y: y * ch,
+                    })
+                    .to_vec(),
+                firsts: vec![0, 3],
+            });
+        }
+        5 | 6 => out.push(grid(2, 3, cw, ch)),
+        7 | 8 => {
+            let corners = |lo: f64, hi: f64| {
+                [(lo, lo), (hi, lo), (hi, hi), (lo, hi)].map(|(x, y)| Point {
+                    x: x * cw,
+                    y: y * ch,
+                })
+            };
+            out.push(Shape {
+                slots: corners(0.0, 3.0)
+                    .into_iter()
+                    .chain(corners(1.0, 2.0))
+                    .collect(),
+                firsts: vec![0, 4],
+            });
+            out.push(grid(2, 4, cw, ch));
+        }
+        _ => {}
     }
-    let mut best: Option<(usize, Vec<Point>)> = None;
-    let mut rest: Vec<usize> = (1..n).collect();
-    permutations(&mut rest, 0, &mut |perm: &[usize]| {
-        if best.as_ref().is_some_and(|b| b.0 == 0) {
-            return;
-        }
-        let mut at = vec![squares[0]; n];
-        for (s, &node) in std::iter::once(&0).chain(perm).enumerate() {
-            at[node] = squares[s];
-        }
-        let c = count(&at);
-        if best.as_ref().is_none_or(|b| c < b.0) {
-            best = Some((c, at));
-        }
+    out.push(Shape {
+        slots: place(sizes, font),
+        firsts: vec![0],
     });
-    match best {
-        Some((c, at)) if c < circle_count => at,
-        _ => on_circle,
-    }
+    out
 }
 
-/// The distinct pairs of nodes a line joins.
-fn line_pairs(edges: &[super::Edge]) -> Vec<(usize, usize)> {
-    let mut pairs: Vec<(usize, usize)> = edges
-        .iter()
-        .filter(|e| e.from != e.to)
-        .map(|e| (e.from.min(e.to), e.from.max(e.to)))
-        .collect();
-    pairs.sort_unstable();
-    pairs.dedup();
-    pairs
-}
+/// The most nodes whose placement is searched (every assignment of nodes
+/// to a shape's slots is tried); larger figures are a circle in the nodes'
+/// order.
+pub const SEARCHED: usize = 8;
 
-/// How many pairs of straight lines between `at`'s points cross (lines
-/// that share a node never do).
-fn straight_crossings(pairs: &[(usize, usize)], at: &[Point]) -> usize {
-    let side = |a: Point, b: Point, c: Point| (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
-    let mut count = 0;
-    for (i, &(a, b)) in pairs.iter().enumerate() {
-        for &(c, d) in &pairs[i + 1..] {
-            if a == c || a == d || b == c || b == d {
-                continue;
-            }
-            let (p, q, r, s) = (at[a], at[b], at[c], at[d]);
-            if side(r, s, p) * side(r, s, q) < 0.0 && side(p, q, r) * side(p, q, s) < 0.0 {
-                count += 1;
-            }
+/// Node centres and the lines to draw. Up to [`SEARCHED`] nodes, every
+/// assignment of the nodes to a shape's slots is tried and the one with
+/// the best [`score`] kept: no crossing where one of these shapes has
+/// none (the first such shape of [`shapes`] wins), each agent's lines as
+/// parallel as they can be. S5 classes are chained along their shortest path at the chosen
+/// places (the figure's classes, not its chains, are what is drawn).
+fn arrange<K: KripkeLike + ?Sized>(
+    fig: &K,
+    sizes: &[(f64, f64)],
+    font: f64,
+) -> (Vec<Point>, Vec<Edge>) {
+    let n = sizes.len();
+    let classes = chained_classes(fig);
+    let edges = fig.edges();
+    let grow = font / 2.0;
+    let mut best: Option<((usize, usize, f64), Vec<Point>)> = None;
+    let shapes = if (3..=SEARCHED).contains(&n) {
+        shapes(sizes, font)
+    } else {
+        Vec::new()
+    };
+    for shape in &shapes {
+        // The shapes come in the order a lecturer prefers them: once one
+        // has a placement without crossings, the later ones are not tried.
+        if best.as_ref().is_some_and(|b| b.0 .0 == 0) {
+            break;
+        }
+        for &first in &shape.firsts {
+            let mut rest: Vec<usize> = (0..shape.slots.len()).filter(|&s| s != first).collect();
+            let mut at = vec![shape.slots[first]; n];
+            let mut lines = Vec::new();
+            permutations(&mut rest, 0, &mut |perm: &[usize]| {
+                for (node, &slot) in perm.iter().take(n - 1).enumerate() {
+                    at[node + 1] = shape.slots[slot];
+                }
+                lines_at(&classes, edges, &at, &mut lines);
+                let bound = best.as_ref().map_or(usize::MAX, |b| b.0 .0);
+                let Some(s) = score(&lines, &at, sizes, grow, bound) else {
+                    return;
+                };
+                let better = match &best {
+                    None => true,
+                    Some((b, _)) => {
+                        (s.0, s.1) < (b.0, b.1) || ((s.0, s.1) == (b.0, b.1) && s.2 < b.2 - 1e-6)
+                    }
+                };
+                if better {
+                    best = Some((s, at.clone()));
+                }
+            });
         }
     }
-    count
+    let at = match best {
+        Some((_, at)) => at,
+        None => place(sizes, font),
+    };
+    let mut lines = Vec::new();
+    lines_at(&classes, edges, &at, &mut lines);
+    let mut drawn: Vec<Edge> = match &classes {
+        Some(_) => lines
+            .into_iter()
+            .map(|(agent, a, b)| Edge {
+                from: a.min(b),
+                to: a.max(b),
+                agent,
+            })
+            .collect(),
+        None => return (at, edges.to_vec()),
+    };
+    drawn.sort_by_key(|e| (e.from, e.to, e.agent));
+    (at, drawn)
 }
 
 /// Node centres: a row for up to two nodes, a circle for more.
@@ -308,9 +537,8 @@ fn place(sizes: &[(f64, f64)], font: f64) -> Vec<Point> {
 
 /// Curves for every edge: parallel edges spread apart, each bent away from
 /// the boxes it would cross.
-fn bend_edges<K: KripkeLike + ?Sized>(fig: &K, boxes: &[Boxed], font: f64) -> Vec<Curve> {
+fn bend_edges(edges: &[Edge], boxes: &[Boxed], font: f64) -> Vec<Curve> {
     let spread = font * 1.2;
-    let edges = fig.edges();
     let mut curves = Vec::with_capacity(edges.len());
     // The offsets taken so far between each pair of nodes.
     let mut taken: std::collections::HashMap<(usize, usize), Vec<f64>> = Default::default();

@@ -1,11 +1,12 @@
 //! Renders a figure in the format its file name asks for, as bytes; it
 //! writes no file (that is [`super::files`]).
 //!
-//! DOT and TikZ text are always available. SVG, PNG and PDF are drawn by
-//! the system `dot` program (the graphviz package) when it is installed;
-//! without it, SVG is drawn by the built-in writer ([`super::svg`], laid out
-//! by [`super::layout`]) with the same conventions, and PNG is that SVG
-//! rasterised in pure Rust (resvg, with the system's fonts). PDF needs `dot`.
+//! DOT and TikZ text are always available. SVG is drawn by the built-in
+//! writer ([`super::svg`], laid out by [`super::layout`], the layout TikZ
+//! and the lecture view use too) and PNG is that SVG rasterised in pure
+//! Rust (resvg, with the system's fonts). The system `dot` program (the
+//! graphviz package) draws them instead when asked for
+//! (`DEALER_RENDERER=graphviz`), and draws PDF, which needs it.
 
 use std::io::Write;
 use std::path::Path;
@@ -60,11 +61,12 @@ impl Format {
 /// Who draws images.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Renderer {
-    /// `dot` when it is installed, the fallback otherwise.
+    /// The built-in writer for SVG and PNG (one layout in every format);
+    /// `dot` for PDF when it is installed.
     Auto,
     /// Only the system `dot` program.
     Graphviz,
-    /// Only the pure-Rust fallback (SVG of small figures).
+    /// Only the built-in writer (no PDF).
     Builtin,
 }
 
@@ -102,7 +104,7 @@ pub fn render_with<K: KripkeLike + ?Sized>(
     let use_dot = match renderer {
         Renderer::Builtin => false,
         Renderer::Graphviz => true,
-        Renderer::Auto => graphviz_available(),
+        Renderer::Auto => format == Format::Pdf && graphviz_available(),
     };
     if use_dot {
         return run_dot(&dot::to_dot_with(fig, look), format, look);
@@ -186,8 +188,8 @@ fn run_dot(text: &str, format: Format, look: &Look) -> Result<Vec<u8>, FigureErr
     Ok(out.stdout)
 }
 
-/// Who renders images: `DEALER_RENDERER=builtin` forces the pure-Rust
-/// fallback, `graphviz` the `dot` program; otherwise `dot` when installed.
+/// Who renders images: `DEALER_RENDERER=builtin` forces the built-in
+/// writer, `graphviz` the `dot` program; otherwise [`Renderer::Auto`].
 pub fn renderer_from_env() -> Renderer {
     match std::env::var("DEALER_RENDERER").as_deref() {
         Ok("builtin") => Renderer::Builtin,

@@ -84,9 +84,45 @@ fn dash_attr(look: &Look, agent: usize) -> String {
     format!(r#" stroke-dasharray="{}""#, scaled.join(" "))
 }
 
+/// The short name written on an agent's lines: `1` for `player 1`, an
+/// initial when the agents' initials differ (`A` for Albert), the name
+/// otherwise.
+pub fn agent_marks<K: KripkeLike + ?Sized>(fig: &K) -> Vec<String> {
+    let names = fig.agents();
+    let initial = |n: &str| n.chars().next().map(|c| c.to_uppercase().to_string());
+    let initials: Vec<Option<String>> = names.iter().map(|n| initial(n)).collect();
+    let distinct = {
+        let mut seen: Vec<&Option<String>> = initials.iter().collect();
+        seen.sort();
+        seen.dedup();
+        seen.len() == names.len()
+    };
+    names
+        .iter()
+        .zip(&initials)
+        .map(|(n, i)| match n.strip_prefix("player ") {
+            Some(rest) => rest.to_string(),
+            None if n.chars().count() <= 3 => n.clone(),
+            None if distinct => i.clone().unwrap_or_default(),
+            None => n.clone(),
+        })
+        .collect()
+}
+
+/// Where an edge's mark goes: the middle of its curve (loops have none).
+pub fn mark_point(lay: &Layout, c: &layout::Curve) -> Point {
+    let e = lay.edges[c.edge];
+    let (from, to) = (lay.boxes[e.from], lay.boxes[e.to]);
+    let start = from.border_towards(c.control);
+    let end = to.border_towards(c.control);
+    layout::quad(start, c.control, end, 0.5)
+}
+
 fn edges<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &Layout, look: &Look) {
+    let marks = agent_marks(fig);
+    let small = f64::from(look.text_size()) * 0.85;
     for c in &lay.curves {
-        let e = fig.edges()[c.edge];
+        let e = lay.edges[c.edge];
         let (colour, _) = look.agent(e.agent);
         let (from, to) = (lay.boxes[e.from], lay.boxes[e.to]);
         let d = if e.from == e.to {
@@ -122,6 +158,19 @@ fn edges<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &Layout, look: 
             look.line_width(),
             dash_attr(look, e.agent),
             esc(&fig.agents()[e.agent])
+        );
+        // The agent's name on its line, so colour is not all that tells
+        // the agents apart.
+        if e.from == e.to {
+            continue;
+        }
+        let at = mark_point(lay, c);
+        let _ = writeln!(
+            out,
+            r#"<text x="{:.1}" y="{:.1}" font-size="{small:.1}" text-anchor="middle" fill="{colour}" stroke="white" stroke-width="3" paint-order="stroke" class="agent-mark">{}</text>"#,
+            at.x,
+            at.y + small * 0.35,
+            esc(&marks[e.agent])
         );
     }
 }

@@ -161,9 +161,25 @@ fn line_style(look: &Look, agent: usize, directed: bool) -> String {
 }
 
 fn edges<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &layout::Layout, look: &Look) {
+    let marks = super::svg::agent_marks(fig);
+    let mut labels = String::new();
     for c in &lay.curves {
-        let e = fig.edges()[c.edge];
+        let e = lay.edges[c.edge];
         let style = line_style(look, e.agent, fig.directed());
+        // The agent's name on its line, written after every line so none
+        // hides it (the node has a white background).
+        let at = super::svg::mark_point(lay, c);
+        if e.from == e.to {
+            // A loop's legend line names it.
+        } else {
+            let _ = writeln!(
+                labels,
+            "  \\node[fill=white, inner sep=0.5pt, text=agent{}, font=\\sffamily\\tiny] at {} {{{}}};",
+            e.agent,
+            pt(at),
+            escape(&marks[e.agent])
+        );
+        }
         let (from, to) = (name(&fig.nodes()[e.from].id), name(&fig.nodes()[e.to].id));
         if e.from == e.to {
             let _ = writeln!(
@@ -186,6 +202,7 @@ fn edges<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &layout::Layout
             pt(third(q))
         );
     }
+    out.push_str(&labels);
 }
 
 fn legend<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &layout::Layout, look: &Look) {

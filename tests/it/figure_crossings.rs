@@ -1,74 +1,95 @@
-//! No two lines of the built-in layout cross where a drawing without
-//! crossings exists: Go Fish's simplified game from turn 1 on (the
-//! report's Figures 1b-1e, squares whose classes are pairs). The
-//! eight-world models (Figure 1a, the three muddy children) are drawn as
-//! two nested squares when that crosses fewer lines than the circle, but
-//! are not yet free of crossings, and are not tested here. Lines are the curves the SVG, TikZ and PNG writers draw,
-//! sampled as polylines.
+//! No two lines of the built-in layout cross on the small models a
+//! lecturer draws: every figure of Go Fish's simplified game (the report's
+//! Figures 1a-1e and on), the three muddy children after every statement
+//! (the cube of eight worlds, then seven, four, one), every figure of at
+//! most eight worlds at a checkpoint of the scenarios under `scenarios/`,
+//! and the per-card projections of Kemps's sixes (every place related to
+//! every other: a triangle round the fourth). Lines are the curves the
+//! SVG, TikZ and PNG writers draw (quadratic curves from box border to box
+//! border), sampled as polylines; two lines that share a world never count.
 
 use std::path::Path;
 
-use dealer::figure::layout::{self, quad, Point};
-use dealer::figure::{Figure, KripkeLike};
+use dealer::figure::layout::{self, quad, Layout, Point};
+use dealer::figure::{Edge, Figure, Node};
 use dealer::interp::{Options, Output, Session};
 use dealer::syntax;
 
-/// The figure at the start (once a model exists), at every checkpoint
-/// and at the end of `file`.
-fn figures(file: &str) -> Vec<(String, Figure)> {
+/// The figures drawn by `export` (with `options`) at the start (once a
+/// model exists), after every statement when `every` (else at every
+/// checkpoint) and at the end of `file`; a figure equal to the previous
+/// one is left out, and so are refused ones (too large).
+fn figures(file: &str, options: &str, every: bool) -> Vec<(String, Figure)> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
     let src = std::fs::read_to_string(path).unwrap();
     let scenario = syntax::parse(&src).unwrap();
     let mut session = Session::new(Options::default());
-    let mut out = Vec::new();
-    let line = "export \"fig.svg\"";
-    let export = syntax::parse(line).unwrap().statements.remove(0);
-    let mut draw = |session: &mut Session, name: String| match session
-        .execute(&export, line)
-        .unwrap()
-        .remove(0)
-    {
-        Output::Figure { figure, .. } => out.push((name, figure)),
-        other => panic!("{other:?}"),
+    let mut out: Vec<(String, Figure)> = Vec::new();
+    let line = format!("export \"fig.svg\" {options}");
+    let export = syntax::parse(&line).unwrap().statements.remove(0);
+    let mut draw = |session: &mut Session, name: String| {
+        if let Ok(mut outputs) = session.execute(&export, &line) {
+            match outputs.remove(0) {
+                Output::Figure { figure, .. } => {
+                    if out.last().is_none_or(|(_, last)| *last != figure) {
+                        out.push((format!("{file} {options} at {name}"), figure));
+                    }
+                }
+                other => panic!("{other:?}"),
+            }
+        }
     };
     let mut started = false;
-    for stmt in &scenario.statements {
+    for (i, stmt) in scenario.statements.iter().enumerate() {
         session.execute(stmt, &src).unwrap();
         if let syntax::ast::StatementKind::Checkpoint(name) = &stmt.kind {
             draw(&mut session, name.text.to_string());
-        } else if !started && session.playing().is_some() {
+        } else if (every || !started) && session.playing().is_some() {
             started = true;
-            draw(&mut session, "the start".into());
+            draw(&mut session, format!("statement {}", i + 1));
         }
     }
     draw(&mut session, "the end".into());
     out
 }
 
-fn segments_cross(p: Point, q: Point, r: Point, s: Point) -> bool {
+/// The drawn lines of `lay` (a figure's layout) as polylines, with the
+/// worlds they join.
+fn polylines(lay: &Layout) -> Vec<(usize, usize, Vec<Point>)> {
+    lay.curves
+        .iter()
+        .filter_map(|c| {
+            let e = lay.edges[c.edge];
+            if e.from == e.to {
+                return None;
+            }
+            let (a, b) = (lay.boxes[e.from], lay.boxes[e.to]);
+            let (start, end) = (a.border_towards(c.control), b.border_towards(c.control));
+            let points = (0..=40)
+                .map(|i| quad(start, c.control, end, f64::from(i) / 40.0))
+                .collect();
+            Some((e.from, e.to, points))
+        })
+        .collect()
+}
+
+/// Whether segments p-q and r-s meet: cross, or touch (an end on the
+/// other segment, or collinear and overlapping). Sampled curves that cross
+/// exactly at a sample point only touch there.
+fn segments_meet(p: Point, q: Point, r: Point, s: Point) -> bool {
     let side = |a: Point, b: Point, c: Point| (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
-    let (d1, d2) = (side(r, s, p), side(r, s, q));
-    let (d3, d4) = (side(p, q, r), side(p, q, s));
-    d1 * d2 < 0.0 && d3 * d4 < 0.0
+    let (d1, d2, d3, d4) = (side(r, s, p), side(r, s, q), side(p, q, r), side(p, q, s));
+    if [d1, d2, d3, d4].iter().all(|d| d.abs() < 1e-9) {
+        let overlap = |a: f64, b: f64, c: f64, d: f64| a.min(b) <= c.max(d) && c.min(d) <= a.max(b);
+        return overlap(p.x, q.x, r.x, s.x) && overlap(p.y, q.y, r.y, s.y);
+    }
+    d1 * d2 <= 0.0 && d3 * d4 <= 0.0
 }
 
 /// The pairs of drawn lines (between different pairs of worlds, no end
 /// shared) that cross.
-fn crossings(fig: &Figure) -> Vec<(usize, usize)> {
-    let lay = layout::layout(fig, 14.0);
-    let lines: Vec<(usize, usize, Vec<Point>)> = lay
-        .curves
-        .iter()
-        .map(|c| {
-            let e = fig.edges()[c.edge];
-            let (a, b) = (lay.boxes[e.from], lay.boxes[e.to]);
-            let (start, end) = (a.border_towards(c.control), b.border_towards(c.control));
-            let points = (0..=40)
-                .map(|i| quad(start, c.control, end, i as f64 / 40.0))
-                .collect();
-            (e.from, e.to, points)
-        })
-        .collect();
+fn crossings(lay: &Layout) -> Vec<(usize, usize)> {
+    let lines = polylines(lay);
     let mut out = Vec::new();
     for (i, (a, b, p)) in lines.iter().enumerate() {
         for (j, (c, d, q)) in lines.iter().enumerate().skip(i + 1) {
@@ -77,7 +98,7 @@ fn crossings(fig: &Figure) -> Vec<(usize, usize)> {
             }
             let hit = p
                 .windows(2)
-                .any(|s| q.windows(2).any(|t| segments_cross(s[0], s[1], t[0], t[1])));
+                .any(|s| q.windows(2).any(|t| segments_meet(s[0], s[1], t[0], t[1])));
             if hit {
                 out.push((i, j));
             }
@@ -86,45 +107,179 @@ fn crossings(fig: &Figure) -> Vec<(usize, usize)> {
     out
 }
 
-#[test]
-fn go_fish_simplified_draws_no_crossing_lines() {
-    let all = figures("scenarios/gofish/simplified.deal");
-    let small: Vec<&(String, Figure)> = all.iter().filter(|(_, f)| f.nodes.len() < 8).collect();
-    assert!(small.len() >= 8, "{}", small.len());
-    for (name, fig) in small {
-        assert!(
-            crossings(fig).is_empty(),
-            "{name}: lines {:?} cross",
-            crossings(fig)
+/// Each agent's classes as the drawn lines connect them (union-find).
+fn classes(n: usize, edges: &[Edge]) -> Vec<(usize, Vec<usize>)> {
+    let mut agents: Vec<usize> = edges.iter().map(|e| e.agent).collect();
+    agents.sort_unstable();
+    agents.dedup();
+    let mut out = Vec::new();
+    for agent in agents {
+        let mut root: Vec<usize> = (0..n).collect();
+        fn find(root: &mut [usize], mut x: usize) -> usize {
+            while root[x] != x {
+                x = root[x];
+            }
+            x
+        }
+        for e in edges.iter().filter(|e| e.agent == agent) {
+            let (a, b) = (find(&mut root, e.from), find(&mut root, e.to));
+            root[a] = b;
+        }
+        let mut class: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for x in 0..n {
+            let r = find(&mut root, x);
+            class[r].push(x);
+        }
+        class.retain(|c| c.len() > 1);
+        class.sort();
+        out.extend(class.into_iter().map(|c| (agent, c)));
+    }
+    out
+}
+
+/// The figure's layout draws no crossing lines, and its lines connect
+/// exactly the figure's classes (or, drawn complete, are its edges).
+fn assert_clean(name: &str, fig: &Figure) {
+    let lay = layout::layout(fig, 14.0);
+    let cross = crossings(&lay);
+    assert!(cross.is_empty(), "{name}: lines {cross:?} cross");
+    if fig.complete {
+        let mut drawn = lay.edges.clone();
+        drawn.sort();
+        let mut own = fig.edges.clone();
+        own.sort();
+        assert_eq!(drawn, own, "{name}");
+    } else {
+        assert_eq!(
+            classes(fig.nodes.len(), &lay.edges),
+            classes(fig.nodes.len(), &fig.edges),
+            "{name}: the drawn lines connect other classes"
         );
     }
 }
 
-/// The order search finds the square: at turn 2, player 1's two pairs and
-/// player 3's two pairs are sides, never both diagonals.
 #[test]
-fn a_square_of_pairs_is_laid_out_on_its_sides() {
-    use dealer::figure::Edge;
-    // Nodes 0..4; agent 0 links 0-2 and 1-3 (the diagonals in node order),
-    // agent 1 links 0-1 and 2-3.
-    let edges = [(0, 2, 0), (1, 3, 0), (0, 1, 1), (2, 3, 1)].map(|(from, to, agent)| Edge {
-        from,
-        to,
-        agent,
-    });
-    let slot = layout::circle_order(4, &edges);
-    let adjacent = |a: usize, b: usize| {
-        let d = slot[a].abs_diff(slot[b]);
-        d == 1 || d == 3
-    };
-    for e in &edges {
-        assert!(adjacent(e.from, e.to), "{e:?} in {slot:?}");
+fn go_fish_simplified_draws_no_crossing_lines() {
+    let all = figures("scenarios/gofish/simplified.deal", "", false);
+    assert!(all.len() >= 9, "{}", all.len());
+    assert!(all.iter().any(|(_, f)| f.nodes.len() == 8), "Figure 1a");
+    for (name, fig) in &all {
+        assert_clean(name, fig);
     }
-    // Nodes already in a crossing-free order keep it.
-    let square = [(0, 1, 0), (1, 2, 1), (2, 3, 0), (3, 0, 1)].map(|(from, to, agent)| Edge {
-        from,
-        to,
-        agent,
-    });
-    assert_eq!(layout::circle_order(4, &square), vec![0, 1, 2, 3]);
+}
+
+#[test]
+fn three_muddy_children_are_a_cube_without_crossings() {
+    let all = figures("scenarios/classics/muddy-children.deal", "", true);
+    let sizes: Vec<usize> = all.iter().map(|(_, f)| f.nodes.len()).collect();
+    assert!(sizes.starts_with(&[8, 7, 4]), "{sizes:?}");
+    for (name, fig) in &all {
+        assert_clean(name, fig);
+    }
+    // The cube: each child's four lines are parallel (one direction each)
+    // for the two children drawn as the squares' sides.
+    let (_, cube) = &all[0];
+    let lay = layout::layout(cube, 14.0);
+    let mut parallel = 0;
+    for agent in 0..3 {
+        let mut directions: Vec<i64> = lay
+            .edges
+            .iter()
+            .filter(|e| e.agent == agent)
+            .map(|e| {
+                let (p, q) = (lay.boxes[e.from].centre, lay.boxes[e.to].centre);
+                ((q.y - p.y).atan2(q.x - p.x).to_degrees().rem_euclid(180.0)).round() as i64
+            })
+            .collect();
+        assert_eq!(directions.len(), 4, "child {agent}");
+        directions.sort_unstable();
+        directions.dedup();
+        if directions.len() == 1 {
+            parallel += 1;
+        }
+    }
+    assert_eq!(parallel, 2);
+}
+
+#[test]
+fn small_figures_of_every_scenario_draw_no_crossing_lines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let mut checked = 0;
+    let mut eight = 0;
+    for dir in std::fs::read_dir(&root).unwrap() {
+        let dir = dir.unwrap().path();
+        // The benchmarks' models are large; the full decks too.
+        if !dir.is_dir() || dir.ends_with("bench") {
+            continue;
+        }
+        for file in std::fs::read_dir(&dir).unwrap() {
+            let file = file.unwrap().path();
+            let name = file.file_name().unwrap().to_string_lossy().to_string();
+            if !name.ends_with(".deal") || name.starts_with("full-deck") {
+                continue;
+            }
+            let rel = file.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap();
+            for (what, fig) in figures(rel.to_str().unwrap(), "", false) {
+                if fig.nodes.len() <= 8 {
+                    assert_clean(&what, &fig);
+                    checked += 1;
+                    eight += usize::from(fig.nodes.len() == 8);
+                }
+            }
+        }
+    }
+    assert!(checked >= 40, "{checked}");
+    assert!(eight >= 2, "{eight}");
+}
+
+#[test]
+fn kemps_sixes_projections_draw_no_crossing_lines() {
+    for six in ["6S", "6H", "6D", "6C"] {
+        let all = figures("scenarios/kemps/sixes.deal", &format!("for {six}"), false);
+        assert!(!all.is_empty());
+        for (name, fig) in &all {
+            assert_clean(name, fig);
+        }
+    }
+}
+
+/// The check itself: a square whose two classes are drawn as its crossing
+/// diagonals is caught, and a hand-made figure whose classes are pairs on
+/// a square's diagonals is laid out with them as sides.
+#[test]
+fn crossing_diagonals_are_caught_and_avoided() {
+    let node = |i: usize| Node {
+        id: format!("w{i}"),
+        lines: vec![vec![dealer::figure::Segment::plain(format!("world {i}"))]],
+    };
+    let edge = |from, to, agent| Edge { from, to, agent };
+    let fig = Figure {
+        nodes: (0..4).map(node).collect(),
+        edges: vec![edge(0, 3, 0), edge(1, 2, 0), edge(0, 1, 1), edge(2, 3, 1)],
+        actual: Some(0),
+        directed: false,
+        agents: vec!["a".into(), "b".into()],
+        shown: vec![0, 1],
+        caption: "test".into(),
+        complete: false,
+        marked: vec![],
+        marked_note: None,
+        projected: None,
+        counts: None,
+    };
+    assert_clean("a square of pairs", &fig);
+    // The same drawing with agent 0's pairs moved onto the diagonals: the
+    // check must see the crossing.
+    let mut lay = layout::layout(&fig, 14.0);
+    for (i, (x, y)) in [(0.0, 0.0), (200.0, 0.0), (0.0, 200.0), (200.0, 200.0)]
+        .into_iter()
+        .enumerate()
+    {
+        lay.boxes[i].centre = Point { x, y };
+    }
+    for c in &mut lay.curves {
+        let e = lay.edges[c.edge];
+        c.control = layout::control_point(lay.boxes[e.from].centre, lay.boxes[e.to].centre, 0.0);
+    }
+    assert!(!crossings(&lay).is_empty());
 }

@@ -95,7 +95,7 @@ fn assert_laid_out_cleanly(fig: &Figure, what: &str) {
     }
     let mut controls = BTreeSet::new();
     for c in &lay.curves {
-        let e = fig.edges[c.edge];
+        let e = lay.edges[c.edge];
         if e.from == e.to {
             continue;
         }
