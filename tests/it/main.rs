@@ -29,6 +29,7 @@ mod engines_random;
 mod errors;
 mod figure_crossings;
 mod figure_placements;
+mod figure_values;
 mod figures;
 mod figures_slides;
 mod games;
