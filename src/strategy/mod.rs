@@ -98,6 +98,10 @@ pub const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../../strategies/gofish-second-order.strat"),
     ),
     (
+        "gofish-second-order-code",
+        include_str!("../../strategies/gofish-second-order-code.strat"),
+    ),
+    (
         "kemps-adaptive",
         include_str!("../../strategies/kemps-adaptive.strat"),
     ),
