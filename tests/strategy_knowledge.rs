@@ -172,3 +172,11 @@ fn a_psychic_strategy_is_not_checked() {
     let (ok, out, err) = dealer(&["check", path.to_str().unwrap()]);
     assert!(ok, "{out}{err}");
 }
+
+/// A strategy for a game dealer does not have is refused at its header.
+#[test]
+fn a_strategy_for_no_game_is_refused() {
+    let err = vetted("x.strat", "strategy x for chess\nrule a: any\n").unwrap_err();
+    assert!(err.contains("no game `chess`"), "{err}");
+    assert!(err.contains("x.strat:1:"), "{err}");
+}

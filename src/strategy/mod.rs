@@ -155,6 +155,19 @@ pub fn load(path: &Path) -> Result<Strategy, String> {
 /// the subformula. Errors are rendered against `src` under `name`.
 pub fn vetted(name: &str, src: &str) -> Result<Strategy, String> {
     let strategy = parse(src).map_err(|d| d.render(name, src, false))?;
+    if crate::cards::game_named(&strategy.game).is_none() {
+        let at = src.find(&format!("for {}", strategy.game)).unwrap_or(0);
+        let d = Diagnostic::error(
+            "strategy-game",
+            format!(
+                "no game `{}`; the games are: {}",
+                strategy.game,
+                crate::cards::game_names().join(", ")
+            ),
+            Span::new(at, at + 4 + strategy.game.len()),
+        );
+        return Err(d.render(name, src, false));
+    }
     knowledge::probe(&strategy).map_err(|d| d.render(name, src, false))?;
     Ok(strategy)
 }
