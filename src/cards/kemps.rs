@@ -49,6 +49,8 @@ pub struct KempsTurn {
     pub reshuffles: u32,
     /// Whether the game is over (no new hand could be dealt after a Kemps).
     pub over: bool,
+    /// How many turns have ended.
+    pub turns: u32,
 }
 
 /// The Kemps part of a game state (a default one before the first move).
@@ -70,6 +72,12 @@ pub fn is_over(state: &GameState) -> bool {
 const HAND: u32 = 4;
 const TABLE: u32 = 6;
 const IDLE_TURNS: u32 = 3;
+/// The turns after which a game ends as it stands (report 000: "end the
+/// game after 10000 turns").
+pub const TURN_LIMIT: u32 = 10_000;
+/// The moves a turn may take on average before a game ends as it stands
+/// (a turn with one swap is `pick`, `discard`, `pass`).
+const MOVES_A_TURN: usize = 4;
 
 /// The table and the discard pile.
 fn piles(table: &Table) -> Result<(Loc, Loc), Refusal> {
@@ -306,6 +314,7 @@ impl Turn<'_> {
             }));
         }
         let k = turn_state(&mut out.state);
+        k.turns = k.turns.saturating_add(1);
         k.idle = if k.picked { 0 } else { k.idle + 1 };
         k.picked = false;
         out.state.turn = self.table.next_player(turn);
@@ -601,6 +610,25 @@ impl Referee for Kemps {
 
     fn is_terminal(&self, pos: &Position) -> bool {
         is_over(pos.state)
+    }
+
+    /// The report's rule: players who wait for knowledge may wait for
+    /// ever, so "we simply decided to end the game after 10000 turns"
+    /// (report 000, KB greedy). Within a turn, picks and discards may go
+    /// on too: [`TURN_LIMIT`] turns, or four moves a turn on average,
+    /// whichever comes first.
+    fn limit(&self, pos: &Position, moves: usize) -> Option<String> {
+        let turns = match &pos.state.extra {
+            Extra::Kemps(k) => k.turns,
+            _ => 0,
+        };
+        if turns >= TURN_LIMIT {
+            Some(format!("{TURN_LIMIT} turns, the Kemps report's limit"))
+        } else {
+            let most = TURN_LIMIT as usize * MOVES_A_TURN;
+            (moves >= most)
+                .then(|| format!("{most} moves ({MOVES_A_TURN} a turn for {TURN_LIMIT} turns)"))
+        }
     }
 
     /// Every player's Kemps claim, then the turn player's picks, discards,

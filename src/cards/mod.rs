@@ -22,6 +22,6 @@ pub mod table;
 
 pub use deck::{CardKind, Deck};
 pub use game::{game_named, game_names, Game, GameRules, GAMES};
-pub use referee::{HandFacts, Position, Referee, Size, ViewStyle};
+pub use referee::{stopped, to_move, HandFacts, Position, Referee, Size, ViewStyle, MOVE_LIMIT};
 pub use rules::{GameState, Move, Outcome, Refusal};
 pub use table::{LocKind, Location, Table};

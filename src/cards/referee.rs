@@ -68,8 +68,18 @@ pub trait Referee {
     /// same deal on every machine.
     fn setup(&self, seed: u64, size: Size) -> String;
 
-    /// Whether the game is over.
+    /// Whether the game is over by its own rules.
     fn is_terminal(&self, pos: &Position) -> bool;
+
+    /// The game's limit, for a game its rules do not end: why a game at
+    /// `pos` after `moves` moves ends here as it stands (its scores so
+    /// far), or `None` to go on. By default [`MOVE_LIMIT`] moves; Kemps
+    /// ends after the report's 10,000 turns. Loops ask [`stopped`], not
+    /// this method.
+    fn limit(&self, pos: &Position, moves: usize) -> Option<String> {
+        let _ = pos;
+        (moves >= MOVE_LIMIT).then(|| format!("{MOVE_LIMIT} moves, the most dealer plays a game"))
+    }
 
     /// The player who moves next; `None` when the game is over.
     fn current_player(&self, pos: &Position) -> Option<Agent> {
@@ -111,6 +121,49 @@ pub trait Referee {
     fn view_style(&self) -> ViewStyle {
         ViewStyle::default()
     }
+}
+
+/// The most moves a game is played for when its rules have not ended it
+/// (a game whose players wait for ever, or ask each other for the same
+/// cards in a cycle): the game then ends as it stands. No game played to
+/// its end by the shipped strategies comes near it (Go Fish at 52 cards
+/// takes about 84 moves, Kwartet's 52 cards about 96).
+pub const MOVE_LIMIT: usize = 5_000;
+
+/// Why a game ends before its rules end it, or `None` when it goes on
+/// (or its rules have ended it): `cap` moves when a cap is given (a
+/// command's `--max-moves`), else the game's own limit
+/// ([`Referee::limit`]). Every loop that plays a game (play, the web play
+/// page, tournaments, `bench --play`) asks this one function after each
+/// move, so that a seed has one outcome in all of them.
+pub fn stopped(
+    referee: &dyn Referee,
+    pos: &Position,
+    moves: usize,
+    cap: Option<usize>,
+) -> Option<String> {
+    if referee.is_terminal(pos) {
+        return None;
+    }
+    match cap {
+        Some(cap) if moves >= cap => Some(format!("{cap} moves (--max-moves)")),
+        Some(_) => None,
+        None => referee.limit(pos, moves),
+    }
+}
+
+/// The player who moves next under [`stopped`]: `None` when the game is
+/// over by its rules or ends at its limit.
+pub fn to_move(
+    referee: &dyn Referee,
+    pos: &Position,
+    moves: usize,
+    cap: Option<usize>,
+) -> Option<Agent> {
+    if stopped(referee, pos, moves, cap).is_some() {
+        return None;
+    }
+    referee.current_player(pos)
 }
 
 /// Which facts play's knowledge views list for a game.

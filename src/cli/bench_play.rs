@@ -35,8 +35,9 @@ pub struct PlayBench {
     pub size: Size,
     /// Threads (0: one per core).
     pub threads: usize,
-    /// Moves after which a game ends as it stands.
-    pub max_moves: usize,
+    /// Moves after which a game ends as it stands (`None`: the game's own
+    /// limit, as every loop: [`crate::cards::stopped`]).
+    pub max_moves: Option<usize>,
     /// The engine and its budget.
     pub options: Options,
 }
@@ -52,8 +53,8 @@ struct GameRun {
     /// Dealing, every move and every choice.
     total: Duration,
     scores: Vec<i64>,
-    /// Whether the game was ended after `max_moves` moves.
-    capped: bool,
+    /// Why the game ended at its limit (or `max_moves`), if it did.
+    capped: Option<String>,
 }
 
 /// Runs the play benchmark; returns the exit code.
@@ -90,7 +91,7 @@ pub fn run(bench: &PlayBench) -> u8 {
     0
 }
 
-/// Plays game `seed` to its end, or to `max_moves` moves.
+/// Plays game `seed` to its end, or to its limit (`max_moves` when given).
 fn play_one(bench: &PlayBench, seed: u64) -> Result<GameRun, String> {
     let started = Instant::now();
     let mut game = Match::new(&bench.game, seed, bench.size, bench.options)?;
@@ -111,15 +112,13 @@ fn play_one(bench: &PlayBench, seed: u64) -> Result<GameRun, String> {
         seats.push(game.agent_seat(agent(&bench.game, name, &queries)?, seat));
     }
     game.seat(seats)?;
+    game.set_move_cap(bench.max_moves);
     let mut run = GameRun::default();
     while let Some(played) = game.agent_move() {
         let played = played.map_err(|d| d.render("move", "", false))?;
         run.moves.push(played.time);
-        if run.moves.len() >= bench.max_moves {
-            run.capped = !game.is_over();
-            break;
-        }
     }
+    run.capped = game.stopped();
     run.total = started.elapsed();
     run.scores = game.scores();
     run.queries = queries.take();
@@ -208,11 +207,12 @@ fn report(bench: &PlayBench, runs: &[GameRun], wall: Duration, threads: usize) -
         per_game(queries.len()),
         wall.as_secs_f64()
     ));
-    let capped = runs.iter().filter(|r| r.capped).count();
-    if capped > 0 {
+    let capped: Vec<&str> = runs.iter().filter_map(|r| r.capped.as_deref()).collect();
+    if let Some(why) = capped.first() {
         out.push_str(&format!(
-            "  {:<6} {capped} game(s) ended as they stood after {} moves (--max-moves)\n",
-            "capped", bench.max_moves
+            "  {:<6} {} game(s) ended as they stood at their limit ({why})\n",
+            "capped",
+            capped.len()
         ));
     }
     let wins = wins(runs);

@@ -67,9 +67,9 @@ pub enum Command {
         #[command(flatten)]
         model: ModelArgs,
     },
-    /// Parse a scenario, check its names and build its deal, without playing a move or answering a query.
+    /// Parse a scenario, check its names and build its deal, without playing a move or answering a query; or check a strategy (`.strat`): it parses, and every guard and score is decided by its player's knowledge.
     Check {
-        /// The scenario (`.deal` file; `-` reads standard input).
+        /// The scenario (`.deal` file; `-` reads standard input), or a strategy (`.strat` file).
         file: PathBuf,
         /// Print one JSON document (schema in docs/json.md) instead of text.
         #[arg(long)]
@@ -318,6 +318,9 @@ where
             model.set_budget(BddBudget::Scenario);
             return crate::repl::run(file, model.options(false));
         }
+        Command::Check { file, .. } if file.extension().is_some_and(|e| e == "strat") => {
+            return ExitCode::from(check_strategy(&file));
+        }
         Command::Check { file, model, json } => {
             model.set_budget(BddBudget::Scenario);
             (file, model.options(true), json)
@@ -334,6 +337,29 @@ where
         }
     };
     ExitCode::from(replay_script(&script, options, color))
+}
+
+/// `check FILE.strat`: parses a strategy and tries it on seeded games of
+/// its game (`strategy::knowledge::probe`): every guard and score must be
+/// decided by its player's knowledge. Returns the exit code.
+fn check_strategy(file: &Path) -> u8 {
+    match crate::strategy::load(file) {
+        Ok(s) => {
+            println!(
+                "ok: strategy {} for {}, {} rule(s); every guard and score it asked in {} games of {} (teaching deck) is decided by its player's knowledge",
+                s.name,
+                s.game,
+                s.rules.len(),
+                crate::strategy::knowledge::PROBE_GAMES,
+                s.game
+            );
+            0
+        }
+        Err(e) => {
+            eprint!("{e}");
+            1
+        }
+    }
 }
 
 /// `run --json` and `check --json`: prints the report; returns its exit code.

@@ -240,6 +240,9 @@ fn finish(game: &Match, args: &PlayArgs, times: &[Duration]) -> u8 {
         .into_iter()
         .map(|p| game.player_name(p))
         .collect();
+    if let Some(why) = game.stopped() {
+        println!("the game ends as it stands, at its limit: {why}");
+    }
     println!(
         "{} {}   winner(s): {}",
         "final score".bold(),
@@ -348,6 +351,9 @@ fn print_screen(desk: &Desk) {
             .into_iter()
             .map(|p| desk.game().player_name(p))
             .collect();
+        if let Some(why) = desk.game().stopped() {
+            println!("the game ends as it stands, at its limit: {why}");
+        }
         println!("{} winner(s): {}", "game over:".bold(), winners.join(", "));
         println!("type `save FILE` to keep the game as a scenario, `quit` to leave");
     }

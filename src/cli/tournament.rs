@@ -41,10 +41,13 @@ pub struct TournamentArgs {
     /// seats rotate from game to game.
     #[arg(long)]
     pub fixed_seats: bool,
-    /// Moves after which a game ends as it stands (its scores so far);
-    /// the end-of-run line says how many games did.
-    #[arg(long, default_value_t = 20_000, value_parser = super::whole::<usize>)]
-    pub max_moves: usize,
+    /// Moves after which a game ends as it stands (its scores so far),
+    /// instead of the game's own limit (Kemps: the report's 10,000 turns;
+    /// any game: 5,000 moves), which `dealer play`, the web play page and
+    /// `dealer bench --play` share; the end-of-run line says how many
+    /// games ended so.
+    #[arg(long, value_parser = super::whole::<usize>)]
+    pub max_moves: Option<usize>,
     /// The tournament's seed (every game's seed derives from it and the game's index).
     #[arg(long, default_value_t = 1, value_parser = super::whole::<u64>)]
     pub seed: u64,
@@ -208,12 +211,15 @@ fn tournament(args: &TournamentArgs) -> Result<(), String> {
     );
     let capped = records
         .values()
-        .filter(|r| r.turns >= args.max_moves)
+        .filter(|r| r.capped || args.max_moves.is_some_and(|cap| r.turns >= cap))
         .count();
     if capped > 0 {
         println!(
-            "{capped} games reached {} moves and ended as they stood",
-            args.max_moves
+            "{capped} games reached {} and ended as they stood",
+            args.max_moves.map_or_else(
+                || "the game's limit".to_string(),
+                |cap| format!("{cap} moves")
+            )
         );
     }
     let names: Vec<String> = args

@@ -10,7 +10,9 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::cards::referee::final_expectations;
-use crate::cards::{game_named, game_names, Game, Move, Position, Referee, Size, GAMES};
+use crate::cards::{
+    game_named, game_names, stopped, to_move, Game, Move, Position, Referee, Size, GAMES,
+};
 use crate::diag::{Diagnostic, Span};
 use crate::engine::Agent as Player;
 use crate::interp::{Options, Output, Playing, Session};
@@ -65,6 +67,8 @@ pub struct Match {
     setup: String,
     seats: Vec<Seat>,
     history: Vec<Played>,
+    /// A command's `--max-moves`, instead of the game's own limit.
+    cap: Option<usize>,
 }
 
 /// The games that can be played (those whose rules have a referee).
@@ -132,6 +136,7 @@ impl Match {
             setup,
             seats: Vec::new(),
             history: Vec::new(),
+            cap: None,
         })
     }
 
@@ -215,18 +220,38 @@ impl Match {
         &self.history
     }
 
-    /// The player who moves next; `None` when the game is over.
+    /// Ends the game after `cap` moves instead of at the game's own limit
+    /// ([`Referee::limit`]); `None` restores the game's limit.
+    pub fn set_move_cap(&mut self, cap: Option<usize>) {
+        self.cap = cap;
+    }
+
+    /// The player who moves next; `None` when the game is over (by its
+    /// rules or at its limit: [`crate::cards::stopped`]).
     pub fn current_player(&self) -> Option<Player> {
-        self.referee.current_player(&self.position())
+        to_move(self.referee, &self.position(), self.history.len(), self.cap)
     }
 
-    /// Whether the game is over.
+    /// Whether the game is over: by its rules, or because it reached its
+    /// limit ([`Match::stopped`]) and ends as it stands.
     pub fn is_over(&self) -> bool {
-        self.referee.is_terminal(&self.position())
+        self.referee.is_terminal(&self.position()) || self.stopped().is_some()
     }
 
-    /// The legal moves in the actual state, each with its statement.
+    /// Why the game ended before its rules ended it (its limit: Kemps'
+    /// 10,000 turns, [`crate::cards::MOVE_LIMIT`] moves, or the cap of
+    /// [`Match::set_move_cap`]); `None` while it goes on or when its rules
+    /// ended it.
+    pub fn stopped(&self) -> Option<String> {
+        stopped(self.referee, &self.position(), self.history.len(), self.cap)
+    }
+
+    /// The legal moves in the actual state, each with its statement (none
+    /// once the game is over).
     pub fn legal_moves(&self) -> Vec<Legal> {
+        if self.stopped().is_some() {
+            return Vec::new();
+        }
         legal_moves(self.referee, self.playing())
     }
 
@@ -347,6 +372,11 @@ impl Match {
             out.push_str(&format!("checkpoint \"turn {}\"\n{}\n", i + 1, played.text));
         }
         out.push_str("checkpoint \"end\"\n");
+        if let Some(why) = self.stopped() {
+            out.push_str(&format!(
+                "# the game ended as it stood at its limit: {why}\n"
+            ));
+        }
         if self.is_over() {
             out.push_str(&format!("# final score: {}\n", self.score_line()));
             let winners: Vec<&str> = self

@@ -46,8 +46,7 @@ pub fn built_in(game: &str, name: &str) -> Result<Box<dyn Agent>, String> {
             known.join(", ")
         ));
     };
-    let strategy =
-        super::parse(src).map_err(|d| d.render(&format!("(built in) {stem}.strat"), src, false))?;
+    let strategy = super::vetted(&format!("(built in) {stem}.strat"), src)?;
     Ok(Box::new(StrategyAgent::new(strategy)))
 }
 

@@ -15,6 +15,7 @@ use crate::syntax::ast::{Formula, Name};
 use crate::syntax::parse_formula;
 
 use super::expand::{expand, functions, substitute, CardFacts};
+use super::knowledge;
 use super::parse::{CardValue, Rule, Strategy, Template, Term};
 
 /// Answers formulas of the scenario language in the actual world.
@@ -291,7 +292,11 @@ impl Asker<'_> {
                 continue;
             };
             let guard = match &rule.guard {
-                Some(g) => Some(self.instance(g, &bindings)?),
+                Some(g) => {
+                    let g = self.instance(g, &bindings)?;
+                    self.vet(rule, &g, "guard")?;
+                    Some(g)
+                }
                 None => None,
             };
             let held = match &guard {
@@ -299,7 +304,7 @@ impl Asker<'_> {
                 None => true,
             };
             let score = if held && !rule.score.is_empty() {
-                Some(self.score(&rule.score, &bindings)?)
+                Some(self.score(rule, &bindings)?)
             } else {
                 None
             };
@@ -315,13 +320,14 @@ impl Asker<'_> {
         Ok(out)
     }
 
-    fn score(&mut self, terms: &[Term], bindings: &[(String, String)]) -> Result<i64, Diagnostic> {
+    fn score(&mut self, rule: &Rule, bindings: &[(String, String)]) -> Result<i64, Diagnostic> {
         let mut total = 0;
-        for term in terms {
+        for term in &rule.score {
             total += match term {
                 Term::Const(n) => *n,
                 Term::Holds { formula, sign } => {
                     let f = self.instance(formula, bindings)?;
+                    self.vet(rule, &f, "score")?;
                     sign * i64::from(self.ask(&f)?)
                 }
                 Term::Known { atom, sign } => sign * self.known(atom, bindings)?,
@@ -329,6 +335,38 @@ impl Asker<'_> {
             };
         }
         Ok(total)
+    }
+
+    /// Refuses an instance of a guard or a score's `[φ]` that the player
+    /// does not decide: not by syntax ([`knowledge::unread`]) and not
+    /// `Kw_me φ` in the actual world. A `psychic` player is not checked.
+    fn vet(&mut self, rule: &Rule, instance: &str, what: &str) -> Result<(), Diagnostic> {
+        if self.table.psychic.contains(&self.me) {
+            return Ok(());
+        }
+        let formula = parsed(instance)?;
+        let Some(sub) = knowledge::unread(&formula, self.me, self.table) else {
+            return Ok(());
+        };
+        let me = &self.table.players[self.me];
+        if self.ask(&format!("Kw_{me} ({instance})"))? {
+            return Ok(());
+        }
+        let read = instance
+            .get(sub.span.start..sub.span.end)
+            .unwrap_or(instance);
+        Err(Diagnostic::error(
+            "strategy-knowledge",
+            format!(
+                "rule `{}` reads `{read}` outside player {me}'s knowledge: its {what} `{instance}` is not the same in every world {me} considers possible",
+                rule.name
+            ),
+            rule.span,
+        )
+        .with_label(format!("this {what} reads what player {me} does not know"))
+        .with_help(format!(
+            "a {what} may read the player's own hand, the public piles and what it knows (`K_me φ`, `Kw_me φ`, `M_me φ`); a player declared `psychic` is not checked"
+        )))
     }
 
     /// The referee's points or strength of the card bound to `var`.

@@ -39,6 +39,7 @@
 pub mod agent;
 mod choose;
 mod expand;
+pub mod knowledge;
 mod parse;
 
 pub use choose::{choose, Decision, Oracle, RuleTrace, Tried};
@@ -97,6 +98,10 @@ pub const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../../strategies/gofish-second-order.strat"),
     ),
     (
+        "gofish-second-order-code",
+        include_str!("../../strategies/gofish-second-order-code.strat"),
+    ),
+    (
         "kemps-adaptive",
         include_str!("../../strategies/kemps-adaptive.strat"),
     ),
@@ -142,7 +147,29 @@ pub const BUILT_IN: &[(&str, &str)] = &[
 /// name and line.
 pub fn load(path: &Path) -> Result<Strategy, String> {
     let (name, src) = crate::interp::read_source(path)?;
-    parse(&src).map_err(|d| d.render(&name, &src, false))
+    vetted(&name, &src)
+}
+
+/// A strategy's text parsed and tried ([`knowledge::probe`]): a strategy
+/// that reads what its player does not know is refused, with the rule and
+/// the subformula. Errors are rendered against `src` under `name`.
+pub fn vetted(name: &str, src: &str) -> Result<Strategy, String> {
+    let strategy = parse(src).map_err(|d| d.render(name, src, false))?;
+    if crate::cards::game_named(&strategy.game).is_none() {
+        let at = src.find(&format!("for {}", strategy.game)).unwrap_or(0);
+        let d = Diagnostic::error(
+            "strategy-game",
+            format!(
+                "no game `{}`; the games are: {}",
+                strategy.game,
+                crate::cards::game_names().join(", ")
+            ),
+            Span::new(at, at + 4 + strategy.game.len()),
+        );
+        return Err(d.render(name, src, false));
+    }
+    knowledge::probe(&strategy).map_err(|d| d.render(name, src, false))?;
+    Ok(strategy)
 }
 
 /// Finds a strategy by name: a path to a `.strat` file, or `NAME` for
@@ -161,7 +188,7 @@ pub fn find(dir: Option<&Path>, game: &str, name: &str) -> Result<Strategy, Stri
         return load(&file);
     }
     if let Some((_, src)) = BUILT_IN.iter().find(|(n, _)| *n == stem) {
-        return parse(src).map_err(|d| d.render(&format!("(built in) {stem}.strat"), src, false));
+        return vetted(&format!("(built in) {stem}.strat"), src);
     }
     let known = strategy_names(Some(dir), game);
     Err(format!(

@@ -7,7 +7,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::cards::referee::{deal_lines, read_deck_line};
-use crate::cards::{Referee, Size};
+use crate::cards::{stopped, to_move, Referee, Size};
 use crate::diag::Span;
 use crate::interp::{Engine, Options, Session};
 use crate::strategy::{choose, Strategy};
@@ -37,8 +37,9 @@ pub struct GameOutcome {
     pub winners: Vec<usize>,
     /// The moves played (draws included).
     pub turns: usize,
-    /// The game reached the move limit and ended as it stood (the Kemps
-    /// report's cap on games where every player waits for knowledge).
+    /// The game reached its limit and ended as it stood (the Kemps
+    /// report's 10,000 turns, on games where every player waits for
+    /// knowledge; [`crate::cards::stopped`]).
     pub capped: bool,
 }
 
@@ -125,17 +126,19 @@ pub fn legal_texts(referee: &dyn Referee, session: &Session) -> Vec<String> {
         .collect()
 }
 
-/// Plays a game to its end, or to `max_moves` moves, where it ends as it
-/// stands (its scores so far, [`GameOutcome::capped`]): `seats[i]` plays
-/// player `i`.
+/// Plays a game to its end, or to its limit (`max_moves` moves when
+/// given, else the game's own: [`crate::cards::stopped`]), where it ends as
+/// it stands (its scores so far, [`GameOutcome::capped`]): `seats[i]`
+/// plays player `i`.
 pub fn play_game(
     game: &str,
     deal: &Deal,
     seed: u64,
     seats: &[&Strategy],
     engine: Engine,
-    max_moves: usize,
+    max_moves: impl Into<Option<usize>>,
 ) -> Result<GameOutcome, String> {
+    let max_moves = max_moves.into();
     let referee = referee_of(game)?;
     let psychic: Vec<usize> = (0..seats.len()).filter(|&s| seats[s].psychic()).collect();
     let setup = crate::cards::referee::with_psychic(&setup_text(game, deal, seed)?, &psychic);
@@ -149,16 +152,12 @@ pub fn play_game(
     }
     let mut rngs: Vec<ChaCha8Rng> = (0..players).map(|s| seat_rng(seed, s)).collect();
     let mut turns = 0;
-    let mut capped = false;
-    loop {
+    let capped = loop {
         let play = session.playing().expect("dealt");
-        let Some(me) = referee.current_player(&play.position()) else {
-            break;
+        let pos = play.position();
+        let Some(me) = to_move(referee, &pos, turns, max_moves) else {
+            break stopped(referee, &pos, turns, max_moves).is_some();
         };
-        if turns >= max_moves {
-            capped = true;
-            break;
-        }
         let legal = legal_texts(referee, &session);
         let table = play.table.clone();
         let decision = choose(seats[me], &mut session, &table, me, &legal, &mut rngs[me])
@@ -171,7 +170,7 @@ pub fn play_game(
             .execute(&stmt, text)
             .map_err(|d| format!("game {seed}: `{text}` refused: {}", d.message))?;
         turns += 1;
-    }
+    };
     let pos = session.playing().expect("dealt").position();
     Ok(GameOutcome {
         scores: referee.scores(&pos),

@@ -28,6 +28,9 @@ pub struct Record {
     pub winners: Vec<usize>,
     /// Moves played.
     pub turns: usize,
+    /// Whether the game ended at its limit rather than by its rules (not a
+    /// column of the CSV: `false` for a record read back).
+    pub capped: bool,
 }
 
 impl Record {
@@ -87,6 +90,7 @@ impl Record {
             scores,
             winners,
             turns: num(cols[6])? as usize,
+            capped: false,
         })
     }
 }
@@ -147,6 +151,7 @@ mod tests {
             scores: vec![1, 3],
             winners: vec![1],
             turns: 40,
+            capped: false,
         };
         assert_eq!(Record::from_csv(&r.to_csv()).unwrap(), r);
         assert!(Record::from_csv("1,2,3").is_err());

@@ -37,8 +37,9 @@ pub struct Plan {
     /// Whether a strategy may take several seats of a run (every multiset
     /// of strategies, as Kemps' Figures 1-3) rather than one (every subset).
     pub repeats: bool,
-    /// Moves after which a game ends as it stands.
-    pub max_moves: usize,
+    /// Moves after which a game ends as it stands (`None`: the game's own
+    /// limit, [`crate::cards::stopped`]).
+    pub max_moves: Option<usize>,
     /// Keep every run's seats in the order of the list (its first strategy
     /// always moves first, as in the Kwartet report) instead of rotating
     /// them from game to game.
@@ -195,6 +196,7 @@ pub fn play_one(plan: &Plan, runs: &[Vec<usize>], index: u64) -> Result<Record, 
         scores: outcome.scores,
         winners: outcome.winners,
         turns: outcome.turns,
+        capped: outcome.capped,
     })
 }
 

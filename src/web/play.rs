@@ -16,15 +16,10 @@ use crate::engine::Agent as Player;
 use crate::interp::Options;
 use crate::play::{agent_named, views, Agent, Match, Seat};
 
-/// The most agent moves one game may make (a runaway game ends there).
-pub const MAX_MOVES: usize = 5_000;
-
 /// A game on the play page.
 pub struct WebGame {
     game: Match,
     me: Player,
-    /// The most moves ([`MAX_MOVES`]).
-    cap: usize,
 }
 
 /// What the page asks for when it starts a game.
@@ -103,8 +98,10 @@ pub struct GameState {
     pub my_turn: bool,
     /// Whether the game is over.
     pub over: bool,
-    /// Whether the game was stopped unfinished after [`MAX_MOVES`] moves.
-    pub stopped: bool,
+    /// Why the game ended as it stood at its limit, before its rules
+    /// ended it (Kemps' 10,000 turns; [`crate::cards::stopped`]); the
+    /// game is then over too.
+    pub stopped: Option<String>,
     /// The table as the person sees it.
     pub places: Vec<Place>,
     /// The person's legal moves (empty when it is not their turn).
@@ -194,11 +191,7 @@ impl WebGame {
             seats.push(game.agent_seat(agent, seat));
         }
         game.seat(seats)?;
-        Ok(WebGame {
-            game,
-            me,
-            cap: MAX_MOVES,
-        })
+        Ok(WebGame { game, me })
     }
 
     /// The match.
@@ -213,9 +206,7 @@ impl WebGame {
 
     /// Whether an agent is to move.
     pub fn agents_turn(&self) -> bool {
-        !self.game.is_over()
-            && self.game.current_player() != Some(self.me)
-            && self.game.history().len() < self.cap
+        !self.game.is_over() && self.game.current_player() != Some(self.me)
     }
 
     /// The person's move: played when it is one of their legal moves;
@@ -225,9 +216,6 @@ impl WebGame {
         let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
         if self.game.is_over() {
             return Err("the game is over".into());
-        }
-        if self.game.history().len() >= self.cap {
-            return Err(format!("the game was stopped after {} moves", self.cap));
         }
         if self.game.current_player() != Some(self.me) {
             return Err("it is not your turn".into());
@@ -249,7 +237,7 @@ impl WebGame {
     }
 
     /// One agent's move, when an agent is to move (none after
-    /// [`MAX_MOVES`]: the game is then stopped).
+    /// the game's limit: it is then over).
     pub fn agent_move(&mut self) -> Result<bool, String> {
         if !self.agents_turn() {
             return Ok(false);
@@ -329,9 +317,9 @@ impl WebGame {
             turn: g.current_player().map(name),
             my_turn,
             over,
-            stopped: !over && g.history().len() >= self.cap,
+            stopped: g.stopped(),
             places,
-            legal: if my_turn && !over && g.history().len() < self.cap {
+            legal: if my_turn && !over {
                 g.legal_moves().into_iter().map(|l| l.text).collect()
             } else {
                 Vec::new()
@@ -357,8 +345,9 @@ impl WebGame {
 mod tests {
     use super::*;
 
-    /// A game past its move cap is stopped: no agent moves, the person's
-    /// moves are refused, the state says so and offers no move.
+    /// A game at its limit (here a cap of 6 moves) is over as it stands:
+    /// no agent moves, the person's moves are refused, the state says why
+    /// and offers no move, and the scores and winners are shown.
     #[test]
     fn a_game_stops_at_its_move_cap() {
         let req = NewGame {
@@ -369,8 +358,8 @@ mod tests {
             agents: None,
         };
         let mut g = WebGame::new(&req, Options::default()).unwrap();
-        g.cap = 6;
-        while !g.game.is_over() && g.game.history().len() < g.cap {
+        g.game.set_move_cap(Some(6));
+        while !g.game.is_over() {
             if g.game.current_player() == Some(g.me) {
                 let first = g.game.legal_moves()[0].text.clone();
                 g.person_move(&first).unwrap();
@@ -380,7 +369,9 @@ mod tests {
         }
         assert_eq!(g.game.history().len(), 6);
         let s = g.state(false).unwrap();
-        assert!(s.stopped && !s.over && s.legal.is_empty());
+        assert!(s.over && s.legal.is_empty() && s.turn.is_none());
+        assert_eq!(s.stopped.as_deref(), Some("6 moves (--max-moves)"));
+        assert_eq!(s.scores, Some(g.game.scores()));
         assert!(!g.agent_move().unwrap());
         assert!(g.person_move("pass 1").is_err());
         assert_eq!(g.game.history().len(), 6);

@@ -94,10 +94,10 @@ function render(s) {
     moves.appendChild(b);
   });
   $("moves-title").hidden = !s.legal.length;
-  $("status").textContent = s.over
-    ? "The game is over."
-    : s.stopped
-      ? `The game was stopped unfinished after ${s.history.length} moves.`
+  $("status").textContent = s.stopped
+    ? `The game ended as it stood after ${s.history.length} moves, at its limit (${s.stopped}).`
+    : s.over
+      ? "The game is over."
     : s.my_turn
       ? `Your move, player ${s.me}.`
       : `Player ${s.turn} is thinking…`;

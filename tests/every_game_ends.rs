@@ -1,0 +1,170 @@
+//! Every game ends, in every loop that plays one, with the same outcome:
+//! the tournament's loop (`tournament::play_game`) and the match loop that
+//! `dealer play`, the web play page and `dealer bench --play` share
+//! (`play::Match`) both stop where the game's rules end it, or at its
+//! limit (`cards::stopped`: Kemps' 10,000 turns after the report, else
+//! `cards::MOVE_LIMIT` moves), and agree on the scores, the winners and the
+//! number of moves for a seed.
+
+use dealer::cards::{Size, MOVE_LIMIT};
+use dealer::interp::Options;
+use dealer::play::{playable, Match};
+use dealer::strategy::agent::StrategyAgent;
+use dealer::strategy::{parse, Strategy, BUILT_IN};
+use dealer::tournament::{play_game, Deal, GameOutcome};
+
+/// The shipped strategies of a game (built in), in name order.
+fn strategies(game: &str) -> Vec<Strategy> {
+    let prefix = format!("{game}-");
+    BUILT_IN
+        .iter()
+        .filter(|(n, _)| n.starts_with(&prefix))
+        .map(|(n, src)| parse(src).unwrap_or_else(|e| panic!("{n}: {}", e.message)))
+        .collect()
+}
+
+/// The game of `seed` played through a [`Match`] (the loop of play, the
+/// web page and bench), with `cap` instead of the game's limit if given.
+fn by_match(
+    game: &str,
+    seats: &[&Strategy],
+    seed: u64,
+    size: Size,
+    cap: Option<usize>,
+) -> (GameOutcome, Option<String>) {
+    let mut m = Match::new(game, seed, size, Options::default()).unwrap();
+    let agents = seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| m.agent_seat(Box::new(StrategyAgent::new((*s).clone())), i))
+        .collect();
+    m.seat(agents).unwrap();
+    m.set_move_cap(cap);
+    while let Some(played) = m.agent_move() {
+        played.unwrap_or_else(|d| panic!("{game} seed {seed}: {}", d.message));
+    }
+    assert!(m.is_over(), "{game} seed {seed}: the loop stopped early");
+    assert!(m.current_player().is_none() && m.legal_moves().is_empty());
+    let outcome = GameOutcome {
+        scores: m.scores(),
+        winners: m.winners(),
+        turns: m.history().len(),
+        capped: m.stopped().is_some(),
+    };
+    (outcome, m.stopped())
+}
+
+/// Each game with each of its shipped strategies (at the first seat, the
+/// game's other strategies after it) ends in both loops with the same
+/// outcome. Kemps' knowledge-based players may wait until the report's
+/// 10,000 turns (the next test): here both loops share a cap of 400
+/// moves, which is the same rule with a smaller number.
+#[test]
+fn every_game_ends_with_each_of_its_strategies_and_the_loops_agree() {
+    for game in playable() {
+        let all = strategies(game);
+        assert!(!all.is_empty(), "{game} ships no strategy");
+        let players = Match::new(game, 1, Size::Teaching, Options::default())
+            .unwrap()
+            .playing()
+            .table
+            .players
+            .len();
+        let cap = (game == "kemps").then_some(400);
+        for (k, _) in all.iter().enumerate() {
+            let seats: Vec<&Strategy> = (0..players).map(|i| &all[(k + i) % all.len()]).collect();
+            let names: Vec<&str> = seats.iter().map(|s| s.name.as_str()).collect();
+            let seed = 11 + k as u64;
+            let deal = Deal::Referee(Size::Teaching);
+            let tournament = play_game(game, &deal, seed, &seats, Options::default().engine, cap)
+                .unwrap_or_else(|e| panic!("{game} {names:?}: {e}"));
+            let (matched, why) = by_match(game, &seats, seed, Size::Teaching, cap);
+            assert_eq!(tournament, matched, "{game} {names:?} seed {seed}");
+            assert!(
+                tournament.turns <= cap.unwrap_or(MOVE_LIMIT),
+                "{game} {names:?}"
+            );
+            assert_eq!(tournament.capped, why.is_some(), "{game} {names:?}");
+            if let Some(why) = why {
+                assert_eq!(tournament.turns, cap.unwrap(), "{game} {names:?}: {why}");
+            }
+        }
+    }
+}
+
+/// The command of the issue: `dealer play kemps --agents
+/// greedy,kb-greedy,kb-blocking` (the report's deck) ended only when it was
+/// killed. Now every loop ends it after the report's 10,000 turns, as it
+/// stands, with one outcome: the tournament's loop, the match loop and the
+/// `dealer play` command itself.
+#[test]
+fn kemps_ends_after_the_reports_ten_thousand_turns_in_every_loop() {
+    let all = strategies("kemps");
+    let named = |n: &str| all.iter().find(|s| s.name == n).unwrap();
+    let seats = [named("greedy"), named("kb-greedy"), named("kb-blocking")];
+    let seed = 1;
+    let tournament = play_game(
+        "kemps",
+        &Deal::Referee(Size::Full),
+        seed,
+        &seats,
+        Options::default().engine,
+        None,
+    )
+    .unwrap();
+    let (matched, why) = by_match("kemps", &seats, seed, Size::Full, None);
+    assert_eq!(tournament, matched);
+    assert!(tournament.capped);
+    assert_eq!(
+        why.as_deref(),
+        Some("10000 turns, the Kemps report's limit")
+    );
+    // Every turn ends with at least one move (`pass`), and a swap takes
+    // three: between 10,000 and 40,000 moves.
+    assert!(
+        (10_000..40_000).contains(&tournament.turns),
+        "{tournament:?}"
+    );
+
+    let out = assert_cmd::Command::cargo_bin("dealer")
+        .unwrap()
+        .args([
+            "play",
+            "kemps",
+            "--agents",
+            "greedy,kb-greedy,kb-blocking",
+            "--seed",
+            "1",
+        ])
+        .env("NO_COLOR", "1")
+        .timeout(std::time::Duration::from_secs(300))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains(
+            "the game ends as it stands, at its limit: 10000 turns, the Kemps report's limit"
+        ),
+        "{}",
+        &text[text.len().saturating_sub(600)..]
+    );
+    let scores: Vec<String> = tournament
+        .scores
+        .iter()
+        .enumerate()
+        .map(|(p, s)| format!("{}: {s}", p + 1))
+        .collect();
+    let line = format!("final score {}", scores.join("  "));
+    assert!(
+        text.contains(&line),
+        "{line} in {}",
+        &text[text.len().saturating_sub(600)..]
+    );
+    assert!(
+        text.contains(&format!("{} moves in", tournament.turns)),
+        "{} moves in {}",
+        tournament.turns,
+        &text[text.len().saturating_sub(600)..]
+    );
+}

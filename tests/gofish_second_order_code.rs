@@ -1,0 +1,162 @@
+//! `strategies/gofish-second-order-code.strat`, the Go Fish report's
+//! second-order strategy as its program plays it, checked decision by
+//! decision against the model: it completes a book when it can, else
+//! conceals only by asking an opponent it knows holds the rank, else asks
+//! a known holder, else its most cards; so it never gives up a certain ask
+//! for a guess. The text's reading (`second-order`) does, in the same
+//! games.
+
+use dealer::strategy::{choose, find, Oracle, Strategy};
+use dealer::syntax;
+use dealer::tournament::game::{deal_session, legal_texts, seat_rng, setup_text};
+use dealer::tournament::Deal;
+
+fn holds(session: &dealer::interp::Session, formula: &str) -> bool {
+    let mut copy = session.clone();
+    Oracle::holds(&mut copy, formula).unwrap_or_else(|e| panic!("{formula}: {}", e.message))
+}
+
+/// The largest n with `K_me ATOM >= n`, asked of the model.
+fn known(session: &dealer::interp::Session, me: &str, atom: &str) -> i64 {
+    (1..=28)
+        .take_while(|n| holds(session, &format!("K_{me} {atom} >= {n}")))
+        .count() as i64
+}
+
+#[test]
+fn the_codes_second_order_never_gives_up_a_certain_ask_and_the_texts_does() {
+    let code = find(None, "gofish", "second-order-code").unwrap();
+    let text = find(None, "gofish", "second-order").unwrap();
+    let first = find(None, "gofish", "first-order").unwrap();
+    let deal = Deal::Custom {
+        deck: "deck A*4 K*4 Q*4 J*4 10*4 9*4 8*4".into(),
+        hand: 5,
+    };
+    let referee = dealer::cards::game_named("gofish")
+        .unwrap()
+        .referee()
+        .unwrap();
+    let (mut checked, mut conceals, mut text_guesses) = (0, 0, 0);
+    for seed in 1..=12u64 {
+        // Seats rotate so that the code's reading sits everywhere.
+        let mut seats: Vec<&Strategy> = vec![&code, &text, &first];
+        seats.rotate_left(seed as usize % 3);
+        let setup = setup_text("gofish", &deal, seed).unwrap();
+        let mut session = deal_session(&setup, dealer::interp::Options::default().engine).unwrap();
+        let mut rngs: Vec<_> = (0..3).map(|s| seat_rng(seed, s)).collect();
+        loop {
+            let play = session.playing().unwrap();
+            let Some(me) = referee.current_player(&play.position()) else {
+                break;
+            };
+            let table = play.table.clone();
+            let legal = legal_texts(referee, &session);
+            let name = table.players[me].clone();
+            let others: Vec<&str> = table
+                .players
+                .iter()
+                .filter(|p| **p != name)
+                .map(String::as_str)
+                .collect();
+            let asks: Vec<(usize, String, String)> = legal
+                .iter()
+                .enumerate()
+                .filter_map(|(i, l)| {
+                    let w: Vec<&str> = l.split_whitespace().collect();
+                    (w.len() == 4 && w[0] == "ask").then(|| (i, w[2].to_string(), w[3].to_string()))
+                })
+                .collect();
+            let certain = |x: &str, r: &str| holds(&session, &format!("K_{name} hand_{x}({r})"));
+            let decision = choose(
+                seats[me],
+                &mut session.clone(),
+                &table,
+                me,
+                &legal,
+                &mut rngs[me],
+            )
+            .unwrap();
+            if legal.len() > 1 && !asks.is_empty() {
+                let any_certain = asks.iter().any(|(_, x, r)| certain(x, r));
+                let (_, cx, cr) = asks.iter().find(|(i, _, _)| *i == decision.index).unwrap();
+                if seats[me].name == "second-order-code" {
+                    checked += 1;
+                    let book = |x: &str, r: &str| {
+                        certain(x, r) && holds(&session, &format!("K_{name} stock({r}) = 0"))
+                    };
+                    let conceal = |x: &str, r: &str| {
+                        certain(x, r)
+                            && holds(
+                                &session,
+                                &format!("K_{name} E{{{}}} hand_{name}({r})", others.join(",")),
+                            )
+                    };
+                    // The rule the model says fires, and its moves.
+                    let fired: Vec<&(usize, String, String)>;
+                    let rule;
+                    let books: Vec<_> = asks.iter().filter(|(_, x, r)| book(x, r)).collect();
+                    let hidden: Vec<_> = asks.iter().filter(|(_, x, r)| conceal(x, r)).collect();
+                    let sure: Vec<_> = asks.iter().filter(|(_, x, r)| certain(x, r)).collect();
+                    if !books.is_empty() {
+                        (rule, fired) = ("book", books);
+                    } else if !hidden.is_empty() {
+                        (rule, fired) = ("conceal", hidden);
+                    } else if !sure.is_empty() {
+                        (rule, fired) = ("known", sure);
+                    } else {
+                        (rule, fired) = ("most", asks.iter().collect());
+                    }
+                    assert_eq!(
+                        decision.rule.as_deref(),
+                        Some(rule),
+                        "seed {seed}: {legal:?}"
+                    );
+                    if rule == "conceal" {
+                        conceals += 1;
+                    }
+                    // The chosen move is one of the rule's with the best score.
+                    let score = |x: &str, r: &str| match rule {
+                        "book" => known(&session, &name, &format!("hand_{x}({r})")),
+                        "most" => known(&session, &name, &format!("hand_{name}({r})")),
+                        _ => {
+                            known(&session, &name, &format!("hand_{name}({r})"))
+                                + known(&session, &name, &format!("hand_{x}({r})"))
+                        }
+                    };
+                    let best = fired.iter().map(|(_, x, r)| score(x, r)).max().unwrap();
+                    assert!(
+                        fired.iter().any(|(i, _, _)| *i == decision.index),
+                        "seed {seed}: {} is not a `{rule}` move",
+                        legal[decision.index]
+                    );
+                    assert_eq!(
+                        score(cx, cr),
+                        best,
+                        "seed {seed}: {}",
+                        legal[decision.index]
+                    );
+                    // Never a guess while a certain ask exists.
+                    assert!(!any_certain || certain(cx, cr), "seed {seed}: {legal:?}");
+                } else if seats[me].name == "second-order" && any_certain && !certain(cx, cr) {
+                    assert_eq!(decision.rule.as_deref(), Some("conceal"));
+                    text_guesses += 1;
+                }
+            }
+            let text = &legal[decision.index];
+            let stmt = syntax::parse_statement(text).unwrap().remove(0);
+            session.execute(&stmt, text).unwrap();
+        }
+    }
+    assert!(
+        checked >= 20,
+        "only {checked} decisions of the code's reading"
+    );
+    assert!(
+        conceals > 0,
+        "the code's reading never concealed ({checked} decisions, {text_guesses} text guesses)"
+    );
+    assert!(
+        text_guesses > 0,
+        "the text's reading never gave up a certain ask in these games"
+    );
+}
