@@ -66,9 +66,7 @@ fn check_whole(fig: &Figure, model: &dyn Backend, what: &str) {
         .nodes
         .iter()
         .map(|node| {
-            node.id
-                .strip_prefix('w')
-                .and_then(|d| d.parse().ok())
+            node.world
                 .unwrap_or_else(|| panic!("{what}: node {} is not a world", node.id))
         })
         .collect();

@@ -143,7 +143,7 @@ fn nodes<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &layout::Layout
             out,
             "  \\node[{style}, align=left, inner sep=4pt, label={{[font=\\scriptsize\\sffamily, text=gray]above left:{}}}] ({}) at {} {{{}}};",
             escape(&node.id),
-            name(&node.id),
+            name(&node.key()),
             pt(b.centre),
             lines.join("\\\\")
         );
@@ -164,7 +164,10 @@ fn edges<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &layout::Layout
     for c in &lay.curves {
         let e = fig.edges()[c.edge];
         let style = line_style(look, e.agent, fig.directed());
-        let (from, to) = (name(&fig.nodes()[e.from].id), name(&fig.nodes()[e.to].id));
+        let (from, to) = (
+            name(&fig.nodes()[e.from].key()),
+            name(&fig.nodes()[e.to].key()),
+        );
         if e.from == e.to {
             let _ = writeln!(
                 out,

@@ -244,9 +244,13 @@ function inline(text) {
   return document.importNode(svg, true);
 }
 
-// The world a figure node stands for (`w3`), if it is a world.
+// The engine's world a figure node stands for, if it is a world: the
+// built-in SVG says it in `data-world` (its title is the world's name, as
+// `why` gives it); Graphviz titles a node by its key, `w3`.
 function worldOf(g) {
-  const t = g && g.querySelector(":scope > title");
+  if (!g) return null;
+  if (g.dataset && g.dataset.world !== undefined) return Number(g.dataset.world);
+  const t = g.querySelector(":scope > title");
   const m = t && /^w(\d+)$/.exec(t.textContent.trim());
   return m ? Number(m[1]) : null;
 }
@@ -336,7 +340,7 @@ $("figure-box").onclick = async (ev) => {
     const info = await api("GET", `/api/sessions/${session}/world/${w}`);
     const rows = info.places.map(([loc, cards]) => `  ${loc}: ${cards || "—"}`);
     if (info.props.length) rows.push(`  true: ${info.props.join(" ")}`);
-    $("world").textContent = `world w${info.id}${info.actual ? " (the actual world)" : ""}\n${rows.join("\n")}`;
+    $("world").textContent = `world ${info.name}${info.actual ? " (the actual world)" : ""}\n${rows.join("\n")}`;
     $("world").dataset.world = String(info.id);
     $("world").hidden = false;
   } catch (e) {
