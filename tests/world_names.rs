@@ -186,8 +186,8 @@ fn a_written_model_is_drawn_and_explained_with_its_own_names() {
     };
     for agent in 0..2 {
         let class = same_class(&fig, agent);
-        for (x, _) in &written {
-            for (y, _) in &written {
+        for x in written.keys() {
+            for y in written.keys() {
                 let together = written_classes(agent)
                     .iter()
                     .any(|c| c.contains(x) && c.contains(y));
