@@ -39,3 +39,4 @@ DEALER_RENDERER=builtin "$dealer" export scenarios/classics/explicit-model.deal 
 
 # TikZ: a picture to paste into a slide, and the beamer example.
 "$dealer" export "$gofish" --at "turn 2" -o "$out/gofish-1c.tex"
+"$dealer" export "$gofish" --at "turn 2" --hide stock --for-slides -o "$out/gofish-1c-slide.tex"

@@ -64,6 +64,12 @@ pub struct ExportArgs {
     /// TikZ: write a whole LaTeX document (standalone class), not only the tikzpicture.
     #[arg(long)]
     pub standalone: bool,
+    /// TikZ for a beamer frame, to `\input` unedited: every text at the
+    /// label size (10 pt), the legend wrapped under the drawing, the
+    /// picture scaled down to `\linewidth` when wider; the report gives
+    /// the labels' size on a 4:3 frame. The colours are the web view's.
+    #[arg(long)]
+    pub for_slides: bool,
     /// The engine and its budget.
     #[command(flatten)]
     pub model: super::ModelArgs,
@@ -96,6 +102,7 @@ impl ExportArgs {
             font_size: self.font_size,
             dpi: self.dpi,
             standalone: self.standalone,
+            slides: self.for_slides,
         }
     }
 
@@ -165,9 +172,29 @@ fn export(args: &ExportArgs) -> Result<String, Shown> {
     session.set_figure_fit(true);
     replay_to(&mut session, &script, args.at.as_deref())?;
     let figure = figure_of(&mut session, &statement(args))?;
-    files::write_with(&figure, &args.output, args.format(), &args.look()).map_err(|e| {
-        Shown::unlocated(Diagnostic::unlocated(e.code(), e.to_string()).with_help_opt(e.help()))
-    })
+    let report =
+        files::write_with(&figure, &args.output, args.format(), &args.look()).map_err(|e| {
+            Shown::unlocated(Diagnostic::unlocated(e.code(), e.to_string()).with_help_opt(e.help()))
+        })?;
+    let tikz = match args.format() {
+        Some(f) => f == Format::Tikz,
+        None => Format::from_path(&args.output) == Ok(Format::Tikz),
+    };
+    if !(args.for_slides && tikz) {
+        return Ok(report);
+    }
+    // What a beamer frame makes of it: the labels' size once it is scaled
+    // to fit the frame, and a warning under 9 pt.
+    let (_, _, label) = crate::figure::tikz::slide_size(&figure);
+    if label < 9.0 {
+        eprintln!(
+            "warning: on a 4:3 beamer frame this figure's labels come out at about {label:.1} pt, under 9 pt\n  \
+             = help: draw less of it: `--hide stock`, one player's worlds (`--only 1`) or one card's places (`--for CARD`)"
+        );
+    }
+    Ok(format!(
+        "{report}; on a 4:3 beamer frame its labels are about {label:.1} pt"
+    ))
 }
 
 /// Replays the scenario up to the checkpoint `at` (all of it when `None`).

@@ -63,12 +63,28 @@ impl Default for View {
 }
 
 /// Builds the figure of `model` seen through `view`. `props` names the
-/// model's propositions (for explicit models).
+/// model's propositions (for explicit models). Worlds are named by their
+/// number (`w3`); see [`build_named`] for a session's own names.
 pub fn build(
     table: &Table,
     props: &[String],
     model: &dyn Backend,
     view: &View,
+) -> Result<Figure, FigureError> {
+    build_named(table, props, model, view, &|w| format!("w{w}"))
+}
+
+/// How a session names a world (`worlds` and `why` print the same): `w3`,
+/// a written model's own name, a variable world's values.
+pub type Naming<'a> = &'a dyn Fn(WorldId) -> String;
+
+/// [`build`], with each drawn world's node named by `name`.
+pub fn build_named(
+    table: &Table,
+    props: &[String],
+    model: &dyn Backend,
+    view: &View,
+    name: Naming<'_>,
 ) -> Result<Figure, FigureError> {
     if let Some(hints) = &view.fit {
         if view.card.is_none() && !view.all && too_large(model, view) {
@@ -81,7 +97,7 @@ pub fn build(
                 fit: None,
                 ..view.clone()
             };
-            let mut fig = match build(table, props, model, &projected) {
+            let mut fig = match build_named(table, props, model, &projected, name) {
                 Ok(fig) => fig,
                 Err(FigureError::TooLarge { count, what, .. }) => {
                     let mut fig = actual_alone(table, props, model, view, counts);
@@ -120,7 +136,7 @@ pub fn build(
         Some(kind) => project(table, model, &worlds, kind, view.max_nodes)?,
         None => {
             guard(worlds.len(), "worlds", view.max_nodes)?;
-            let mut labels = Labeller::new(table, props, model, &worlds)?;
+            let mut labels = Labeller::new(table, props, model, &worlds, name)?;
             labels.hide = view.hide.clone();
             let nodes = worlds.iter().map(|&w| labels.node(w)).collect();
             let class = worlds.iter().enumerate().map(|(i, &w)| (w, i)).collect();
@@ -517,6 +533,7 @@ fn placement_node(table: &Table, kind: Kind, r: usize, key: &[u32], common: &[u3
         .collect();
     Node {
         id: format!("s{r}"),
+        world: None,
         lines,
     }
 }
@@ -603,6 +620,8 @@ struct Labeller<'a> {
     common_values: HashMap<(usize, u64), BTreeSet<WorldId>>,
     /// Locations whose rows are left out.
     hide: Vec<usize>,
+    /// A world's name.
+    name: Naming<'a>,
 }
 
 impl<'a> Labeller<'a> {
@@ -611,6 +630,7 @@ impl<'a> Labeller<'a> {
         props: &'a [String],
         model: &'a dyn Backend,
         worlds: &[WorldId],
+        name: Naming<'a>,
     ) -> Result<Labeller<'a>, FigureError> {
         let everyone: Vec<Agent> = (0..model.agents()).collect();
         let items = label_items(props);
@@ -666,6 +686,7 @@ impl<'a> Labeller<'a> {
             common_props,
             common_values,
             hide: Vec::new(),
+            name,
         })
     }
 
@@ -685,7 +706,8 @@ impl<'a> Labeller<'a> {
             lines.push(self.props_line(w, &view.props));
         }
         Node {
-            id: format!("w{w}"),
+            id: (self.name)(w),
+            world: Some(w),
             lines,
         }
     }
@@ -857,6 +879,7 @@ fn actual_alone(
     }
     let node = Node {
         id: "actual".into(),
+        world: None,
         lines,
     };
     let mut fig = finish(

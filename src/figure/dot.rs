@@ -93,8 +93,8 @@ pub fn to_dot_with<K: KripkeLike + ?Sized>(fig: &K, look: &Look) -> String {
         let (colour, dash) = look.agent(e.agent);
         let style = dash.dot;
         let ty = EdgeTy::Pair(
-            vertex(&fig.nodes()[e.from].id),
-            vertex(&fig.nodes()[e.to].id),
+            vertex(&fig.nodes()[e.from].key()),
+            vertex(&fig.nodes()[e.to].key()),
         );
         let mut attributes = vec![attr("color", colour), attr("style", style)];
         attributes.push(attr("tooltip", &fig.agents()[e.agent]));
@@ -121,8 +121,23 @@ pub fn to_dot_with<K: KripkeLike + ?Sized>(fig: &K, look: &Look) -> String {
     text
 }
 
-fn vertex(id: &str) -> Vertex {
-    Vertex::N(NodeId(Id::Plain(id.into()), None))
+fn vertex(key: &str) -> Vertex {
+    Vertex::N(NodeId(node_id(key), None))
+}
+
+/// A node's DOT name: plain when it is a DOT identifier (every world's
+/// key, `w3`), quoted otherwise.
+fn node_id(key: &str) -> Id {
+    let plain = key
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if plain {
+        Id::Plain(key.into())
+    } else {
+        Id::Escaped(quoted(key))
+    }
 }
 
 /// A world: its lines left-aligned, common knowledge underlined; the actual
@@ -152,7 +167,7 @@ fn world_node(node: &Node, actual: bool) -> DotNode {
             attr("fontname", &format!("{FONT}-Bold")),
         ]);
     }
-    DotNode::new(NodeId(Id::Plain(node.id.clone()), None), attributes)
+    DotNode::new(NodeId(node_id(&node.key()), None), attributes)
 }
 
 /// The legend: what is drawn, one line per agent in its colour and style,
@@ -222,6 +237,7 @@ mod tests {
     fn shaded_figure() -> crate::figure::Figure {
         let node = |id: &str, text: &str| Node {
             id: id.into(),
+            world: None,
             lines: vec![vec![crate::figure::Segment::plain(text)]],
         };
         crate::figure::Figure {

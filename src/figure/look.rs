@@ -113,6 +113,10 @@ pub struct Look {
     /// A TikZ figure as a whole LaTeX document (`standalone` class), not a
     /// `tikzpicture` to paste.
     pub standalone: bool,
+    /// A TikZ figure for a beamer frame, to `\input` unedited: every text
+    /// at the label size, the legend wrapped under the drawing, and the
+    /// picture scaled down to `\linewidth` when it is wider.
+    pub slides: bool,
 }
 
 impl Default for Look {
@@ -122,6 +126,7 @@ impl Default for Look {
             font_size: 14,
             dpi: None,
             standalone: false,
+            slides: false,
         }
     }
 }

@@ -15,8 +15,10 @@
 //! border; one colour (and line style) per agent with a legend; S5 relations
 //! as undirected edges drawn once and without reflexive loops; belief
 //! relations as arrows, loops included (a missing loop says something);
-//! cards that are common knowledge underlined. World ids (`w3`) are the ones
-//! `worlds` and `why` print. Building ([`build`]), DOT ([`dot`]) and
+//! cards that are common knowledge underlined. The name above a world is
+//! the one `worlds` and `why` print (given by the session, [`build_named`]:
+//! `w3`, a written model's own names, a variable world's values); inside
+//! the files a world's node is `w` and the engine's number. Building ([`build`]), DOT ([`dot`]) and
 //! rendering ([`render`]) are pure: they return values. [`files`] is the one
 //! place that writes a figure to a file, and holds the rule for relative paths.
 
@@ -29,7 +31,7 @@ pub mod render;
 pub mod svg;
 pub mod tikz;
 
-pub use build::{build, View, DEFAULT_MAX_NODES};
+pub use build::{build, build_named, View, DEFAULT_MAX_NODES};
 
 use num_bigint::BigUint;
 
@@ -58,13 +60,27 @@ impl Segment {
 /// One drawn node: a world, or a class of worlds in a projection.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Node {
-    /// The short id (`w3`, or `s0` in a projection), also the DOT node name.
+    /// The name shown above the box: a world's name as `worlds` and `why`
+    /// print it (`w3`, a written model's own `w1` or `w1=w3`, a variable
+    /// world's values), or `s0` for a place in a projection.
     pub id: String,
+    /// The engine's world the node stands for, when it is one world.
+    pub world: Option<crate::engine::WorldId>,
     /// The label, one line per player or pile (or the true propositions).
     pub lines: Vec<Vec<Segment>>,
 }
 
 impl Node {
+    /// The node's name inside a DOT, TikZ or SVG file: `w` and the
+    /// engine's number for a world (unique, and what the lecture view
+    /// reads back on a click), else the shown id (`s0`, `actual`).
+    pub fn key(&self) -> String {
+        match self.world {
+            Some(w) => format!("w{w}"),
+            None => self.id.clone(),
+        }
+    }
+
     /// The label as plain text, lines joined by `\n`.
     pub fn plain_label(&self) -> String {
         let lines: Vec<String> = self

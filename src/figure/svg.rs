@@ -185,10 +185,16 @@ fn nodes<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &Layout, font: 
         } else {
             ""
         };
+        // The group's id is the node's key (`w3`, unique), `data-world` the
+        // engine's world (what the lecture view asks about on a click),
+        // the title the world's name as `worlds` and `why` print it.
+        let world = node
+            .world
+            .map_or_else(String::new, |w| format!(r#" data-world="{w}""#));
         let _ = writeln!(
             out,
-            r#"<g id="{}"{class}><title>{}</title>"#,
-            esc(&node.id),
+            r#"<g id="{}"{class}{world}><title>{}</title>"#,
+            esc(&node.key()),
             esc(&node.id)
         );
         let _ = writeln!(

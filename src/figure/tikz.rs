@@ -74,16 +74,105 @@ fn pt(p: Point) -> String {
     format!("({:.1},{:.1})", p.x, p.y)
 }
 
+/// The width of a 4:3 beamer frame's text (`\\textwidth`), in points.
+pub const BEAMER_TEXTWIDTH: f64 = 307.29;
+
+/// The font every text of a figure for slides is set in.
+const SLIDE_FONT: &str = "\\sffamily\\fontsize{10}{12}\\selectfont";
+
+/// A figure for slides: the picture's width as laid out (in points, its
+/// legend wrapped to the drawing) and the size its labels (10 pt) come out
+/// at on a 4:3 beamer frame, where it is scaled down to `\\textwidth` when
+/// wider.
+pub fn slide_size<K: KripkeLike + ?Sized>(fig: &K) -> (f64, f64, f64) {
+    let lay = layout::layout(fig, SLIDE_LAYOUT);
+    let width = lay.width.max(LEGEND_MIN + 2.0 * layout::MARGIN);
+    let legend = slide_legend_lines(fig, width - 2.0 * layout::MARGIN) as f64 * 12.0;
+    let height = lay.height + legend;
+    let scale = (BEAMER_TEXTWIDTH / width)
+        .min(SLIDE_HEIGHT * BEAMER_TEXTHEIGHT / height)
+        .min(1.0);
+    (width, height, FONT * scale)
+}
+
+/// The height of a 4:3 beamer frame's text (`\\textheight`), in points.
+pub const BEAMER_TEXTHEIGHT: f64 = 269.15;
+
+/// The label size a slide's layout assumes: the layout measures text in
+/// a monospaced font, and 10 pt sans serif (what a slide sets) is about as
+/// wide as 8.5 pt monospace, so the boxes come out as far apart as the
+/// layout means them to be.
+const SLIDE_LAYOUT: f64 = 8.5;
+
+/// The narrowest a slide's legend is wrapped to, in points.
+const LEGEND_MIN: f64 = 160.0;
+
+/// How much of a frame's text height a slide's picture may take (the rest
+/// is the frame's title and a line of text).
+const SLIDE_HEIGHT: f64 = 0.8;
+
+/// The last line of a slide's legend.
+const CONVENTIONS: &str = "double border: the actual world; underlined: common knowledge";
+
+/// The lines a slide's legend takes (see [`slide_legend`]), about.
+fn slide_legend_lines<K: KripkeLike + ?Sized>(fig: &K, width: f64) -> usize {
+    // About 4.7 pt a character of 10 pt sans serif.
+    let chars_per_line = (width / 4.7).max(1.0);
+    let wrapped = |text: &str| (text.chars().count() as f64 / chars_per_line).ceil() as usize;
+    let mut lines = 0;
+    if fig.caption() != "the worlds reachable from the actual world" {
+        lines += wrapped(fig.caption());
+    }
+    lines += fig.notes().iter().map(|n| wrapped(n)).sum::<usize>();
+    lines += fig.marked_note().map_or(0, wrapped);
+    let agents: usize = fig
+        .agents()
+        .iter()
+        .map(|a| a.chars().count() + 8)
+        .sum::<usize>();
+    lines + wrapped(&"x".repeat(agents)) + wrapped(CONVENTIONS)
+}
+
+/// The end of a slide's picture: scaled down to fit `\\linewidth` and
+/// [`SLIDE_HEIGHT`] of `\\textheight`, never up; the scale is left in
+/// `\\dealerlastscale` (labels come out at 10 pt times it).
+const SLIDE_TAIL: &str =
+    "}\\pgfmathsetmacro\\dealerscale{min(1,\\linewidth/\\wd0,0.8\\textheight/(\\ht0+\\dp0))}%
+\\global\\let\\dealerlastscale\\dealerscale\\scalebox{\\dealerscale}{\\box0}\\endgroup%
+";
+
 /// The TikZ text of `fig`.
 pub fn to_tikz<K: KripkeLike + ?Sized>(fig: &K, look: &Look) -> String {
-    let lay = layout::layout(fig, FONT);
+    let lay = layout::layout(fig, if look.slides { SLIDE_LAYOUT } else { FONT });
     let mut out = String::new();
-    if look.standalone {
+    if look.standalone && look.slides {
+        // A slide's picture is scaled with graphicx's \\resizebox.
+        out.push_str(&STANDALONE_HEAD.replace(
+            "\\usepackage{tikz}\n",
+            "\\usepackage{tikz}\n\\usepackage{graphicx}\n",
+        ));
+    } else if look.standalone {
         out.push_str(STANDALONE_HEAD);
+    }
+    let font = if look.slides {
+        SLIDE_FONT
+    } else {
+        "\\sffamily"
+    };
+    if look.slides {
+        let (width, height, label) = slide_size(fig);
+        let _ = writeln!(
+            out,
+            "% dealer, for a beamer frame: \\input this file as it is (it needs TikZ, and graphicx,\n\
+             % which beamer loads). Every text is 10 pt; the picture is about {width:.0} x {height:.0} pt\n\
+             % and is scaled down to fit \\linewidth and 0.8\\textheight: on a 4:3 frame (307 x 269 pt)\n\
+             % its labels come out at about {label:.1} pt.\n\
+             \\begingroup\\setbox0=\\hbox{{%"
+        );
     }
     let _ = writeln!(
         out,
-        "% dealer: {}\n\\begin{{tikzpicture}}[x=1pt, y=-1pt, every node/.style={{font=\\sffamily}}]",
+        "% dealer: {}\n\\begin{{tikzpicture}}[x=1pt, y=-1pt, every node/.style={{font={font}}}]",
         escape(fig.caption())
     );
     let mut agents: Vec<usize> = fig.edges().iter().map(|e| e.agent).collect();
@@ -104,17 +193,34 @@ pub fn to_tikz<K: KripkeLike + ?Sized>(fig: &K, look: &Look) -> String {
             super::MARKED_FILL.trim_start_matches('#')
         );
     }
-    nodes(&mut out, fig, &lay);
+    nodes(&mut out, fig, &lay, look);
     edges(&mut out, fig, &lay, look);
-    legend(&mut out, fig, &lay, look);
-    out.push_str("\\end{tikzpicture}\n");
+    if look.slides {
+        slide_legend(&mut out, fig, &lay, look);
+    } else {
+        legend(&mut out, fig, &lay, look);
+    }
+    out.push_str(if look.slides {
+        "\\end{tikzpicture}%\n"
+    } else {
+        "\\end{tikzpicture}\n"
+    });
+    if look.slides {
+        out.push_str(SLIDE_TAIL);
+    }
     if look.standalone {
         out.push_str(STANDALONE_TAIL);
     }
     out
 }
 
-fn nodes<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &layout::Layout) {
+fn nodes<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &layout::Layout, look: &Look) {
+    // A slide's world names are as large as its labels.
+    let id_font = if look.slides {
+        SLIDE_FONT
+    } else {
+        "\\scriptsize\\sffamily"
+    };
     for (i, (node, b)) in fig.nodes().iter().zip(&lay.boxes).enumerate() {
         let lines: Vec<String> = node
             .lines
@@ -141,9 +247,9 @@ fn nodes<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &layout::Layout
         }
         let _ = writeln!(
             out,
-            "  \\node[{style}, align=left, inner sep=4pt, label={{[font=\\scriptsize\\sffamily, text=gray]above left:{}}}] ({}) at {} {{{}}};",
+            "  \\node[{style}, align=left, inner sep=4pt, label={{[font={id_font}, text=gray]above left:{}}}] ({}) at {} {{{}}};",
             escape(&node.id),
-            name(&node.id),
+            name(&node.key()),
             pt(b.centre),
             lines.join("\\\\")
         );
@@ -180,7 +286,10 @@ fn edges<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &layout::Layout
             escape(&marks[e.agent])
         );
         }
-        let (from, to) = (name(&fig.nodes()[e.from].id), name(&fig.nodes()[e.to].id));
+        let (from, to) = (
+            name(&fig.nodes()[e.from].key()),
+            name(&fig.nodes()[e.to].key()),
+        );
         if e.from == e.to {
             let _ = writeln!(
                 out,
@@ -203,6 +312,64 @@ fn edges<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &layout::Layout
         );
     }
     out.push_str(&labels);
+}
+
+/// A slide's legend: one node under the drawing, as wide as the drawing
+/// (at least [`LEGEND_MIN`]), in few lines (the frame's title says what the
+/// figure is): what it shows when that is not the whole model, the counts
+/// of a projection, the agents side by side, each with its line and name,
+/// and the conventions.
+fn slide_legend<K: KripkeLike + ?Sized>(
+    out: &mut String,
+    fig: &K,
+    lay: &layout::Layout,
+    look: &Look,
+) {
+    let width = (lay.width - 2.0 * layout::MARGIN).max(LEGEND_MIN);
+    let mut rows: Vec<String> = Vec::new();
+    if fig.caption() != "the worlds reachable from the actual world" {
+        rows.push(format!("\\textit{{{}}}", escape(fig.caption())));
+    }
+    rows.extend(
+        fig.notes()
+            .iter()
+            .map(|n| format!("\\textit{{{}}}", escape(n))),
+    );
+    if let Some(n) = fig.marked_note() {
+        rows.push(format!("\\textit{{{}}}", escape(n)));
+    }
+    let mut agents: Vec<usize> = fig.edges().iter().map(|e| e.agent).collect();
+    agents.sort_unstable();
+    agents.dedup();
+    let named: Vec<String> = agents
+        .iter()
+        .map(|&a| {
+            format!(
+                "\\mbox{{\\tikz[baseline=-0.6ex]\\draw[{}] (0,0) -- (20pt,0);~{}}}",
+                line_style(look, a, false),
+                escape(&fig.agents()[a])
+            )
+        })
+        .collect();
+    if !named.is_empty() {
+        rows.push(named.join("\\quad "));
+    }
+    // Broken between its two halves only.
+    rows.push(
+        CONVENTIONS
+            .replacen("underlined", "\\underline{underlined}", 1)
+            .split("; ")
+            .map(|half| format!("\\mbox{{{half}}}"))
+            .collect::<Vec<_>>()
+            .join("; "),
+    );
+    let _ = writeln!(
+        out,
+        "  \\node[anchor=north west, inner sep=0pt, align=left, text width={width:.1}pt] at ({:.1},{:.1}) {{{}}};",
+        layout::MARGIN,
+        lay.height - layout::MARGIN / 2.0,
+        rows.join("\\\\\n    ")
+    );
 }
 
 fn legend<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &layout::Layout, look: &Look) {

@@ -25,8 +25,46 @@ use super::errors;
 use super::resolve::Scope;
 use super::session::WorldNames;
 
-/// A world in one line: `w3* 1:QQ 2:A 3:A stock:QQA` or `w1* p q`; with
-/// `names` (the worlds of a written model), its written name instead of `w3`.
+/// A world's name, as `worlds`, `why` and the figures give it: its written
+/// name with `names` (the worlds of a written model), its values for a
+/// world of variables (`month=7,day=16`), else `w3`.
+pub fn world_name(
+    table: &Table,
+    props: &[String],
+    names: Option<&WorldNames>,
+    model: &dyn Backend,
+    w: WorldId,
+) -> String {
+    if let Some(name) = names.and_then(|n| n.names.get(w)) {
+        return name.clone();
+    }
+    if table.deck.kinds.is_empty() {
+        let shown = values(props, &model.world(w).props);
+        if !shown.is_empty() {
+            return shown.join(",");
+        }
+    }
+    format!("w{w}")
+}
+
+/// The values of a world's variables (`month=7`), from the bits of their
+/// propositions (`month#0`, `month#1`...).
+fn values(props: &[String], bits: &[bool]) -> Vec<String> {
+    let mut values: Vec<(&str, u128)> = Vec::new();
+    for (p, &v) in props.iter().zip(bits) {
+        if let Some((var, bit)) = p.split_once('#') {
+            let bit: u32 = bit.parse().unwrap_or(0);
+            match values.last_mut() {
+                Some((last, value)) if *last == var => *value |= u128::from(v) << bit,
+                _ => values.push((var, u128::from(v) << bit)),
+            }
+        }
+    }
+    values.iter().map(|(var, v)| format!("{var}={v}")).collect()
+}
+
+/// A world in one line: `w3* 1:QQ 2:A 3:A stock:QQA` or `w1* p q`, named
+/// by [`world_name`].
 pub fn world_line(
     table: &Table,
     props: &[String],
@@ -50,17 +88,7 @@ pub fn world_line(
             ));
         }
     }
-    let mut values: Vec<(&str, u128)> = Vec::new();
-    for (p, &v) in props.iter().zip(&view.props) {
-        if let Some((var, bit)) = p.split_once('#') {
-            let bit: u32 = bit.parse().unwrap_or(0);
-            match values.last_mut() {
-                Some((last, value)) if *last == var => *value |= u128::from(v) << bit,
-                _ => values.push((var, u128::from(v) << bit)),
-            }
-        }
-    }
-    let shown: Vec<String> = values.iter().map(|(var, v)| format!("{var}={v}")).collect();
+    let shown = values(props, &view.props);
     let true_props: Vec<&str> = props
         .iter()
         .zip(&view.props)
@@ -80,12 +108,7 @@ pub fn world_line(
             true_props.join(" ")
         });
     }
-    let name = names
-        .and_then(|n| n.names.get(w).cloned())
-        .unwrap_or_else(|| match by_values {
-            true => shown.join(","),
-            false => format!("w{w}"),
-        });
+    let name = world_name(table, props, names, model, w);
     format!("{name}{mark} {}", parts.join(" "))
         .trim_end()
         .to_string()

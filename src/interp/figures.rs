@@ -64,13 +64,14 @@ pub fn view(def: &ExportDef, scope: &Scope) -> Result<View, Diagnostic> {
     Ok(view)
 }
 
-/// `export "FILE" ...`: the figure to write, or nothing in check mode;
+/// `export "FILE" ...`: the figure to write (its worlds named by `name`, as
+/// `worlds` and `why` name them), or nothing in check mode;
 /// `limit` (the front end's `--max-nodes` or `:limit`) overrides the most
 /// nodes drawn unless the statement says `limit N` itself.
 pub fn export(
     def: &ExportDef,
     scope: &Scope,
-    model: &dyn Backend,
+    (model, name): (&dyn Backend, figure::build::Naming<'_>),
     check: bool,
     span: Span,
     limit: Option<usize>,
@@ -86,7 +87,7 @@ pub fn export(
     if check {
         return Ok(Vec::new());
     }
-    let figure = figure::build(scope.table, scope.props, model, &view)
+    let figure = figure::build_named(scope.table, scope.props, model, &view, name)
         .map_err(|e| errors::figure(&e, span))?;
     Ok(vec![Output::Figure {
         path: def.path.text.to_string(),

@@ -168,6 +168,17 @@ impl Playing {
     pub fn world_names(&self) -> Option<&WorldNames> {
         self.names.as_deref()
     }
+
+    /// World `w`'s name, as `worlds`, `why` and the figures give it.
+    pub fn world_name(&self, w: WorldId) -> String {
+        super::explain::world_name(
+            &self.table,
+            &self.props,
+            self.world_names(),
+            &*self.model,
+            w,
+        )
+    }
 }
 
 impl Playing {
@@ -1019,10 +1030,11 @@ impl Session {
         if !check && !per_card && fit.is_none() {
             listable(model, "a figure", span)?;
         }
+        let play = self.scope_parts();
         super::figures::export(
             def,
             &self.scope(),
-            model,
+            (model, &|w| play.world_name(w)),
             check,
             span,
             self.figure_limit,

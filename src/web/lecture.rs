@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use crate::diag::Diagnostic;
-use crate::figure::build::{build, View};
+use crate::figure::build::{build_named, View};
 use crate::figure::render::{render, renderer_from_env, Format};
 use crate::interp::{Options, Output, Script, Session};
 use crate::syntax::ast::StatementKind;
@@ -55,8 +55,11 @@ pub struct Lecture {
 /// One world, as a click on the figure shows it.
 #[derive(Serialize, Debug, Clone, PartialEq, Eq)]
 pub struct WorldInfo {
-    /// Its id (`w3` in the figure).
+    /// The engine's number for it (`data-world` in the figure).
     pub id: usize,
+    /// Its name, as the figure, `worlds` and `why` give it (`w3`, or a
+    /// written model's own name).
+    pub name: String,
     /// Whether it is the actual world.
     pub actual: bool,
     /// The world in one line, as `worlds` prints it.
@@ -382,7 +385,10 @@ impl Lecture {
         if view.fit.is_none() {
             view.fit = Some(now.move_cards().to_vec());
         }
-        build(&play.table, &play.props, &*play.model, &view).map_err(|e| e.to_string())
+        build_named(&play.table, &play.props, &*play.model, &view, &|w| {
+            play.world_name(w)
+        })
+        .map_err(|e| e.to_string())
     }
 
     /// The current model drawn as `format` (SVG, DOT or PNG).
@@ -415,6 +421,7 @@ impl Lecture {
         let table = &play.table;
         Ok(WorldInfo {
             id: w,
+            name: play.world_name(w),
             actual: w == model.actual(),
             line: crate::interp::explain::world_line(
                 table,

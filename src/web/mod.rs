@@ -166,6 +166,9 @@ pub fn router(root: PathBuf, limit: Duration) -> Router {
             "/style.css",
             get(|| async { ([(header::CONTENT_TYPE, "text/css")], STYLE) }),
         )
+        // The page's icon, also where browsers look for one unasked.
+        .route("/favicon.svg", get(favicon))
+        .route("/favicon.ico", get(favicon))
         .route(
             "/deal.tmLanguage.json",
             get(|| async { ([(header::CONTENT_TYPE, "application/json")], GRAMMAR) }),
@@ -201,6 +204,11 @@ pub fn router(root: PathBuf, limit: Duration) -> Router {
 }
 
 const PAGE: &str = include_str!("page/index.html");
+const FAVICON: &str = include_str!("page/favicon.svg");
+
+async fn favicon() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "image/svg+xml")], FAVICON)
+}
 const SCRIPT: &str = include_str!("page/app.js");
 const STYLE: &str = include_str!("page/style.css");
 /// The editor grammar dealer ships, which the page's editor colours with.

@@ -194,8 +194,13 @@ fn the_builtin_svg_keeps_the_graphviz_conventions() {
     let fig = figure(GOFISH, "turn 2", "");
     let text = svg::to_svg(&fig, &Look::default());
     // The actual world: a double border (two rectangles) and bold text.
-    let actual = &fig.nodes[fig.actual.unwrap()].id;
-    let group = text.split(&format!("<g id=\"{actual}\">")).nth(1).unwrap();
+    let actual = &fig.nodes[fig.actual.unwrap()];
+    let open = format!(
+        "<g id=\"{}\" data-world=\"{}\">",
+        actual.key(),
+        actual.world.unwrap()
+    );
+    let group = text.split(&open).nth(1).unwrap();
     let group = group.split("</g>").next().unwrap();
     assert_eq!(group.matches("<rect").count(), 2);
     assert!(group.contains("font-weight=\"bold\""));
@@ -378,7 +383,7 @@ fn the_beamer_example_compiles_when_beamer_is_present() {
     }
     let dir = tempfile::tempdir().unwrap();
     let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/figures");
-    for f in ["beamer-example.tex", "gofish-1c.tex"] {
+    for f in ["beamer-example.tex", "gofish-1c.tex", "gofish-1c-slide.tex"] {
         std::fs::copy(docs.join(f), dir.path().join(f)).unwrap();
     }
     let out = Process::new("pdflatex")

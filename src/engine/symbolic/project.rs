@@ -13,11 +13,10 @@ use oxidd::BooleanFunction;
 
 use super::counts;
 use super::derived;
-use super::eval;
 use super::vars::{eq_const, oom, Bdd, BitVec, Meta, Res};
 use super::walk;
 use super::SymbolicModel;
-use crate::engine::formula::{Atom, Cmp, Formula, Kind};
+use crate::engine::formula::{Formula, Kind};
 use crate::engine::{Agent, Among, Backend, EngineError, GroupAccess, Placements, Share};
 
 /// At most this many placements are looked for: a figure draws far fewer.
@@ -75,7 +74,7 @@ impl SymbolicModel {
             Some(_) => self.reach()?,
             None => reach,
         };
-        let common = self.common_counts(kind, &keys, &sets, &whole)?;
+        let common = vec![self.least_counts(kind, &whole)?; keys.len()];
         Ok(Placements {
             keys,
             actual,
@@ -173,46 +172,28 @@ impl SymbolicModel {
         }
     }
 
-    /// For each placement and location, the largest n such that
-    /// `C (#loc(kind) >= n)` holds in every state of the placement.
-    fn common_counts(
-        &self,
-        kind: Kind,
-        keys: &[Vec<u32>],
-        sets: &[Bdd],
-        reach: &Bdd,
-    ) -> Res<Vec<Vec<u32>>> {
+    /// For each location, the fewest copies of `kind` it holds in a state
+    /// of `set`. With `set` the reachable states, this is how many copies
+    /// there are common knowledge in every reachable state: `C (#loc(kind)
+    /// >= n)` holds at a reachable state iff `#loc(kind) >= n` holds in
+    /// every reachable state, since the relations are equivalences and the
+    /// states `C` reaches from any reachable state are all the reachable
+    /// ones. (Evaluating those `C` formulas instead took minutes on a full
+    /// deck; `tests/figure_placements.rs` checks the two agree.)
+    fn least_counts(&self, kind: Kind, set: &Bdd) -> Res<Vec<u32>> {
         let st = &self.inner.state;
-        let everyone: Vec<usize> = (0..self.agents()).collect();
-        let mut truth: std::collections::HashMap<(usize, u32), Bdd> = Default::default();
-        let mut out = Vec::with_capacity(keys.len());
-        for (key, set) in keys.iter().zip(sets) {
-            let mut known = vec![0; key.len()];
-            for (loc, &count) in key.iter().enumerate() {
-                for n in 1..=count {
-                    let holds = match truth.entry((loc, n)) {
-                        std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-                        std::collections::hash_map::Entry::Vacant(e) => {
-                            let atom = Atom::Count {
-                                loc,
-                                kinds: vec![kind],
-                                cmp: Cmp::Ge,
-                                n,
-                            };
-                            let f = Formula::C(everyone.clone(), Box::new(Formula::Atom(atom)));
-                            e.insert(eval::eval(st, reach, &f)?)
-                        }
-                    };
-                    let outside = oom(set.and(&oom(holds.not())?))?;
-                    if outside.satisfiable() {
-                        break;
+        let meta = &*st.meta;
+        (0..meta.locs)
+            .map(|l| {
+                let value = derived::fact_value(st, kind, l)?;
+                for n in 0..=meta.copies[kind] {
+                    if oom(set.and(&eq_const(meta, &value, n)?))?.satisfiable() {
+                        return Ok(n);
                     }
-                    known[loc] = n;
                 }
-            }
-            out.push(known);
-        }
-        Ok(out)
+                Ok(0)
+            })
+            .collect()
     }
 }
 

@@ -244,9 +244,13 @@ function inline(text) {
   return document.importNode(svg, true);
 }
 
-// The world a figure node stands for (`w3`), if it is a world.
+// The engine's world a figure node stands for, if it is a world: the
+// built-in SVG says it in `data-world` (its title is the world's name, as
+// `why` gives it); Graphviz titles a node by its key, `w3`.
 function worldOf(g) {
-  const t = g && g.querySelector(":scope > title");
+  if (!g) return null;
+  if (g.dataset && g.dataset.world !== undefined) return Number(g.dataset.world);
+  const t = g.querySelector(":scope > title");
   const m = t && /^w(\d+)$/.exec(t.textContent.trim());
   return m ? Number(m[1]) : null;
 }
@@ -283,6 +287,7 @@ async function figure() {
     const svg = inline(await r.text());
     box.textContent = "";
     if (svg) box.appendChild(svg);
+    legible();
     $("figure-error").hidden = true;
     await highlight(box);
   } else {
@@ -336,7 +341,7 @@ $("figure-box").onclick = async (ev) => {
     const info = await api("GET", `/api/sessions/${session}/world/${w}`);
     const rows = info.places.map(([loc, cards]) => `  ${loc}: ${cards || "—"}`);
     if (info.props.length) rows.push(`  true: ${info.props.join(" ")}`);
-    $("world").textContent = `world w${info.id}${info.actual ? " (the actual world)" : ""}\n${rows.join("\n")}`;
+    $("world").textContent = `world ${info.name}${info.actual ? " (the actual world)" : ""}\n${rows.join("\n")}`;
     $("world").dataset.world = String(info.id);
     $("world").hidden = false;
   } catch (e) {
@@ -346,6 +351,43 @@ $("figure-box").onclick = async (ev) => {
 };
 $("card").onchange = figure;
 $("only").onchange = figure;
+// Full screen: the figure as large as the screen allows, and its text
+// never under 18 px, legible from the back of a lecture hall; a figure too
+// large for both is drawn larger than the screen and scrolls.
+const LEGIBLE = 18;
+
+// The smallest text of the figure as drawn on the screen, in px.
+function smallestText(svg) {
+  let least = Infinity;
+  svg.querySelectorAll("text").forEach((t) => {
+    const m = t.getScreenCTM();
+    const size = parseFloat(getComputedStyle(t).fontSize);
+    if (m && size > 0 && t.textContent.trim()) least = Math.min(least, size * Math.hypot(m.a, m.b));
+  });
+  return least;
+}
+
+function legible() {
+  const box = $("figure-box");
+  const svg = box.querySelector("svg");
+  if (!svg) return;
+  svg.style.width = "";
+  svg.style.height = "";
+  if (document.fullscreenElement !== box) return;
+  const least = smallestText(svg);
+  if (!(least < LEGIBLE)) return;
+  // The drawing enlarged by k, its box no larger than the drawing (so it
+  // scrolls only where it has to).
+  const k = LEGIBLE / least;
+  const vb = svg.viewBox.baseVal;
+  const m = svg.getScreenCTM();
+  const r = svg.getBoundingClientRect();
+  const [w, h] = vb && vb.width && m ? [vb.width * m.a, vb.height * m.d] : [r.width, r.height];
+  svg.style.width = `${Math.ceil(w * k)}px`;
+  svg.style.height = `${Math.ceil(h * k)}px`;
+}
+document.addEventListener("fullscreenchange", legible);
+
 $("full").onclick = () => {
   const box = $("figure-box");
   if (document.fullscreenElement) document.exitFullscreen();

@@ -66,6 +66,12 @@ pub struct Browser {
 /// Starts `dealer serve`, chromedriver and headless Chromium; `None` (the
 /// test is skipped) without a browser, unless `DEALER_REQUIRE_TOOLS=1`.
 pub async fn browser() -> Option<Browser> {
+    browser_with(&[]).await
+}
+
+/// [`browser`], with more Chromium arguments (e.g. the screen's size,
+/// `--screen-info={1280x800}`, which full screen takes).
+pub async fn browser_with(extra: &[&str]) -> Option<Browser> {
     let driver = chromedriver().filter(|_| Path::new(CHROMIUM).exists());
     if !super::tool(
         driver.is_some(),
@@ -97,19 +103,23 @@ pub async fn browser() -> Option<Browser> {
     wait_for(wd);
 
     let profile = tempfile::tempdir().unwrap();
+    let mut args = vec![
+        "--headless".to_string(),
+        "--no-sandbox".into(),
+        "--disable-gpu".into(),
+        "--disable-quic".into(),
+        "--no-first-run".into(),
+        "--disable-background-networking".into(),
+        "--disable-component-update".into(),
+        "--disable-sync".into(),
+        "--window-size=1400,1000".into(),
+        format!("--user-data-dir={}", profile.path().display()),
+    ];
+    args.extend(extra.iter().map(|a| a.to_string()));
     let mut caps = serde_json::Map::new();
     caps.insert(
         "goog:chromeOptions".into(),
-        serde_json::json!({
-            "binary": CHROMIUM,
-            "args": [
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync",
-                "--window-size=1400,1000",
-                format!("--user-data-dir={}", profile.path().display()),
-            ]
-        }),
+        serde_json::json!({ "binary": CHROMIUM, "args": args }),
     );
     let client = ClientBuilder::native()
         .capabilities(caps)
