@@ -10,10 +10,12 @@ mod naive;
 
 mod announce_first;
 mod bad_input;
+mod beamer_slides;
 mod beliefs_random;
 mod beliefs_scenarios;
 mod books;
 mod browser;
+mod browser_lecture_hall;
 mod browser_quiz;
 mod cabo_psychic;
 mod cabo_psychic_full;
@@ -63,3 +65,4 @@ mod web_figures_true;
 mod web_quiz;
 mod web_time_limit;
 mod witness;
+mod world_names;

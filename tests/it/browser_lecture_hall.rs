@@ -11,7 +11,7 @@
 //! is installed, with Graphviz.
 //!
 //! Without `/usr/bin/chromium` and `chromedriver` it says it is skipped,
-//! unless `DEALER_REQUIRE_BROWSER=1`, when it fails.
+//! unless `DEALER_REQUIRE_TOOLS=1`, when it fails.
 
 use std::time::{Duration, Instant};
 
@@ -21,8 +21,7 @@ use dealer::web::lecture::Lecture;
 use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
 
-#[path = "common/browser.rs"]
-mod harness;
+use crate::common::browser as harness;
 use harness::{browser_with, screenshot};
 
 type Res<T> = Result<T, fantoccini::error::CmdError>;

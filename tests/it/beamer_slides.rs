@@ -5,7 +5,7 @@
 //! 0.8`\textheight`), and compared with what dealer reports: the report
 //! never promises more than the compiled size; the beamer example's figure
 //! comes out at 9 pt or more, fits its frame, and is the file dealer writes
-//! today. Skipped without `pdflatex` and beamer.
+//! today. Skipped without `pdflatex` and beamer, unless `DEALER_REQUIRE_TOOLS=1`.
 
 use std::path::Path;
 use std::process::Command as Process;
@@ -98,8 +98,7 @@ fn compiled_label(dir: &Path) -> f64 {
 
 #[test]
 fn slide_figures_report_their_label_size_and_the_example_is_legible() {
-    if !beamer_present() {
-        eprintln!("pdflatex or beamer is not installed: slide figures are not compiled");
+    if !crate::common::tool(beamer_present(), "pdflatex with beamer") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -151,8 +150,7 @@ fn slide_figures_report_their_label_size_and_the_example_is_legible() {
 
 #[test]
 fn the_beamer_example_takes_the_slide_figure_unedited() {
-    if !beamer_present() {
-        eprintln!("pdflatex or beamer is not installed: the beamer example is not compiled");
+    if !crate::common::tool(beamer_present(), "pdflatex with beamer") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
