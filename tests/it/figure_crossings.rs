@@ -250,6 +250,7 @@ fn kemps_sixes_projections_draw_no_crossing_lines() {
 fn crossing_diagonals_are_caught_and_avoided() {
     let node = |i: usize| Node {
         id: format!("w{i}"),
+        world: Some(i),
         lines: vec![vec![dealer::figure::Segment::plain(format!("world {i}"))]],
     };
     let edge = |from, to, agent| Edge { from, to, agent };
