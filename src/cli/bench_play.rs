@@ -53,6 +53,9 @@ struct GameRun {
     /// Dealing, every move and every choice.
     total: Duration,
     scores: Vec<i64>,
+    /// The seats that won, as the game says (the Cabo-like game's lowest
+    /// score wins).
+    winners: Vec<usize>,
     /// Why the game ended at its limit (or `max_moves`), if it did.
     capped: Option<String>,
 }
@@ -121,6 +124,7 @@ fn play_one(bench: &PlayBench, seed: u64) -> Result<GameRun, String> {
     run.capped = game.stopped();
     run.total = started.elapsed();
     run.scores = game.scores();
+    run.winners = game.winners();
     run.queries = queries.take();
     Ok(run)
 }
@@ -216,13 +220,21 @@ fn report(bench: &PlayBench, runs: &[GameRun], wall: Duration, threads: usize) -
         ));
     }
     let wins = wins(runs);
+    let seats = wins.len();
+    let mean_scores: Vec<String> = (0..seats)
+        .map(|s| {
+            let total: i64 = runs.iter().map(|r| r.scores[s]).sum();
+            format!("{:.1}", total as f64 / runs.len().max(1) as f64)
+        })
+        .collect();
     out.push_str(&format!(
-        "  {:<6} wins per seat {}\n",
+        "  {:<6} wins per seat {}; mean score per seat {}\n",
         "result",
         wins.iter()
             .map(|w| w.to_string())
             .collect::<Vec<_>>()
-            .join(" ")
+            .join(" "),
+        mean_scores.join(" ")
     ));
     out.push_str(&format!(
         "  {:<6} {}\n",
@@ -240,16 +252,14 @@ fn report(bench: &PlayBench, runs: &[GameRun], wall: Duration, threads: usize) -
     out
 }
 
-/// How many games each seat won (ties count for every winner).
+/// How many games each seat won, as each game says (ties count for every
+/// winner).
 fn wins(runs: &[GameRun]) -> Vec<usize> {
     let seats = runs.first().map_or(0, |r| r.scores.len());
     let mut wins = vec![0; seats];
     for r in runs {
-        let best = r.scores.iter().copied().max();
-        for (s, &score) in r.scores.iter().enumerate() {
-            if Some(score) == best {
-                wins[s] += 1;
-            }
+        for &s in &r.winners {
+            wins[s] += 1;
         }
     }
     wins

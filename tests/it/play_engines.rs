@@ -244,3 +244,47 @@ fn the_play_benchmark_ends_games_after_max_moves() {
     // A capped game played exactly ten moves.
     assert!(moves >= 10 * capped, "{text}");
 }
+
+/// Who won comes from the game: in the Cabo-like game the lowest score
+/// wins, and `bench --play` counts that seat (one game a run, so the
+/// winning seat can be read against the scores).
+#[test]
+fn the_play_benchmark_counts_the_games_own_winners() {
+    let mut lowest_won = 0;
+    for seed in 1..=6u64 {
+        let out = assert_cmd::Command::cargo_bin("dealer")
+            .unwrap()
+            .args(["bench", "--play", "cabo", "--size", "small", "--games", "1"])
+            .args(["--agents", "random,random", "--seed", &seed.to_string()])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        let line = text
+            .lines()
+            .find(|l| l.contains("wins per seat"))
+            .unwrap_or_else(|| panic!("no result line in {text}"));
+        let (wins, scores) = line.split_once("; mean score per seat").unwrap();
+        let wins: Vec<usize> = wins
+            .split("wins per seat")
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .map(|w| w.parse().unwrap())
+            .collect();
+        let scores: Vec<f64> = scores
+            .split_whitespace()
+            .map(|w| w.parse().unwrap())
+            .collect();
+        let low = scores.iter().copied().fold(f64::INFINITY, f64::min);
+        for (seat, &won) in wins.iter().enumerate() {
+            assert_eq!(won == 1, scores[seat] == low, "seed {seed}: {line}");
+        }
+        if scores.iter().any(|&s| s != low) {
+            lowest_won += 1;
+        }
+    }
+    // At least one game where the scores differ, so the test can tell
+    // the lowest from the highest.
+    assert!(lowest_won >= 1);
+}
