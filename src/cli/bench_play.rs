@@ -15,11 +15,11 @@ use std::time::{Duration, Instant};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-use crate::cards::{Size, Table};
+use crate::cards::Size;
 use crate::diag::Diagnostic;
 use crate::interp::{Options, Session};
 use crate::play::{agent_named, Agent, Match, View};
-use crate::strategy::{choose, find, Oracle, Strategy};
+use crate::strategy::{find, Oracle, Seated, Strategy};
 
 /// What `--play` was asked for.
 pub struct PlayBench {
@@ -138,6 +138,7 @@ fn agent(game: &str, name: &str, queries: &Queries) -> Result<Box<dyn Agent>, St
     let strategy = find(None, game, name)?;
     Ok(Box::new(Timed {
         strategy,
+        seated: None,
         queries: Rc::clone(queries),
     }))
 }
@@ -146,6 +147,7 @@ fn agent(game: &str, name: &str, queries: &Queries) -> Result<Box<dyn Agent>, St
 /// records the time of every query it asks.
 struct Timed {
     strategy: Strategy,
+    seated: Option<Seated>,
     queries: Queries,
 }
 
@@ -156,12 +158,15 @@ impl Agent for Timed {
 
     fn choose(&mut self, view: &View<'_>, rng: &mut ChaCha8Rng) -> Result<usize, Diagnostic> {
         let legal: Vec<String> = view.legal().iter().map(|l| l.text.clone()).collect();
-        let table: Table = view.table().clone();
+        if self.seated.as_ref().is_none_or(|s| s.me() != view.me()) {
+            self.seated = Some(Seated::new(&self.strategy, view.table(), view.me())?);
+        }
         let mut oracle = TimedOracle {
             session: view.session().clone(),
             times: &self.queries,
         };
-        let d = choose(&self.strategy, &mut oracle, &table, view.me(), &legal, rng)?;
+        let seated = self.seated.as_ref().expect("seated above");
+        let d = seated.choose(&mut oracle, &legal, rng)?;
         Ok(d.index)
     }
 }
@@ -173,7 +178,7 @@ struct TimedOracle<'a> {
 }
 
 impl Oracle for TimedOracle<'_> {
-    fn holds(&mut self, formula: &str) -> Result<bool, Diagnostic> {
+    fn holds(&mut self, formula: &crate::syntax::ast::Formula) -> Result<bool, Diagnostic> {
         let started = Instant::now();
         let answer = Oracle::holds(&mut self.session, formula);
         self.times.borrow_mut().push(started.elapsed());

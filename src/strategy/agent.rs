@@ -8,17 +8,23 @@ use rand_chacha::ChaCha8Rng;
 use crate::diag::Diagnostic;
 use crate::play::{Agent, View};
 
-use super::{choose, find, Strategy};
+use super::{find, Seated, Strategy};
 
 /// A seat played by a strategy.
 pub struct StrategyAgent {
     strategy: Strategy,
+    /// The strategy seated, from the first move it chooses (a game's
+    /// table and seat do not change).
+    seated: Option<Seated>,
 }
 
 impl StrategyAgent {
     /// The agent of a strategy.
     pub fn new(strategy: Strategy) -> StrategyAgent {
-        StrategyAgent { strategy }
+        StrategyAgent {
+            strategy,
+            seated: None,
+        }
     }
 }
 
@@ -62,8 +68,12 @@ impl Agent for StrategyAgent {
     fn choose(&mut self, view: &View<'_>, rng: &mut ChaCha8Rng) -> Result<usize, Diagnostic> {
         let legal: Vec<String> = view.legal().iter().map(|l| l.text.clone()).collect();
         let mut session = view.session().clone();
-        let table = view.table().clone();
-        let d = choose(&self.strategy, &mut session, &table, view.me(), &legal, rng)?;
+        let stale = self.seated.as_ref().is_none_or(|s| s.me() != view.me());
+        if stale {
+            self.seated = Some(Seated::new(&self.strategy, view.table(), view.me())?);
+        }
+        let seated = self.seated.as_ref().expect("seated above");
+        let d = seated.choose(&mut session, &legal, rng)?;
         Ok(d.index)
     }
 }

@@ -11,52 +11,139 @@ use crate::cards::deck::{CardKind, Deck};
 use crate::cards::{game_named, Referee, Table};
 use crate::diag::Diagnostic;
 use crate::interp::Session;
-use crate::syntax::ast::{Formula, Name};
-use crate::syntax::parse_formula;
+use crate::syntax::ast::{CmpOp, Formula, FormulaKind, Name};
 
-use super::expand::{expand, functions, substitute, CardFacts};
+use super::expand::CardFacts;
 use super::knowledge;
-use super::parse::{CardValue, Rule, Strategy, Template, Term};
+use super::parse::{CardValue, Rule, Strategy, Template as MoveTemplate, Term};
+use super::template::Template;
 
 /// Answers formulas of the scenario language in the actual world.
 pub trait Oracle {
-    /// Whether `formula` (scenario syntax) holds in the actual world.
-    fn holds(&mut self, formula: &str) -> Result<bool, Diagnostic>;
-}
-
-/// The most parsed guard formulas kept per thread (see [`parsed`]).
-const PARSED: usize = 16_384;
-
-thread_local! {
-    /// Guard formulas already parsed on this thread, by their text.
-    static PARSE_CACHE: std::cell::RefCell<HashMap<String, Formula>> =
-        std::cell::RefCell::new(HashMap::new());
-}
-
-/// `formula` parsed, from the thread's cache when the same text was
-/// parsed before. A strategy asks the same few hundred guards (`K_1
-/// hand_2(<3,1>)`) move after move, and parsing one costs more than
-/// answering it on a small model. Errors are not kept.
-fn parsed(formula: &str) -> Result<Formula, Diagnostic> {
-    if let Some(f) = PARSE_CACHE.with(|c| c.borrow().get(formula).cloned()) {
-        return Ok(f);
-    }
-    let ast = parse_formula(formula)
-        .map_err(|e| super::error("strategy-formula", format!("`{formula}`: {}", e.message)))?;
-    PARSE_CACHE.with(|c| {
-        let mut c = c.borrow_mut();
-        if c.len() >= PARSED {
-            c.clear();
-        }
-        c.insert(formula.to_string(), ast.clone());
-    });
-    Ok(ast)
+    /// Whether `formula` holds in the actual world.
+    fn holds(&mut self, formula: &Formula) -> Result<bool, Diagnostic>;
 }
 
 impl Oracle for Session {
-    fn holds(&mut self, formula: &str) -> Result<bool, Diagnostic> {
-        Session::holds(self, &parsed(formula)?)
+    fn holds(&mut self, formula: &Formula) -> Result<bool, Diagnostic> {
+        Session::holds(self, formula)
     }
+}
+
+/// A strategy seated at a table for player `me`: every guard and score of
+/// its rules parsed once ([`Template`]), to be instantiated move after
+/// move by substitution.
+#[derive(Clone, Debug)]
+pub struct Seated {
+    strategy: Strategy,
+    table: Table,
+    me: usize,
+    rules: Vec<SeatedRule>,
+}
+
+#[derive(Clone, Debug)]
+struct SeatedRule {
+    guard: Option<Template>,
+    score: Vec<SeatedTerm>,
+}
+
+#[derive(Clone, Debug)]
+enum SeatedTerm {
+    Const(i64),
+    Holds(Template, i64),
+    Known(Template, i64),
+    Card(CardValue, String, i64),
+}
+
+impl Seated {
+    /// `strategy` at the seat of player `me` of `table`; a formula the
+    /// seat cannot read is an error at its rule's line.
+    pub fn new(strategy: &Strategy, table: &Table, me: usize) -> Result<Seated, Diagnostic> {
+        let players = &table.players;
+        let name = &players[me];
+        let facts = Facts(&table.deck);
+        let mut rules = Vec::with_capacity(strategy.rules.len());
+        for rule in &strategy.rules {
+            let vars = variables(&rule.template, table, rule)?;
+            let parse = |text: &str| {
+                Template::new(text, players, name, &vars, &facts).map_err(|m| {
+                    Diagnostic::error(
+                        "strategy-formula",
+                        format!("in rule {}, `{}`: {m}", rule.name, text.trim()),
+                        rule.span,
+                    )
+                })
+            };
+            let guard = rule.guard.as_deref().map(parse).transpose()?;
+            let score = rule
+                .score
+                .iter()
+                .map(|term| {
+                    Ok(match term {
+                        Term::Const(n) => SeatedTerm::Const(*n),
+                        Term::Holds { formula, sign } => SeatedTerm::Holds(parse(formula)?, *sign),
+                        Term::Known { atom, sign } => {
+                            let t = parse(atom)?;
+                            if !matches!(t.formula().kind, FormulaKind::Named { count: None, .. }) {
+                                return Err(Diagnostic::error(
+                                    "strategy-score",
+                                    format!(
+                                        "in rule {}, `known {}` takes a count atom such as `hand_x(r)`",
+                                        rule.name,
+                                        atom.trim()
+                                    ),
+                                    rule.span,
+                                ));
+                            }
+                            SeatedTerm::Known(t, *sign)
+                        }
+                        Term::Card { what, var, sign } => {
+                            SeatedTerm::Card(*what, var.clone(), *sign)
+                        }
+                    })
+                })
+                .collect::<Result<_, Diagnostic>>()?;
+            rules.push(SeatedRule { guard, score });
+        }
+        Ok(Seated {
+            strategy: strategy.clone(),
+            table: table.clone(),
+            me,
+            rules,
+        })
+    }
+
+    /// The strategy.
+    pub fn strategy(&self) -> &Strategy {
+        &self.strategy
+    }
+
+    /// The seat's player.
+    pub fn me(&self) -> usize {
+        self.me
+    }
+}
+
+/// The variables of a rule's move: the lower-case words of its template
+/// that name no player and no card (`ask me x r`: `x` and `r`).
+fn variables(
+    template: &MoveTemplate,
+    table: &Table,
+    rule: &Rule,
+) -> Result<Vec<String>, Diagnostic> {
+    let mut vars: Vec<String> = Vec::new();
+    for word in template.words.iter().skip(1) {
+        for piece in pieces(word) {
+            if piece != "me"
+                && piece.chars().all(|c| c.is_ascii_alphanumeric())
+                && is_variable(&piece, table, rule)?
+                && !vars.contains(&piece)
+            {
+                vars.push(piece);
+            }
+        }
+    }
+    Ok(vars)
 }
 
 /// A legal move a rule's template matched, and what its guard said.
@@ -156,7 +243,8 @@ impl Decision {
 }
 
 /// Chooses one of `legal` (the referee's moves as statements) for player
-/// `me`, asking `oracle` every guard and score.
+/// `me` with `strategy` parsed for this one decision; a game seats a
+/// strategy once ([`Seated::new`]) and asks [`Seated::choose`].
 pub fn choose(
     strategy: &Strategy,
     oracle: &mut dyn Oracle,
@@ -165,63 +253,74 @@ pub fn choose(
     legal: &[String],
     rng: &mut ChaCha8Rng,
 ) -> Result<Decision, Diagnostic> {
-    if legal.is_empty() {
-        return Err(super::error(
-            "no-legal-move",
-            "there is no legal move to choose from",
-        ));
-    }
-    if legal.len() == 1 {
-        return Ok(Decision {
-            index: 0,
-            rule: None,
-            trace: Vec::new(),
-            best: vec![0],
-        });
-    }
-    let referee = game_named(&strategy.game).and_then(|g| g.referee());
-    let mut asker = Asker {
-        oracle,
-        cache: HashMap::new(),
-        expanded: HashMap::new(),
-        table,
-        me,
-        referee,
-    };
-    let mut trace = Vec::new();
-    for rule in &strategy.rules {
-        let skipped = rule
-            .chance
-            .is_some_and(|(n, d)| rng.random_range(0..d) >= n);
-        let tried = if skipped {
-            Vec::new()
-        } else {
-            asker.try_rule(rule, legal)?
-        };
-        trace.push(RuleTrace {
-            rule: rule.name.clone(),
-            skipped,
-            tried,
-        });
-        let last = trace.last().expect("just pushed");
-        if last.applies() {
-            let best = best_moves(&last.tried);
-            let index = best[rng.random_range(0..best.len())];
+    Seated::new(strategy, table, me)?.choose(oracle, legal, rng)
+}
+
+impl Seated {
+    /// Chooses one of `legal` (the referee's moves as statements), asking
+    /// `oracle` every guard and score.
+    pub fn choose(
+        &self,
+        oracle: &mut dyn Oracle,
+        legal: &[String],
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Decision, Diagnostic> {
+        if legal.is_empty() {
+            return Err(super::error(
+                "no-legal-move",
+                "there is no legal move to choose from",
+            ));
+        }
+        if legal.len() == 1 {
             return Ok(Decision {
-                index,
-                rule: Some(rule.name.clone()),
-                trace,
-                best,
+                index: 0,
+                rule: None,
+                trace: Vec::new(),
+                best: vec![0],
             });
         }
+        let referee = game_named(&self.strategy.game).and_then(|g| g.referee());
+        let mut asker = Asker {
+            oracle,
+            cache: HashMap::new(),
+            seat: self,
+            referee,
+        };
+        let mut trace = Vec::new();
+        for (rule, seated) in self.strategy.rules.iter().zip(&self.rules) {
+            let skipped = rule
+                .chance
+                .is_some_and(|(n, d)| rng.random_range(0..d) >= n);
+            let tried = if skipped {
+                Vec::new()
+            } else {
+                asker.try_rule(rule, seated, legal)?
+            };
+            trace.push(RuleTrace {
+                rule: rule.name.clone(),
+                skipped,
+                tried,
+            });
+            let last = trace.last().expect("just pushed");
+            if last.applies() {
+                let best = best_moves(&last.tried);
+                let index = best[rng.random_range(0..best.len())];
+                return Ok(Decision {
+                    index,
+                    rule: Some(rule.name.clone()),
+                    trace,
+                    best,
+                });
+            }
+        }
+        let index = rng.random_range(0..legal.len());
+        Ok(Decision {
+            index,
+            rule: None,
+            trace,
+            best: (0..legal.len()).collect(),
+        })
     }
-    let index = rng.random_range(0..legal.len());
-    Ok(Decision {
-        index,
-        rule: None,
-        trace,
-        best: (0..legal.len()).collect(),
-    })
 }
 
 /// The indices of the held moves with the highest score.
@@ -236,43 +335,32 @@ fn best_moves(tried: &[Tried]) -> Vec<usize> {
 
 struct Asker<'a> {
     oracle: &'a mut dyn Oracle,
+    /// Each instance asked, by its text, and its answer.
     cache: HashMap<String, bool>,
-    /// Each written formula with its quantifiers expanded: the same for
-    /// every legal move a rule tries.
-    expanded: HashMap<String, String>,
-    table: &'a Table,
-    me: usize,
+    seat: &'a Seated,
     referee: Option<&'a dyn Referee>,
 }
 
 impl Asker<'_> {
-    fn ask(&mut self, formula: &str) -> Result<bool, Diagnostic> {
-        if let Some(&v) = self.cache.get(formula) {
+    fn ask(&mut self, formula: &Formula) -> Result<bool, Diagnostic> {
+        let key = formula.to_string();
+        if let Some(&v) = self.cache.get(&key) {
             return Ok(v);
         }
         let v = self.oracle.holds(formula)?;
-        self.cache.insert(formula.to_string(), v);
+        self.cache.insert(key, v);
         Ok(v)
     }
 
-    /// A written formula with the quantifiers expanded and every variable
-    /// replaced.
+    /// A rule's formula with the move's variables, `me` and `others` bound.
     fn instance(
-        &mut self,
-        text: &str,
+        &self,
+        template: &Template,
         bindings: &[(String, String)],
-    ) -> Result<String, Diagnostic> {
-        let players = &self.table.players;
-        let me = &players[self.me];
-        let expanded = match self.expanded.get(text) {
-            Some(e) => e.clone(),
-            None => {
-                let e = expand(text, players, me)
-                    .map_err(|m| super::error("strategy-formula", format!("`{text}`: {m}")))?;
-                self.expanded.insert(text.to_string(), e.clone());
-                e
-            }
-        };
+        rule: &Rule,
+    ) -> Result<Formula, Diagnostic> {
+        let players = &self.seat.table.players;
+        let me = &players[self.seat.me];
         let others: Vec<&str> = players
             .iter()
             .filter(|p| *p != me)
@@ -281,19 +369,31 @@ impl Asker<'_> {
         let mut all = bindings.to_vec();
         all.push(("me".into(), me.clone()));
         all.push(("others".into(), others.join(",")));
-        functions(&substitute(&expanded, &all), &Facts(&self.table.deck))
-            .map_err(|m| super::error("strategy-formula", format!("`{text}`: {m}")))
+        template
+            .instance(&all, &Facts(&self.seat.table.deck))
+            .map_err(|m| {
+                Diagnostic::error(
+                    "strategy-formula",
+                    format!("in rule {}: {m}", rule.name),
+                    rule.span,
+                )
+            })
     }
 
-    fn try_rule(&mut self, rule: &Rule, legal: &[String]) -> Result<Vec<Tried>, Diagnostic> {
+    fn try_rule(
+        &mut self,
+        rule: &Rule,
+        seated: &SeatedRule,
+        legal: &[String],
+    ) -> Result<Vec<Tried>, Diagnostic> {
         let mut out = Vec::new();
         for (index, text) in legal.iter().enumerate() {
             let Some(bindings) = self.matches(&rule.template, text, rule)? else {
                 continue;
             };
-            let guard = match &rule.guard {
+            let guard = match &seated.guard {
                 Some(g) => {
-                    let g = self.instance(g, &bindings)?;
+                    let g = self.instance(g, &bindings, rule)?;
                     self.vet(rule, &g, "guard")?;
                     Some(g)
                 }
@@ -303,8 +403,8 @@ impl Asker<'_> {
                 Some(g) => self.ask(g)?,
                 None => true,
             };
-            let score = if held && !rule.score.is_empty() {
-                Some(self.score(rule, &bindings)?)
+            let score = if held && !seated.score.is_empty() {
+                Some(self.score(rule, seated, &bindings)?)
             } else {
                 None
             };
@@ -312,7 +412,7 @@ impl Asker<'_> {
                 index,
                 text: text.clone(),
                 bindings,
-                guard,
+                guard: guard.map(|g| g.to_string()),
                 held,
                 score,
             });
@@ -320,41 +420,59 @@ impl Asker<'_> {
         Ok(out)
     }
 
-    fn score(&mut self, rule: &Rule, bindings: &[(String, String)]) -> Result<i64, Diagnostic> {
+    fn score(
+        &mut self,
+        rule: &Rule,
+        seated: &SeatedRule,
+        bindings: &[(String, String)],
+    ) -> Result<i64, Diagnostic> {
         let mut total = 0;
-        for term in &rule.score {
+        for term in &seated.score {
             total += match term {
-                Term::Const(n) => *n,
-                Term::Holds { formula, sign } => {
-                    let f = self.instance(formula, bindings)?;
+                SeatedTerm::Const(n) => *n,
+                SeatedTerm::Holds(formula, sign) => {
+                    let f = self.instance(formula, bindings, rule)?;
                     self.vet(rule, &f, "score")?;
                     sign * i64::from(self.ask(&f)?)
                 }
-                Term::Known { atom, sign } => sign * self.known(atom, bindings)?,
-                Term::Card { what, var, sign } => sign * self.card_value(*what, var, bindings)?,
+                SeatedTerm::Known(atom, sign) => sign * self.known(atom, bindings, rule)?,
+                SeatedTerm::Card(what, var, sign) => {
+                    sign * self.card_value(*what, var, bindings)?
+                }
             };
         }
         Ok(total)
     }
 
+    /// Player `me` as a name in a formula.
+    fn me_name(&self, span: crate::diag::Span) -> Name {
+        Name {
+            text: self.seat.table.players[self.seat.me].as_str().into(),
+            span,
+        }
+    }
+
     /// Refuses an instance of a guard or a score's `[φ]` that the player
     /// does not decide: not by syntax ([`knowledge::unread`]) and not
     /// `Kw_me φ` in the actual world. A `psychic` player is not checked.
-    fn vet(&mut self, rule: &Rule, instance: &str, what: &str) -> Result<(), Diagnostic> {
-        if self.table.psychic.contains(&self.me) {
+    fn vet(&mut self, rule: &Rule, instance: &Formula, what: &str) -> Result<(), Diagnostic> {
+        let table = &self.seat.table;
+        let me_index = self.seat.me;
+        if table.psychic.contains(&me_index) {
             return Ok(());
         }
-        let formula = parsed(instance)?;
-        let Some(sub) = knowledge::unread(&formula, self.me, self.table) else {
+        let Some(sub) = knowledge::unread(instance, me_index, table) else {
             return Ok(());
         };
-        let me = &self.table.players[self.me];
-        if self.ask(&format!("Kw_{me} ({instance})"))? {
+        let read = sub.to_string();
+        let kw = Formula {
+            kind: FormulaKind::Kw(self.me_name(instance.span), Box::new(instance.clone())),
+            span: instance.span,
+        };
+        if self.ask(&kw)? {
             return Ok(());
         }
-        let read = instance
-            .get(sub.span.start..sub.span.end)
-            .unwrap_or(instance);
+        let me = &table.players[me_index];
         Err(Diagnostic::error(
             "strategy-knowledge",
             format!(
@@ -381,7 +499,7 @@ impl Asker<'_> {
             .find(|(v, _)| v == var)
             .map(|(_, c)| c.as_str())
             .ok_or_else(|| super::error("strategy-score", format!("`{var}` is not bound")))?;
-        let card = Facts(&self.table.deck)
+        let card = Facts(&self.seat.table.deck)
             .card(name)
             .ok_or_else(|| super::error("strategy-score", format!("`{name}` is no card")))?;
         let referee = self.referee.ok_or_else(|| {
@@ -394,13 +512,33 @@ impl Asker<'_> {
     }
 
     /// The largest n such that `K_me ATOM >= n` (at most the deck's size).
-    fn known(&mut self, atom: &str, bindings: &[(String, String)]) -> Result<i64, Diagnostic> {
-        let atom = self.instance(atom, bindings)?;
-        let me = &self.table.players[self.me];
+    fn known(
+        &mut self,
+        atom: &Template,
+        bindings: &[(String, String)],
+        rule: &Rule,
+    ) -> Result<i64, Diagnostic> {
+        let atom = self.instance(atom, bindings, rule)?;
+        let FormulaKind::Named { name, card, .. } = &atom.kind else {
+            unreachable!("a `known` atom is checked when the strategy is seated");
+        };
         let mut n = 0;
-        while n < i64::from(self.table.deck.total())
-            && self.ask(&format!("K_{me} {atom} >= {}", n + 1))?
-        {
+        while n < i64::from(self.seat.table.deck.total()) {
+            let at_least = Formula {
+                kind: FormulaKind::Named {
+                    name: name.clone(),
+                    card: card.clone(),
+                    count: Some((CmpOp::Ge, (n + 1) as u32)),
+                },
+                span: atom.span,
+            };
+            let knows = Formula {
+                kind: FormulaKind::K(self.me_name(atom.span), Box::new(at_least)),
+                span: atom.span,
+            };
+            if !self.ask(&knows)? {
+                break;
+            }
             n += 1;
         }
         Ok(n)
@@ -409,7 +547,7 @@ impl Asker<'_> {
     /// The bindings under which `template` is the move `text`, if any.
     fn matches(
         &self,
-        template: &Template,
+        template: &MoveTemplate,
         text: &str,
         rule: &Rule,
     ) -> Result<Option<Vec<(String, String)>>, Diagnostic> {
@@ -469,9 +607,9 @@ impl Asker<'_> {
         rule: &Rule,
     ) -> Result<bool, Diagnostic> {
         if t == "me" {
-            return Ok(w == self.table.players[self.me]);
+            return Ok(w == self.seat.table.players[self.seat.me]);
         }
-        if !self.is_variable(t, rule)? {
+        if !is_variable(t, &self.seat.table, rule)? {
             return Ok(t.eq_ignore_ascii_case(w));
         }
         if let Some((_, v)) = bindings.iter().find(|(name, _)| name == t) {
@@ -480,33 +618,30 @@ impl Asker<'_> {
         bindings.push((t.to_string(), w.to_string()));
         Ok(true)
     }
+}
 
-    /// A lower-case word that names no player and no card is a variable; a
-    /// lower-case word that names a card in another case is an error.
-    fn is_variable(&self, t: &str, rule: &Rule) -> Result<bool, Diagnostic> {
-        let table = self.table;
-        if t.chars().any(|c| !c.is_ascii_lowercase()) || table.players.iter().any(|p| p == t) {
-            return Ok(false);
-        }
-        let card = table
-            .deck
-            .kinds
-            .iter()
-            .find(|k| k.name.eq_ignore_ascii_case(t) || k.rank_name().eq_ignore_ascii_case(t));
-        match card {
-            None => Ok(true),
-            Some(k) => Err(Diagnostic::error(
-                "strategy-variable",
-                format!(
-                    "in rule {}, the variable `{t}` is also the card {}",
-                    rule.name, k.name
-                ),
-                rule.span,
-            )
-            .with_help(
-                "rename the variable (e.g. `x`, `r`, `c`), or write the card in upper case",
-            )),
-        }
+/// A lower-case word that names no player and no card is a variable; a
+/// lower-case word that names a card in another case is an error.
+fn is_variable(t: &str, table: &Table, rule: &Rule) -> Result<bool, Diagnostic> {
+    if t.chars().any(|c| !c.is_ascii_lowercase()) || table.players.iter().any(|p| p == t) {
+        return Ok(false);
+    }
+    let card = table
+        .deck
+        .kinds
+        .iter()
+        .find(|k| k.name.eq_ignore_ascii_case(t) || k.rank_name().eq_ignore_ascii_case(t));
+    match card {
+        None => Ok(true),
+        Some(k) => Err(Diagnostic::error(
+            "strategy-variable",
+            format!(
+                "in rule {}, the variable `{t}` is also the card {}",
+                rule.name, k.name
+            ),
+            rule.span,
+        )
+        .with_help("rename the variable (e.g. `x`, `r`, `c`), or write the card in upper case")),
     }
 }
 
@@ -569,27 +704,114 @@ fn pieces(word: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use rand::SeedableRng;
 
+    use super::*;
+    use crate::cards::{to_move, Size};
+    use crate::diag::Span;
+    use crate::interp::Options;
+    use crate::strategy::expand::{expand, functions, substitute};
+    use crate::syntax::parse_formula;
+
+    /// The general path a seat's templates replace: the formula's text
+    /// with the quantifiers expanded, the variables and functions replaced,
+    /// parsed.
+    fn by_text(text: &str, all: &[(String, String)], seat: &Seated) -> String {
+        let players = &seat.table.players;
+        let expanded = expand(text, players, &players[seat.me]).unwrap();
+        let written = functions(&substitute(&expanded, all), &Facts(&seat.table.deck)).unwrap();
+        parse_formula(&written)
+            .unwrap_or_else(|e| panic!("`{written}`: {}", e.message))
+            .to_string()
+    }
+
+    /// Every shipped strategy, in seeded teaching games played at random:
+    /// each guard and score formula a rule asks of each legal move it
+    /// matches, instantiated from the seat's parsed template, is the
+    /// formula the text path parses.
     #[test]
-    fn a_parsed_guard_is_the_parser_s_own_and_errors_stay_errors() {
-        let text = "K_1 hand_2(<3,1>) & !K_1 (hand_3(<3,2>) | hand_2(<3,4>))";
-        let first = parsed(text).unwrap();
-        assert_eq!(first, parse_formula(text).unwrap());
-        // The second time from the cache: the same tree, spans included.
-        assert!(PARSE_CACHE.with(|c| c.borrow().contains_key(text)));
-        assert_eq!(parsed(text).unwrap(), first);
-        // Another text is another formula, not the cached one.
-        let other = parsed("K_1 hand_2(<3,2>)").unwrap();
-        assert_ne!(other, first);
-        for _ in 0..2 {
-            let err = parsed("K_1 hand_2(<3,1>) &").unwrap_err();
-            assert!(
-                err.message.contains("K_1 hand_2(<3,1>) &"),
-                "{}",
-                err.message
-            );
+    fn a_seat_s_instances_are_the_formulas_the_text_path_parses() {
+        let mut compared = 0;
+        for (stem, src) in crate::strategy::BUILT_IN {
+            let strategy = crate::strategy::parse(src).unwrap();
+            let Some(referee) = game_named(&strategy.game).and_then(|g| g.referee()) else {
+                continue;
+            };
+            let setup = referee.setup(3, Size::Teaching);
+            let mut session = Session::new(Options::default());
+            for stmt in &crate::syntax::parse(&setup).unwrap().statements {
+                session.execute(stmt, &setup).unwrap();
+            }
+            session.finish(Span::new(0, 0)).unwrap();
+            let mut rng = ChaCha8Rng::seed_from_u64(3);
+            for moves in 0..40 {
+                let play = session.playing().unwrap();
+                let pos = play.position();
+                let Some(me) = to_move(referee, &pos, moves, Some(40)) else {
+                    break;
+                };
+                let table = play.table.clone();
+                let legal: Vec<String> = referee
+                    .legal_moves(&pos)
+                    .iter()
+                    .map(|m| referee.move_text(&table, m))
+                    .collect();
+                let seat = Seated::new(&strategy, &table, me).unwrap();
+                let mut oracle = session.clone();
+                let asker = Asker {
+                    oracle: &mut oracle,
+                    cache: HashMap::new(),
+                    seat: &seat,
+                    referee: Some(referee),
+                };
+                for (rule, seated) in strategy.rules.iter().zip(&seat.rules) {
+                    for text in &legal {
+                        let Some(bindings) = asker.matches(&rule.template, text, rule).unwrap()
+                        else {
+                            continue;
+                        };
+                        let mut all = bindings.clone();
+                        let me_name = table.players[me].clone();
+                        let others: Vec<&str> = table
+                            .players
+                            .iter()
+                            .filter(|p| **p != me_name)
+                            .map(String::as_str)
+                            .collect();
+                        all.push(("me".into(), me_name.clone()));
+                        all.push(("others".into(), others.join(",")));
+                        let mut pairs: Vec<(&Template, String)> = Vec::new();
+                        if let (Some(t), Some(g)) = (&seated.guard, &rule.guard) {
+                            pairs.push((t, g.clone()));
+                        }
+                        for (term, written) in seated.score.iter().zip(&rule.score) {
+                            match (term, written) {
+                                (SeatedTerm::Holds(t, _), Term::Holds { formula, .. }) => {
+                                    pairs.push((t, formula.clone()))
+                                }
+                                (SeatedTerm::Known(t, _), Term::Known { atom, .. }) => {
+                                    pairs.push((t, atom.clone()))
+                                }
+                                _ => {}
+                            }
+                        }
+                        for (template, written) in pairs {
+                            let fast = asker.instance(template, &bindings, rule).unwrap();
+                            assert_eq!(
+                                fast.to_string(),
+                                by_text(&written, &all, &seat),
+                                "{stem}, rule {}, move `{text}`",
+                                rule.name
+                            );
+                            compared += 1;
+                        }
+                    }
+                }
+                let pick = &legal[rng.random_range(0..legal.len())];
+                let stmt = crate::syntax::parse_statement(pick).unwrap().remove(0);
+                session.execute(&stmt, pick).unwrap();
+            }
         }
-        assert!(PARSE_CACHE.with(|c| !c.borrow().contains_key("K_1 hand_2(<3,1>) &")));
+        assert!(compared > 1_000, "only {compared} instances compared");
     }
 }

@@ -26,7 +26,7 @@ use crate::diag::{Diagnostic, Span};
 use crate::interp::{Options, Session};
 use crate::syntax::ast::{Formula, FormulaKind};
 
-use super::{choose, Strategy};
+use super::{Seated, Strategy};
 
 /// The first subformula of `f` that player `me` does not decide by
 /// syntax alone (see the module's comment); `None` when `f` is decided.
@@ -101,6 +101,7 @@ fn probe_game(strategy: &Strategy, seed: u64) -> Result<(), Diagnostic> {
     }
     session.finish(Span::new(0, 0))?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut seats: Vec<Option<Seated>> = Vec::new();
     let mut moves = 0;
     loop {
         let play = session.playing().expect("dealt");
@@ -114,7 +115,12 @@ fn probe_game(strategy: &Strategy, seed: u64) -> Result<(), Diagnostic> {
             .iter()
             .map(|m| referee.move_text(&table, m))
             .collect();
-        let decision = choose(strategy, &mut session, &table, me, &legal, &mut rng)?;
+        seats.resize(seats.len().max(me + 1), None);
+        if seats[me].is_none() {
+            seats[me] = Some(Seated::new(strategy, &table, me)?);
+        }
+        let seated = seats[me].as_ref().expect("seated above");
+        let decision = seated.choose(&mut session, &legal, &mut rng)?;
         let text = &legal[decision.index];
         let stmt = crate::syntax::parse_statement(text)
             .map_err(|e| e[0].to_diagnostic())?

@@ -41,8 +41,9 @@ mod choose;
 mod expand;
 pub mod knowledge;
 mod parse;
+mod template;
 
-pub use choose::{choose, Decision, Oracle, RuleTrace, Tried};
+pub use choose::{choose, Decision, Oracle, RuleTrace, Seated, Tried};
 pub use expand::{calls, expand, functions, substitute, CardFacts};
 pub use parse::{parse, CardValue, Rule, Strategy, Template, Term};
 

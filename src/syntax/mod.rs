@@ -5,6 +5,7 @@
 pub mod ast;
 pub mod lint;
 mod parser;
+mod print;
 mod split;
 pub mod subst;
 

@@ -3,6 +3,11 @@
 //! alone (`K_a`, `hand_Cath(x)`, `{a, b}`) and where it is one part of a
 //! name joined by `_` or `.` (`hand_a`, `forehead_i`, `1.x`). A quantifier
 //! that binds the same name again hides it from the outer one.
+//!
+//! [`substitute_with`] also lets a strategy instantiate its guards without
+//! parsing them again: a name bound to a comma-separated list stands for
+//! each of them in a group or a list (`E{others}`), and calls such as
+//! `is(c, *T)` become `true` or `false` once their arguments are bound.
 
 use std::collections::HashMap;
 
@@ -11,12 +16,22 @@ use super::ast::{Domain, Formula, FormulaKind, Group, MoveKind, Name, Term};
 /// The values bound to names.
 pub type Binding<'a> = HashMap<&'a str, &'a str>;
 
+/// What a call `name(args)` is once its arguments are bound: `Some(truth)`
+/// to replace it, `None` to keep it (a `let` with parameters).
+pub type Calls<'a> = dyn Fn(&Name, &[Name]) -> Option<bool> + 'a;
+
 /// `f` with every name bound in `binding` replaced by its value.
 pub fn substitute(f: &Formula, binding: &Binding) -> Formula {
     if binding.is_empty() {
         return f.clone();
     }
-    let b = |g: &Formula| Box::new(substitute(g, binding));
+    substitute_with(f, binding, &|_, _| None)
+}
+
+/// [`substitute`], then every call that `calls` decides replaced by its
+/// truth value.
+pub fn substitute_with(f: &Formula, binding: &Binding, calls: &Calls<'_>) -> Formula {
+    let b = |g: &Formula| Box::new(substitute_with(g, binding, calls));
     let n = |name: &Name| whole(name, binding);
     use FormulaKind::*;
     let kind = match &f.kind {
@@ -46,8 +61,8 @@ pub fn substitute(f: &Formula, binding: &Binding) -> Formula {
         D(grp, g) => D(group(grp, binding), b(g)),
         Announce(a, g) => Announce(b(a), b(g)),
         AnnounceDiamond(a, g) => AnnounceDiamond(b(a), b(g)),
-        After(m, g) => After(Box::new(move_(m, binding)), b(g)),
-        AfterDiamond(m, g) => AfterDiamond(Box::new(move_(m, binding)), b(g)),
+        After(m, g) => After(Box::new(move_(m, binding, calls)), b(g)),
+        AfterDiamond(m, g) => AfterDiamond(Box::new(move_(m, binding, calls)), b(g)),
         Quant {
             all,
             var,
@@ -55,7 +70,7 @@ pub fn substitute(f: &Formula, binding: &Binding) -> Formula {
             body,
         } => {
             let domain = Box::new(match &**domain {
-                Domain::List(values) => Domain::List(values.iter().map(n).collect()),
+                Domain::List(values) => Domain::List(listed(values, binding)),
                 d => d.clone(),
             });
             let mut inner = binding.clone();
@@ -64,7 +79,7 @@ pub fn substitute(f: &Formula, binding: &Binding) -> Formula {
                 all: *all,
                 var: var.clone(),
                 domain,
-                body: Box::new(substitute(body, &inner)),
+                body: Box::new(substitute_with(body, &inner, calls)),
             }
         }
         Compare { left, cmp, right } => Compare {
@@ -73,20 +88,27 @@ pub fn substitute(f: &Formula, binding: &Binding) -> Formula {
             right: Box::new(term(right, binding)),
         },
         KvTerms(a, ts) => KvTerms(n(a), ts.iter().map(|t| term(t, binding)).collect()),
-        Call { name, args } => Call {
-            name: name.clone(),
-            args: args.iter().map(n).collect(),
-        },
+        Call { name, args } => {
+            let args: Box<[Name]> = args.iter().map(n).collect();
+            match calls(name, &args) {
+                Some(true) => True,
+                Some(false) => False,
+                None => Call {
+                    name: name.clone(),
+                    args,
+                },
+            }
+        }
     };
     Formula { kind, span: f.span }
 }
 
 /// The moves inside `[ ]` and `< >`: an announced formula is substituted;
 /// the names of other moves are replaced where they stand alone.
-fn move_(m: &super::ast::Move, binding: &Binding) -> super::ast::Move {
+fn move_(m: &super::ast::Move, binding: &Binding, calls: &Calls<'_>) -> super::ast::Move {
     let n = |name: &Name| whole(name, binding);
     let kind = match &m.kind {
-        MoveKind::Announce(f) => MoveKind::Announce(substitute(f, binding)),
+        MoveKind::Announce(f) => MoveKind::Announce(substitute_with(f, binding, calls)),
         MoveKind::Transfer { card, from, to } => MoveKind::Transfer {
             card: n(card),
             from: parts(from, binding),
@@ -125,7 +147,7 @@ fn move_(m: &super::ast::Move, binding: &Binding) -> super::ast::Move {
         } => MoveKind::Send {
             from: n(from),
             to: n(to),
-            what: substitute(what, binding),
+            what: substitute_with(what, binding, calls),
             lost: *lost,
         },
         other => other.clone(),
@@ -147,8 +169,24 @@ fn term(t: &Term, binding: &Binding) -> Term {
 fn group(g: &Group, binding: &Binding) -> Group {
     match g {
         Group::All => Group::All,
-        Group::Listed(names) => Group::Listed(names.iter().map(|x| whole(x, binding)).collect()),
+        Group::Listed(names) => Group::Listed(listed(names, binding)),
     }
+}
+
+/// The names of a group or a list, each bound one replaced; a value
+/// `a,b` stands for the two names `a` and `b`.
+fn listed(names: &[Name], binding: &Binding) -> Vec<Name> {
+    let mut out = Vec::with_capacity(names.len());
+    for name in names {
+        match binding.get(name.text.as_str()) {
+            Some(v) => out.extend(v.split(',').filter(|p| !p.is_empty()).map(|p| Name {
+                text: p.trim().into(),
+                span: name.span,
+            })),
+            None => out.push(name.clone()),
+        }
+    }
+    out
 }
 
 /// `name` replaced when it is bound as a whole.

@@ -10,7 +10,7 @@ use crate::cards::referee::{deal_lines, read_deck_line};
 use crate::cards::{stopped, to_move, Referee, Size};
 use crate::diag::Span;
 use crate::interp::{Engine, Options, Session};
-use crate::strategy::{choose, Strategy};
+use crate::strategy::{Seated, Strategy};
 use crate::syntax;
 
 /// Which deal a game starts from.
@@ -151,6 +151,13 @@ pub fn play_game(
         ));
     }
     let mut rngs: Vec<ChaCha8Rng> = (0..players).map(|s| seat_rng(seed, s)).collect();
+    let seated: Vec<Seated> = {
+        let table = &session.playing().expect("dealt").table;
+        (0..players)
+            .map(|s| Seated::new(seats[s], table, s))
+            .collect::<Result<_, _>>()
+            .map_err(|d| d.message.clone())?
+    };
     let mut turns = 0;
     let capped = loop {
         let play = session.playing().expect("dealt");
@@ -159,8 +166,8 @@ pub fn play_game(
             break stopped(referee, &pos, turns, max_moves).is_some();
         };
         let legal = legal_texts(referee, &session);
-        let table = play.table.clone();
-        let decision = choose(seats[me], &mut session, &table, me, &legal, &mut rngs[me])
+        let decision = seated[me]
+            .choose(&mut session, &legal, &mut rngs[me])
             .map_err(|d| d.message.clone())?;
         let text = &legal[decision.index];
         let stmt = syntax::parse_statement(text)

@@ -13,7 +13,8 @@ use dealer::tournament::Deal;
 
 fn holds(session: &dealer::interp::Session, formula: &str) -> bool {
     let mut copy = session.clone();
-    Oracle::holds(&mut copy, formula).unwrap_or_else(|e| panic!("{formula}: {}", e.message))
+    let parsed = syntax::parse_formula(formula).unwrap();
+    Oracle::holds(&mut copy, &parsed).unwrap_or_else(|e| panic!("{formula}: {}", e.message))
 }
 
 /// The largest n with `K_me ATOM >= n`, asked of the model.

@@ -16,6 +16,7 @@ use dealer::diag::Diagnostic;
 use dealer::interp::{Engine, Options, Session};
 use dealer::play::Match;
 use dealer::strategy::{choose, find, Oracle, SHIPPED_DIR};
+use dealer::syntax::ast::Formula;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -27,7 +28,7 @@ struct Both<'a> {
 }
 
 impl Oracle for Both<'_> {
-    fn holds(&mut self, formula: &str) -> Result<bool, Diagnostic> {
+    fn holds(&mut self, formula: &Formula) -> Result<bool, Diagnostic> {
         let e = Oracle::holds(&mut self.explicit, formula)?;
         let s = Oracle::holds(&mut self.symbolic, formula)?;
         assert_eq!(e, s, "the engines disagree on `{formula}`");
