@@ -13,7 +13,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::cards::Size;
 use crate::strategy::{find, Strategy};
 use crate::tournament::chart::draw;
-use crate::tournament::{read_csv, run, summarise, write_csv, Deal, Plan, Record};
+use crate::tournament::{read_csv, run, summarise, write_csv, Deal, Plan, Record, Seatings};
 
 use super::ModelArgs;
 
@@ -37,10 +37,16 @@ pub struct TournamentArgs {
     #[arg(long)]
     pub repeats: bool,
     /// Seat every run's strategies in the order given, the first moving
-    /// first in every game (the Kwartet report's setup); by default the
-    /// seats rotate from game to game.
-    #[arg(long)]
+    /// first in every game (the Kwartet report's setup); the same as
+    /// `--seatings fixed`.
+    #[arg(long, conflicts_with = "seatings")]
     pub fixed_seats: bool,
+    /// How a run's strategies are seated from game to game: `rotate` (the
+    /// default: each moves first equally often), `fixed` (in the order
+    /// given) or `all` (every order in turn, so that each sits after each
+    /// other equally often over k! games).
+    #[arg(long, value_enum)]
+    pub seatings: Option<SeatingsArg>,
     /// Moves after which a game ends as it stands (its scores so far),
     /// instead of the game's own limit (Kemps: the report's 10,000 turns;
     /// any game: 5,000 moves), which `dealer play`, the web play page and
@@ -175,7 +181,11 @@ fn tournament(args: &TournamentArgs) -> Result<(), String> {
         shard: args.shard,
         engine: args.model.options(false).engine,
         repeats: args.repeats,
-        fixed_seats: args.fixed_seats,
+        seatings: match (args.seatings, args.fixed_seats) {
+            (Some(SeatingsArg::All), _) => Seatings::All,
+            (Some(SeatingsArg::Fixed), _) | (None, true) => Seatings::Fixed,
+            (Some(SeatingsArg::Rotate), _) | (None, false) => Seatings::Rotate,
+        },
         max_moves: args.max_moves,
     };
     let csv = match args.shard {
@@ -306,4 +316,15 @@ fn merge(args: &TournamentArgs) -> Result<(), String> {
         .cloned()
         .unwrap_or_else(|| "merged".into());
     report(&game, &names, all.values().collect(), &out)
+}
+
+/// `--seatings`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SeatingsArg {
+    /// The seats rotate from game to game.
+    Rotate,
+    /// The order given, in every game.
+    Fixed,
+    /// Every order in turn.
+    All,
 }

@@ -17,5 +17,5 @@ pub mod run;
 pub mod summary;
 
 pub use record::{read_csv, write_csv, Record};
-pub use run::{game_seed, run, Plan};
+pub use run::{game_seed, run, Plan, Seatings};
 pub use summary::{summarise, Summary};

@@ -40,10 +40,24 @@ pub struct Plan {
     /// Moves after which a game ends as it stands (`None`: the game's own
     /// limit, [`crate::cards::stopped`]).
     pub max_moves: Option<usize>,
-    /// Keep every run's seats in the order of the list (its first strategy
-    /// always moves first, as in the Kwartet report) instead of rotating
-    /// them from game to game.
-    pub fixed_seats: bool,
+    /// How a run's strategies are seated from game to game.
+    pub seatings: Seatings,
+}
+
+/// How a run's strategies take their seats from game to game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Seatings {
+    /// The seats rotate, so that every strategy of a run moves first
+    /// equally often (the default).
+    #[default]
+    Rotate,
+    /// Every run's seats in the order of the list: its first strategy
+    /// always moves first (the Kwartet report's setup).
+    Fixed,
+    /// Every order of the run's strategies in turn, so that each sits
+    /// before and after each other equally often over `k!` games
+    /// (whether who sits after whom matters).
+    All,
 }
 
 impl Plan {
@@ -72,17 +86,16 @@ impl Plan {
         Ok((0..total).filter(|i| i % n == k - 1).collect())
     }
 
-    /// The run, seed and seating of game `index`: seats rotate from game
-    /// to game, so that every strategy of a run moves first equally often,
-    /// unless [`Plan::fixed_seats`].
+    /// The run, seed and seating of game `index` ([`Plan::seatings`]).
     pub fn game(&self, index: u64, runs: &[Vec<usize>]) -> (usize, u64, Vec<usize>) {
         let run = (index / self.games) as usize;
-        let shift = if self.fixed_seats {
-            0
-        } else {
-            (index % self.games) as usize
+        let nth = (index % self.games) as usize;
+        let seats = match self.seatings {
+            Seatings::Rotate => seating(&runs[run], nth),
+            Seatings::Fixed => runs[run].clone(),
+            Seatings::All => order(&runs[run], nth),
         };
-        (run, game_seed(self.seed, index), seating(&runs[run], shift))
+        (run, game_seed(self.seed, index), seats)
     }
 }
 
@@ -91,6 +104,21 @@ fn seating(combo: &[usize], shift: usize) -> Vec<usize> {
     (0..combo.len())
         .map(|s| combo[(s + shift) % combo.len()])
         .collect()
+}
+
+/// The `nth` order (modulo `k!`, in lexicographic order of seat
+/// positions) of a run's `k` strategies.
+fn order(combo: &[usize], nth: usize) -> Vec<usize> {
+    let mut left: Vec<usize> = combo.to_vec();
+    let factorial = |n: usize| (1..=n).product::<usize>();
+    let mut rest = nth % factorial(left.len());
+    let mut out = Vec::with_capacity(combo.len());
+    while !left.is_empty() {
+        let block = factorial(left.len() - 1);
+        out.push(left.remove(rest / block));
+        rest %= block;
+    }
+    out
 }
 
 /// Every `k`-subset of `0..n` (`step` 1), or every `k`-multiset (`step`
@@ -213,6 +241,32 @@ mod tests {
             vec![vec![0, 1, 2], vec![0, 1, 3], vec![0, 2, 3], vec![1, 2, 3]]
         );
         assert_ne!(game_seed(1, 0), game_seed(1, 1));
+    }
+
+    #[test]
+    fn all_seatings_give_every_order_once_in_k_factorial_games() {
+        let combo = [0, 2, 3];
+        let orders: Vec<Vec<usize>> = (0..6).map(|i| order(&combo, i)).collect();
+        let mut sorted = orders.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), 6, "{orders:?}");
+        assert!(orders.iter().all(|o| {
+            let mut o = o.clone();
+            o.sort();
+            o == combo
+        }));
+        assert_eq!(order(&combo, 0), vec![0, 2, 3]);
+        assert_eq!(order(&combo, 5), vec![3, 2, 0]);
+        assert_eq!(order(&combo, 6), order(&combo, 0));
+        // Each strategy sits directly after each other one equally often.
+        let mut after = std::collections::HashMap::new();
+        for o in &orders {
+            for s in 0..3 {
+                *after.entry((o[s], o[(s + 2) % 3])).or_insert(0) += 1;
+            }
+        }
+        assert!(after.values().all(|&n| n == 3), "{after:?}");
     }
 
     #[test]

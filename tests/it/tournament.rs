@@ -101,3 +101,54 @@ fn bad_arguments_are_refused_with_a_message() {
         .clone();
     assert!(String::from_utf8_lossy(&out).contains("no strategy `nosuch`"));
 }
+
+/// `--seatings all`: every run plays every order of its strategies once in
+/// six games (three seats), so each sits directly after each other one
+/// equally often; `--seatings fixed` is `--fixed-seats`.
+#[test]
+fn all_seatings_play_every_order_of_each_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("all");
+    Command::cargo_bin("dealer")
+        .unwrap()
+        .args(["tournament", "gofish", "--strategies"])
+        .args(["random,most-cards,first-order,careful", "--games", "6"])
+        .args(["--size", "small", "--seatings", "all", "--out"])
+        .arg(&out)
+        .args(["--dir", concat!(env!("CARGO_MANIFEST_DIR"), "/strategies")])
+        .assert()
+        .success();
+    let csv = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    let mut orders: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
+        Default::default();
+    for line in csv.lines().skip(1) {
+        let cols: Vec<&str> = line.split(',').collect();
+        orders
+            .entry(cols[2].to_string())
+            .or_default()
+            .insert(cols[3].to_string());
+    }
+    assert_eq!(orders.len(), 4, "four runs: {csv}");
+    for (run, seen) in &orders {
+        assert_eq!(seen.len(), 6, "run {run} plays every order once: {seen:?}");
+    }
+    let fixed = tmp.path().join("fixed");
+    let flag = tmp.path().join("flag");
+    tournament(&fixed, &["--seatings", "fixed"], "2");
+    tournament(&flag, &["--fixed-seats"], "2");
+    assert_eq!(
+        rows(&fixed.join("games.csv")),
+        rows(&flag.join("games.csv"))
+    );
+    Command::cargo_bin("dealer")
+        .unwrap()
+        .args([
+            "tournament",
+            "gofish",
+            "--strategies",
+            "random,random,random",
+        ])
+        .args(["--seatings", "all", "--fixed-seats"])
+        .assert()
+        .failure();
+}

@@ -188,6 +188,12 @@ pub fn random_args(rng: &mut ChaCha8Rng, dir: &Path) -> Vec<String> {
             }
             if rng.random_bool(0.2) {
                 args.push("--fixed-seats".into());
+            } else if rng.random_bool(0.2) {
+                flag(
+                    &mut args,
+                    "--seatings",
+                    pick(rng, &["rotate", "fixed", "all", "every"]).to_string(),
+                );
             }
             // Every combination with repetition of four strategies is 20
             // runs: at the report's size, 40 knowledge games (13 s), which
