@@ -375,6 +375,11 @@ pub fn game_over(table: &Table, model: &dyn Backend) -> bool {
 }
 
 /// Go Fish (`game gofish`).
+///
+/// The referee of Go Fish (report 002 §1.1): three players with seven cards
+/// each from the 52-card deck; for teaching, nine cards (three ranks of
+/// three suits), two each. The game ends when every book is down; a player's
+/// score is the number of books laid down.
 #[derive(Debug)]
 pub struct GoFish;
 
@@ -396,15 +401,8 @@ impl GameRules for GoFish {
         settle(table, out, &all, None)
     }
 
-    fn play(
-        &self,
-        table: &Table,
-        model: &Rc<dyn Backend>,
-        state: &GameState,
-        mv: &Move,
-        label: &str,
-    ) -> Result<Outcome, Refusal> {
-        play(table, model, state, mv, label)
+    fn play(&self, pos: &Position, mv: &Move, label: &str) -> Result<Outcome, Refusal> {
+        play(pos.table, pos.model, pos.state, mv, label)
     }
 
     fn event_models(
@@ -438,13 +436,8 @@ impl GameRules for GoFish {
         }
         deck.pattern(card)
     }
-}
 
-/// The referee of Go Fish (report 002 §1.1): three players with seven cards
-/// each from the 52-card deck; for teaching, nine cards (three ranks of
-/// three suits), two each. The game ends when every book is down; a player's
-/// score is the number of books laid down.
-impl Referee for GoFish {
+    // The referee.
     fn view_style(&self) -> ViewStyle {
         ViewStyle {
             hand: HandFacts::Ranks {
@@ -464,7 +457,7 @@ impl Referee for GoFish {
     }
 
     fn is_terminal(&self, pos: &Position) -> bool {
-        game_over(pos.table, pos.model)
+        game_over(pos.table, &**pos.model)
     }
 
     /// A due draw comes first; otherwise the turn player asks.

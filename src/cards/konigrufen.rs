@@ -29,11 +29,59 @@ use super::deck::{tarock_ranks, CardKind};
 use super::game::GameRules;
 use super::generic::{generic, generic_event_models};
 use super::referee::{deal_lines, HandFacts, Position, Referee, Size, ViewStyle};
-use super::rules::GameMove;
 use super::rules::{
-    actual_cards, check_turn, describe_player, holds, Extra, GameState, Move, Outcome, Refusal,
+    actual_cards, check_turn, describe_player, foreign, holds, Arg, ArgKind, GameAction, GameState,
+    Move, MoveForm, Outcome, Refusal,
 };
 use super::table::{LocKind, Table};
+
+/// The moves of Königrufen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KonigrufenMove {
+    /// `call P K`: the declarer calls a king.
+    Call {
+        /// The declarer.
+        player: Agent,
+        /// The king called.
+        kind: Kind,
+    },
+    /// `play P C`: a card to the current trick.
+    Play {
+        /// Who plays.
+        player: Agent,
+        /// The card.
+        kind: Kind,
+    },
+}
+
+/// The words of Königrufen's moves and what they take.
+const FORMS: &[MoveForm] = &[
+    MoveForm {
+        word: "call",
+        args: &[ArgKind::Player, ArgKind::Card],
+    },
+    MoveForm {
+        word: "play",
+        args: &[ArgKind::Player, ArgKind::Card],
+    },
+];
+
+impl GameAction for KonigrufenMove {
+    fn word(&self) -> &'static str {
+        match self {
+            KonigrufenMove::Call { .. } => "call",
+            KonigrufenMove::Play { .. } => "play",
+        }
+    }
+
+    fn args(&self) -> Vec<Arg> {
+        match *self {
+            KonigrufenMove::Call { player, kind } | KonigrufenMove::Play { player, kind } => {
+                vec![Arg::Player(player), Arg::Card(kind)]
+            }
+        }
+    }
+}
 
 /// The call and the trick in progress.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -76,10 +124,7 @@ fn played(table: &Table, p: Agent) -> Loc {
 }
 
 fn tricks(state: &GameState) -> Tricks {
-    match &state.extra {
-        Extra::Konigrufen(t) => t.clone(),
-        _ => Tricks::default(),
-    }
+    state.extra.get::<Tricks>().cloned().unwrap_or_default()
 }
 
 /// A card's suit (`T` for trumps) and its strength within the suit.
@@ -122,7 +167,7 @@ pub fn start(table: &Table, mut out: Outcome) -> Result<Outcome, Refusal> {
         )
         .help("declare the deck as `deck tarock`, `deck tarock reduced` or `deck tarock T1 T21 SKUS KH ...`"));
     }
-    out.state.extra = Extra::Konigrufen(Tricks::default());
+    out.state.extra.set(Tricks::default());
     Ok(out)
 }
 
@@ -135,12 +180,15 @@ pub fn play(
     label: &str,
 ) -> Result<Outcome, Refusal> {
     match mv {
-        Move::Game(GameMove::Call { player, kind }) => {
-            call(table, model, state, *player, *kind, label)
-        }
-        Move::Game(GameMove::Play { player, kind }) => {
-            play_card(table, model, state, *player, *kind, label)
-        }
+        Move::Game(g) => match g.as_any().downcast_ref::<KonigrufenMove>() {
+            Some(KonigrufenMove::Call { player, kind }) => {
+                call(table, model, state, *player, *kind, label)
+            }
+            Some(KonigrufenMove::Play { player, kind }) => {
+                play_card(table, model, state, *player, *kind, label)
+            }
+            None => Err(foreign(g.as_ref())),
+        },
         Move::Announce(_) | Move::Apply(..) => {
             let (model, state) = generic(table, model, state, mv, label)?;
             Ok(Outcome {
@@ -192,7 +240,7 @@ fn call(
     t.declarer = Some(player);
     t.called = Some(kind);
     let mut state = state.clone();
-    state.extra = Extra::Konigrufen(t);
+    state.extra.set(t);
     let notes = vec![format!(
         "{} is the declarer; whoever holds {} is the partner",
         describe_player(table, player),
@@ -321,7 +369,7 @@ fn play_card(
         t.trick.clear();
         state.turn = winner;
     }
-    state.extra = Extra::Konigrufen(t);
+    state.extra.set(t);
     Ok(Outcome {
         model,
         state,
@@ -352,12 +400,15 @@ pub fn event_models(
 ) -> Result<Vec<EventModel>, Refusal> {
     let t = state.map(tricks).unwrap_or_default();
     Ok(vec![match mv {
-        Move::Game(GameMove::Play { player, kind }) => {
-            play_events(table, led_suit(table, &t), *player, *kind, label)
-        }
-        Move::Game(GameMove::Call { .. }) => {
-            EventModel::announcement(label, table.players.len(), Formula::Top)
-        }
+        Move::Game(g) => match g.as_any().downcast_ref::<KonigrufenMove>() {
+            Some(KonigrufenMove::Play { player, kind }) => {
+                play_events(table, led_suit(table, &t), *player, *kind, label)
+            }
+            Some(KonigrufenMove::Call { .. }) => {
+                EventModel::announcement(label, table.players.len(), Formula::Top)
+            }
+            None => return Err(foreign(g.as_ref())),
+        },
         _ => generic_event_models(table, mv, label)?,
     }])
 }
@@ -432,6 +483,16 @@ pub fn highest(table: &Table, p: Agent) -> Formula {
 }
 
 /// Königrufen (`game konigrufen`).
+///
+/// The referee of Königrufen (report 004): Bruno, Jakob, Katrin and Nadine
+/// with twelve cards each from the report's 48-card deck (`deck tarock
+/// reduced`); for teaching, the eight cards of scenarios/konigrufen/teams.deal,
+/// two each. The first player calls a king, then every trick is played;
+/// the game ends when every card is played. Each player's score is its
+/// team's count (the declarer and the holder of the called king against the
+/// other two): the points of the cards its tricks took, less two for every
+/// three cards, rounded to the nearest point. The team with the higher
+/// count wins.
 #[derive(Debug)]
 pub struct Konigrufen;
 
@@ -452,15 +513,25 @@ impl GameRules for Konigrufen {
         start(table, out)
     }
 
-    fn play(
-        &self,
-        table: &Table,
-        model: &Rc<dyn Backend>,
-        state: &GameState,
-        mv: &Move,
-        label: &str,
-    ) -> Result<Outcome, Refusal> {
-        play(table, model, state, mv, label)
+    fn move_forms(&self) -> &'static [MoveForm] {
+        FORMS
+    }
+
+    fn make_move(&self, word: &str, args: &[Arg]) -> Option<Box<dyn GameAction>> {
+        let m = match (word, args) {
+            ("call", &[Arg::Player(player), Arg::Card(kind)]) => {
+                KonigrufenMove::Call { player, kind }
+            }
+            ("play", &[Arg::Player(player), Arg::Card(kind)]) => {
+                KonigrufenMove::Play { player, kind }
+            }
+            _ => return None,
+        };
+        Some(Box::new(m))
+    }
+
+    fn play(&self, pos: &Position, mv: &Move, label: &str) -> Result<Outcome, Refusal> {
+        play(pos.table, pos.model, pos.state, mv, label)
     }
 
     fn event_models(
@@ -490,54 +561,8 @@ impl GameRules for Konigrufen {
     fn referee(&self) -> Option<&dyn Referee> {
         Some(self)
     }
-}
 
-/// A card's points in the count (report 004): king 5, queen 4, cavalier 3,
-/// jack 2, the trumps 1 and 21 and the Sküs 5, every other card 1.
-fn card_points(card: &CardKind) -> i64 {
-    match (card.suit, card.rank.as_deref(), card.value) {
-        (Some('T'), _, Some(1 | 21 | 22)) => 5,
-        (Some('T'), _, _) => 1,
-        (_, Some("K"), _) => 5,
-        (_, Some("Q"), _) => 4,
-        (_, Some("C"), _) => 3,
-        (_, Some("J"), _) => 2,
-        _ => 1,
-    }
-}
-
-/// The cards that follow the rules in `p`'s hand: the led suit if `p` holds
-/// one, else a trump if `p` holds one, else any card.
-fn playable(pos: &Position, t: &Tricks, p: Agent) -> Vec<Kind> {
-    let table = pos.table;
-    let held = pos.kinds_at(table.hand(p));
-    let suit = |k: Kind| strength(&table.deck.kinds[k]).0;
-    let Some(led) = led_suit(table, t) else {
-        return held;
-    };
-    for wanted in [led, 'T'] {
-        let of: Vec<Kind> = held
-            .iter()
-            .copied()
-            .filter(|&k| suit(k) == wanted)
-            .collect();
-        if !of.is_empty() {
-            return of;
-        }
-    }
-    held
-}
-
-/// The referee of Königrufen (report 004): Bruno, Jakob, Katrin and Nadine
-/// with twelve cards each from the report's 48-card deck (`deck tarock
-/// reduced`); for teaching, the eight cards of scenarios/konigrufen/teams.deal,
-/// two each. The first player calls a king, then every trick is played;
-/// the game ends when every card is played. Each player's score is its
-/// team's count (the declarer and the holder of the called king against the
-/// other two): the points of the cards its tricks took, less two for every
-/// three cards, rounded to the nearest point. The team with the higher
-/// count wins.
-impl Referee for Konigrufen {
+    // The referee.
     fn card_points(&self, card: &CardKind) -> i64 {
         card_points(card)
     }
@@ -591,12 +616,12 @@ impl Referee for Konigrufen {
                     let card = &table.deck.kinds[k];
                     card.rank.as_deref() == Some("K") && card.suit != Some('T')
                 })
-                .map(|kind| Move::Game(GameMove::Call { player, kind }))
+                .map(|kind| Move::Game(Box::new(KonigrufenMove::Call { player, kind })))
                 .collect();
         }
         playable(pos, &t, player)
             .into_iter()
-            .map(|kind| Move::Game(GameMove::Play { player, kind }))
+            .map(|kind| Move::Game(Box::new(KonigrufenMove::Play { player, kind })))
             .collect()
     }
 
@@ -620,4 +645,40 @@ impl Referee for Konigrufen {
         let points = thirds.map(|x| (x + 1).div_euclid(3));
         (0..n).map(|p| points[usize::from(team(p))]).collect()
     }
+}
+
+/// A card's points in the count (report 004): king 5, queen 4, cavalier 3,
+/// jack 2, the trumps 1 and 21 and the Sküs 5, every other card 1.
+fn card_points(card: &CardKind) -> i64 {
+    match (card.suit, card.rank.as_deref(), card.value) {
+        (Some('T'), _, Some(1 | 21 | 22)) => 5,
+        (Some('T'), _, _) => 1,
+        (_, Some("K"), _) => 5,
+        (_, Some("Q"), _) => 4,
+        (_, Some("C"), _) => 3,
+        (_, Some("J"), _) => 2,
+        _ => 1,
+    }
+}
+
+/// The cards that follow the rules in `p`'s hand: the led suit if `p` holds
+/// one, else a trump if `p` holds one, else any card.
+fn playable(pos: &Position, t: &Tricks, p: Agent) -> Vec<Kind> {
+    let table = pos.table;
+    let held = pos.kinds_at(table.hand(p));
+    let suit = |k: Kind| strength(&table.deck.kinds[k]).0;
+    let Some(led) = led_suit(table, t) else {
+        return held;
+    };
+    for wanted in [led, 'T'] {
+        let of: Vec<Kind> = held
+            .iter()
+            .copied()
+            .filter(|&k| suit(k) == wanted)
+            .collect();
+        if !of.is_empty() {
+            return of;
+        }
+    }
+    held
 }
