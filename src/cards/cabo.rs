@@ -19,6 +19,7 @@ use std::rc::Rc;
 
 use crate::engine::{Agent, Backend, Event, EventModel, Formula, Kind, Loc, Post, Relation};
 
+use super::deal::Deal;
 use super::game::GameRules;
 use super::generic::{generic, generic_event_models};
 use super::referee::{best, shuffled, HandFacts, Position, Referee, Size, ViewStyle};
@@ -524,36 +525,38 @@ impl GameRules for Cabo {
         }
     }
 
-    fn setup(&self, seed: u64, size: Size) -> String {
+    fn deal(&self, seed: u64, size: Size) -> Deal {
         // At the report's size the players do not count cards, as in the
         // report ("none of the agents count cards"): 13^16 worlds at the
         // deal. The teaching deck keeps exact counting.
-        let (players, deck): (&[&str], &str) = match size {
-            Size::Full => (
-                &["1", "2", "3", "4"],
-                "deck 0..12*4\n# the players do not count cards (the report's model)\nuncounted",
-            ),
-            Size::Teaching => (&["1", "2"], "deck 0..3*3"),
+        let (players, deck, uncounted): (&[&str], &str, bool) = match size {
+            Size::Full => (&["1", "2", "3", "4"], "0..12*4", true),
+            Size::Teaching => (&["1", "2"], "0..3*3", false),
         };
-        let mut cards = shuffled(deck, seed).into_iter();
-        let mut deal = Vec::new();
+        let mut cards = shuffled(&format!("deck {deck}"), seed).into_iter();
+        let mut parts = Vec::new();
         for p in players {
             for n in 1..=SLOTS {
-                deal.push(format!("{p}.{n}: {}", cards.next().expect("enough cards")));
+                let card = cards.next().expect("enough cards");
+                parts.push((format!("{p}.{n}"), vec![card]));
             }
         }
-        deal.push(format!("open: {}", cards.next().expect("enough cards")));
-        let stock: Vec<String> = cards.collect();
-        let mut out = format!(
-            "# a seeded deal (seed {seed})\ngame cabo\nplayers {}\n{deck}\ndeal {}\nstock {}\n",
-            players.join(" "),
-            deal.join(" | "),
-            stock.join(" ")
-        );
-        for p in players {
-            out.push_str(&format!("peek {p} {p}.1\npeek {p} {p}.2\n"));
+        parts.push(("open".into(), vec![cards.next().expect("enough cards")]));
+        let opening = players
+            .iter()
+            .flat_map(|p| [format!("peek {p} {p}.1"), format!("peek {p} {p}.2")])
+            .collect();
+        Deal {
+            game: "cabo".into(),
+            seed,
+            players: players.iter().map(|p| p.to_string()).collect(),
+            deck: deck.into(),
+            uncounted,
+            parts,
+            stock: cards.collect(),
+            opening,
+            psychic: Vec::new(),
         }
-        out
     }
 
     fn is_terminal(&self, pos: &Position) -> bool {

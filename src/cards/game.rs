@@ -16,6 +16,7 @@ use crate::diag::Diagnostic;
 use crate::engine::{Agent, EventModel, Formula, Kind};
 use crate::syntax::ast::{Name, Span};
 
+use super::deal::Deal;
 use super::deck::{CardKind, Deck};
 use super::generic::{self, generic, generic_event_models};
 use super::referee::{best, move_text, Position, Size, ViewStyle, MOVE_LIMIT};
@@ -122,13 +123,23 @@ pub trait GameRules: Sync + fmt::Debug {
         None
     }
 
-    /// A whole game's start as scenario text (`game`, `players`, `deck`,
-    /// `deal`, `stock` and opening moves): the deck of `size`, shuffled by a
+    /// A whole game's start (players, deck, the cards at each place, the
+    /// stock's order and opening moves): the deck of `size`, shuffled by a
     /// ChaCha8 generator seeded with `seed`, so that the same seed gives the
-    /// same deal on every machine.
+    /// same deal on every machine. A game without a referee has no deal
+    /// (only its name and seed).
+    fn deal(&self, seed: u64, size: Size) -> Deal {
+        let _ = size;
+        Deal {
+            game: self.name().into(),
+            seed,
+            ..Deal::default()
+        }
+    }
+
+    /// [`deal`](GameRules::deal) as scenario text ([`Deal::to_text`]).
     fn setup(&self, seed: u64, size: Size) -> String {
-        let _ = (seed, size);
-        format!("game {}\n", self.name())
+        self.deal(seed, size).to_text()
     }
 
     /// Whether the game is over by its own rules.

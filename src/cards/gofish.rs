@@ -22,11 +22,12 @@ use crate::engine::{Agent, Backend, Cmp, Event, EventModel, Formula, Kind, Post}
 use crate::syntax::ast::Name;
 
 use super::books;
+use super::deal::Deal;
 use super::deck::{normalise, Deck};
 use super::events;
 use super::game::GameRules;
 use super::generic::{generic, generic_event_models};
-use super::referee::{books_laid, deal_lines, HandFacts, Position, Referee, Size, ViewStyle};
+use super::referee::{books_laid, dealt, HandFacts, Position, Referee, Size, ViewStyle};
 use super::rules::{
     actual_cards, check_asks_another, check_turn, describe_player, hand_size, GameState, Move,
     Outcome, Refusal,
@@ -448,12 +449,12 @@ impl GameRules for GoFish {
         }
     }
 
-    fn setup(&self, seed: u64, size: Size) -> String {
+    fn deal(&self, seed: u64, size: Size) -> Deal {
         let (deck, hand) = match size {
             Size::Full => ("deck ranks 2..10 J Q K A suits S H D C", 7),
             Size::Teaching => ("deck ranks A K Q suits S H D", 2),
         };
-        deal_lines("gofish", &["1", "2", "3"], deck, hand, seed)
+        dealt("gofish", &["1", "2", "3"], deck, hand, seed)
     }
 
     fn is_terminal(&self, pos: &Position) -> bool {

@@ -28,6 +28,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::engine::{Agent, Backend, Event, EventModel, Formula, Kind, Loc, Post};
 
+use super::deal::Deal;
 use super::events;
 use super::game::GameRules;
 use super::generic::{generic, generic_event_models};
@@ -656,23 +657,28 @@ impl GameRules for Kemps {
         }
     }
 
-    fn setup(&self, seed: u64, size: Size) -> String {
+    fn deal(&self, seed: u64, size: Size) -> Deal {
         let deck = match size {
-            Size::Full => "deck ranks 2..6 suits S H D C",
-            Size::Teaching => "deck 2..6*4",
+            Size::Full => "ranks 2..6 suits S H D C",
+            Size::Teaching => "2..6*4",
         };
-        let mut cards = shuffled(deck, seed).into_iter();
-        let mut take = |n: usize| cards.by_ref().take(n).collect::<Vec<String>>().join(" ");
-        let hands: Vec<String> = ["1", "2", "3"]
+        let mut cards = shuffled(&format!("deck {deck}"), seed).into_iter();
+        let mut take = |n: usize| cards.by_ref().take(n).collect::<Vec<String>>();
+        let players = ["1", "2", "3"];
+        let mut parts: Vec<(String, Vec<String>)> = players
             .iter()
-            .map(|p| format!("{p}: {}", take(HAND as usize)))
+            .map(|p| (p.to_string(), take(HAND as usize)))
             .collect();
-        let on_table = take(TABLE as usize);
-        let stock = take(usize::MAX);
-        format!(
-            "# a seeded deal (seed {seed})\ngame kemps\nplayers 1 2 3\n{deck}\ndeal {} | table: {on_table}\nstock {stock}\n",
-            hands.join(" | ")
-        )
+        parts.push(("table".into(), take(TABLE as usize)));
+        Deal {
+            game: "kemps".into(),
+            seed,
+            players: players.iter().map(|p| p.to_string()).collect(),
+            deck: deck.into(),
+            parts,
+            stock: take(usize::MAX),
+            ..Deal::default()
+        }
     }
 
     fn is_terminal(&self, pos: &Position) -> bool {

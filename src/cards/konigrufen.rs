@@ -25,10 +25,11 @@ use crate::diag::Diagnostic;
 use crate::engine::{Agent, Backend, Cmp, Event, EventModel, Formula, Kind, Loc, Post};
 use crate::syntax::ast::Name;
 
+use super::deal::Deal;
 use super::deck::{tarock_ranks, CardKind};
 use super::game::GameRules;
 use super::generic::{generic, generic_event_models};
-use super::referee::{deal_lines, HandFacts, Position, Referee, Size, ViewStyle};
+use super::referee::{dealt, HandFacts, Position, Referee, Size, ViewStyle};
 use super::rules::{
     actual_cards, check_turn, describe_player, foreign, holds, Arg, ArgKind, GameAction, GameState,
     Move, MoveForm, Outcome, Refusal,
@@ -581,11 +582,11 @@ impl GameRules for Konigrufen {
         }
     }
 
-    fn setup(&self, seed: u64, size: Size) -> String {
+    fn deal(&self, seed: u64, size: Size) -> Deal {
         let players = ["Bruno", "Jakob", "Katrin", "Nadine"];
         match size {
-            Size::Full => deal_lines("konigrufen", &players, "deck tarock reduced", 12, seed),
-            Size::Teaching => deal_lines(
+            Size::Full => dealt("konigrufen", &players, "deck tarock reduced", 12, seed),
+            Size::Teaching => dealt(
                 "konigrufen",
                 &players,
                 "deck tarock KH QH 1H 2H KS QS 9S T4",

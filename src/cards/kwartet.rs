@@ -18,10 +18,11 @@ use std::rc::Rc;
 use crate::engine::{Agent, Backend, Cmp, Event, EventModel, Formula, Kind, Post};
 
 use super::books;
+use super::deal::Deal;
 use super::events;
 use super::game::GameRules;
 use super::generic::{generic, generic_event_models};
-use super::referee::{books_laid, deal_lines, others_holding, Position, Referee, Size};
+use super::referee::{books_laid, dealt, others_holding, Position, Referee, Size};
 use super::rules::{
     actual_cards, check_asks_another, check_turn, describe_player, foreign, hand_size, GameState,
     Move, Outcome, Refusal,
@@ -310,18 +311,16 @@ impl GameRules for Kwartet {
     }
 
     // The referee.
-    fn setup(&self, seed: u64, size: Size) -> String {
+    fn deal(&self, seed: u64, size: Size) -> Deal {
         match size {
-            Size::Full => deal_lines(
+            Size::Full => dealt(
                 "kwartet",
                 &["1", "2", "3", "4"],
                 "deck sets 1..13 of 4",
                 13,
                 seed,
             ),
-            Size::Teaching => {
-                deal_lines("kwartet", &["1", "2", "3"], "deck sets 1..3 of 4", 4, seed)
-            }
+            Size::Teaching => dealt("kwartet", &["1", "2", "3"], "deck sets 1..3 of 4", 4, seed),
         }
     }
 

@@ -20,6 +20,7 @@ use crate::diag::Diagnostic;
 use crate::engine::{Agent, Backend, Kind};
 use crate::syntax::ast::StatementKind;
 
+use super::deal::Deal;
 use super::deck::Deck;
 use super::rules::{action_text, GameState, Move};
 use super::table::{LocKind, Table};
@@ -210,25 +211,17 @@ pub fn move_text(table: &Table, mv: &Move) -> String {
 }
 
 /// A referee's setup text with `psychic P` declared for the players at
-/// `seats` (indices into its `players` line), right after that line.
+/// `seats` (indices into its `players` line): the text read back as a
+/// [`Deal`], given the seats, and printed. A text that is no deal is
+/// returned as it is.
 pub fn with_psychic(setup: &str, seats: &[usize]) -> String {
     if seats.is_empty() {
         return setup.to_string();
     }
-    let mut out = String::new();
-    for line in setup.lines() {
-        out.push_str(line);
-        out.push('\n');
-        if let Some(players) = line.strip_prefix("players ") {
-            let names: Vec<&str> = players.split_whitespace().collect();
-            let psychic: Vec<&str> = seats
-                .iter()
-                .filter_map(|&s| names.get(s).copied())
-                .collect();
-            out.push_str(&format!("psychic {}\n", psychic.join(" ")));
-        }
+    match Deal::from_text(setup) {
+        Ok(deal) => deal.with_psychic(seats).to_text(),
+        Err(_) => setup.to_string(),
     }
-    out
 }
 
 /// The deck a `deck ...` line declares, read by the scenario grammar (a
@@ -269,28 +262,35 @@ pub fn shuffled(deck_text: &str, seed: u64) -> Vec<String> {
     cards
 }
 
-/// Deals `hand` cards to each player from the top of `cards` and writes
-/// the `players`, `deck`, `deal` and `stock` lines (the rest is the stock,
-/// in order).
-pub fn deal_lines(game: &str, players: &[&str], deck_line: &str, hand: usize, seed: u64) -> String {
+/// Deals `hand` cards to each player from the top of the deck
+/// `deck_line` declares (`deck ...`), shuffled by `seed`; the rest is the
+/// stock, in order.
+pub fn dealt(game: &str, players: &[&str], deck_line: &str, hand: usize, seed: u64) -> Deal {
     let mut cards = shuffled(deck_line, seed).into_iter();
-    let mut out = format!(
-        "# a seeded deal (seed {seed})\ngame {game}\nplayers {}\n{deck_line}\n",
-        players.join(" ")
-    );
-    let hands: Vec<String> = players
+    let parts = players
         .iter()
-        .map(|p| {
-            let dealt: Vec<String> = cards.by_ref().take(hand).collect();
-            format!("{p}: {}", dealt.join(" "))
-        })
+        .map(|p| (p.to_string(), cards.by_ref().take(hand).collect()))
         .collect();
-    out.push_str(&format!("deal {}\n", hands.join(" | ")));
-    let rest: Vec<String> = cards.collect();
-    if !rest.is_empty() {
-        out.push_str(&format!("stock {}\n", rest.join(" ")));
+    Deal {
+        game: game.into(),
+        seed,
+        players: players.iter().map(|p| p.to_string()).collect(),
+        deck: deck_line
+            .trim()
+            .strip_prefix("deck ")
+            .unwrap_or(deck_line)
+            .trim()
+            .to_string(),
+        parts,
+        stock: cards.collect(),
+        ..Deal::default()
     }
-    out
+}
+
+/// [`dealt`] as scenario text: the `players`, `deck`, `deal` and `stock`
+/// lines.
+pub fn deal_lines(game: &str, players: &[&str], deck_line: &str, hand: usize, seed: u64) -> String {
+    dealt(game, players, deck_line, hand, seed).to_text()
 }
 
 /// The `expect` lines that pin down where every card lies at the end:

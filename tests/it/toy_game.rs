@@ -18,10 +18,10 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use dealer::cards::generic::generic;
-use dealer::cards::referee::deal_lines;
+use dealer::cards::referee::dealt;
 use dealer::cards::rules::{check_turn, describe_player};
 use dealer::cards::{
-    Arg, ArgKind, Game, GameAction, GameRules, GameState, Move, MoveForm, Outcome, Position,
+    Arg, ArgKind, Deal, Game, GameAction, GameRules, GameState, Move, MoveForm, Outcome, Position,
     Refusal, Size, Table,
 };
 use dealer::engine::{Agent, Event, EventModel, Formula, Kind};
@@ -231,8 +231,8 @@ impl GameRules for Guess {
         Some(self)
     }
 
-    fn setup(&self, seed: u64, _size: Size) -> String {
-        deal_lines("guess", &["1", "2"], "deck 1..6", 1, seed)
+    fn deal(&self, seed: u64, _size: Size) -> Deal {
+        dealt("guess", &["1", "2"], "deck 1..6", 1, seed)
     }
 
     fn is_terminal(&self, pos: &Position) -> bool {
