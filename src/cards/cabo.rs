@@ -19,17 +19,79 @@ use std::rc::Rc;
 
 use crate::engine::{Agent, Backend, Event, EventModel, Formula, Kind, Loc, Post, Relation};
 
+use super::deal::Deal;
 use super::game::GameRules;
 use super::generic::{generic, generic_event_models};
 use super::referee::{best, shuffled, HandFacts, Position, Referee, Size, ViewStyle};
 use super::rules::{
-    actual_cards, check_turn, describe_location, describe_player, hand_size, holds, Extra,
-    GameMove, GameState, Move, Outcome, Refusal,
+    actual_cards, check_turn, describe_location, describe_player, hand_size, holds, Arg, ArgKind,
+    GameAction, GameState, Move, MoveForm, Outcome, Refusal,
 };
 use super::table::{LocKind, Table};
 
 /// The slots each player has.
 pub const SLOTS: u32 = 4;
+
+/// The moves of the Cabo-like game (besides `peek` and `draw`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CaboMove {
+    /// `place P s`: the drawn card into slot s, the old one face up.
+    Place {
+        /// Who places.
+        player: Agent,
+        /// The slot.
+        slot: Loc,
+    },
+    /// `discard P C`: the drawn card face up on the open pile.
+    Discard {
+        /// Who discards.
+        player: Agent,
+        /// The card.
+        kind: Kind,
+    },
+    /// `glimpse P s`: a psychic player secretly looks at slot s.
+    Glimpse {
+        /// Who looks.
+        player: Agent,
+        /// The slot.
+        slot: Loc,
+    },
+}
+
+/// The words of the game's moves and what they take.
+const FORMS: &[MoveForm] = &[
+    MoveForm {
+        word: "place",
+        args: &[ArgKind::Player, ArgKind::Slot],
+    },
+    MoveForm {
+        word: "discard",
+        args: &[ArgKind::Player, ArgKind::Card],
+    },
+    MoveForm {
+        word: "glimpse",
+        args: &[ArgKind::Player, ArgKind::Slot],
+    },
+];
+
+impl GameAction for CaboMove {
+    fn word(&self) -> &'static str {
+        match self {
+            CaboMove::Place { .. } => "place",
+            CaboMove::Discard { .. } => "discard",
+            CaboMove::Glimpse { .. } => "glimpse",
+        }
+    }
+
+    fn args(&self) -> Vec<Arg> {
+        match *self {
+            CaboMove::Place { player, slot } | CaboMove::Glimpse { player, slot } => {
+                vec![Arg::Player(player), Arg::Slot(slot)]
+            }
+            CaboMove::Discard { player, kind } => vec![Arg::Player(player), Arg::Card(kind)],
+        }
+    }
+}
 
 /// The open pile's cards, bottom first (the last one is on top), and the
 /// slots each psychic player has glimpsed at since their card last changed
@@ -92,15 +154,15 @@ pub fn start(table: &Table, mut out: Outcome) -> Result<Outcome, Refusal> {
     let order = (0..open.len())
         .flat_map(|k| std::iter::repeat_n(k, open[k] as usize))
         .collect();
-    out.state.extra = Extra::Cabo(OpenPile(order, Vec::new()));
+    out.state.extra.set(OpenPile(order, Vec::new()));
     Ok(out)
 }
 
 fn open_order(state: &GameState) -> Vec<Kind> {
-    match &state.extra {
-        Extra::Cabo(OpenPile(o, _)) => o.clone(),
-        _ => Vec::new(),
-    }
+    state
+        .extra
+        .get::<OpenPile>()
+        .map_or_else(Vec::new, |p| p.0.clone())
 }
 
 /// Plays a move by the rules of the Cabo-like game.
@@ -123,14 +185,15 @@ pub fn play(
                 check_draw(table, model.as_ref(), &state, *player, *kind, *from)?;
                 let (model, mut next) = generic(table, model, &state, mv, label)?;
                 if *from == open_pile(table) {
-                    if let Extra::Cabo(OpenPile(o, _)) = &mut next.extra {
+                    if let Some(OpenPile(o, _)) = open_mut(&mut next) {
                         o.pop();
                     }
                 }
                 state = next;
                 model
             }
-            Move::Game(GameMove::Place { player, slot }) => {
+            Move::Game(g) => match g.as_any().downcast_ref::<CaboMove>() {
+            Some(CaboMove::Place { player, slot }) => {
                 check_holding(table, model.as_ref(), &state, *player)?;
                 own_slot(table, *player, *slot, "places a card")?;
                 let old = first_kind(&actual_cards(model.as_ref(), *slot));
@@ -140,7 +203,7 @@ pub fn play(
                 pass(table, &mut state, &mut notes);
                 model
             }
-            Move::Game(GameMove::Discard { player, kind }) => {
+            Some(CaboMove::Discard { player, kind }) => {
                 check_holding(table, model.as_ref(), &state, *player)?;
                 holds(table, model.as_ref(), table.hand(*player), *kind)?;
                 let em = discard_events(table, *player, *kind, label);
@@ -149,16 +212,18 @@ pub fn play(
                 pass(table, &mut state, &mut notes);
                 model
             }
-            Move::Game(GameMove::Glimpse { player, slot }) => {
+            Some(CaboMove::Glimpse { player, slot }) => {
                 check_glimpse(table, model.as_ref(), &state, *player, *slot)?;
                 let seen = first_kind(&actual_cards(model.as_ref(), *slot));
                 let em = super::events::glimpse(table, *player, *slot, label);
                 let model = model.apply(&em, Some(seen))?;
-                if let Extra::Cabo(OpenPile(_, g)) = &mut state.extra {
+                if let Some(OpenPile(_, g)) = open_mut(&mut state) {
                     g.push((*player, *slot));
                 }
                 model
             }
+            None => return Err(super::rules::foreign(g.as_ref())),
+            },
             Move::Announce(_) | Move::Apply(..) => generic(table, model, &state, mv, label)?.0,
             _ => return Err(Refusal::new(
                 "not-a-move-of-the-game",
@@ -176,22 +241,24 @@ fn first_kind(cards: &[u32]) -> Kind {
     cards.iter().position(|&n| n > 0).unwrap_or(0)
 }
 
+/// The game's own state, when the deal has set it.
+fn open_mut(state: &mut GameState) -> Option<&mut OpenPile> {
+    state.extra.get_mut()
+}
+
 fn push_open(state: &mut GameState, kind: Kind) {
-    if let Extra::Cabo(OpenPile(o, _)) = &mut state.extra {
+    if let Some(OpenPile(o, _)) = open_mut(state) {
         o.push(kind);
     }
 }
 
 fn glimpsed(state: &GameState) -> &[(Agent, Loc)] {
-    match &state.extra {
-        Extra::Cabo(OpenPile(_, g)) => g,
-        _ => &[],
-    }
+    state.extra.get::<OpenPile>().map_or(&[], |p| &p.1)
 }
 
 /// A slot's card changed: glimpses at it are old news.
 fn forget_glimpses(state: &mut GameState, slot: Loc) {
-    if let Extra::Cabo(OpenPile(_, g)) = &mut state.extra {
+    if let Some(OpenPile(_, g)) = open_mut(state) {
         g.retain(|&(_, s)| s != slot);
     }
 }
@@ -375,16 +442,24 @@ pub fn discard_events(table: &Table, player: Agent, kind: Kind, label: &str) -> 
 
 /// The event models of a move in `[move]φ`.
 pub fn event_models(table: &Table, mv: &Move, label: &str) -> Result<Vec<EventModel>, Refusal> {
-    Ok(vec![match mv {
-        Move::Game(GameMove::Place { player, slot }) => place_events(table, *player, *slot, label),
-        Move::Game(GameMove::Discard { player, kind }) => {
-            discard_events(table, *player, *kind, label)
-        }
+    Ok(vec![match mv.game::<CaboMove>() {
+        Some(CaboMove::Place { player, slot }) => place_events(table, *player, *slot, label),
+        Some(CaboMove::Discard { player, kind }) => discard_events(table, *player, *kind, label),
         _ => generic_event_models(table, mv, label)?,
     }])
 }
 
 /// The Cabo-like game (`game cabo`).
+///
+/// The referee of the Cabo-like game (report 001): four players with four
+/// face-down slots each, values 0 to 12 four times (52 cards), one card face
+/// up on the open pile and the rest in the closed pile; for teaching, two
+/// players and the values 0 to 3 three times. After the deal every player
+/// peeks at its first two slots (the report's look at two own cards). On a
+/// turn the player draws from the closed or the open pile, then places the
+/// card into one of its slots or discards it. dealer has no "Cabo" call: the
+/// game ends when the closed pile is empty at the start of a turn. A
+/// player's score is the sum of its slots' values; the lowest sum wins.
 #[derive(Debug)]
 pub struct Cabo;
 
@@ -409,15 +484,26 @@ impl GameRules for Cabo {
         start(table, out)
     }
 
-    fn play(
-        &self,
-        table: &Table,
-        model: &Rc<dyn Backend>,
-        state: &GameState,
-        mv: &Move,
-        label: &str,
-    ) -> Result<Outcome, Refusal> {
-        play(table, model, state, mv, label)
+    fn move_forms(&self) -> &'static [MoveForm] {
+        FORMS
+    }
+
+    fn make_move(&self, word: &str, args: &[Arg]) -> Option<Box<dyn GameAction>> {
+        let m = match (word, args) {
+            ("place", &[Arg::Player(player), Arg::Slot(slot)]) => CaboMove::Place { player, slot },
+            ("discard", &[Arg::Player(player), Arg::Card(kind)]) => {
+                CaboMove::Discard { player, kind }
+            }
+            ("glimpse", &[Arg::Player(player), Arg::Slot(slot)]) => {
+                CaboMove::Glimpse { player, slot }
+            }
+            _ => return None,
+        };
+        Some(Box::new(m))
+    }
+
+    fn play(&self, pos: &Position, mv: &Move, label: &str) -> Result<Outcome, Refusal> {
+        play(pos.table, pos.model, pos.state, mv, label)
     }
 
     fn event_models(
@@ -429,18 +515,8 @@ impl GameRules for Cabo {
     ) -> Result<Vec<EventModel>, Refusal> {
         event_models(table, mv, label)
     }
-}
 
-/// The referee of the Cabo-like game (report 001): four players with four
-/// face-down slots each, values 0 to 12 four times (52 cards), one card face
-/// up on the open pile and the rest in the closed pile; for teaching, two
-/// players and the values 0 to 3 three times. After the deal every player
-/// peeks at its first two slots (the report's look at two own cards). On a
-/// turn the player draws from the closed or the open pile, then places the
-/// card into one of its slots or discards it. dealer has no "Cabo" call: the
-/// game ends when the closed pile is empty at the start of a turn. A
-/// player's score is the sum of its slots' values; the lowest sum wins.
-impl Referee for Cabo {
+    // The referee.
     fn view_style(&self) -> ViewStyle {
         ViewStyle {
             hand: HandFacts::Nothing,
@@ -449,36 +525,38 @@ impl Referee for Cabo {
         }
     }
 
-    fn setup(&self, seed: u64, size: Size) -> String {
+    fn deal(&self, seed: u64, size: Size) -> Deal {
         // At the report's size the players do not count cards, as in the
         // report ("none of the agents count cards"): 13^16 worlds at the
         // deal. The teaching deck keeps exact counting.
-        let (players, deck): (&[&str], &str) = match size {
-            Size::Full => (
-                &["1", "2", "3", "4"],
-                "deck 0..12*4\n# the players do not count cards (the report's model)\nuncounted",
-            ),
-            Size::Teaching => (&["1", "2"], "deck 0..3*3"),
+        let (players, deck, uncounted): (&[&str], &str, bool) = match size {
+            Size::Full => (&["1", "2", "3", "4"], "0..12*4", true),
+            Size::Teaching => (&["1", "2"], "0..3*3", false),
         };
-        let mut cards = shuffled(deck, seed).into_iter();
-        let mut deal = Vec::new();
+        let mut cards = shuffled(&format!("deck {deck}"), seed).into_iter();
+        let mut parts = Vec::new();
         for p in players {
             for n in 1..=SLOTS {
-                deal.push(format!("{p}.{n}: {}", cards.next().expect("enough cards")));
+                let card = cards.next().expect("enough cards");
+                parts.push((format!("{p}.{n}"), vec![card]));
             }
         }
-        deal.push(format!("open: {}", cards.next().expect("enough cards")));
-        let stock: Vec<String> = cards.collect();
-        let mut out = format!(
-            "# a seeded deal (seed {seed})\ngame cabo\nplayers {}\n{deck}\ndeal {}\nstock {}\n",
-            players.join(" "),
-            deal.join(" | "),
-            stock.join(" ")
-        );
-        for p in players {
-            out.push_str(&format!("peek {p} {p}.1\npeek {p} {p}.2\n"));
+        parts.push(("open".into(), vec![cards.next().expect("enough cards")]));
+        let opening = players
+            .iter()
+            .flat_map(|p| [format!("peek {p} {p}.1"), format!("peek {p} {p}.2")])
+            .collect();
+        Deal {
+            game: "cabo".into(),
+            seed,
+            players: players.iter().map(|p| p.to_string()).collect(),
+            deck: deck.into(),
+            uncounted,
+            parts,
+            stock: cards.collect(),
+            opening,
+            psychic: Vec::new(),
         }
-        out
     }
 
     fn is_terminal(&self, pos: &Position) -> bool {
@@ -498,9 +576,9 @@ impl Referee for Cabo {
         if let Some(&kind) = pos.kinds_at(table.hand(player)).first() {
             let mut moves: Vec<Move> = (0..table.locations.len())
                 .filter(|&l| slot_owner(table, l) == Some(player))
-                .map(|slot| Move::Game(GameMove::Place { player, slot }))
+                .map(|slot| Move::Game(Box::new(CaboMove::Place { player, slot })))
                 .collect();
-            moves.push(Move::Game(GameMove::Discard { player, kind }));
+            moves.push(Move::Game(Box::new(CaboMove::Discard { player, kind })));
             return moves;
         }
         let mut moves = Vec::new();
@@ -509,7 +587,7 @@ impl Referee for Cabo {
             moves.extend(
                 (0..table.locations.len())
                     .filter(|&l| slot_owner(table, l).is_some() && !done.contains(&(player, l)))
-                    .map(|slot| Move::Game(GameMove::Glimpse { player, slot })),
+                    .map(|slot| Move::Game(Box::new(CaboMove::Glimpse { player, slot }))),
             );
         }
         if pos.count(table.stock()) > 0 {

@@ -1,32 +1,39 @@
 //! One type per game behind one trait, and the registry of the games.
 //!
 //! A game is a value implementing [`GameRules`]: the locations it adds to
-//! the table, what happens right after the deal, how each move is checked
-//! against the rules and which event models it becomes, its atoms and its
-//! words for completion. [`GAMES`] is the only place that lists every game:
-//! adding a game means one new file with a type implementing [`GameRules`]
-//! and one line in [`GAMES`] (docs/hacking.md shows a worked example).
+//! the table, what happens right after the deal, its own moves (their
+//! words, how they are read and printed, checked against the rules and
+//! turned into event models), its own state, its atoms, and, for a game
+//! that can be played, its referee (a seeded deal, whose turn, the legal
+//! moves, the end and the score). [`GAMES`] is the only place that lists
+//! every game: adding a game means one new file with a type implementing
+//! [`GameRules`] and one line in [`GAMES`] (docs/hacking.md shows a worked
+//! example; tests/it/toy_game.rs is a game written outside this list).
 
 use std::fmt;
-use std::rc::Rc;
 
 use crate::diag::Diagnostic;
-use crate::engine::{Backend, EventModel, Formula, Kind};
-use crate::syntax::ast::Name;
+use crate::engine::{Agent, EventModel, Formula, Kind};
+use crate::syntax::ast::{Name, Span};
 
-use super::deck::Deck;
+use super::deal::Deal;
+use super::deck::{CardKind, Deck};
 use super::generic::{self, generic, generic_event_models};
-use super::referee::Referee;
-use super::rules::{GameState, Move, Outcome, Refusal};
+use super::referee::{best, move_text, Position, Size, ViewStyle, MOVE_LIMIT};
+use super::rules::{Arg, ArgKind, GameAction, GameState, Move, MoveForm, Outcome, Refusal};
 use super::table::Table;
 use super::{cabo, gofish, kemps, konigrufen, kwartet};
 
-/// A game's rules: what it adds to the table, how it checks and plays each
-/// move, the event models of a move inside `[move]φ`, and its atoms.
+/// A game's rules and its referee: what it adds to the table, its own
+/// moves, how it checks and plays each move, the event models of a move
+/// inside `[move]φ`, its atoms; and for play, a seeded deal, whose turn it
+/// is, the legal moves, the end and the score (in the manner of
+/// OpenSpiel's game interface).
 ///
 /// Every method but [`name`](GameRules::name) and
 /// [`title`](GameRules::title) has a default: the generic moves of
-/// LANGUAGE.md §3 with no further rule, which is `game free`.
+/// LANGUAGE.md §3 with no further rule, which is `game free`, and no
+/// referee.
 pub trait GameRules: Sync + fmt::Debug {
     /// The name `game NAME` takes (`gofish`).
     fn name(&self) -> &'static str;
@@ -51,16 +58,22 @@ pub trait GameRules: Sync + fmt::Debug {
         Ok(out)
     }
 
-    /// Plays a move in the actual world. On refusal nothing changes.
-    fn play(
-        &self,
-        table: &Table,
-        model: &Rc<dyn Backend>,
-        state: &GameState,
-        mv: &Move,
-        label: &str,
-    ) -> Result<Outcome, Refusal> {
-        let (model, state) = generic(table, model, state, mv, label)?;
+    /// The moves this game defines, beyond the language's (`pick P C`).
+    fn move_forms(&self) -> &'static [MoveForm] {
+        &[]
+    }
+
+    /// The game's move with `word` and `args` (read by its
+    /// [`MoveForm`]), as the game's own type; `None` for a word it does
+    /// not define.
+    fn make_move(&self, word: &str, args: &[Arg]) -> Option<Box<dyn GameAction>> {
+        let _ = (word, args);
+        None
+    }
+
+    /// Plays a move in the actual world of `pos`. On refusal nothing changes.
+    fn play(&self, pos: &Position, mv: &Move, label: &str) -> Result<Outcome, Refusal> {
+        let (model, state) = generic(pos.table, pos.model, pos.state, mv, label)?;
         Ok(Outcome {
             model,
             state,
@@ -104,11 +117,210 @@ pub trait GameRules: Sync + fmt::Debug {
         &[]
     }
 
-    /// The game's referee for play (whose turn, legal moves, end, score,
-    /// a seeded deal); `None` for a game that is only replayed.
-    fn referee(&self) -> Option<&dyn Referee> {
+    /// The game as a referee for play, or `None` for a game that is only
+    /// replayed (the referee methods below then keep their defaults).
+    fn referee(&self) -> Option<&dyn GameRules> {
         None
     }
+
+    /// A whole game's start (players, deck, the cards at each place, the
+    /// stock's order and opening moves): the deck of `size`, shuffled by a
+    /// ChaCha8 generator seeded with `seed`, so that the same seed gives the
+    /// same deal on every machine. A game without a referee has no deal
+    /// (only its name and seed).
+    fn deal(&self, seed: u64, size: Size) -> Deal {
+        let _ = size;
+        Deal {
+            game: self.name().into(),
+            seed,
+            ..Deal::default()
+        }
+    }
+
+    /// [`deal`](GameRules::deal) as scenario text ([`Deal::to_text`]).
+    fn setup(&self, seed: u64, size: Size) -> String {
+        self.deal(seed, size).to_text()
+    }
+
+    /// Whether the game is over by its own rules.
+    fn is_terminal(&self, pos: &Position) -> bool {
+        let _ = pos;
+        false
+    }
+
+    /// The game's limit, for a game its rules do not end: why a game at
+    /// `pos` after `moves` moves ends here as it stands (its scores so
+    /// far), or `None` to go on. By default [`MOVE_LIMIT`] moves; Kemps
+    /// ends after the report's 10,000 turns. Loops ask
+    /// [`stopped`](super::stopped), not this method.
+    fn limit(&self, pos: &Position, moves: usize) -> Option<String> {
+        let _ = pos;
+        (moves >= MOVE_LIMIT).then(|| format!("{MOVE_LIMIT} moves, the most dealer plays a game"))
+    }
+
+    /// The player who moves next; `None` when the game is over.
+    fn current_player(&self, pos: &Position) -> Option<Agent> {
+        (!self.is_terminal(pos)).then_some(pos.state.turn)
+    }
+
+    /// Every move the rules accept in the actual state, in a fixed order;
+    /// empty when the game is over.
+    fn legal_moves(&self, pos: &Position) -> Vec<Move> {
+        let _ = pos;
+        Vec::new()
+    }
+
+    /// Each player's score; at the end, the final score.
+    fn scores(&self, pos: &Position) -> Vec<i64> {
+        vec![0; pos.table.players.len()]
+    }
+
+    /// The winners at the end: by default those with the highest score.
+    fn winners(&self, pos: &Position) -> Vec<Agent> {
+        best(&self.scores(pos), true)
+    }
+
+    /// A move in scenario syntax (`ask 1 2 Q`, `play Bruno T21`).
+    fn move_text(&self, table: &Table, mv: &Move) -> String {
+        move_text(table, mv)
+    }
+
+    /// A card's worth in this game (a strategy's `points(c)`): 0 unless
+    /// the game counts card points.
+    fn card_points(&self, _card: &CardKind) -> i64 {
+        0
+    }
+
+    /// How strongly a card takes a trick in this game (a strategy's
+    /// `strength(c)`; a trump above every suit): 0 unless the game plays
+    /// tricks.
+    fn card_strength(&self, _card: &CardKind) -> i64 {
+        0
+    }
+
+    /// What play's knowledge views ask about a player in this game (the
+    /// facts are formulas the engine decides; this only says which).
+    fn view_style(&self) -> ViewStyle {
+        ViewStyle::default()
+    }
+}
+
+/// Reads a game's move `word args...` as written, by the game's
+/// [`MoveForm`]s: each argument is resolved as a player, a card or a slot of
+/// `table`. An unknown word is an error naming the game's moves (and the
+/// game that has the word, when another one does); `span` is the whole move.
+pub fn read_move(
+    game: Game,
+    table: &Table,
+    word: &Name,
+    args: &[Name],
+    span: Span,
+) -> Result<Move, Diagnostic> {
+    let forms = game.move_forms();
+    let Some(form) = forms.iter().find(|f| f.word == word.text) else {
+        return Err(unknown_move(game, word, args));
+    };
+    check_arity(game, form, args, span)?;
+    let mut values = Vec::with_capacity(args.len());
+    for (kind, name) in form.args.iter().zip(args) {
+        values.push(match kind {
+            ArgKind::Player => Arg::Player(table.player(name)?),
+            ArgKind::Card => Arg::Card(table.deck.card(name)?),
+            ArgKind::Slot => Arg::Slot(table.slot(name)?),
+        });
+    }
+    let action = game.make_move(form.word, &values).ok_or_else(|| {
+        Diagnostic::error(
+            "unknown-move",
+            format!("{} cannot make the move `{}`", game.title(), form.usage()),
+            span,
+        )
+    })?;
+    Ok(Move::Game(action))
+}
+
+/// An error unless `game` defines the move `word` with as many arguments
+/// as written (checked before the deal, when no name can be resolved yet).
+pub fn known_move(game: Game, word: &Name, args: &[Name]) -> Result<(), Diagnostic> {
+    match game.move_forms().iter().find(|f| f.word == word.text) {
+        Some(form) => {
+            let span = args.last().map_or(word.span, |a| word.span.to(a.span));
+            check_arity(game, form, args, span)
+        }
+        None => Err(unknown_move(game, word, args)),
+    }
+}
+
+/// An error unless `args` are as many as `form` takes.
+fn check_arity(game: Game, form: &MoveForm, args: &[Name], span: Span) -> Result<(), Diagnostic> {
+    if args.len() == form.args.len() {
+        return Ok(());
+    }
+    let at = args.get(form.args.len()).map_or(span, |a| a.span.to(span));
+    let what = if args.len() > form.args.len() {
+        "too many arguments"
+    } else {
+        "too few arguments"
+    };
+    Err(Diagnostic::error(
+        "move-arguments",
+        format!("{what}: {}'s move is `{}`", game.title(), form.usage()),
+        at,
+    )
+    .with_help("P is a player, C a card and S a slot, such as 1.2"))
+}
+
+/// "`pick` is no move of Go Fish", naming the game's moves, the game that
+/// has the word, or the statement meant.
+fn unknown_move(game: Game, word: &Name, args: &[Name]) -> Diagnostic {
+    let forms: Vec<String> = game.move_forms().iter().map(MoveForm::usage).collect();
+    let own = if forms.is_empty() {
+        format!("{} has no moves of its own", game.title())
+    } else {
+        format!("the moves of {} are {}", game.title(), forms.join(", "))
+    };
+    let other: Vec<&str> = GAMES
+        .iter()
+        .filter(|g| g.move_forms().iter().any(|f| f.word == word.text))
+        .map(|g| g.title())
+        .collect();
+    if !other.is_empty() {
+        return Diagnostic::error(
+            "not-a-move-of-the-game",
+            format!(
+                "`{}` is a move of {}, not of {}",
+                word.text,
+                other.join(" and "),
+                game.title()
+            ),
+            word.span,
+        )
+        .with_help(format!(
+            "{own}; declare the game that has this move with `game NAME` before the deal"
+        ));
+    }
+    let mut words: Vec<&str> = game.move_forms().iter().map(|f| f.word).collect();
+    words.extend(crate::syntax::LANGUAGE_WORDS);
+    let written: Vec<&str> = std::iter::once(word.text.as_str())
+        .chain(args.iter().map(|a| a.text.as_str()))
+        .collect();
+    let written = written.join(" ");
+    let help = match crate::diag::suggest(&word.text, &words) {
+        Some(s) => format!("did you mean `{s}`? ({own})"),
+        None if crate::syntax::parse_formula(&written).is_ok() => {
+            format!("a formula is not a statement: write `? {written}` to evaluate it")
+        }
+        None => format!(
+            "{own}; a statement starts with a word such as `players`, `deal`, `?` or `expect`"
+        ),
+    };
+    Diagnostic::error(
+        "unknown-move",
+        format!("unknown statement or move `{}`", word.text),
+        word.span,
+    )
+    .with_label(format!("not a statement nor a move of {}", game.title()))
+    .with_help(help)
 }
 
 /// A game: its rules, shared by every session that plays it.

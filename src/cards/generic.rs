@@ -8,7 +8,9 @@ use std::rc::Rc;
 use crate::engine::{Backend, EngineError, EventId, EventModel, Kind, Loc};
 
 use super::events;
-use super::rules::{actual_cards, describe_location, holds, not_in_game, GameState, Move, Refusal};
+use super::rules::{
+    actual_cards, describe_location, foreign, holds, not_in_game, GameState, Move, Refusal,
+};
 use super::table::Table;
 
 /// A generic move's event model and the event that actually happens
@@ -29,10 +31,7 @@ fn generic_events(
         Move::Peek { player, slot } => (events::peek(table, *player, *slot, label), None),
         Move::Apply(em, actual) => (em.clone(), Some(*actual)),
         Move::Ask { .. } => return Err(not_in_game("ask", "Go Fish")),
-        Move::Game(g) => {
-            let (word, game) = g.describe();
-            return Err(not_in_game(word, game));
-        }
+        Move::Game(g) => return Err(foreign(g.as_ref())),
     })
 }
 

@@ -22,11 +22,12 @@ use crate::engine::{Agent, Backend, Cmp, Event, EventModel, Formula, Kind, Post}
 use crate::syntax::ast::Name;
 
 use super::books;
+use super::deal::Deal;
 use super::deck::{normalise, Deck};
 use super::events;
 use super::game::GameRules;
 use super::generic::{generic, generic_event_models};
-use super::referee::{books_laid, deal_lines, HandFacts, Position, Referee, Size, ViewStyle};
+use super::referee::{books_laid, dealt, HandFacts, Position, Referee, Size, ViewStyle};
 use super::rules::{
     actual_cards, check_asks_another, check_turn, describe_player, hand_size, GameState, Move,
     Outcome, Refusal,
@@ -375,6 +376,11 @@ pub fn game_over(table: &Table, model: &dyn Backend) -> bool {
 }
 
 /// Go Fish (`game gofish`).
+///
+/// The referee of Go Fish (report 002 §1.1): three players with seven cards
+/// each from the 52-card deck; for teaching, nine cards (three ranks of
+/// three suits), two each. The game ends when every book is down; a player's
+/// score is the number of books laid down.
 #[derive(Debug)]
 pub struct GoFish;
 
@@ -396,15 +402,8 @@ impl GameRules for GoFish {
         settle(table, out, &all, None)
     }
 
-    fn play(
-        &self,
-        table: &Table,
-        model: &Rc<dyn Backend>,
-        state: &GameState,
-        mv: &Move,
-        label: &str,
-    ) -> Result<Outcome, Refusal> {
-        play(table, model, state, mv, label)
+    fn play(&self, pos: &Position, mv: &Move, label: &str) -> Result<Outcome, Refusal> {
+        play(pos.table, pos.model, pos.state, mv, label)
     }
 
     fn event_models(
@@ -438,13 +437,8 @@ impl GameRules for GoFish {
         }
         deck.pattern(card)
     }
-}
 
-/// The referee of Go Fish (report 002 §1.1): three players with seven cards
-/// each from the 52-card deck; for teaching, nine cards (three ranks of
-/// three suits), two each. The game ends when every book is down; a player's
-/// score is the number of books laid down.
-impl Referee for GoFish {
+    // The referee.
     fn view_style(&self) -> ViewStyle {
         ViewStyle {
             hand: HandFacts::Ranks {
@@ -455,16 +449,16 @@ impl Referee for GoFish {
         }
     }
 
-    fn setup(&self, seed: u64, size: Size) -> String {
+    fn deal(&self, seed: u64, size: Size) -> Deal {
         let (deck, hand) = match size {
             Size::Full => ("deck ranks 2..10 J Q K A suits S H D C", 7),
             Size::Teaching => ("deck ranks A K Q suits S H D", 2),
         };
-        deal_lines("gofish", &["1", "2", "3"], deck, hand, seed)
+        dealt("gofish", &["1", "2", "3"], deck, hand, seed)
     }
 
     fn is_terminal(&self, pos: &Position) -> bool {
-        game_over(pos.table, pos.model)
+        game_over(pos.table, &**pos.model)
     }
 
     /// A due draw comes first; otherwise the turn player asks.

@@ -28,17 +28,102 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::engine::{Agent, Backend, Event, EventModel, Formula, Kind, Loc, Post};
 
+use super::deal::Deal;
 use super::events;
 use super::game::GameRules;
 use super::generic::{generic, generic_event_models};
 use super::referee::{books_laid, shuffled, HandFacts, Position, Referee, Size, ViewStyle};
 use super::rules::{
-    actual_cards, describe_player, holds, not_in_game, Extra, GameMove, GameState, Move, Outcome,
-    Refusal,
+    actual_cards, describe_player, foreign, holds, not_in_game, Arg, ArgKind, GameAction,
+    GameState, Move, MoveForm, Outcome, Refusal,
 };
 use super::table::{LocKind, Table};
 
-/// The Kemps bookkeeping of the current turn ([`Extra::Kemps`] in [`GameState`]).
+/// The moves of Kemps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KempsMove {
+    /// `pick p C`: take C from the table.
+    Pick {
+        /// Who picks.
+        player: Agent,
+        /// The card.
+        kind: Kind,
+    },
+    /// `discard p C`: put C from the hand on the table.
+    Discard {
+        /// Who discards.
+        player: Agent,
+        /// The card.
+        kind: Kind,
+    },
+    /// `newtable`: the table to the discard pile, six fresh cards.
+    NewTable,
+    /// `kemps p`: a claim of four of a kind.
+    Kemps(Agent),
+    /// `pass p`: the turn player ends the turn.
+    Pass(Agent),
+}
+
+use ArgKind::{Card as C, Player as P};
+
+/// The words of Kemps' moves and what they take.
+const FORMS: &[MoveForm] = &[
+    MoveForm {
+        word: "pick",
+        args: &[P, C],
+    },
+    MoveForm {
+        word: "discard",
+        args: &[P, C],
+    },
+    MoveForm {
+        word: "newtable",
+        args: &[],
+    },
+    MoveForm {
+        word: "kemps",
+        args: &[P],
+    },
+    MoveForm {
+        word: "pass",
+        args: &[P],
+    },
+];
+
+impl GameAction for KempsMove {
+    fn word(&self) -> &'static str {
+        match self {
+            KempsMove::Pick { .. } => "pick",
+            KempsMove::Discard { .. } => "discard",
+            KempsMove::NewTable => "newtable",
+            KempsMove::Kemps(_) => "kemps",
+            KempsMove::Pass(_) => "pass",
+        }
+    }
+
+    fn args(&self) -> Vec<Arg> {
+        match *self {
+            KempsMove::Pick { player, kind } | KempsMove::Discard { player, kind } => {
+                vec![Arg::Player(player), Arg::Card(kind)]
+            }
+            KempsMove::NewTable => Vec::new(),
+            KempsMove::Kemps(p) | KempsMove::Pass(p) => vec![Arg::Player(p)],
+        }
+    }
+}
+
+fn make_move(word: &str, args: &[Arg]) -> Option<KempsMove> {
+    Some(match (word, args) {
+        ("pick", &[Arg::Player(player), Arg::Card(kind)]) => KempsMove::Pick { player, kind },
+        ("discard", &[Arg::Player(player), Arg::Card(kind)]) => KempsMove::Discard { player, kind },
+        ("newtable", []) => KempsMove::NewTable,
+        ("kemps", &[Arg::Player(p)]) => KempsMove::Kemps(p),
+        ("pass", &[Arg::Player(p)]) => KempsMove::Pass(p),
+        _ => return None,
+    })
+}
+
+/// The Kemps bookkeeping of the current turn (the game's own part of [`GameState`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct KempsTurn {
     /// Whether the turn player has picked a card in this turn.
@@ -55,18 +140,12 @@ pub struct KempsTurn {
 
 /// The Kemps part of a game state (a default one before the first move).
 pub fn turn_state(state: &mut GameState) -> &mut KempsTurn {
-    if !matches!(state.extra, Extra::Kemps(_)) {
-        state.extra = Extra::Kemps(KempsTurn::default());
-    }
-    match &mut state.extra {
-        Extra::Kemps(k) => k,
-        _ => unreachable!("set just above"),
-    }
+    state.extra.get_or_default()
 }
 
 /// Whether the game is over.
 pub fn is_over(state: &GameState) -> bool {
-    matches!(&state.extra, Extra::Kemps(k) if k.over)
+    state.extra.get::<KempsTurn>().is_some_and(|k| k.over)
 }
 
 const HAND: u32 = 4;
@@ -160,7 +239,10 @@ pub fn play(
         notes: Vec::new(),
     };
     let game = match mv {
-        Move::Game(g) => g,
+        Move::Game(g) => match g.as_any().downcast_ref::<KempsMove>() {
+            Some(k) => k,
+            None => return Err(foreign(g.as_ref())),
+        },
         Move::Announce(_) | Move::Show { .. } | Move::Reveal { .. } | Move::Apply(..) => {
             let (model, state) = generic(table, model, state, mv, label)?;
             return Ok(Outcome {
@@ -185,18 +267,14 @@ pub fn play(
     }
     let turn = Turn { table, label };
     match game {
-        GameMove::Pick { player, kind } => turn.pick(&mut out, *player, *kind)?,
-        GameMove::Discard { player, kind } => turn.discard(&mut out, *player, *kind)?,
-        GameMove::Pass(player) => turn.pass(&mut out, *player)?,
-        GameMove::NewTable => {
+        KempsMove::Pick { player, kind } => turn.pick(&mut out, *player, *kind)?,
+        KempsMove::Discard { player, kind } => turn.discard(&mut out, *player, *kind)?,
+        KempsMove::Pass(player) => turn.pass(&mut out, *player)?,
+        KempsMove::NewTable => {
             turn.end(&mut out, false)?;
             turn.new_table(&mut out)?;
         }
-        GameMove::Kemps(player) => turn.claim(&mut out, *player)?,
-        other => {
-            let (word, game) = other.describe();
-            return Err(not_in_game(word, game));
-        }
+        KempsMove::Kemps(player) => turn.claim(&mut out, *player)?,
     }
     Ok(out)
 }
@@ -204,32 +282,34 @@ pub fn play(
 /// The event models of a move in `[move]φ`: picks, discards and claims.
 pub fn event_models(table: &Table, mv: &Move, label: &str) -> Result<Vec<EventModel>, Refusal> {
     let (on_table, _) = piles(table)?;
-    match mv {
-        Move::Game(GameMove::Pick { player, kind }) => Ok(vec![events::transfer(
+    let game = match mv {
+        Move::Game(g) => match g.as_any().downcast_ref::<KempsMove>() {
+            Some(k) => k,
+            None => return Err(foreign(g.as_ref())),
+        },
+        _ => return Ok(vec![generic_event_models(table, mv, label)?]),
+    };
+    match game {
+        KempsMove::Pick { player, kind } => Ok(vec![events::transfer(
             table,
             *kind,
             on_table,
             table.hand(*player),
             label,
         )]),
-        Move::Game(GameMove::Discard { player, kind }) => Ok(vec![events::transfer(
+        KempsMove::Discard { player, kind } => Ok(vec![events::transfer(
             table,
             *kind,
             table.hand(*player),
             on_table,
             label,
         )]),
-        Move::Game(GameMove::Kemps(player)) => Ok(vec![claim_events(table, *player, label)?]),
-        Move::Game(GameMove::NewTable | GameMove::Pass(_)) => Err(Refusal::new(
+        KempsMove::Kemps(player) => Ok(vec![claim_events(table, *player, label)?]),
+        KempsMove::NewTable | KempsMove::Pass(_) => Err(Refusal::new(
             "kemps-not-in-formula",
             "Kemps: what a new table brings depends on the stock's order and reshuffles",
         )
         .help("play the move, then ask the question")),
-        Move::Game(g) => {
-            let (word, game) = g.describe();
-            Err(not_in_game(word, game))
-        }
-        _ => Ok(vec![generic_event_models(table, mv, label)?]),
     }
 }
 
@@ -501,6 +581,17 @@ fn face_up(table: &Table, to: Loc, name: &str) -> EventModel {
 }
 
 /// Kemps (`game kemps`).
+///
+/// The referee of Kemps (report 000): three players with four cards each
+/// and six face up on the table, from the report's 20-card deck of Table 1
+/// (ranks 2 to 6 in four suits; the game ends after one Kemps); for
+/// teaching, the values 2 to 6 four times each, without suits. The
+/// turn player picks a card from the table or discards one to it (one at a
+/// time), and ends the turn with `pass` or `newtable` when holding four; any
+/// player holding four of a kind may claim a Kemps. (A turn can also end by
+/// the next player's move; the referee offers the explicit `pass` instead.)
+/// The game ends when no new hand can be dealt after a Kemps; a player's
+/// score is the number of Kemps claimed.
 #[derive(Debug)]
 pub struct Kemps;
 
@@ -533,15 +624,16 @@ impl GameRules for Kemps {
         start(table, out)
     }
 
-    fn play(
-        &self,
-        table: &Table,
-        model: &Rc<dyn Backend>,
-        state: &GameState,
-        mv: &Move,
-        label: &str,
-    ) -> Result<Outcome, Refusal> {
-        play(table, model, state, mv, label)
+    fn move_forms(&self) -> &'static [MoveForm] {
+        FORMS
+    }
+
+    fn make_move(&self, word: &str, args: &[Arg]) -> Option<Box<dyn GameAction>> {
+        make_move(word, args).map(|m| Box::new(m) as Box<dyn GameAction>)
+    }
+
+    fn play(&self, pos: &Position, mv: &Move, label: &str) -> Result<Outcome, Refusal> {
+        play(pos.table, pos.model, pos.state, mv, label)
     }
 
     fn event_models(
@@ -553,32 +645,8 @@ impl GameRules for Kemps {
     ) -> Result<Vec<EventModel>, Refusal> {
         event_models(table, mv, label)
     }
-}
 
-/// Whether `p` holds a whole rank in a hand of four (a Kemps to claim).
-fn has_kemps(pos: &Position, p: Agent) -> bool {
-    let table = pos.table;
-    let hand = pos.cards(table.hand(p));
-    let copies = table.deck.copies();
-    hand.iter().sum::<u32>() == HAND
-        && table
-            .deck
-            .ranks()
-            .iter()
-            .any(|(_, kinds)| kinds.iter().all(|&k| hand[k] == copies[k]))
-}
-
-/// The referee of Kemps (report 000): three players with four cards each
-/// and six face up on the table, from the report's 20-card deck of Table 1
-/// (ranks 2 to 6 in four suits; the game ends after one Kemps); for
-/// teaching, the values 2 to 6 four times each, without suits. The
-/// turn player picks a card from the table or discards one to it (one at a
-/// time), and ends the turn with `pass` or `newtable` when holding four; any
-/// player holding four of a kind may claim a Kemps. (A turn can also end by
-/// the next player's move; the referee offers the explicit `pass` instead.)
-/// The game ends when no new hand can be dealt after a Kemps; a player's
-/// score is the number of Kemps claimed.
-impl Referee for Kemps {
+    // The referee.
     fn view_style(&self) -> ViewStyle {
         ViewStyle {
             hand: HandFacts::Ranks {
@@ -589,23 +657,28 @@ impl Referee for Kemps {
         }
     }
 
-    fn setup(&self, seed: u64, size: Size) -> String {
+    fn deal(&self, seed: u64, size: Size) -> Deal {
         let deck = match size {
-            Size::Full => "deck ranks 2..6 suits S H D C",
-            Size::Teaching => "deck 2..6*4",
+            Size::Full => "ranks 2..6 suits S H D C",
+            Size::Teaching => "2..6*4",
         };
-        let mut cards = shuffled(deck, seed).into_iter();
-        let mut take = |n: usize| cards.by_ref().take(n).collect::<Vec<String>>().join(" ");
-        let hands: Vec<String> = ["1", "2", "3"]
+        let mut cards = shuffled(&format!("deck {deck}"), seed).into_iter();
+        let mut take = |n: usize| cards.by_ref().take(n).collect::<Vec<String>>();
+        let players = ["1", "2", "3"];
+        let mut parts: Vec<(String, Vec<String>)> = players
             .iter()
-            .map(|p| format!("{p}: {}", take(HAND as usize)))
+            .map(|p| (p.to_string(), take(HAND as usize)))
             .collect();
-        let on_table = take(TABLE as usize);
-        let stock = take(usize::MAX);
-        format!(
-            "# a seeded deal (seed {seed})\ngame kemps\nplayers 1 2 3\n{deck}\ndeal {} | table: {on_table}\nstock {stock}\n",
-            hands.join(" | ")
-        )
+        parts.push(("table".into(), take(TABLE as usize)));
+        Deal {
+            game: "kemps".into(),
+            seed,
+            players: players.iter().map(|p| p.to_string()).collect(),
+            deck: deck.into(),
+            parts,
+            stock: take(usize::MAX),
+            ..Deal::default()
+        }
     }
 
     fn is_terminal(&self, pos: &Position) -> bool {
@@ -618,10 +691,7 @@ impl Referee for Kemps {
     /// on too: [`TURN_LIMIT`] turns, or four moves a turn on average,
     /// whichever comes first.
     fn limit(&self, pos: &Position, moves: usize) -> Option<String> {
-        let turns = match &pos.state.extra {
-            Extra::Kemps(k) => k.turns,
-            _ => 0,
-        };
+        let turns = pos.state.extra.get::<KempsTurn>().map_or(0, |k| k.turns);
         if turns >= TURN_LIMIT {
             Some(format!("{TURN_LIMIT} turns, the Kemps report's limit"))
         } else {
@@ -643,23 +713,23 @@ impl Referee for Kemps {
         };
         let mut moves: Vec<Move> = (0..table.players.len())
             .filter(|&p| has_kemps(pos, p))
-            .map(|p| Move::Game(GameMove::Kemps(p)))
+            .map(|p| Move::Game(Box::new(KempsMove::Kemps(p))))
             .collect();
         let player = pos.state.turn;
         let held = pos.count(table.hand(player));
         if held <= HAND {
             for kind in pos.kinds_at(on_table) {
-                moves.push(Move::Game(GameMove::Pick { player, kind }));
+                moves.push(Move::Game(Box::new(KempsMove::Pick { player, kind })));
             }
         }
         if held >= HAND {
             for kind in pos.kinds_at(table.hand(player)) {
-                moves.push(Move::Game(GameMove::Discard { player, kind }));
+                moves.push(Move::Game(Box::new(KempsMove::Discard { player, kind })));
             }
         }
         if held == HAND {
-            moves.push(Move::Game(GameMove::Pass(player)));
-            moves.push(Move::Game(GameMove::NewTable));
+            moves.push(Move::Game(Box::new(KempsMove::Pass(player))));
+            moves.push(Move::Game(Box::new(KempsMove::NewTable)));
         }
         moves
     }
@@ -669,4 +739,17 @@ impl Referee for Kemps {
             .map(|p| books_laid(pos, p))
             .collect()
     }
+}
+
+/// Whether `p` holds a whole rank in a hand of four (a Kemps to claim).
+fn has_kemps(pos: &Position, p: Agent) -> bool {
+    let table = pos.table;
+    let hand = pos.cards(table.hand(p));
+    let copies = table.deck.copies();
+    hand.iter().sum::<u32>() == HAND
+        && table
+            .deck
+            .ranks()
+            .iter()
+            .any(|(_, kinds)| kinds.iter().all(|&k| hand[k] == copies[k]))
 }

@@ -25,15 +25,64 @@ use crate::diag::Diagnostic;
 use crate::engine::{Agent, Backend, Cmp, Event, EventModel, Formula, Kind, Loc, Post};
 use crate::syntax::ast::Name;
 
+use super::deal::Deal;
 use super::deck::{tarock_ranks, CardKind};
 use super::game::GameRules;
 use super::generic::{generic, generic_event_models};
-use super::referee::{deal_lines, HandFacts, Position, Referee, Size, ViewStyle};
-use super::rules::GameMove;
+use super::referee::{dealt, HandFacts, Position, Referee, Size, ViewStyle};
 use super::rules::{
-    actual_cards, check_turn, describe_player, holds, Extra, GameState, Move, Outcome, Refusal,
+    actual_cards, check_turn, describe_player, foreign, holds, Arg, ArgKind, GameAction, GameState,
+    Move, MoveForm, Outcome, Refusal,
 };
 use super::table::{LocKind, Table};
+
+/// The moves of Königrufen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KonigrufenMove {
+    /// `call P K`: the declarer calls a king.
+    Call {
+        /// The declarer.
+        player: Agent,
+        /// The king called.
+        kind: Kind,
+    },
+    /// `play P C`: a card to the current trick.
+    Play {
+        /// Who plays.
+        player: Agent,
+        /// The card.
+        kind: Kind,
+    },
+}
+
+/// The words of Königrufen's moves and what they take.
+const FORMS: &[MoveForm] = &[
+    MoveForm {
+        word: "call",
+        args: &[ArgKind::Player, ArgKind::Card],
+    },
+    MoveForm {
+        word: "play",
+        args: &[ArgKind::Player, ArgKind::Card],
+    },
+];
+
+impl GameAction for KonigrufenMove {
+    fn word(&self) -> &'static str {
+        match self {
+            KonigrufenMove::Call { .. } => "call",
+            KonigrufenMove::Play { .. } => "play",
+        }
+    }
+
+    fn args(&self) -> Vec<Arg> {
+        match *self {
+            KonigrufenMove::Call { player, kind } | KonigrufenMove::Play { player, kind } => {
+                vec![Arg::Player(player), Arg::Card(kind)]
+            }
+        }
+    }
+}
 
 /// The call and the trick in progress.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -76,10 +125,7 @@ fn played(table: &Table, p: Agent) -> Loc {
 }
 
 fn tricks(state: &GameState) -> Tricks {
-    match &state.extra {
-        Extra::Konigrufen(t) => t.clone(),
-        _ => Tricks::default(),
-    }
+    state.extra.get::<Tricks>().cloned().unwrap_or_default()
 }
 
 /// A card's suit (`T` for trumps) and its strength within the suit.
@@ -122,7 +168,7 @@ pub fn start(table: &Table, mut out: Outcome) -> Result<Outcome, Refusal> {
         )
         .help("declare the deck as `deck tarock`, `deck tarock reduced` or `deck tarock T1 T21 SKUS KH ...`"));
     }
-    out.state.extra = Extra::Konigrufen(Tricks::default());
+    out.state.extra.set(Tricks::default());
     Ok(out)
 }
 
@@ -135,12 +181,15 @@ pub fn play(
     label: &str,
 ) -> Result<Outcome, Refusal> {
     match mv {
-        Move::Game(GameMove::Call { player, kind }) => {
-            call(table, model, state, *player, *kind, label)
-        }
-        Move::Game(GameMove::Play { player, kind }) => {
-            play_card(table, model, state, *player, *kind, label)
-        }
+        Move::Game(g) => match g.as_any().downcast_ref::<KonigrufenMove>() {
+            Some(KonigrufenMove::Call { player, kind }) => {
+                call(table, model, state, *player, *kind, label)
+            }
+            Some(KonigrufenMove::Play { player, kind }) => {
+                play_card(table, model, state, *player, *kind, label)
+            }
+            None => Err(foreign(g.as_ref())),
+        },
         Move::Announce(_) | Move::Apply(..) => {
             let (model, state) = generic(table, model, state, mv, label)?;
             Ok(Outcome {
@@ -192,7 +241,7 @@ fn call(
     t.declarer = Some(player);
     t.called = Some(kind);
     let mut state = state.clone();
-    state.extra = Extra::Konigrufen(t);
+    state.extra.set(t);
     let notes = vec![format!(
         "{} is the declarer; whoever holds {} is the partner",
         describe_player(table, player),
@@ -321,7 +370,7 @@ fn play_card(
         t.trick.clear();
         state.turn = winner;
     }
-    state.extra = Extra::Konigrufen(t);
+    state.extra.set(t);
     Ok(Outcome {
         model,
         state,
@@ -352,12 +401,15 @@ pub fn event_models(
 ) -> Result<Vec<EventModel>, Refusal> {
     let t = state.map(tricks).unwrap_or_default();
     Ok(vec![match mv {
-        Move::Game(GameMove::Play { player, kind }) => {
-            play_events(table, led_suit(table, &t), *player, *kind, label)
-        }
-        Move::Game(GameMove::Call { .. }) => {
-            EventModel::announcement(label, table.players.len(), Formula::Top)
-        }
+        Move::Game(g) => match g.as_any().downcast_ref::<KonigrufenMove>() {
+            Some(KonigrufenMove::Play { player, kind }) => {
+                play_events(table, led_suit(table, &t), *player, *kind, label)
+            }
+            Some(KonigrufenMove::Call { .. }) => {
+                EventModel::announcement(label, table.players.len(), Formula::Top)
+            }
+            None => return Err(foreign(g.as_ref())),
+        },
         _ => generic_event_models(table, mv, label)?,
     }])
 }
@@ -432,6 +484,16 @@ pub fn highest(table: &Table, p: Agent) -> Formula {
 }
 
 /// Königrufen (`game konigrufen`).
+///
+/// The referee of Königrufen (report 004): Bruno, Jakob, Katrin and Nadine
+/// with twelve cards each from the report's 48-card deck (`deck tarock
+/// reduced`); for teaching, the eight cards of scenarios/konigrufen/teams.deal,
+/// two each. The first player calls a king, then every trick is played;
+/// the game ends when every card is played. Each player's score is its
+/// team's count (the declarer and the holder of the called king against the
+/// other two): the points of the cards its tricks took, less two for every
+/// three cards, rounded to the nearest point. The team with the higher
+/// count wins.
 #[derive(Debug)]
 pub struct Konigrufen;
 
@@ -452,15 +514,25 @@ impl GameRules for Konigrufen {
         start(table, out)
     }
 
-    fn play(
-        &self,
-        table: &Table,
-        model: &Rc<dyn Backend>,
-        state: &GameState,
-        mv: &Move,
-        label: &str,
-    ) -> Result<Outcome, Refusal> {
-        play(table, model, state, mv, label)
+    fn move_forms(&self) -> &'static [MoveForm] {
+        FORMS
+    }
+
+    fn make_move(&self, word: &str, args: &[Arg]) -> Option<Box<dyn GameAction>> {
+        let m = match (word, args) {
+            ("call", &[Arg::Player(player), Arg::Card(kind)]) => {
+                KonigrufenMove::Call { player, kind }
+            }
+            ("play", &[Arg::Player(player), Arg::Card(kind)]) => {
+                KonigrufenMove::Play { player, kind }
+            }
+            _ => return None,
+        };
+        Some(Box::new(m))
+    }
+
+    fn play(&self, pos: &Position, mv: &Move, label: &str) -> Result<Outcome, Refusal> {
+        play(pos.table, pos.model, pos.state, mv, label)
     }
 
     fn event_models(
@@ -489,6 +561,90 @@ impl GameRules for Konigrufen {
 
     fn referee(&self) -> Option<&dyn Referee> {
         Some(self)
+    }
+
+    // The referee.
+    fn card_points(&self, card: &CardKind) -> i64 {
+        card_points(card)
+    }
+
+    /// Within its suit; a trump (22 of them) above every suit card.
+    fn card_strength(&self, card: &CardKind) -> i64 {
+        let (suit, n) = strength(card);
+        i64::from(n) + if suit == 'T' { 100 } else { 0 }
+    }
+
+    fn view_style(&self) -> ViewStyle {
+        ViewStyle {
+            hand: HandFacts::Suits,
+            teams: true,
+            ..ViewStyle::default()
+        }
+    }
+
+    fn deal(&self, seed: u64, size: Size) -> Deal {
+        let players = ["Bruno", "Jakob", "Katrin", "Nadine"];
+        match size {
+            Size::Full => dealt("konigrufen", &players, "deck tarock reduced", 12, seed),
+            Size::Teaching => dealt(
+                "konigrufen",
+                &players,
+                "deck tarock KH QH 1H 2H KS QS 9S T4",
+                2,
+                seed,
+            ),
+        }
+    }
+
+    fn is_terminal(&self, pos: &Position) -> bool {
+        let table = pos.table;
+        tricks(pos.state).called.is_some()
+            && (0..table.players.len()).all(|p| pos.count(table.hand(p)) == 0)
+    }
+
+    /// Before the call, the first player calls one of the suits' kings;
+    /// then the turn player plays a card that follows the rules.
+    fn legal_moves(&self, pos: &Position) -> Vec<Move> {
+        if self.is_terminal(pos) {
+            return Vec::new();
+        }
+        let table = pos.table;
+        let player = pos.state.turn;
+        let t = tricks(pos.state);
+        if t.called.is_none() {
+            return (0..table.deck.kinds.len())
+                .filter(|&k| {
+                    let card = &table.deck.kinds[k];
+                    card.rank.as_deref() == Some("K") && card.suit != Some('T')
+                })
+                .map(|kind| Move::Game(Box::new(KonigrufenMove::Call { player, kind })))
+                .collect();
+        }
+        playable(pos, &t, player)
+            .into_iter()
+            .map(|kind| Move::Game(Box::new(KonigrufenMove::Play { player, kind })))
+            .collect()
+    }
+
+    fn scores(&self, pos: &Position) -> Vec<i64> {
+        let table = pos.table;
+        let n = table.players.len();
+        let t = tricks(pos.state);
+        let (Some(declarer), Some(king)) = (t.declarer, t.called) else {
+            return vec![0; n];
+        };
+        let partner = (0..n)
+            .find(|&p| pos.cards(played(table, p))[king] > 0 || pos.cards(table.hand(p))[king] > 0);
+        let team = |p: Agent| p == declarer || Some(p) == partner;
+        let mut thirds = [0i64; 2];
+        for (winner, cards) in &t.won {
+            let side = usize::from(team(*winner));
+            for &k in cards {
+                thirds[side] += 3 * card_points(&table.deck.kinds[k]) - 2;
+            }
+        }
+        let points = thirds.map(|x| (x + 1).div_euclid(3));
+        (0..n).map(|p| points[usize::from(team(p))]).collect()
     }
 }
 
@@ -526,98 +682,4 @@ fn playable(pos: &Position, t: &Tricks, p: Agent) -> Vec<Kind> {
         }
     }
     held
-}
-
-/// The referee of Königrufen (report 004): Bruno, Jakob, Katrin and Nadine
-/// with twelve cards each from the report's 48-card deck (`deck tarock
-/// reduced`); for teaching, the eight cards of scenarios/konigrufen/teams.deal,
-/// two each. The first player calls a king, then every trick is played;
-/// the game ends when every card is played. Each player's score is its
-/// team's count (the declarer and the holder of the called king against the
-/// other two): the points of the cards its tricks took, less two for every
-/// three cards, rounded to the nearest point. The team with the higher
-/// count wins.
-impl Referee for Konigrufen {
-    fn card_points(&self, card: &CardKind) -> i64 {
-        card_points(card)
-    }
-
-    /// Within its suit; a trump (22 of them) above every suit card.
-    fn card_strength(&self, card: &CardKind) -> i64 {
-        let (suit, n) = strength(card);
-        i64::from(n) + if suit == 'T' { 100 } else { 0 }
-    }
-
-    fn view_style(&self) -> ViewStyle {
-        ViewStyle {
-            hand: HandFacts::Suits,
-            teams: true,
-            ..ViewStyle::default()
-        }
-    }
-
-    fn setup(&self, seed: u64, size: Size) -> String {
-        let players = ["Bruno", "Jakob", "Katrin", "Nadine"];
-        match size {
-            Size::Full => deal_lines("konigrufen", &players, "deck tarock reduced", 12, seed),
-            Size::Teaching => deal_lines(
-                "konigrufen",
-                &players,
-                "deck tarock KH QH 1H 2H KS QS 9S T4",
-                2,
-                seed,
-            ),
-        }
-    }
-
-    fn is_terminal(&self, pos: &Position) -> bool {
-        let table = pos.table;
-        tricks(pos.state).called.is_some()
-            && (0..table.players.len()).all(|p| pos.count(table.hand(p)) == 0)
-    }
-
-    /// Before the call, the first player calls one of the suits' kings;
-    /// then the turn player plays a card that follows the rules.
-    fn legal_moves(&self, pos: &Position) -> Vec<Move> {
-        if self.is_terminal(pos) {
-            return Vec::new();
-        }
-        let table = pos.table;
-        let player = pos.state.turn;
-        let t = tricks(pos.state);
-        if t.called.is_none() {
-            return (0..table.deck.kinds.len())
-                .filter(|&k| {
-                    let card = &table.deck.kinds[k];
-                    card.rank.as_deref() == Some("K") && card.suit != Some('T')
-                })
-                .map(|kind| Move::Game(GameMove::Call { player, kind }))
-                .collect();
-        }
-        playable(pos, &t, player)
-            .into_iter()
-            .map(|kind| Move::Game(GameMove::Play { player, kind }))
-            .collect()
-    }
-
-    fn scores(&self, pos: &Position) -> Vec<i64> {
-        let table = pos.table;
-        let n = table.players.len();
-        let t = tricks(pos.state);
-        let (Some(declarer), Some(king)) = (t.declarer, t.called) else {
-            return vec![0; n];
-        };
-        let partner = (0..n)
-            .find(|&p| pos.cards(played(table, p))[king] > 0 || pos.cards(table.hand(p))[king] > 0);
-        let team = |p: Agent| p == declarer || Some(p) == partner;
-        let mut thirds = [0i64; 2];
-        for (winner, cards) in &t.won {
-            let side = usize::from(team(*winner));
-            for &k in cards {
-                thirds[side] += 3 * card_points(&table.deck.kinds[k]) - 2;
-            }
-        }
-        let points = thirds.map(|x| (x + 1).div_euclid(3));
-        (0..n).map(|p| points[usize::from(team(p))]).collect()
-    }
 }

@@ -18,13 +18,14 @@ use std::rc::Rc;
 use crate::engine::{Agent, Backend, Cmp, Event, EventModel, Formula, Kind, Post};
 
 use super::books;
+use super::deal::Deal;
 use super::events;
 use super::game::GameRules;
 use super::generic::{generic, generic_event_models};
-use super::referee::{books_laid, deal_lines, others_holding, Position, Referee, Size};
+use super::referee::{books_laid, dealt, others_holding, Position, Referee, Size};
 use super::rules::{
-    actual_cards, check_asks_another, check_turn, describe_player, hand_size, not_in_game,
-    GameState, Move, Outcome, Refusal,
+    actual_cards, check_asks_another, check_turn, describe_player, foreign, hand_size, GameState,
+    Move, Outcome, Refusal,
 };
 use super::table::Table;
 
@@ -63,10 +64,7 @@ pub fn play(
             "kwartet-no-draw",
             "Kwartet: there is no stock to draw from; every card is dealt",
         )),
-        Move::Game(g) => {
-            let (word, game) = g.describe();
-            Err(not_in_game(word, game))
-        }
+        Move::Game(g) => Err(foreign(g.as_ref())),
         _ => {
             let (model, state) = generic(table, model, state, mv, label)?;
             let everyone: Vec<Agent> = (0..table.players.len()).collect();
@@ -220,10 +218,7 @@ pub fn event_models(table: &Table, mv: &Move, label: &str) -> Result<Vec<EventMo
             }
             Ok(models)
         }
-        Move::Game(g) => {
-            let (word, game) = g.describe();
-            Err(not_in_game(word, game))
-        }
+        Move::Game(g) => Err(foreign(g.as_ref())),
         _ => Ok(vec![generic_event_models(table, mv, label)?]),
     }
 }
@@ -272,6 +267,11 @@ fn skip_empty_hands(table: &Table, out: &mut Outcome, before: Agent) {
 }
 
 /// Kwartet (`game kwartet`).
+///
+/// The referee of Kwartet (report 003): four players and 13 sets of four,
+/// the whole deck dealt; for teaching, three players and three sets. The
+/// game ends when every set is down; a player's score is the number of sets
+/// laid down.
 #[derive(Debug)]
 pub struct Kwartet;
 
@@ -296,15 +296,8 @@ impl GameRules for Kwartet {
         start(table, out)
     }
 
-    fn play(
-        &self,
-        table: &Table,
-        model: &Rc<dyn Backend>,
-        state: &GameState,
-        mv: &Move,
-        label: &str,
-    ) -> Result<Outcome, Refusal> {
-        play(table, model, state, mv, label)
+    fn play(&self, pos: &Position, mv: &Move, label: &str) -> Result<Outcome, Refusal> {
+        play(pos.table, pos.model, pos.state, mv, label)
     }
 
     fn event_models(
@@ -316,30 +309,23 @@ impl GameRules for Kwartet {
     ) -> Result<Vec<EventModel>, Refusal> {
         event_models(table, mv, label)
     }
-}
 
-/// The referee of Kwartet (report 003): four players and 13 sets of four,
-/// the whole deck dealt; for teaching, three players and three sets. The
-/// game ends when every set is down; a player's score is the number of sets
-/// laid down.
-impl Referee for Kwartet {
-    fn setup(&self, seed: u64, size: Size) -> String {
+    // The referee.
+    fn deal(&self, seed: u64, size: Size) -> Deal {
         match size {
-            Size::Full => deal_lines(
+            Size::Full => dealt(
                 "kwartet",
                 &["1", "2", "3", "4"],
                 "deck sets 1..13 of 4",
                 13,
                 seed,
             ),
-            Size::Teaching => {
-                deal_lines("kwartet", &["1", "2", "3"], "deck sets 1..3 of 4", 4, seed)
-            }
+            Size::Teaching => dealt("kwartet", &["1", "2", "3"], "deck sets 1..3 of 4", 4, seed),
         }
     }
 
     fn is_terminal(&self, pos: &Position) -> bool {
-        (0..pos.table.players.len()).all(|p| hand_size(pos.table, pos.model, p) == 0)
+        (0..pos.table.players.len()).all(|p| hand_size(pos.table, &**pos.model, p) == 0)
     }
 
     /// The turn player asks a player who holds cards for a card of a set it

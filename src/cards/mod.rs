@@ -8,6 +8,7 @@
 
 pub mod books;
 pub mod cabo;
+pub mod deal;
 pub mod deck;
 pub mod events;
 pub mod game;
@@ -20,8 +21,9 @@ pub mod referee;
 pub mod rules;
 pub mod table;
 
+pub use deal::Deal;
 pub use deck::{CardKind, Deck};
-pub use game::{game_named, game_names, Game, GameRules, GAMES};
+pub use game::{game_named, game_names, read_move, Game, GameRules, GAMES};
 pub use referee::{stopped, to_move, HandFacts, Position, Referee, Size, ViewStyle, MOVE_LIMIT};
-pub use rules::{GameState, Move, Outcome, Refusal};
+pub use rules::{Arg, ArgKind, Extra, GameAction, GameState, Move, MoveForm, Outcome, Refusal};
 pub use table::{LocKind, Location, Table};

@@ -10,6 +10,8 @@
 //! one in scenario syntax, and playing it means executing that text as a
 //! statement of the session.
 
+use std::rc::Rc;
+
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -18,8 +20,9 @@ use crate::diag::Diagnostic;
 use crate::engine::{Agent, Backend, Kind};
 use crate::syntax::ast::StatementKind;
 
-use super::deck::{CardKind, Deck};
-use super::rules::{GameMove, GameState, Move};
+use super::deal::Deal;
+use super::deck::Deck;
+use super::rules::{action_text, GameState, Move};
 use super::table::{LocKind, Table};
 
 /// What the referee reads: the table, the current model and the game state.
@@ -27,8 +30,9 @@ use super::table::{LocKind, Table};
 pub struct Position<'a> {
     /// Players, deck and locations.
     pub table: &'a Table,
-    /// The current model; only its actual world is read.
-    pub model: &'a dyn Backend,
+    /// The current model; the referee reads only its actual world, and a
+    /// move played from here starts from it.
+    pub model: &'a Rc<dyn Backend>,
     /// Turn, due draws, stock order, the game's own state.
     pub state: &'a GameState,
 }
@@ -36,7 +40,7 @@ pub struct Position<'a> {
 impl Position<'_> {
     /// The cards at `loc` in the actual world, per kind.
     pub fn cards(&self, loc: usize) -> Vec<u32> {
-        self.table.real_cards(self.model, loc)
+        self.table.real_cards(&**self.model, loc)
     }
 
     /// How many cards lie at `loc` in the actual world.
@@ -60,68 +64,9 @@ pub enum Size {
     Teaching,
 }
 
-/// The referee of a game (in the manner of OpenSpiel's game interface).
-pub trait Referee {
-    /// A whole game's start as scenario text (`game`, `players`, `deck`,
-    /// `deal`, `stock` and opening moves): the deck of `size`, shuffled by a
-    /// ChaCha8 generator seeded with `seed`, so that the same seed gives the
-    /// same deal on every machine.
-    fn setup(&self, seed: u64, size: Size) -> String;
-
-    /// Whether the game is over by its own rules.
-    fn is_terminal(&self, pos: &Position) -> bool;
-
-    /// The game's limit, for a game its rules do not end: why a game at
-    /// `pos` after `moves` moves ends here as it stands (its scores so
-    /// far), or `None` to go on. By default [`MOVE_LIMIT`] moves; Kemps
-    /// ends after the report's 10,000 turns. Loops ask [`stopped`], not
-    /// this method.
-    fn limit(&self, pos: &Position, moves: usize) -> Option<String> {
-        let _ = pos;
-        (moves >= MOVE_LIMIT).then(|| format!("{MOVE_LIMIT} moves, the most dealer plays a game"))
-    }
-
-    /// The player who moves next; `None` when the game is over.
-    fn current_player(&self, pos: &Position) -> Option<Agent> {
-        (!self.is_terminal(pos)).then_some(pos.state.turn)
-    }
-
-    /// Every move the rules accept in the actual state, in a fixed order;
-    /// empty when the game is over.
-    fn legal_moves(&self, pos: &Position) -> Vec<Move>;
-
-    /// Each player's score; at the end, the final score.
-    fn scores(&self, pos: &Position) -> Vec<i64>;
-
-    /// The winners at the end: by default those with the highest score.
-    fn winners(&self, pos: &Position) -> Vec<Agent> {
-        best(&self.scores(pos), true)
-    }
-
-    /// A move in scenario syntax (`ask 1 2 Q`, `play Bruno T21`).
-    fn move_text(&self, table: &Table, mv: &Move) -> String {
-        move_text(table, mv)
-    }
-
-    /// A card's worth in this game (a strategy's `points(c)`): 0 unless
-    /// the game counts card points.
-    fn card_points(&self, _card: &CardKind) -> i64 {
-        0
-    }
-
-    /// How strongly a card takes a trick in this game (a strategy's
-    /// `strength(c)`; a trump above every suit): 0 unless the game plays
-    /// tricks.
-    fn card_strength(&self, _card: &CardKind) -> i64 {
-        0
-    }
-
-    /// What play's knowledge views ask about a player in this game (the
-    /// facts are formulas the engine decides; this only says which).
-    fn view_style(&self) -> ViewStyle {
-        ViewStyle::default()
-    }
-}
+/// The referee of a game: the game's rules ([`GameRules`](super::GameRules))
+/// are its referee too; this name is kept for the code that plays games.
+pub use super::game::GameRules as Referee;
 
 /// The most moves a game is played for when its rules have not ended it
 /// (a game whose players wait for ever, or ask each other for the same
@@ -258,55 +203,25 @@ pub fn move_text(table: &Table, mv: &Move) -> String {
         Move::Transfer { kind, from, to } => {
             format!("move {} from {} -> {}", card(*kind), loc(*from), loc(*to))
         }
-        Move::Game(g) => game_move_text(table, g),
+        Move::Game(g) => action_text(table, g.as_ref()),
         Move::Announce(_) | Move::Apply(..) => {
             unreachable!("a referee offers no announcement or declared event")
         }
     }
 }
 
-fn game_move_text(table: &Table, g: &GameMove) -> String {
-    let player = |p: Agent| table.players[p].clone();
-    let card = |k: Kind| table.deck.kinds[k].name.clone();
-    match g {
-        GameMove::Pick { player: p, kind } => format!("pick {} {}", player(*p), card(*kind)),
-        GameMove::Discard { player: p, kind } => {
-            format!("discard {} {}", player(*p), card(*kind))
-        }
-        GameMove::NewTable => "newtable".into(),
-        GameMove::Kemps(p) => format!("kemps {}", player(*p)),
-        GameMove::Pass(p) => format!("pass {}", player(*p)),
-        GameMove::Call { player: p, kind } => format!("call {} {}", player(*p), card(*kind)),
-        GameMove::Play { player: p, kind } => format!("play {} {}", player(*p), card(*kind)),
-        GameMove::Place { player: p, slot } => {
-            format!("place {} {}", player(*p), table.locations[*slot].name)
-        }
-        GameMove::Glimpse { player: p, slot } => {
-            format!("glimpse {} {}", player(*p), table.locations[*slot].name)
-        }
-    }
-}
-
 /// A referee's setup text with `psychic P` declared for the players at
-/// `seats` (indices into its `players` line), right after that line.
+/// `seats` (indices into its `players` line): the text read back as a
+/// [`Deal`], given the seats, and printed. A text that is no deal is
+/// returned as it is.
 pub fn with_psychic(setup: &str, seats: &[usize]) -> String {
     if seats.is_empty() {
         return setup.to_string();
     }
-    let mut out = String::new();
-    for line in setup.lines() {
-        out.push_str(line);
-        out.push('\n');
-        if let Some(players) = line.strip_prefix("players ") {
-            let names: Vec<&str> = players.split_whitespace().collect();
-            let psychic: Vec<&str> = seats
-                .iter()
-                .filter_map(|&s| names.get(s).copied())
-                .collect();
-            out.push_str(&format!("psychic {}\n", psychic.join(" ")));
-        }
+    match Deal::from_text(setup) {
+        Ok(deal) => deal.with_psychic(seats).to_text(),
+        Err(_) => setup.to_string(),
     }
-    out
 }
 
 /// The deck a `deck ...` line declares, read by the scenario grammar (a
@@ -347,28 +262,35 @@ pub fn shuffled(deck_text: &str, seed: u64) -> Vec<String> {
     cards
 }
 
-/// Deals `hand` cards to each player from the top of `cards` and writes
-/// the `players`, `deck`, `deal` and `stock` lines (the rest is the stock,
-/// in order).
-pub fn deal_lines(game: &str, players: &[&str], deck_line: &str, hand: usize, seed: u64) -> String {
+/// Deals `hand` cards to each player from the top of the deck
+/// `deck_line` declares (`deck ...`), shuffled by `seed`; the rest is the
+/// stock, in order.
+pub fn dealt(game: &str, players: &[&str], deck_line: &str, hand: usize, seed: u64) -> Deal {
     let mut cards = shuffled(deck_line, seed).into_iter();
-    let mut out = format!(
-        "# a seeded deal (seed {seed})\ngame {game}\nplayers {}\n{deck_line}\n",
-        players.join(" ")
-    );
-    let hands: Vec<String> = players
+    let parts = players
         .iter()
-        .map(|p| {
-            let dealt: Vec<String> = cards.by_ref().take(hand).collect();
-            format!("{p}: {}", dealt.join(" "))
-        })
+        .map(|p| (p.to_string(), cards.by_ref().take(hand).collect()))
         .collect();
-    out.push_str(&format!("deal {}\n", hands.join(" | ")));
-    let rest: Vec<String> = cards.collect();
-    if !rest.is_empty() {
-        out.push_str(&format!("stock {}\n", rest.join(" ")));
+    Deal {
+        game: game.into(),
+        seed,
+        players: players.iter().map(|p| p.to_string()).collect(),
+        deck: deck_line
+            .trim()
+            .strip_prefix("deck ")
+            .unwrap_or(deck_line)
+            .trim()
+            .to_string(),
+        parts,
+        stock: cards.collect(),
+        ..Deal::default()
     }
-    out
+}
+
+/// [`dealt`] as scenario text: the `players`, `deck`, `deal` and `stock`
+/// lines.
+pub fn deal_lines(game: &str, players: &[&str], deck_line: &str, hand: usize, seed: u64) -> String {
+    dealt(game, players, deck_line, hand, seed).to_text()
 }
 
 /// The `expect` lines that pin down where every card lies at the end:

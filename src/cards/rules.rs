@@ -4,13 +4,12 @@
 //! illegal; it never says what anyone knows. Knowledge changes only when the
 //! resulting event models are applied to the model by product update.
 
+use std::any::Any;
+use std::fmt;
 use std::rc::Rc;
 
 use crate::engine::{Agent, Backend, EngineError, EventId, EventModel, Formula, Kind, Loc};
 
-use super::cabo;
-use super::kemps::KempsTurn;
-use super::konigrufen;
 use super::table::Table;
 
 /// A move with its names resolved.
@@ -70,79 +69,114 @@ pub enum Move {
     },
     /// `apply E`: a declared event model with its actual event.
     Apply(EventModel, EventId),
-    /// A move of a particular game (`pick`, `discard`, `newtable`, `kemps`,
-    /// `call`, `play`, `place`), which only that game's rules know.
-    Game(GameMove),
+    /// A move a particular game defines (Kemps' `pick`, Königrufen's
+    /// `play`, ...): the game's own type, which only that game's rules know.
+    Game(Box<dyn GameAction>),
 }
 
-/// The moves that belong to particular games.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum GameMove {
-    /// `pick p C` (Kemps)
-    Pick {
-        /// Who picks.
-        player: Agent,
-        /// The card.
-        kind: Kind,
-    },
-    /// `discard p C` (Kemps, the Cabo-like game)
-    Discard {
-        /// Who discards.
-        player: Agent,
-        /// The card.
-        kind: Kind,
-    },
-    /// `newtable` (Kemps)
-    NewTable,
-    /// `kemps p` (Kemps)
-    Kemps(Agent),
-    /// `pass p` (Kemps: the turn player ends the turn)
-    Pass(Agent),
-    /// `call p K` (Königrufen)
-    Call {
-        /// The declarer.
-        player: Agent,
-        /// The king called.
-        kind: Kind,
-    },
-    /// `play p C` (Königrufen)
-    Play {
-        /// Who plays.
-        player: Agent,
-        /// The card.
-        kind: Kind,
-    },
-    /// `place p s` (the Cabo-like game)
-    Place {
-        /// Who places.
-        player: Agent,
-        /// The slot.
-        slot: Loc,
-    },
-    /// `glimpse p s` (the Cabo-like game's psychic player)
-    Glimpse {
-        /// Who looks.
-        player: Agent,
-        /// The slot.
-        slot: Loc,
-    },
-}
-
-impl GameMove {
-    /// The move's keyword and the game it belongs to.
-    pub fn describe(&self) -> (&'static str, &'static str) {
+impl Move {
+    /// The game's move of type `T`, if this is one.
+    pub fn game<T: 'static>(&self) -> Option<&T> {
         match self {
-            GameMove::Pick { .. } => ("pick", "Kemps"),
-            GameMove::Discard { .. } => ("discard", "Kemps and the Cabo-like game"),
-            GameMove::NewTable => ("newtable", "Kemps"),
-            GameMove::Kemps(_) => ("kemps", "Kemps"),
-            GameMove::Pass(_) => ("pass", "Kemps"),
-            GameMove::Call { .. } => ("call", "Königrufen"),
-            GameMove::Play { .. } => ("play", "Königrufen"),
-            GameMove::Place { .. } => ("place", "the Cabo-like game"),
-            GameMove::Glimpse { .. } => ("glimpse", "the Cabo-like game"),
+            Move::Game(a) => (**a).as_any().downcast_ref(),
+            _ => None,
         }
     }
+}
+
+/// What a game's move takes: a player, a card or a slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgKind {
+    /// A player (`2`, `Bruno`).
+    Player,
+    /// A card of the deck (`6H`, `T21`).
+    Card,
+    /// A face-down slot (`1.2`).
+    Slot,
+}
+
+/// An argument of a game's move, resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arg {
+    /// A player.
+    Player(Agent),
+    /// A card kind.
+    Card(Kind),
+    /// A slot.
+    Slot(Loc),
+}
+
+/// A move word a game defines, with what it takes: `pick P C`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveForm {
+    /// The word (`pick`).
+    pub word: &'static str,
+    /// Its arguments, in order.
+    pub args: &'static [ArgKind],
+}
+
+impl MoveForm {
+    /// `pick P C`: the word with a letter per argument (P player, C card, S slot).
+    pub fn usage(&self) -> String {
+        let mut out = self.word.to_string();
+        for a in self.args {
+            out.push_str(match a {
+                ArgKind::Player => " P",
+                ArgKind::Card => " C",
+                ArgKind::Slot => " S",
+            });
+        }
+        out
+    }
+}
+
+/// A move of a particular game, as that game's own type (Kemps'
+/// `KempsMove`...). It says its word and arguments; the game's
+/// [`make_move`](super::GameRules::make_move) reads them back.
+pub trait GameAction: ActionBase {
+    /// The move's word (`pick`).
+    fn word(&self) -> &'static str;
+    /// Its arguments, in the order of the game's [`MoveForm`].
+    fn args(&self) -> Vec<Arg>;
+}
+
+/// Cloning and downcasting a boxed [`GameAction`]; every `Clone` type
+/// implementing `GameAction` has it.
+pub trait ActionBase: Any + fmt::Debug {
+    /// A boxed copy.
+    fn box_clone(&self) -> Box<dyn GameAction>;
+    /// The move as `Any`, to downcast to the game's type.
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl<T: GameAction + Clone> ActionBase for T {
+    fn box_clone(&self) -> Box<dyn GameAction> {
+        Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+impl Clone for Box<dyn GameAction> {
+    fn clone(&self) -> Self {
+        self.box_clone()
+    }
+}
+
+/// A game's move in scenario syntax: its word and arguments (`pick 2 6H`).
+pub fn action_text(table: &Table, action: &dyn GameAction) -> String {
+    let mut out = action.word().to_string();
+    for a in action.args() {
+        out.push(' ');
+        out.push_str(&match a {
+            Arg::Player(p) => table.players[p].clone(),
+            Arg::Card(k) => table.deck.kinds[k].name.clone(),
+            Arg::Slot(l) => table.locations[l].name.clone(),
+        });
+    }
+    out
 }
 
 /// Why a move is refused.
@@ -209,19 +243,84 @@ pub struct GameState {
     pub extra: Extra,
 }
 
-/// The part of the game state only one game has.
+/// The part of the game state only one game has (Kemps' turn, Königrufen's
+/// tricks, the Cabo-like game's open pile): a value of the game's own type,
+/// or nothing.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum Extra {
-    /// Nothing more.
-    #[default]
-    None,
-    /// Kemps: the current turn's bookkeeping.
-    Kemps(KempsTurn),
-    /// Königrufen: the call and the current trick.
-    Konigrufen(konigrufen::Tricks),
-    /// The Cabo-like game: the open pile's order.
-    Cabo(cabo::OpenPile),
+pub struct Extra(Option<Box<dyn ExtraState>>);
+
+impl Extra {
+    /// The game's state of type `T`, if set.
+    pub fn get<T: 'static>(&self) -> Option<&T> {
+        self.0.as_deref()?.as_any().downcast_ref()
+    }
+
+    /// The game's state of type `T`, to change, if set.
+    pub fn get_mut<T: 'static>(&mut self) -> Option<&mut T> {
+        self.0.as_deref_mut()?.as_any_mut().downcast_mut()
+    }
+
+    /// The game's state of type `T`, set to its default first when it is
+    /// not one.
+    pub fn get_or_default<T: ExtraState + Default>(&mut self) -> &mut T {
+        if self.get::<T>().is_none() {
+            self.0 = Some(Box::new(T::default()));
+        }
+        self.0
+            .as_deref_mut()
+            .and_then(|b| b.as_any_mut().downcast_mut())
+            .expect("set just above")
+    }
+
+    /// Sets the game's state.
+    pub fn set<T: ExtraState>(&mut self, value: T) {
+        self.0 = Some(Box::new(value));
+    }
 }
+
+/// A game's own state in [`Extra`]: any `Clone + PartialEq + Debug` type.
+pub trait ExtraState: Any + fmt::Debug {
+    /// A boxed copy.
+    fn box_clone(&self) -> Box<dyn ExtraState>;
+    /// As `Any`, to downcast.
+    fn as_any(&self) -> &dyn Any;
+    /// As `Any`, to downcast and change.
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+    /// Whether `other` is the same state.
+    fn same(&self, other: &dyn ExtraState) -> bool;
+}
+
+impl<T: Any + fmt::Debug + Clone + PartialEq> ExtraState for T {
+    fn box_clone(&self) -> Box<dyn ExtraState> {
+        Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+
+    fn same(&self, other: &dyn ExtraState) -> bool {
+        other.as_any().downcast_ref::<T>() == Some(self)
+    }
+}
+
+impl Clone for Box<dyn ExtraState> {
+    fn clone(&self) -> Self {
+        (**self).box_clone()
+    }
+}
+
+impl PartialEq for Box<dyn ExtraState> {
+    fn eq(&self, other: &Self) -> bool {
+        (**self).same(&**other)
+    }
+}
+
+impl Eq for Box<dyn ExtraState> {}
 
 /// A model and game state after a move, with what the rules did on their own.
 pub struct Outcome {
@@ -243,6 +342,16 @@ pub fn not_in_game(word: &str, game: &str) -> Refusal {
     Refusal::new(
         "not-a-move-of-the-game",
         format!("`{word}` is a move of {game}, not of this scenario's game"),
+    )
+    .help("declare the game that has this move with `game NAME` before the deal")
+}
+
+/// The refusal of another game's move (one this game cannot read, made
+/// by code that holds the other game's move type).
+pub fn foreign(action: &dyn GameAction) -> Refusal {
+    Refusal::new(
+        "not-a-move-of-the-game",
+        format!("`{}` is not a move of this scenario's game", action.word()),
     )
     .help("declare the game that has this move with `game NAME` before the deal")
 }

@@ -200,6 +200,20 @@ impl Table {
             .ok_or_else(|| self.unknown_location(&name.text, name.span))
     }
 
+    /// A face-down slot by name (`1.2`), or a located error.
+    pub fn slot(&self, name: &Name) -> Result<Loc, Diagnostic> {
+        let loc = self.location(name)?;
+        match self.locations[loc].kind {
+            LocKind::Slot(..) => Ok(loc),
+            _ => Err(Diagnostic::error(
+                "not-a-slot",
+                format!("`{}` is not a face-down slot", name.text),
+                name.span,
+            )
+            .with_help("`peek` looks at a slot such as 1.2, dealt with `deal 1.2: C`")),
+        }
+    }
+
     fn unknown_location(&self, text: &str, span: Span) -> Diagnostic {
         let names: Vec<String> = self.locations.iter().map(|l| self.display(l)).collect();
         let hint = match suggest(text, &names) {

@@ -8,8 +8,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::cards::deck::normalise;
-use crate::cards::rules::GameMove;
-use crate::cards::{Game, GameState, LocKind, Move, Table};
+use crate::cards::{Game, GameState, Move, Table};
 use crate::diag::{suggest, Diagnostic};
 use crate::engine::formula::{Comparison, Term};
 use crate::engine::{Agent, Cmp, EventId, EventModel, Formula, Kind, Loc};
@@ -574,33 +573,9 @@ impl Scope<'_> {
                 asked: self.agent(asked)?,
                 kinds: self.asked_rank(card)?,
             },
-            MoveKind::Pick { player, card } => Move::Game(GameMove::Pick {
-                player: self.agent(player)?,
-                kind: deck.card(card)?,
-            }),
-            MoveKind::Discard { player, card } => Move::Game(GameMove::Discard {
-                player: self.agent(player)?,
-                kind: deck.card(card)?,
-            }),
-            MoveKind::NewTable => Move::Game(GameMove::NewTable),
-            MoveKind::Kemps(player) => Move::Game(GameMove::Kemps(self.agent(player)?)),
-            MoveKind::Pass(player) => Move::Game(GameMove::Pass(self.agent(player)?)),
-            MoveKind::Call { player, card } => Move::Game(GameMove::Call {
-                player: self.agent(player)?,
-                kind: deck.card(card)?,
-            }),
-            MoveKind::Play { player, card } => Move::Game(GameMove::Play {
-                player: self.agent(player)?,
-                kind: deck.card(card)?,
-            }),
-            MoveKind::Place { player, slot } => Move::Game(GameMove::Place {
-                player: self.agent(player)?,
-                slot: self.slot(slot)?,
-            }),
-            MoveKind::Glimpse { player, slot } => Move::Game(GameMove::Glimpse {
-                player: self.agent(player)?,
-                slot: self.slot(slot)?,
-            }),
+            MoveKind::Game { word, args } => {
+                crate::cards::read_move(self.game, self.table, word, args, m.span)?
+            }
             MoveKind::SecretTransfer {
                 card,
                 from,
@@ -648,16 +623,7 @@ impl Scope<'_> {
     }
 
     fn slot(&self, name: &Name) -> Result<Loc, Diagnostic> {
-        let loc = self.location(name)?;
-        match self.table.locations[loc].kind {
-            LocKind::Slot(..) => Ok(loc),
-            _ => Err(Diagnostic::error(
-                "not-a-slot",
-                format!("`{}` is not a face-down slot", name.text),
-                name.span,
-            )
-            .with_help("`peek` looks at a slot such as 1.2, dealt with `deal 1.2: C`")),
-        }
+        self.table.slot(name)
     }
 
     /// The cards an ask asks for, by the game's rules (Go Fish: a rank).

@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use crate::cards::game::{free, game_named, game_names};
+use crate::cards::game::{free, game_names};
 use crate::cards::rules::describe_player;
 use crate::cards::{Game, GameState, Outcome, Position, Table};
 use crate::diag::{Diagnostic, Span};
@@ -186,7 +186,7 @@ impl Playing {
     pub fn position(&self) -> Position<'_> {
         Position {
             table: &self.table,
-            model: &*self.model,
+            model: &self.model,
             state: &self.state,
         }
     }
@@ -297,6 +297,15 @@ impl Session {
         }
     }
 
+    /// A new session whose `game NAME` also knows `games` (games defined
+    /// outside dealer's list [`GAMES`](crate::cards::GAMES), such as a
+    /// test's own game), before the listed ones.
+    pub fn with_games(options: Options, games: &[Game]) -> Session {
+        let mut session = Session::new(options);
+        session.setup.games = games.to_vec();
+        session
+    }
+
     /// The table, model and game state, once the cards are dealt.
     pub fn playing(&self) -> Option<&Playing> {
         self.play.as_ref()
@@ -365,6 +374,18 @@ impl Session {
     pub fn execute(&mut self, stmt: &Statement, src: &str) -> Result<Vec<Output>, Diagnostic> {
         if let Some(result) = self.declare(stmt) {
             return result.map(|_| Vec::new());
+        }
+        if let StatementKind::Move(ast::Move {
+            kind: ast::MoveKind::Game { word, args },
+            ..
+        }) = &stmt.kind
+        {
+            // A word the game does not know is refused before any deal.
+            let game = self
+                .play
+                .as_ref()
+                .map_or_else(|| self.setup.current_game(), |p| p.game);
+            crate::cards::game::known_move(game, word, args)?;
         }
         if let (StatementKind::Model(def), None) = (&stmt.kind, &self.play) {
             return self.explicit_model(def).map(|_| Vec::new());
@@ -812,7 +833,7 @@ impl Session {
             return self.expect_count(*whole, *cmp, n, filter.as_ref(), span, source);
         }
         let scope = self.scope();
-        let model = &*self.scope_parts().model;
+        let model = &self.scope_parts().model;
         let found = expect(&scope, model, e, self.options.check_only, span)?;
         Ok(found
             .map(|(held, detail)| Output::Expect {
@@ -1094,7 +1115,7 @@ impl Session {
         let play = self.scope_parts();
         let out = play
             .game
-            .play(&play.table, &play.model, &play.state, &mv, &source)
+            .play(&play.position(), &mv, &source)
             .map_err(|r| {
                 let mut d = errors::refused_move(&r, m.span);
                 d.message = format!("{source}: {}", d.message);
@@ -1359,13 +1380,15 @@ fn empty_state() -> GameState {
 fn declare_into(setup: &mut Setup, kind: &StatementKind, span: Span) -> Result<(), Diagnostic> {
     match kind {
         StatementKind::Game(name) => {
-            let game = game_named(&name.text).ok_or_else(|| {
+            let game = setup.game_named(&name.text).ok_or_else(|| {
+                let mut names: Vec<&str> = setup.games.iter().map(|g| g.name()).collect();
+                names.extend(game_names());
                 Diagnostic::error(
                     "unknown-game",
                     format!("no game `{}`", name.text),
                     name.span,
                 )
-                .with_help(format!("the games are: {}", game_names().join(", ")))
+                .with_help(format!("the games are: {}", names.join(", ")))
             })?;
             setup.game = Some((game, span));
         }
@@ -1548,11 +1571,12 @@ fn exact_counts(model: &dyn Backend, span: Span) -> Result<(), Diagnostic> {
 /// Checks an expectation: `Some((held, what was found))`, `None` in check mode.
 fn expect(
     scope: &Scope,
-    model: &dyn Backend,
+    current: &Rc<dyn Backend>,
     e: &Expectation,
     check: bool,
     span: Span,
 ) -> Result<Option<(bool, String)>, Diagnostic> {
+    let model: &dyn Backend = &**current;
     match e {
         Expectation::Holds(f) => {
             let phi = scope.formula(f)?;
@@ -1612,7 +1636,7 @@ fn expect(
             }
             let pos = Position {
                 table: scope.table,
-                model,
+                model: current,
                 state: scope.state,
             };
             let found = referee.scores(&pos)[p];

@@ -65,6 +65,9 @@ pub struct Setup {
     pub observes: Vec<(Name, Vec<crate::syntax::ast::Term>)>,
     /// Where the first variable was declared.
     pub vars_at: Option<Span>,
+    /// Games `game NAME` knows besides [`GAMES`](crate::cards::GAMES)
+    /// (a game defined outside dealer's list, as a test does).
+    pub games: Vec<Game>,
 }
 
 /// A checked deal before its model is built ([`Setup::prepare`]).
@@ -139,6 +142,21 @@ pub struct Started {
 }
 
 impl Setup {
+    /// The game `name` stands for: one of [`Setup::games`], or one of
+    /// [`GAMES`](crate::cards::GAMES).
+    pub fn game_named(&self, name: &str) -> Option<Game> {
+        self.games
+            .iter()
+            .copied()
+            .find(|g| g.name() == name)
+            .or_else(|| crate::cards::game_named(name))
+    }
+
+    /// The game of the scenario so far (`free` until `game NAME`).
+    pub fn current_game(&self) -> Game {
+        self.game.map_or_else(free, |(g, _)| g)
+    }
+
     /// Declares the deck.
     pub fn deck(&mut self, spec: &DeckSpec, span: Span) -> Result<(), Diagnostic> {
         if self.deck.is_some() {

@@ -358,55 +358,14 @@ pub enum MoveKind {
     },
     /// `apply name`: apply a declared event model.
     Apply(Name),
-    /// `pick 2 6H` (Kemps: take a card from the table)
-    Pick {
-        /// Who picks.
-        player: Name,
-        /// The card.
-        card: Name,
-    },
-    /// `discard 2 2S` (put a card from the hand on the table or the open pile)
-    Discard {
-        /// Who discards.
-        player: Name,
-        /// The card.
-        card: Name,
-    },
-    /// `newtable` (Kemps: table to the discard pile, fresh cards from the stock)
-    NewTable,
-    /// `kemps 3` (Kemps: a claim of four of a kind)
-    Kemps(Name),
-    /// `pass 1` (Kemps: the turn player ends the turn; a turn without a move)
-    Pass(Name),
-    /// `call Bruno KH` (Königrufen: the declarer calls a king)
-    Call {
-        /// The declarer.
-        player: Name,
-        /// The king called.
-        card: Name,
-    },
-    /// `play Katrin T5` (play a card to the current trick)
-    Play {
-        /// Who plays.
-        player: Name,
-        /// The card.
-        card: Name,
-    },
-    /// `place 1 1.2` (Cabo-like game: the drawn card goes into a slot, the
-    /// slot's old card face up to the open pile)
-    Place {
-        /// Who places.
-        player: Name,
-        /// The slot.
-        slot: Name,
-    },
-    /// `glimpse 2 1.3` (Cabo-like game: a psychic player secretly looks at
-    /// any slot; the others believe nothing happened)
-    Glimpse {
-        /// Who looks.
-        player: Name,
-        /// The slot.
-        slot: Name,
+    /// A move a game defines: its word and arguments as written (`pick 2
+    /// 6H`, `play Katrin T5`, `place 1 1.2`, `newtable`). The scenario's
+    /// game reads them (players, cards, slots) when the move is resolved.
+    Game {
+        /// The move's word.
+        word: Name,
+        /// Its arguments, in order.
+        args: Vec<Name>,
     },
 }
 

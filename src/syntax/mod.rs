@@ -13,6 +13,9 @@ use crate::diag::{Diagnostic, Span};
 
 /// The words a statement can start with.
 pub use parser::errors::STATEMENTS as STATEMENT_KEYWORDS;
+/// The words of the language a statement or move starts with; a game's
+/// own move word (`pick`, `play`) is never one of them.
+pub use parser::fast::BUILTIN as LANGUAGE_WORDS;
 pub use parser::{both_parsers, parse, parse_formula, parse_statement, parse_with_grammar};
 pub use split::is_complete;
 

@@ -7,7 +7,7 @@
 
 mod build;
 pub(crate) mod errors;
-mod fast;
+pub(crate) mod fast;
 mod formula;
 
 use pest::iterators::Pair;

@@ -170,3 +170,40 @@ fn reveal_of_any_card_is_public() {
     let (e, _) = fails(&format!("{deal}reveal 1 K\n"));
     assert_eq!(e.code, "card-not-there");
 }
+
+/// A word and plain arguments are a game's move, which the scenario's game
+/// reads: a word it does not define is a located error naming its moves,
+/// the game that has the word, or the statement meant. Before the deal
+/// too: the error comes before "no players".
+#[test]
+fn an_unknown_move_word_names_the_games_moves() {
+    let (e, at) = fails(&format!("{KEMPS}play 1 2\n"));
+    assert_eq!((e.code, at.as_str()), ("not-a-move-of-the-game", "5:1"));
+    assert_eq!(e.message, "`play` is a move of Königrufen, not of Kemps");
+    assert_eq!(
+        e.help.as_deref(),
+        Some("the moves of Kemps are pick P C, discard P C, newtable, kemps P, pass P; declare the game that has this move with `game NAME` before the deal")
+    );
+    let (e, at) = fails("players 1 2\nexpct C p\n");
+    assert_eq!((e.code, at.as_str()), ("unknown-move", "2:1"));
+    assert_eq!(e.message, "unknown statement or move `expct`");
+    assert_eq!(
+        e.help.as_deref(),
+        Some("did you mean `expect`? (the free game has no moves of its own)")
+    );
+    assert_eq!(e.span.end - e.span.start, 5);
+    let (e, _) = fails("K1 p\n");
+    assert_eq!(e.code, "unknown-move");
+    assert_eq!(
+        e.help.as_deref(),
+        Some("a formula is not a statement: write `? K1 p` to evaluate it")
+    );
+    // Too few arguments, and a slot that is not one.
+    let (e, _) = fails(&format!("{KEMPS}pick 1\n"));
+    assert_eq!(e.code, "move-arguments");
+    assert_eq!(e.message, "too few arguments: Kemps's move is `pick P C`");
+    let (e, _) = fails(
+        "game cabo\nplayers 1 2\ndeck 0..3*3\ndeal 1.1: 0 | 1.2: 0 | 1.3: 1 | 1.4: 1 | 2.1: 2 | 2.2: 2 | 2.3: 3 | 2.4: 3 | open: 1\nplace 1 stock\n",
+    );
+    assert_eq!(e.code, "not-a-slot");
+}

@@ -59,6 +59,7 @@ mod strategies;
 mod strategy_knowledge;
 mod symbolic_scale;
 mod tournament;
+mod toy_game;
 mod variables_structure;
 mod web;
 mod web_figures_true;

@@ -6,6 +6,7 @@
 
 use std::path::Path;
 
+use dealer::syntax::ast::{MoveKind, StatementKind};
 use dealer::syntax::{both_parsers, parse, parse_with_grammar};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -215,4 +216,73 @@ fn random_and_mangled_statements_never_disagree() {
     }
     // Not vacuous: a good part of them took the fast path.
     assert!(fast * 4 > total, "{fast} of {total}");
+}
+
+/// A game's move, `WORD ARG...`: the fast path reads the plain ones
+/// (`pick 2 6H`, `place 1 1.2`, `newtable`) as the grammar does, gives up
+/// on the rest (a language word, `observes`, a bracketed or starred
+/// argument, a character outside ASCII), and never disagrees, mangled or
+/// not.
+#[test]
+fn random_game_moves_read_the_same() {
+    let mut rng = ChaCha8Rng::seed_from_u64(43);
+    let words = [
+        "pick", "play", "place", "newtable", "guess", "_x", "K1", "draw", "deal", "expect",
+        "observes", "shw", "take2", "peek", "ask",
+    ];
+    let args = [
+        "1",
+        "Bruno",
+        "6H",
+        "1.2",
+        "T21",
+        "hand[Bruno]",
+        "<8,4>",
+        "*S",
+        "observes",
+        "K1",
+        "x_y",
+        "10",
+        "é",
+        "2.x",
+        "a.b.c",
+        "(",
+        "->",
+    ];
+    let (mut fast, mut moves) = (0, 0);
+    for i in 0..4000 {
+        let mut src = words[rng.random_range(0..words.len())].to_string();
+        for _ in 0..rng.random_range(0..4) {
+            src.push_str(if rng.random_range(0..4) == 0 {
+                "  "
+            } else {
+                " "
+            });
+            src.push_str(args[rng.random_range(0..args.len())]);
+        }
+        if i % 3 == 2 {
+            let mut chars: Vec<char> = src.chars().collect();
+            let at = rng.random_range(0..chars.len());
+            chars.insert(at, [' ', '.', '1', 'a', '['][rng.random_range(0..5)]);
+            src = chars.into_iter().collect();
+        }
+        for (quick, grammar) in both_parsers(&src) {
+            if let Ok(s) = &grammar {
+                if let StatementKind::Move(m) = &s.kind {
+                    if matches!(m.kind, MoveKind::Game { .. }) {
+                        moves += 1;
+                    }
+                }
+            }
+            if let Some(statement) = quick {
+                fast += 1;
+                assert_eq!(Ok(&statement), grammar.as_ref(), "{src}");
+            }
+        }
+    }
+    // Not vacuous: many game moves, most of them read by the fast path.
+    assert!(
+        moves > 1000 && fast * 2 > moves,
+        "{fast} fast of {moves} moves"
+    );
 }

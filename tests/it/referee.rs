@@ -282,3 +282,66 @@ proptest! {
         prop_assert!(!g.winners.is_empty());
     }
 }
+
+/// A referee's setup is its typed deal printed: the text reads back as the
+/// same deal (with psychic players too), and replays to a model whose
+/// actual world puts every card where the deal says, with the stock's
+/// order, players and psychic seats of the deal; for every game and size.
+#[test]
+fn every_deal_reads_back_and_replays_to_its_model() {
+    use dealer::cards::referee::with_psychic;
+    use dealer::cards::{Deal, GAMES};
+    for g in GAMES {
+        let Some(r) = g.referee() else { continue };
+        for size in [Size::Teaching, Size::Full] {
+            for seed in 0..2u64 {
+                let deal = r.deal(seed, size);
+                let text = deal.to_text();
+                assert_eq!(text, r.setup(seed, size));
+                assert_eq!(Deal::from_text(&text).unwrap(), deal, "{text}");
+                assert_eq!(deal.game, g.name());
+                assert_eq!(deal.seed, seed);
+                let psychic = deal.clone().with_psychic(&[1, 0, 1]);
+                assert_eq!(psychic.psychic, vec![1, 0]);
+                assert_eq!(with_psychic(&text, &[1, 0, 1]), psychic.to_text());
+                assert_eq!(Deal::from_text(&psychic.to_text()).unwrap(), psychic);
+
+                let mut session = Session::new(Options::default());
+                execute(&mut session, &psychic.to_text());
+                session.finish(Span::new(0, 0)).unwrap();
+                let play = session.playing().unwrap();
+                let table = &play.table;
+                assert_eq!(table.players, deal.players);
+                assert_eq!(table.psychic, vec![1, 0]);
+                let kind = |name: &str| {
+                    table
+                        .deck
+                        .kinds
+                        .iter()
+                        .position(|k| k.name == name)
+                        .unwrap_or_else(|| panic!("{name} is in the deck"))
+                };
+                let actual = play.model.actual_cards();
+                for (place, cards) in &deal.parts {
+                    let loc = table.find_location(place).unwrap();
+                    let mut want = vec![0u32; table.deck.kinds.len()];
+                    for c in cards {
+                        want[kind(c)] += 1;
+                    }
+                    assert_eq!(actual[loc], want, "{} seed {seed}: {place}", g.name());
+                }
+                let order: Vec<&str> = play
+                    .state
+                    .stock_order
+                    .iter()
+                    .map(|&k| table.deck.kinds[k].name.as_str())
+                    .collect();
+                assert_eq!(order, deal.stock, "{} seed {seed}", g.name());
+                let in_stock: u32 = actual[table.stock()].iter().sum();
+                let phantom = table.phantom * table.deck.kinds.len() as u32;
+                assert_eq!(in_stock, deal.stock.len() as u32 + phantom);
+                assert_eq!(deal.uncounted, table.phantom > 0);
+            }
+        }
+    }
+}

@@ -255,32 +255,9 @@ pub(crate) fn move_(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<Move> {
             asked: a.name()?,
             card: a.name()?,
         },
-        Rule::pick_mv => MoveKind::Pick {
-            player: a.name()?,
-            card: a.name()?,
-        },
-        Rule::discard_mv => MoveKind::Discard {
-            player: a.name()?,
-            card: a.name()?,
-        },
-        Rule::newtable_mv => MoveKind::NewTable,
-        Rule::kemps_mv => MoveKind::Kemps(a.name()?),
-        Rule::pass_mv => MoveKind::Pass(a.name()?),
-        Rule::call_mv => MoveKind::Call {
-            player: a.name()?,
-            card: a.name()?,
-        },
-        Rule::play_mv => MoveKind::Play {
-            player: a.name()?,
-            card: a.name()?,
-        },
-        Rule::place_mv => MoveKind::Place {
-            player: a.name()?,
-            slot: a.name()?,
-        },
-        Rule::glimpse_mv => MoveKind::Glimpse {
-            player: a.name()?,
-            slot: a.name()?,
+        Rule::game_mv => MoveKind::Game {
+            word: a.name()?,
+            args: a.names(),
         },
         _ => MoveKind::Apply(a.name()?),
     };

@@ -110,6 +110,18 @@ pub(crate) fn from_pest(ctx: &Ctx, err: Error<Rule>) -> SyntaxError {
         let start = text.len() - text.trim_start().len();
         return unknown_statement(ctx, start);
     }
+    // A statement that is no keyword's is read as a game's move; when it
+    // does not parse and its word is a keyword misspelt, say so.
+    let start = text.len() - text.trim_start().len();
+    let first: String = text[start..]
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '-')
+        .collect();
+    let known =
+        STATEMENTS.contains(&first.as_str()) || super::fast::BUILTIN.contains(&first.as_str());
+    if !known && nearest(&first, STATEMENTS).is_some() {
+        return unknown_statement(ctx, start);
+    }
     let mut e = unexpected(ctx, pos, &positives);
     e.help = help(ctx, pos, &positives);
     e
@@ -367,6 +379,9 @@ fn describe(rule: Rule, lone_formula: bool) -> String {
         Rule::per_card => "`for` and a card",
         Rule::assign => "an assignment, such as q := true",
         Rule::draw_from => "`from` and a pile",
+        Rule::game_mv | Rule::move_word => "a move",
+        Rule::move_arg => "a player, a card or a slot such as 1.2",
+        Rule::builtin => "",
         Rule::export_for
         | Rule::export_only
         | Rule::export_agents

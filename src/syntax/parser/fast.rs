@@ -6,7 +6,8 @@
 //! grammar's general machinery (no parse tree is built and walked again):
 //!
 //! - statements `? φ`, `?? φ`, `expect φ`, `why φ`, `let NAME = φ`,
-//!   `announce φ`;
+//!   `announce φ`, and a game's move with plain arguments (`play Bruno
+//!   T21`, `place 1 1.2`, `newtable`);
 //! - formulas of `!`, `~`, `not`, `K`, `M`, `B`, `Kw` with a player written
 //!   as digits or after `_`, `E`, `C`, `D` with or without `{...}`, `[!ψ]`,
 //!   `&`, `and`, `|`, `or`, `->`, `<->`, parentheses, `true`, `false`,
@@ -83,6 +84,7 @@ pub(crate) fn statement(ctx: &Ctx) -> Option<Statement> {
                 }
                 StatementKind::Let(name, p.formula(0)?)
             }
+            w if is_move_word(w) => p.game_move(from, to)?,
             _ => return None,
         }
     };
@@ -95,6 +97,52 @@ pub(crate) fn statement(ctx: &Ctx) -> Option<Statement> {
         kind,
         span: ctx.at(start, end),
     })
+}
+
+/// The words of the language: a statement or a move the language defines
+/// starts with one of them, and no game's move does (the grammar's
+/// `builtin`).
+pub const BUILTIN: &[&str] = &[
+    "game",
+    "players",
+    "deck",
+    "pile",
+    "deal",
+    "stock",
+    "seed",
+    "turn",
+    "order",
+    "uncounted",
+    "psychic",
+    "prop",
+    "let",
+    "expect",
+    "question",
+    "why",
+    "worlds",
+    "stats",
+    "checkpoint",
+    "model",
+    "event",
+    "export",
+    "var",
+    "law",
+    "actual",
+    "announce",
+    "move",
+    "send",
+    "draw",
+    "show",
+    "reveal",
+    "peek",
+    "ask",
+    "apply",
+];
+
+/// Whether `w` can be a game's move word (the grammar's `move_word` that is
+/// no `builtin`).
+fn is_move_word(w: &str) -> bool {
+    w.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') && !BUILTIN.contains(&w)
 }
 
 /// The place in the statement's text.
@@ -161,6 +209,37 @@ impl Reader<'_, '_> {
         let w = self.peek_word()?;
         self.i = w.1;
         Some(w)
+    }
+
+    /// A game's move `WORD ARG*` whose word was read (from `from` to `to`),
+    /// with plain arguments (`Bruno`, `6H`, `1.2`); `None` on anything else.
+    fn game_move(&mut self, from: usize, to: usize) -> Option<StatementKind> {
+        let word = self.name(from, to);
+        let mut args = Vec::new();
+        let mut end = to;
+        loop {
+            self.blanks();
+            if self.i == self.b.len() {
+                break;
+            }
+            let (a, mut b) = self.word()?;
+            if self.b.get(b) == Some(&b'.') {
+                self.i = b + 1;
+                b = self.word()?.1;
+            }
+            if !matches!(self.b.get(b), None | Some(b' ' | b'\t')) {
+                return None;
+            }
+            if args.is_empty() && &self.ctx.piece.text[a..b] == "observes" {
+                return None;
+            }
+            args.push(self.name(a, b));
+            end = b;
+        }
+        Some(StatementKind::Move(Move {
+            kind: MoveKind::Game { word, args },
+            span: self.ctx.at(from, end),
+        }))
     }
 
     /// The text from `a` to `b` as a name of the original source.
