@@ -221,15 +221,13 @@ fn move_(out: &mut Formatter<'_>, m: &Move) -> fmt::Result {
         Peek { player, slot } => write!(out, "peek {player} {slot}"),
         Ask { asker, asked, card } => write!(out, "ask {asker} {asked} {card}"),
         Apply(name) => write!(out, "apply {name}"),
-        Pick { player, card } => write!(out, "pick {player} {card}"),
-        Discard { player, card } => write!(out, "discard {player} {card}"),
-        NewTable => out.write_str("newtable"),
-        Kemps(player) => write!(out, "kemps {player}"),
-        Pass(player) => write!(out, "pass {player}"),
-        Call { player, card } => write!(out, "call {player} {card}"),
-        Play { player, card } => write!(out, "play {player} {card}"),
-        Place { player, slot } => write!(out, "place {player} {slot}"),
-        Glimpse { player, slot } => write!(out, "glimpse {player} {slot}"),
+        Game { word, args } => {
+            out.write_str(&word.text)?;
+            for a in args {
+                write!(out, " {a}")?;
+            }
+            Ok(())
+        }
     }
 }
 
