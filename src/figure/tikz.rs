@@ -80,19 +80,41 @@ pub const BEAMER_TEXTWIDTH: f64 = 307.29;
 /// The font every text of a figure for slides is set in.
 const SLIDE_FONT: &str = "\\sffamily\\fontsize{10}{12}\\selectfont";
 
-/// A figure for slides: the picture's width as laid out (in points, its
-/// legend wrapped to the drawing) and the size its labels (10 pt) come out
+/// A figure for slides: the picture's width and height as laid out (in
+/// points, its legend wrapped to the drawing or the frame) and the size its labels (10 pt) come out
 /// at on a 4:3 beamer frame, where it is scaled down to `\\textwidth` when
 /// wider.
 pub fn slide_size<K: KripkeLike + ?Sized>(fig: &K) -> (f64, f64, f64) {
-    let lay = layout::layout(fig, SLIDE_LAYOUT);
-    let width = lay.width.max(LEGEND_MIN + 2.0 * layout::MARGIN);
-    let legend = slide_legend_lines(fig, width - 2.0 * layout::MARGIN) as f64 * 12.0;
+    let lay = slide_layout(fig);
+    let legend_w = slide_legend_width(&lay);
+    let width = lay.width.max(legend_w + 2.0 * layout::MARGIN);
+    let legend = slide_legend_lines(fig, legend_w) as f64 * 12.0;
     let height = lay.height + legend;
     let scale = (BEAMER_TEXTWIDTH / width)
         .min(SLIDE_HEIGHT * BEAMER_TEXTHEIGHT / height)
         .min(1.0);
     (width, height, FONT * scale)
+}
+
+/// The width a slide's legend is wrapped to: the drawing's, or nearly the
+/// frame's when the drawing is narrower (a legend in fewer lines leaves
+/// more of the frame's height to the drawing).
+fn slide_legend_width(lay: &layout::Layout) -> f64 {
+    (lay.width - 2.0 * layout::MARGIN)
+        .max(BEAMER_TEXTWIDTH - 2.0 * layout::MARGIN - 4.0)
+        .max(LEGEND_MIN)
+}
+
+/// A slide's layout: the shape that fits a 4:3 frame's `\\textwidth` and
+/// [`SLIDE_HEIGHT`] of its `\\textheight`, less the legend, at the largest
+/// scale.
+fn slide_layout<K: KripkeLike + ?Sized>(fig: &K) -> layout::Layout {
+    let legend = slide_legend_lines(fig, BEAMER_TEXTWIDTH - 2.0 * layout::MARGIN) as f64 * 12.0;
+    let frame = layout::Frame {
+        w: BEAMER_TEXTWIDTH,
+        h: SLIDE_HEIGHT * BEAMER_TEXTHEIGHT - legend,
+    };
+    layout::layout_in(fig, SLIDE_LAYOUT, Some(frame))
 }
 
 /// The height of a 4:3 beamer frame's text (`\\textheight`), in points.
@@ -130,8 +152,16 @@ fn slide_legend_lines<K: KripkeLike + ?Sized>(fig: &K, width: f64) -> usize {
         .iter()
         .map(|a| a.chars().count() + 8)
         .sum::<usize>();
-    lines + wrapped(&"x".repeat(agents)) + wrapped(CONVENTIONS)
+    let regions = if layout::may_have_regions(fig) {
+        wrapped(REGIONS)
+    } else {
+        0
+    };
+    lines + wrapped(&"x".repeat(agents)) + wrapped(CONVENTIONS) + regions
 }
+
+/// A slide legend's line about regions, when some class is drawn as one.
+const REGIONS: &str = "a rounded box: worlds its agent cannot tell apart";
 
 /// The end of a slide's picture: scaled down to fit `\\linewidth` and
 /// [`SLIDE_HEIGHT`] of `\\textheight`, never up; the scale is left in
@@ -143,7 +173,11 @@ const SLIDE_TAIL: &str =
 
 /// The TikZ text of `fig`.
 pub fn to_tikz<K: KripkeLike + ?Sized>(fig: &K, look: &Look) -> String {
-    let lay = layout::layout(fig, if look.slides { SLIDE_LAYOUT } else { FONT });
+    let lay = if look.slides {
+        slide_layout(fig)
+    } else {
+        layout::layout(fig, FONT)
+    };
     let mut out = String::new();
     if look.standalone && look.slides {
         // A slide's picture is scaled with graphicx's \\resizebox.
@@ -193,6 +227,7 @@ pub fn to_tikz<K: KripkeLike + ?Sized>(fig: &K, look: &Look) -> String {
             super::MARKED_FILL.trim_start_matches('#')
         );
     }
+    regions(&mut out, fig, &lay, look);
     nodes(&mut out, fig, &lay, look);
     edges(&mut out, fig, &lay, look);
     if look.slides {
@@ -245,10 +280,20 @@ fn nodes<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &layout::Layout
         if fig.marked().contains(&i) {
             style.push_str(", fill=marked");
         }
+        // On a slide, a world named by its values (`p1=0,c1=1`) is not
+        // named again above its label, which says the same.
+        let same = node.plain_label().replace(['\n', ' '], ",") == node.id;
+        let label = if look.slides && same {
+            String::new()
+        } else {
+            format!(
+                ", label={{[font={id_font}, text=gray]above left:{}}}",
+                escape(&node.id)
+            )
+        };
         let _ = writeln!(
             out,
-            "  \\node[{style}, align=left, inner sep=4pt, label={{[font={id_font}, text=gray]above left:{}}}] ({}) at {} {{{}}};",
-            escape(&node.id),
+            "  \\node[{style}, align=left, inner sep=4pt{label}] ({}) at {} {{{}}};",
             name(&node.key()),
             pt(b.centre),
             lines.join("\\\\")
@@ -264,6 +309,39 @@ fn line_style(look: &Look, agent: usize, directed: bool) -> String {
         look.line_width() * 0.6,
         dash.tikz
     )
+}
+
+/// The classes drawn as rounded rectangles (under the worlds), in the
+/// agent's colour and dash with a faint fill, the agent's name on the
+/// bottom side.
+fn regions<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &layout::Layout, look: &Look) {
+    let marks = super::svg::agent_marks(fig);
+    let mark_font = if look.slides {
+        SLIDE_FONT
+    } else {
+        "\\sffamily\\tiny"
+    };
+    for r in &lay.regions {
+        let _ = writeln!(
+            out,
+            "  \\draw[{}, rounded corners={:.1}pt, fill=agent{}, fill opacity=0.07] {} rectangle {};",
+            line_style(look, r.agent, false),
+            r.radius,
+            r.agent,
+            pt(r.corner),
+            pt(Point {
+                x: r.corner.x + r.w,
+                y: r.corner.y + r.h
+            })
+        );
+        let _ = writeln!(
+            out,
+            "  \\node[fill=white, inner sep=0.5pt, text=agent{}, font={mark_font}] at {} {{{}}};",
+            r.agent,
+            pt(r.mark()),
+            escape(&marks[r.agent])
+        );
+    }
 }
 
 fn edges<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &layout::Layout, look: &Look) {
@@ -325,7 +403,7 @@ fn slide_legend<K: KripkeLike + ?Sized>(
     lay: &layout::Layout,
     look: &Look,
 ) {
-    let width = (lay.width - 2.0 * layout::MARGIN).max(LEGEND_MIN);
+    let width = slide_legend_width(lay);
     let mut rows: Vec<String> = Vec::new();
     if fig.caption() != "the worlds reachable from the actual world" {
         rows.push(format!("\\textit{{{}}}", escape(fig.caption())));
@@ -363,6 +441,9 @@ fn slide_legend<K: KripkeLike + ?Sized>(
             .collect::<Vec<_>>()
             .join("; "),
     );
+    if !lay.regions.is_empty() {
+        rows.push(REGIONS.to_string());
+    }
     let _ = writeln!(
         out,
         "  \\node[anchor=north west, inner sep=0pt, align=left, text width={width:.1}pt] at ({:.1},{:.1}) {{{}}};",
@@ -374,7 +455,10 @@ fn slide_legend<K: KripkeLike + ?Sized>(
 
 fn legend<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &layout::Layout, look: &Look) {
     let step = 13.0;
-    for (i, row) in legend_rows(fig, look).iter().enumerate() {
+    for (i, row) in legend_rows(fig, look, !lay.regions.is_empty())
+        .iter()
+        .enumerate()
+    {
         let y = lay.height + i as f64 * step;
         let mut x = layout::MARGIN;
         if let Some(a) = row.agent {
