@@ -566,6 +566,20 @@ fn grid(rows: usize, cols: usize, cw: f64, ch: f64) -> Shape {
     Shape { slots, firsts }
 }
 
+/// A grid cell's width and height: the widest and tallest box and room
+/// between neighbours for two or three lines bent apart and the world
+/// names above the boxes; on a slide (`frame`), for one line and a name.
+fn cells(sizes: &[(f64, f64)], font: f64, frame: Option<Frame>) -> (f64, f64) {
+    let (gx, gy) = if frame.is_some() {
+        (2.0, 2.5)
+    } else {
+        (4.5, 4.5)
+    };
+    let widest = sizes.iter().map(|s| s.0).fold(0.0, f64::max);
+    let tallest = sizes.iter().map(|s| s.1).fold(0.0, f64::max);
+    (widest + gx * font, tallest + gy * font)
+}
+
 /// The shapes tried for `n` nodes, the one a lecturer would draw first:
 /// a square for four worlds (two two-way uncertainties), a cube for seven
 /// or eight (three), seen through its front face so no edge crosses
@@ -575,12 +589,9 @@ fn grid(rows: usize, cols: usize, cw: f64, ch: f64) -> Shape {
 /// which they fit the frame, largest first.
 fn shapes(sizes: &[(f64, f64)], font: f64, frame: Option<Frame>) -> Vec<Shape> {
     let n = sizes.len();
-    // Room between neighbours for two or three lines bent apart and the
-    // world ids above the boxes (on a slide, for one line and the ids).
-    let gap = if frame.is_some() { 2.5 } else { 4.5 } * font;
+    let (cw, ch) = cells(sizes, font, frame);
     let widest = sizes.iter().map(|s| s.0).fold(0.0, f64::max);
     let tallest = sizes.iter().map(|s| s.1).fold(0.0, f64::max);
-    let (cw, ch) = (widest + gap, tallest + gap);
     let mut out = Vec::new();
     let compact = frame.is_some();
     match n {
@@ -843,10 +854,7 @@ fn grid_of_classes(
             })
             .collect::<Vec<usize>>()
     };
-    let gap = if frame.is_some() { 2.5 } else { 4.5 } * font;
-    let widest = sizes.iter().map(|s| s.0).fold(0.0, f64::max);
-    let tallest = sizes.iter().map(|s| s.1).fold(0.0, f64::max);
-    let (cw, ch) = (widest + gap, tallest + gap);
+    let (cw, ch) = cells(sizes, font, frame);
     for &r in &agents {
         for &c in &agents {
             if r == c {
