@@ -690,7 +690,7 @@ pub const SEARCHED: usize = 8;
 
 /// How many orders of a grid's rows and columns are tried, at most; a
 /// larger grid keeps its classes in the order of their first worlds.
-const GRID_ORDERS: usize = 50_000;
+const GRID_ORDERS: usize = 20_000;
 
 /// What a placement is worth: see [`score`]; lower is better.
 type Worth = (usize, usize, usize, f64);

@@ -7,6 +7,10 @@
 //! every other: a triangle round the fourth). Lines are the curves the
 //! SVG, TikZ and PNG writers draw (quadratic curves from box border to box
 //! border), sampled as polylines; two lines that share a world never count.
+//! The small figures' slide layouts too, and Cheryl's month by day table.
+//! Classes of three or more worlds drawn as rounded regions are checked
+//! against the boxes (each holds its class's worlds and no other) and
+//! against the engine's classes.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -219,6 +223,10 @@ fn assert_drawn(name: &str, fig: &Figure) -> Layout {
     lay
 }
 
+/// About a 4:3 beamer frame less a legend of three lines, as
+/// `--for-slides` lays figures out for.
+const SLIDE: layout::Frame = layout::Frame { w: 307.3, h: 179.3 };
+
 /// The label size the crossing checks lay figures out at.
 const FONT: f64 = 14.0;
 
@@ -332,6 +340,11 @@ fn small_figures_of_every_scenario_draw_no_crossing_lines() {
             let rel = file.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap();
             for (what, fig, engine) in figures_and_classes(rel.to_str().unwrap(), "", false) {
                 if fig.nodes.len() <= 8 {
+                    // The slide layout (closer worlds, other shapes first)
+                    // crosses no lines either.
+                    let slide = layout::layout_in(&fig, 8.5, Some(SLIDE));
+                    let cross = crossings(&slide);
+                    assert!(cross.is_empty(), "{what} on a slide: lines {cross:?} cross");
                     let lay = assert_clean(&what, &fig);
                     if let Some(engine) = &engine {
                         assert_regions_are_the_engines(&what, &lay, engine);
