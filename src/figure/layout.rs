@@ -1,8 +1,14 @@
 //! Where the built-in writers (SVG and TikZ) put a figure's nodes and how
 //! they bend its edges, in points, y growing downwards.
 //!
-//! The nodes sit on a circle (one row for two nodes) whose radius keeps
-//! neighbouring boxes apart. Every edge is a quadratic curve: edges between
+//! Up to eight nodes take the best of a few shapes a lecturer draws (a
+//! square, a cube, grids; see [`SEARCHED`]); larger figures whose worlds
+//! two agents' classes tell apart are a table with one agent's classes as
+//! rows and the other's as columns (Cheryl's months and days); others sit
+//! on a circle (one row for two nodes) whose radius keeps neighbouring
+//! boxes apart. An agent's classes of more than two worlds are rounded
+//! rectangles ([`Region`]) when each holds no other world; other classes
+//! are chains of lines. Every edge is a quadratic curve: edges between
 //! the same two nodes are bent apart so none hides another, and an edge that
 //! would cross a third node's box is bent further until it clears it. The
 //! drawing is then moved so it starts at the margin: no canvas is wasted.
@@ -82,6 +88,54 @@ pub struct Curve {
     pub bend: f64,
 }
 
+/// An agent's class drawn as a rounded rectangle round its worlds (their
+/// boxes and the names above them), which holds no other world.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Region {
+    /// The agent.
+    pub agent: usize,
+    /// The class's nodes, ascending.
+    pub members: Vec<usize>,
+    /// The rectangle's top left corner.
+    pub corner: Point,
+    /// Its width.
+    pub w: f64,
+    /// Its height.
+    pub h: f64,
+    /// The radius of its rounded corners.
+    pub radius: f64,
+}
+
+impl Region {
+    /// Whether `b` (a box, with `above` points of name over it) meets the
+    /// rectangle.
+    pub fn meets(&self, b: &Boxed, above: f64) -> bool {
+        b.centre.x + b.w / 2.0 > self.corner.x
+            && b.centre.x - b.w / 2.0 < self.corner.x + self.w
+            && b.centre.y + b.h / 2.0 > self.corner.y
+            && b.centre.y - b.h / 2.0 - above < self.corner.y + self.h
+    }
+
+    /// Whether `b` (with `above` points of name over it) lies inside.
+    pub fn holds(&self, b: &Boxed, above: f64) -> bool {
+        b.centre.x - b.w / 2.0 >= self.corner.x
+            && b.centre.x + b.w / 2.0 <= self.corner.x + self.w
+            && b.centre.y - b.h / 2.0 - above >= self.corner.y
+            && b.centre.y + b.h / 2.0 <= self.corner.y + self.h
+    }
+
+    /// Where the agent's name goes: the middle of the bottom side.
+    pub fn mark(&self) -> Point {
+        Point {
+            x: self.corner.x + self.w / 2.0,
+            y: self.corner.y + self.h,
+        }
+    }
+}
+
+/// The room a world's name takes above its box, per point of label size.
+pub const NAME_ROOM: f64 = 1.0;
+
 /// A figure laid out.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Layout {
@@ -93,6 +147,9 @@ pub struct Layout {
     pub edges: Vec<Edge>,
     /// One curve per drawn edge, in the order of `edges`.
     pub curves: Vec<Curve>,
+    /// The classes of more than two worlds drawn as a rounded rectangle
+    /// round their worlds instead of lines.
+    pub regions: Vec<Region>,
     /// The drawing's width and height (margins included, legend excluded).
     pub width: f64,
     /// See `width`.
@@ -108,8 +165,25 @@ pub fn box_size(lines: &[usize], font: f64) -> (f64, f64) {
     (w, h)
 }
 
+/// Where a figure is going when it must fit a frame: a slide's picture of
+/// `w` × `h` points (legend excluded) is scaled down to fit it, so the
+/// shape that fits it at the largest scale is tried first, and worlds sit
+/// closer together.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Frame {
+    /// The frame's width, in points.
+    pub w: f64,
+    /// The frame's height, in points.
+    pub h: f64,
+}
+
 /// Lays out `fig` with labels at `font` points.
 pub fn layout<K: KripkeLike + ?Sized>(fig: &K, font: f64) -> Layout {
+    layout_in(fig, font, None)
+}
+
+/// Lays out `fig` with labels at `font` points, to fit `frame` when given.
+pub fn layout_in<K: KripkeLike + ?Sized>(fig: &K, font: f64, frame: Option<Frame>) -> Layout {
     let sizes: Vec<(f64, f64)> = fig
         .nodes()
         .iter()
@@ -122,21 +196,124 @@ pub fn layout<K: KripkeLike + ?Sized>(fig: &K, font: f64) -> Layout {
             box_size(&counts, font)
         })
         .collect();
-    let (centres, edges) = arrange(fig, &sizes, font);
+    let (centres, edges, classes) = arrange(fig, &sizes, font, frame);
     let mut boxes: Vec<Boxed> = centres
         .iter()
         .zip(&sizes)
         .map(|(&centre, &(w, h))| Boxed { centre, w, h })
         .collect();
+    let ranks = region_ranks(fig);
+    let mut regions: Vec<Region> = classes
+        .into_iter()
+        .map(|(agent, members)| {
+            let rank = ranks.iter().position(|&a| a == agent).unwrap_or(0);
+            region_around(agent, members, &centres, &sizes, font, rank)
+        })
+        .collect();
     let mut curves = bend_edges(&edges, &boxes, font);
-    let (width, height) = fit(&mut boxes, &mut curves, font);
+    let (width, height) = fit(&mut boxes, &edges, &mut curves, &mut regions, font);
     Layout {
         boxes,
         edges,
         curves,
+        regions,
         width,
         height,
     }
+}
+
+/// The agents with a class of more than two worlds, ascending: the ones
+/// that may be drawn with regions (each a little further out than the
+/// previous one's, so two agents' regions round the same worlds show).
+fn region_ranks<K: KripkeLike + ?Sized>(fig: &K) -> Vec<usize> {
+    let mut agents: Vec<usize> = chained_classes(fig)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|(_, m)| m.len() > 2)
+        .map(|(a, _)| a)
+        .collect();
+    agents.dedup();
+    agents
+}
+
+/// Whether some class of `fig` may be drawn as a region (it has more than
+/// two worlds and is drawn as a class, not every pair).
+pub fn may_have_regions<K: KripkeLike + ?Sized>(fig: &K) -> bool {
+    !region_ranks(fig).is_empty()
+}
+
+/// The rounded rectangle round `members` (nodes of `sizes` at `at`) for
+/// the agent of region rank `rank`: their boxes and the names above them,
+/// and a margin that grows with the rank.
+fn region_around(
+    agent: usize,
+    members: Vec<usize>,
+    at: &[Point],
+    sizes: &[(f64, f64)],
+    font: f64,
+    rank: usize,
+) -> Region {
+    let pad = font * (0.35 + 0.3 * rank as f64);
+    let (mut x0, mut y0, mut x1, mut y1) = (
+        f64::INFINITY,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NEG_INFINITY,
+    );
+    for &m in &members {
+        let (p, (w, h)) = (at[m], sizes[m]);
+        x0 = x0.min(p.x - w / 2.0);
+        x1 = x1.max(p.x + w / 2.0);
+        y0 = y0.min(p.y - h / 2.0 - NAME_ROOM * font);
+        y1 = y1.max(p.y + h / 2.0);
+    }
+    Region {
+        agent,
+        members,
+        corner: Point {
+            x: x0 - pad,
+            y: y0 - pad,
+        },
+        w: x1 - x0 + 2.0 * pad,
+        h: y1 - y0 + 2.0 * pad,
+        radius: font * 0.8,
+    }
+}
+
+/// Whether `agent`'s classes of more than two worlds can all be drawn as
+/// regions with the nodes at `at`: each holds no other world (box or name)
+/// and none meets another.
+fn regions_fit(
+    agent: usize,
+    rank: usize,
+    classes: &[(usize, Vec<usize>)],
+    at: &[Point],
+    sizes: &[(f64, f64)],
+    font: f64,
+) -> bool {
+    let mut rects: Vec<Region> = Vec::new();
+    for (a, members) in classes {
+        if *a != agent || members.len() <= 2 {
+            continue;
+        }
+        let r = region_around(agent, members.clone(), at, sizes, font, rank);
+        for (j, (&p, &(w, h))) in at.iter().zip(sizes).enumerate() {
+            if !members.contains(&j) && r.meets(&Boxed { centre: p, w, h }, NAME_ROOM * font) {
+                return false;
+            }
+        }
+        let apart = |q: &Region| {
+            r.corner.x + r.w <= q.corner.x
+                || q.corner.x + q.w <= r.corner.x
+                || r.corner.y + r.h <= q.corner.y
+                || q.corner.y + q.h <= r.corner.y
+        };
+        if !rects.iter().all(apart) {
+            return false;
+        }
+        rects.push(r);
+    }
+    true
 }
 
 /// One line to draw between two nodes for an agent.
@@ -236,21 +413,38 @@ fn chain(agent: usize, members: &[usize], at: &[Point], out: &mut Vec<Line>) {
     out.extend(order.windows(2).map(|w| (agent, w[0], w[1])));
 }
 
-/// The lines drawn with the nodes at `at`, into `out` (cleared first).
-fn lines_at(
+/// The lines drawn with the nodes at `at`, into `lines` (cleared first),
+/// and the agents whose classes of more than two worlds are drawn as
+/// regions there, into `regioned` (each agent in `ranks` whose classes
+/// all fit as regions; the others' classes are chained).
+#[allow(clippy::too_many_arguments)]
+fn plan(
     classes: &Option<Vec<(usize, Vec<usize>)>>,
+    ranks: &[usize],
     edges: &[Edge],
     at: &[Point],
-    out: &mut Vec<Line>,
+    sizes: &[(f64, f64)],
+    font: f64,
+    lines: &mut Vec<Line>,
+    regioned: &mut Vec<usize>,
 ) {
-    out.clear();
+    lines.clear();
+    regioned.clear();
     match classes {
         Some(classes) => {
+            for (rank, &agent) in ranks.iter().enumerate() {
+                if regions_fit(agent, rank, classes, at, sizes, font) {
+                    regioned.push(agent);
+                }
+            }
             for (agent, members) in classes {
-                chain(*agent, members, at, out);
+                if members.len() > 2 && regioned.contains(agent) {
+                    continue;
+                }
+                chain(*agent, members, at, lines);
             }
         }
-        None => out.extend(
+        None => lines.extend(
             edges
                 .iter()
                 .filter(|e| e.from != e.to)
@@ -372,20 +566,36 @@ fn grid(rows: usize, cols: usize, cw: f64, ch: f64) -> Shape {
     Shape { slots, firsts }
 }
 
+/// A grid cell's width and height: the widest and tallest box and room
+/// between neighbours for two or three lines bent apart and the world
+/// names above the boxes; on a slide (`frame`), for one line and a name.
+fn cells(sizes: &[(f64, f64)], font: f64, frame: Option<Frame>) -> (f64, f64) {
+    let (gx, gy) = if frame.is_some() {
+        (2.0, 2.5)
+    } else {
+        (4.5, 4.5)
+    };
+    let widest = sizes.iter().map(|s| s.0).fold(0.0, f64::max);
+    let tallest = sizes.iter().map(|s| s.1).fold(0.0, f64::max);
+    (widest + gx * font, tallest + gy * font)
+}
+
 /// The shapes tried for `n` nodes, the one a lecturer would draw first:
 /// a square for four worlds (two two-way uncertainties), a cube for seven
 /// or eight (three), seen through its front face so no edge crosses
 /// another (the back face is the inner square), grids, and the circle.
-fn shapes(sizes: &[(f64, f64)], font: f64) -> Vec<Shape> {
+/// For a `frame` (a slide), worlds sit closer, rows and a cube in three
+/// rows are tried too, and the shapes come in the order of the scale at
+/// which they fit the frame, largest first.
+fn shapes(sizes: &[(f64, f64)], font: f64, frame: Option<Frame>) -> Vec<Shape> {
     let n = sizes.len();
-    // Room between neighbours for two or three lines bent apart and the
-    // world ids above the boxes.
-    let gap = 4.5 * font;
+    let (cw, ch) = cells(sizes, font, frame);
     let widest = sizes.iter().map(|s| s.0).fold(0.0, f64::max);
     let tallest = sizes.iter().map(|s| s.1).fold(0.0, f64::max);
-    let (cw, ch) = (widest + gap, tallest + gap);
     let mut out = Vec::new();
+    let compact = frame.is_some();
     match n {
+        3 if compact => out.push(grid(1, 3, cw, ch)),
         4 => {
             out.push(grid(2, 2, cw, ch));
             // Every pair related (a projection's classes, or arrows): a
@@ -400,8 +610,16 @@ fn shapes(sizes: &[(f64, f64)], font: f64) -> Vec<Shape> {
                     .to_vec(),
                 firsts: vec![0, 3],
             });
+            if compact {
+                out.push(grid(1, 4, cw, ch));
+            }
         }
-        5 | 6 => out.push(grid(2, 3, cw, ch)),
+        5 | 6 => {
+            out.push(grid(2, 3, cw, ch));
+            if compact {
+                out.push(grid(3, 2, cw, ch));
+            }
+        }
         7 | 8 => {
             let corners = |lo: f64, hi: f64| {
                 [(lo, lo), (hi, lo), (hi, hi), (lo, hi)].map(|(x, y)| Point {
@@ -417,6 +635,30 @@ fn shapes(sizes: &[(f64, f64)], font: f64) -> Vec<Shape> {
                 firsts: vec![0, 4],
             });
             out.push(grid(2, 4, cw, ch));
+            if compact {
+                // The cube in three rows: its front face's top and bottom
+                // sides bent round the back face's top and bottom worlds,
+                // which sit between them; the back face's other two
+                // worlds in the middle row.
+                out.push(Shape {
+                    slots: [
+                        (0.0, 0.0),
+                        (1.0, 0.0),
+                        (2.0, 0.0),
+                        (0.5, 1.0),
+                        (1.5, 1.0),
+                        (0.0, 2.0),
+                        (1.0, 2.0),
+                        (2.0, 2.0),
+                    ]
+                    .map(|(x, y)| Point {
+                        x: x * cw,
+                        y: y * ch,
+                    })
+                    .to_vec(),
+                    firsts: vec![0, 1, 3],
+                });
+            }
         }
         _ => {}
     }
@@ -424,32 +666,94 @@ fn shapes(sizes: &[(f64, f64)], font: f64) -> Vec<Shape> {
         slots: place(sizes, font),
         firsts: vec![0],
     });
+    if let Some(frame) = frame {
+        let scale = |s: &Shape| {
+            let span = |f: fn(&Point) -> f64| {
+                let v = s.slots.iter().map(f);
+                v.clone().fold(f64::NEG_INFINITY, f64::max) - v.fold(f64::INFINITY, f64::min)
+            };
+            let w = span(|p| p.x) + widest + 2.0 * MARGIN;
+            let h = span(|p| p.y) + tallest + NAME_ROOM * font + 2.0 * MARGIN;
+            (frame.w / w).min(frame.h / h).min(1.0)
+        };
+        // Stable: among shapes that fit equally, the lecturer's order.
+        out.sort_by(|a, b| scale(b).total_cmp(&scale(a)));
+    }
     out
 }
 
 /// The most nodes whose placement is searched (every assignment of nodes
-/// to a shape's slots is tried); larger figures are a circle in the nodes'
+/// to a shape's slots is tried); larger figures are a grid when two
+/// agents' classes tell every world apart, else a circle in the nodes'
 /// order.
 pub const SEARCHED: usize = 8;
 
-/// Node centres and the lines to draw. Up to [`SEARCHED`] nodes, every
-/// assignment of the nodes to a shape's slots is tried and the one with
-/// the best [`score`] kept: no crossing where one of these shapes has
-/// none (the first such shape of [`shapes`] wins), each agent's lines as
-/// parallel as they can be. S5 classes are chained along their shortest path at the chosen
+/// How many orders of a grid's rows and columns are tried, at most; a
+/// larger grid keeps its classes in the order of their first worlds.
+const GRID_ORDERS: usize = 20_000;
+
+/// What a placement is worth: see [`score`]; lower is better.
+type Worth = (usize, usize, usize, f64);
+
+/// The best placement seen so far: its worth and the nodes' centres.
+type Best = Option<(Worth, Vec<Point>)>;
+
+/// Node centres, the lines to draw and the classes drawn as regions. Up to
+/// [`SEARCHED`] nodes, every assignment of the nodes to a shape's slots is
+/// tried and the one with the best [`score`] kept: no crossing where one
+/// of these shapes has none (the first such shape of [`shapes`] wins),
+/// regions where they fit, each agent's lines as parallel as they can be.
+/// Larger figures whose worlds two agents' classes tell apart are a grid
+/// (see [`grid_of_classes`]). S5 classes of more than two worlds are
+/// regions when all of the agent's fit (each holds no other world), else
+/// they are chained, like pairs, along their shortest path at the chosen
 /// places (the figure's classes, not its chains, are what is drawn).
+type Arranged = (Vec<Point>, Vec<Edge>, Vec<(usize, Vec<usize>)>);
+
 fn arrange<K: KripkeLike + ?Sized>(
     fig: &K,
     sizes: &[(f64, f64)],
     font: f64,
-) -> (Vec<Point>, Vec<Edge>) {
+    frame: Option<Frame>,
+) -> Arranged {
     let n = sizes.len();
     let classes = chained_classes(fig);
+    let ranks = region_ranks(fig);
     let edges = fig.edges();
     let grow = font / 2.0;
-    let mut best: Option<((usize, usize, f64), Vec<Point>)> = None;
+    let mut best: Best = None;
+    let mut lines = Vec::new();
+    let mut regioned = Vec::new();
+    // Scores the placement `at` and keeps it when it beats the best.
+    let mut consider = |at: &[Point], best: &mut Best| {
+        plan(
+            &classes,
+            &ranks,
+            edges,
+            at,
+            sizes,
+            font,
+            &mut lines,
+            &mut regioned,
+        );
+        let bound = best.as_ref().map_or(usize::MAX, |b| b.0 .0);
+        let Some((crossings, directions, length)) = score(&lines, at, sizes, grow, bound) else {
+            return;
+        };
+        let s = (crossings, ranks.len() - regioned.len(), directions, length);
+        let better = match best {
+            None => true,
+            Some((b, _)) => {
+                (s.0, s.1, s.2) < (b.0, b.1, b.2)
+                    || ((s.0, s.1, s.2) == (b.0, b.1, b.2) && s.3 < b.3 - 1e-6)
+            }
+        };
+        if better {
+            *best = Some((s, at.to_vec()));
+        }
+    };
     let shapes = if (3..=SEARCHED).contains(&n) {
-        shapes(sizes, font)
+        shapes(sizes, font, frame)
     } else {
         Vec::new()
     };
@@ -462,47 +766,152 @@ fn arrange<K: KripkeLike + ?Sized>(
         for &first in &shape.firsts {
             let mut rest: Vec<usize> = (0..shape.slots.len()).filter(|&s| s != first).collect();
             let mut at = vec![shape.slots[first]; n];
-            let mut lines = Vec::new();
             permutations(&mut rest, 0, &mut |perm: &[usize]| {
                 for (node, &slot) in perm.iter().take(n - 1).enumerate() {
                     at[node + 1] = shape.slots[slot];
                 }
-                lines_at(&classes, edges, &at, &mut lines);
-                let bound = best.as_ref().map_or(usize::MAX, |b| b.0 .0);
-                let Some(s) = score(&lines, &at, sizes, grow, bound) else {
-                    return;
-                };
-                let better = match &best {
-                    None => true,
-                    Some((b, _)) => {
-                        (s.0, s.1) < (b.0, b.1) || ((s.0, s.1) == (b.0, b.1) && s.2 < b.2 - 1e-6)
-                    }
-                };
-                if better {
-                    best = Some((s, at.clone()));
-                }
+                consider(&at, &mut best);
             });
+        }
+    }
+    if n > SEARCHED {
+        if let Some(classes) = &classes {
+            grid_of_classes(n, classes, sizes, font, frame, &mut |at| {
+                consider(at, &mut best)
+            });
+        }
+        // A grid with more crossings than the circle gives way to it.
+        if best.is_some() {
+            consider(&place(sizes, font), &mut best);
         }
     }
     let at = match best {
         Some((_, at)) => at,
         None => place(sizes, font),
     };
-    let mut lines = Vec::new();
-    lines_at(&classes, edges, &at, &mut lines);
-    let mut drawn: Vec<Edge> = match &classes {
-        Some(_) => lines
-            .into_iter()
-            .map(|(agent, a, b)| Edge {
-                from: a.min(b),
-                to: a.max(b),
-                agent,
-            })
-            .collect(),
-        None => return (at, edges.to_vec()),
+    let (mut lines, mut regioned) = (Vec::new(), Vec::new());
+    plan(
+        &classes,
+        &ranks,
+        edges,
+        &at,
+        sizes,
+        font,
+        &mut lines,
+        &mut regioned,
+    );
+    let Some(classes) = &classes else {
+        return (at, edges.to_vec(), Vec::new());
     };
+    let mut drawn: Vec<Edge> = lines
+        .into_iter()
+        .map(|(agent, a, b)| Edge {
+            from: a.min(b),
+            to: a.max(b),
+            agent,
+        })
+        .collect();
     drawn.sort_by_key(|e| (e.from, e.to, e.agent));
-    (at, drawn)
+    let regions = classes
+        .iter()
+        .filter(|(a, m)| m.len() > 2 && regioned.contains(a))
+        .cloned()
+        .collect();
+    (at, drawn, regions)
+}
+
+/// Offers `consider` grid placements of `n` nodes: for each two agents
+/// whose classes tell every world apart (Cheryl's month and day: Albert's
+/// classes are the table's rows, Bernard's its columns), every order of
+/// the rows and of the columns (up to [`GRID_ORDERS`] of them), the rows
+/// no more than the columns.
+fn grid_of_classes(
+    n: usize,
+    classes: &[(usize, Vec<usize>)],
+    sizes: &[(f64, f64)],
+    font: f64,
+    frame: Option<Frame>,
+    consider: &mut dyn FnMut(&[Point]),
+) {
+    let mut agents: Vec<usize> = classes.iter().map(|(a, _)| *a).collect();
+    agents.sort_unstable();
+    agents.dedup();
+    // Each agent's class of every node (singletons included).
+    let class_of = |agent: usize| {
+        let mut of: Vec<Option<usize>> = vec![None; n];
+        for (i, (_, members)) in classes.iter().enumerate().filter(|(_, c)| c.0 == agent) {
+            for &m in members {
+                of[m] = Some(i);
+            }
+        }
+        let mut next = classes.len();
+        of.into_iter()
+            .map(|c| {
+                c.unwrap_or_else(|| {
+                    next += 1;
+                    next
+                })
+            })
+            .collect::<Vec<usize>>()
+    };
+    let (cw, ch) = cells(sizes, font, frame);
+    for &r in &agents {
+        for &c in &agents {
+            if r == c {
+                continue;
+            }
+            let (row_of, col_of) = (class_of(r), class_of(c));
+            let mut pairs: Vec<(usize, usize)> = (0..n).map(|i| (row_of[i], col_of[i])).collect();
+            pairs.sort_unstable();
+            pairs.dedup();
+            if pairs.len() < n {
+                continue;
+            }
+            // The rows and columns, in the order of their first worlds.
+            let order = |of: &[usize]| {
+                let mut seen: Vec<usize> = Vec::new();
+                for &k in of {
+                    if !seen.contains(&k) {
+                        seen.push(k);
+                    }
+                }
+                seen
+            };
+            let (rows, cols) = (order(&row_of), order(&col_of));
+            if rows.len() < 2 || cols.len() < 2 || rows.len() > cols.len() {
+                continue;
+            }
+            let orders = factorial(rows.len()).saturating_mul(factorial(cols.len()));
+            let mut at = vec![Point { x: 0.0, y: 0.0 }; n];
+            let mut place_at = |row_perm: &[usize], col_perm: &[usize]| {
+                for node in 0..n {
+                    let ri = rows.iter().position(|&k| k == row_of[node]).unwrap_or(0);
+                    let ci = cols.iter().position(|&k| k == col_of[node]).unwrap_or(0);
+                    at[node] = Point {
+                        x: col_perm[ci] as f64 * cw,
+                        y: row_perm[ri] as f64 * ch,
+                    };
+                }
+                consider(&at);
+            };
+            let mut row_perm: Vec<usize> = (0..rows.len()).collect();
+            let mut col_perm: Vec<usize> = (0..cols.len()).collect();
+            if orders > GRID_ORDERS {
+                place_at(&row_perm, &col_perm);
+                continue;
+            }
+            let cols_fixed = col_perm.clone();
+            permutations(&mut row_perm, 0, &mut |rp: &[usize]| {
+                let mut cp = cols_fixed.clone();
+                permutations(&mut cp, 0, &mut |cp: &[usize]| place_at(rp, cp));
+            });
+            col_perm.clear();
+        }
+    }
+}
+
+fn factorial(k: usize) -> usize {
+    (1..=k).fold(1usize, |acc, i| acc.saturating_mul(i))
 }
 
 /// Node centres: a row for up to two nodes, a circle for more.
@@ -647,8 +1056,14 @@ pub fn quad(p: Point, c: Point, q: Point, t: f64) -> Point {
 }
 
 /// Moves everything so the drawing starts at the margin; returns its size.
-fn fit(boxes: &mut [Boxed], curves: &mut [Curve], font: f64) -> (f64, f64) {
-    let id_room = font; // the world id above each box
+fn fit(
+    boxes: &mut [Boxed],
+    edges: &[Edge],
+    curves: &mut [Curve],
+    regions: &mut [Region],
+    font: f64,
+) -> (f64, f64) {
+    let id_room = NAME_ROOM * font; // the world id above each box
     let mut min = Point {
         x: f64::INFINITY,
         y: f64::INFINITY,
@@ -674,9 +1089,23 @@ fn fit(boxes: &mut [Boxed], curves: &mut [Curve], font: f64) -> (f64, f64) {
         });
     }
     for c in curves.iter() {
-        // The curve stays within the hull of its ends and control point;
-        // its middle is the nearest bound that is not too loose.
-        grow(c.control);
+        let e = edges[c.edge];
+        if e.from == e.to {
+            grow(c.control);
+        } else {
+            // A quadratic curve goes furthest from its chord at its middle,
+            // and no further along the chord than its ends.
+            let (p, q) = (boxes[e.from].centre, boxes[e.to].centre);
+            grow(quad(p, c.control, q, 0.5));
+        }
+    }
+    for r in regions.iter() {
+        grow(r.corner);
+        // The agent's name sits on the bottom side, half below it.
+        grow(Point {
+            x: r.corner.x + r.w,
+            y: r.corner.y + r.h + font / 2.0,
+        });
     }
     if boxes.is_empty() {
         return (2.0 * MARGIN, 2.0 * MARGIN);
@@ -692,6 +1121,10 @@ fn fit(boxes: &mut [Boxed], curves: &mut [Curve], font: f64) -> (f64, f64) {
     for c in curves.iter_mut() {
         c.control.x += shift.x;
         c.control.y += shift.y;
+    }
+    for r in regions.iter_mut() {
+        r.corner.x += shift.x;
+        r.corner.y += shift.y;
     }
     (max.x - min.x + 2.0 * MARGIN, max.y - min.y + 2.0 * MARGIN)
 }

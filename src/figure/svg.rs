@@ -24,7 +24,7 @@ fn esc(text: &str) -> String {
 pub fn to_svg<K: KripkeLike + ?Sized>(fig: &K, look: &Look) -> String {
     let font = f64::from(look.text_size());
     let lay = layout::layout(fig, font);
-    let legend = legend_rows(fig, look);
+    let legend = legend_rows(fig, look, !lay.regions.is_empty());
     let small = font * 0.85;
     let legend_h = legend.len() as f64 * small * 1.5 + MARGIN;
     let legend_w = legend
@@ -41,6 +41,7 @@ pub fn to_svg<K: KripkeLike + ?Sized>(fig: &K, look: &Look) -> String {
     );
     let _ = writeln!(out, r#"<rect width="100%" height="100%" fill="white"/>"#);
     arrow_markers(&mut out, fig, look);
+    regions(&mut out, fig, &lay, look);
     edges(&mut out, fig, &lay, look);
     nodes(&mut out, fig, &lay, font);
     draw_legend(&mut out, &legend, lay.height, small, look);
@@ -64,6 +65,8 @@ fn arrow_markers<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, look: &Look)
 }
 
 fn used_agents<K: KripkeLike + ?Sized>(fig: &K) -> Vec<usize> {
+    // Every agent with a line also has an edge in the figure, and so does
+    // every agent with a region (a class of three worlds has edges).
     let mut agents: Vec<usize> = fig.edges().iter().map(|e| e.agent).collect();
     agents.sort_unstable();
     agents.dedup();
@@ -116,6 +119,40 @@ pub fn mark_point(lay: &Layout, c: &layout::Curve) -> Point {
     let start = from.border_towards(c.control);
     let end = to.border_towards(c.control);
     layout::quad(start, c.control, end, 0.5)
+}
+
+/// The classes drawn as rounded rectangles, under everything else: the
+/// agent's colour and dash, a faint fill, the agent's name on the bottom
+/// side.
+fn regions<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &Layout, look: &Look) {
+    let marks = agent_marks(fig);
+    let small = f64::from(look.text_size()) * 0.85;
+    for r in &lay.regions {
+        let (colour, _) = look.agent(r.agent);
+        let members: Vec<String> = r.members.iter().map(|m| m.to_string()).collect();
+        let _ = writeln!(
+            out,
+            r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" rx="{:.1}" fill="{colour}" fill-opacity="0.07" stroke="{colour}" stroke-width="{}"{} class="region" data-agent="{}" data-nodes="{}"><title>{}</title></rect>"#,
+            r.corner.x,
+            r.corner.y,
+            r.w,
+            r.h,
+            r.radius,
+            look.line_width(),
+            dash_attr(look, r.agent),
+            r.agent,
+            members.join(" "),
+            esc(&fig.agents()[r.agent])
+        );
+        let at = r.mark();
+        let _ = writeln!(
+            out,
+            r#"<text x="{:.1}" y="{:.1}" font-size="{small:.1}" text-anchor="middle" fill="{colour}" stroke="white" stroke-width="3" paint-order="stroke" class="agent-mark">{}</text>"#,
+            at.x,
+            at.y + small * 0.35,
+            esc(&marks[r.agent])
+        );
+    }
 }
 
 fn edges<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &Layout, look: &Look) {
@@ -258,8 +295,9 @@ pub struct LegendRow {
     pub italic: bool,
 }
 
-/// The legend's rows: the caption, each drawn agent, then the conventions.
-pub fn legend_rows<K: KripkeLike + ?Sized>(fig: &K, _look: &Look) -> Vec<LegendRow> {
+/// The legend's rows: the caption, each drawn agent, then the conventions
+/// (`regions`: some classes are drawn as rounded boxes).
+pub fn legend_rows<K: KripkeLike + ?Sized>(fig: &K, _look: &Look, regions: bool) -> Vec<LegendRow> {
     let note = |text: &str| LegendRow {
         agent: None,
         text: text.to_string(),
@@ -292,9 +330,11 @@ pub fn legend_rows<K: KripkeLike + ?Sized>(fig: &K, _look: &Look) -> Vec<LegendR
     rows.push(note("double border: the actual world"));
     rows.push(note("underlined: common knowledge"));
     if !fig.complete() && !fig.edges().is_empty() {
-        rows.push(note(
-            "an agent cannot tell apart the worlds its lines connect",
-        ));
+        rows.push(note(if regions {
+            "an agent cannot tell apart the worlds its lines connect or its rounded box holds"
+        } else {
+            "an agent cannot tell apart the worlds its lines connect"
+        }));
     }
     rows
 }

@@ -14,7 +14,7 @@ use std::fmt::Write;
 use super::layout::{self, Point};
 use super::look::Look;
 use super::svg::legend_rows;
-use super::KripkeLike;
+use super::{KripkeLike, Node, Segment};
 
 /// The label size the layout assumes, in points (LaTeX's `\normalsize`).
 const FONT: f64 = 10.0;
@@ -80,19 +80,197 @@ pub const BEAMER_TEXTWIDTH: f64 = 307.29;
 /// The font every text of a figure for slides is set in.
 const SLIDE_FONT: &str = "\\sffamily\\fontsize{10}{12}\\selectfont";
 
-/// A figure for slides: the picture's width as laid out (in points, its
-/// legend wrapped to the drawing) and the size its labels (10 pt) come out
-/// at on a 4:3 beamer frame, where it is scaled down to `\\textwidth` when
-/// wider.
+/// A figure for slides: the picture's width and height as laid out (in
+/// points, its legend wrapped to the drawing or the frame) and the size
+/// its labels (10 pt) come out at on a 4:3 beamer frame, where it is
+/// scaled down to `\\textwidth` when wider.
 pub fn slide_size<K: KripkeLike + ?Sized>(fig: &K) -> (f64, f64, f64) {
-    let lay = layout::layout(fig, SLIDE_LAYOUT);
-    let width = lay.width.max(LEGEND_MIN + 2.0 * layout::MARGIN);
-    let legend = slide_legend_lines(fig, width - 2.0 * layout::MARGIN) as f64 * 12.0;
-    let height = lay.height + legend;
-    let scale = (BEAMER_TEXTWIDTH / width)
-        .min(SLIDE_HEIGHT * BEAMER_TEXTHEIGHT / height)
-        .min(1.0);
-    (width, height, FONT * scale)
+    let plan = slide_plan(fig);
+    (plan.width, plan.height, plan.label)
+}
+
+/// How a figure goes on a slide: its labels' lines wrapped (or not), the
+/// layout, the picture's size and the labels' size on a 4:3 frame.
+struct SlidePlan {
+    nodes: Vec<Node>,
+    lay: layout::Layout,
+    /// Where the legend's top left corner goes, and its width.
+    legend: (Point, f64),
+    width: f64,
+    height: f64,
+    label: f64,
+}
+
+/// The widths, in characters, a slide's label lines are wrapped to in
+/// turn (`usize::MAX`: not wrapped); the one whose labels come out
+/// largest is kept.
+const WRAPS: [usize; 4] = [usize::MAX, 24, 18, 14];
+
+/// The slide plan of `fig` whose labels come out largest (the least
+/// wrapping among equals).
+fn slide_plan<K: KripkeLike + ?Sized>(fig: &K) -> SlidePlan {
+    let mut best: Option<SlidePlan> = None;
+    let mut last: Option<Vec<Node>> = None;
+    for width in WRAPS {
+        let nodes: Vec<Node> = fig.nodes().iter().map(|n| wrap(n, width)).collect();
+        if last.as_ref() == Some(&nodes) {
+            continue;
+        }
+        let wrapped = Wrapped { inner: fig, nodes };
+        let lay = slide_layout(&wrapped);
+        let scale = |w: f64, h: f64| {
+            (BEAMER_TEXTWIDTH / w)
+                .min(SLIDE_HEIGHT * BEAMER_TEXTHEIGHT / h)
+                .min(1.0)
+        };
+        // The legend under the drawing.
+        let legend_w = slide_legend_width(&lay);
+        let under = Point {
+            x: layout::MARGIN,
+            y: lay.height - layout::MARGIN / 2.0,
+        };
+        let mut w = lay.width.max(legend_w + 2.0 * layout::MARGIN);
+        let mut h = lay.height + slide_legend_lines(fig, legend_w) as f64 * 12.0;
+        let mut legend = (under, legend_w);
+        // Or beside a tall drawing, when the frame has room for it there
+        // (a line more than the estimate, for words that do not fill
+        // their lines).
+        let beside_w = BEAMER_TEXTWIDTH - lay.width - 2.0;
+        if beside_w >= LEGEND_BESIDE {
+            let bw = lay.width + beside_w;
+            let lines = slide_legend_lines(fig, beside_w) + 1;
+            let bh = lay.height.max(lines as f64 * 12.0 + 2.0 * layout::MARGIN);
+            if scale(bw, bh) > scale(w, h) + 1e-9 {
+                let at = Point {
+                    x: lay.width,
+                    y: layout::MARGIN,
+                };
+                (w, h, legend) = (bw, bh, (at, beside_w));
+            }
+        }
+        let plan = SlidePlan {
+            nodes: wrapped.nodes,
+            lay,
+            legend,
+            width: w,
+            height: h,
+            label: FONT * scale(w, h),
+        };
+        last = Some(plan.nodes.clone());
+        if best.as_ref().is_none_or(|b| plan.label > b.label + 1e-9) {
+            best = Some(plan);
+        }
+    }
+    best.expect("at least one wrapping is tried")
+}
+
+/// `node` with its label lines longer than `width` characters broken at
+/// spaces (a word is never broken; common knowledge stays underlined).
+fn wrap(node: &Node, width: usize) -> Node {
+    let mut lines = Vec::new();
+    for line in &node.lines {
+        let length: usize = line.iter().map(|s| s.text.chars().count()).sum();
+        if length <= width {
+            lines.push(line.clone());
+            continue;
+        }
+        // The words, each a run of pieces with no space between them.
+        let mut words: Vec<Vec<Segment>> = vec![Vec::new()];
+        for seg in line {
+            for (i, piece) in seg.text.split(' ').enumerate() {
+                if i > 0 {
+                    words.push(Vec::new());
+                }
+                if !piece.is_empty() {
+                    let last = words.last_mut().expect("a word is open");
+                    last.push(Segment {
+                        text: piece.to_string(),
+                        common: seg.common,
+                    });
+                }
+            }
+        }
+        let mut current: Vec<Segment> = Vec::new();
+        let mut used = 0;
+        for word in words.into_iter().filter(|w| !w.is_empty()) {
+            let len: usize = word.iter().map(|s| s.text.chars().count()).sum();
+            if used > 0 && used + 1 + len > width {
+                lines.push(std::mem::take(&mut current));
+                used = 0;
+            }
+            if used > 0 {
+                current.push(Segment::plain(" "));
+                used += 1;
+            }
+            used += len;
+            current.extend(word);
+        }
+        lines.push(current);
+    }
+    Node {
+        lines,
+        ..node.clone()
+    }
+}
+
+/// A figure with other nodes (its labels wrapped), the rest its own.
+struct Wrapped<'a, K: ?Sized> {
+    inner: &'a K,
+    nodes: Vec<Node>,
+}
+
+impl<K: KripkeLike + ?Sized> KripkeLike for Wrapped<'_, K> {
+    fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+    fn edges(&self) -> &[super::Edge] {
+        self.inner.edges()
+    }
+    fn actual(&self) -> Option<usize> {
+        self.inner.actual()
+    }
+    fn directed(&self) -> bool {
+        self.inner.directed()
+    }
+    fn agents(&self) -> &[String] {
+        self.inner.agents()
+    }
+    fn caption(&self) -> &str {
+        self.inner.caption()
+    }
+    fn complete(&self) -> bool {
+        self.inner.complete()
+    }
+    fn marked(&self) -> &[usize] {
+        self.inner.marked()
+    }
+    fn marked_note(&self) -> Option<&str> {
+        self.inner.marked_note()
+    }
+    fn notes(&self) -> Vec<String> {
+        self.inner.notes()
+    }
+}
+
+/// The width a slide's legend is wrapped to: the drawing's, or nearly the
+/// frame's when the drawing is narrower (a legend in fewer lines leaves
+/// more of the frame's height to the drawing).
+fn slide_legend_width(lay: &layout::Layout) -> f64 {
+    (lay.width - 2.0 * layout::MARGIN)
+        .max(BEAMER_TEXTWIDTH - 2.0 * layout::MARGIN - 4.0)
+        .max(LEGEND_MIN)
+}
+
+/// A slide's layout: the shape that fits a 4:3 frame's `\\textwidth` and
+/// [`SLIDE_HEIGHT`] of its `\\textheight`, less the legend, at the largest
+/// scale.
+fn slide_layout<K: KripkeLike + ?Sized>(fig: &K) -> layout::Layout {
+    let legend = slide_legend_lines(fig, BEAMER_TEXTWIDTH - 2.0 * layout::MARGIN) as f64 * 12.0;
+    let frame = layout::Frame {
+        w: BEAMER_TEXTWIDTH,
+        h: SLIDE_HEIGHT * BEAMER_TEXTHEIGHT - legend,
+    };
+    layout::layout_in(fig, SLIDE_LAYOUT, Some(frame))
 }
 
 /// The height of a 4:3 beamer frame's text (`\\textheight`), in points.
@@ -130,8 +308,20 @@ fn slide_legend_lines<K: KripkeLike + ?Sized>(fig: &K, width: f64) -> usize {
         .iter()
         .map(|a| a.chars().count() + 8)
         .sum::<usize>();
-    lines + wrapped(&"x".repeat(agents)) + wrapped(CONVENTIONS)
+    let regions = if layout::may_have_regions(fig) {
+        wrapped(REGIONS)
+    } else {
+        0
+    };
+    lines + wrapped(&"x".repeat(agents)) + wrapped(CONVENTIONS) + regions
 }
+
+/// The narrowest a slide's legend beside the drawing may be, in points
+/// (each half of the conventions' line fits on a line).
+const LEGEND_BESIDE: f64 = 140.0;
+
+/// A slide legend's line about regions, when some class is drawn as one.
+const REGIONS: &str = "a rounded box: worlds its agent cannot tell apart";
 
 /// The end of a slide's picture: scaled down to fit `\\linewidth` and
 /// [`SLIDE_HEIGHT`] of `\\textheight`, never up; the scale is left in
@@ -143,7 +333,31 @@ const SLIDE_TAIL: &str =
 
 /// The TikZ text of `fig`.
 pub fn to_tikz<K: KripkeLike + ?Sized>(fig: &K, look: &Look) -> String {
-    let lay = layout::layout(fig, if look.slides { SLIDE_LAYOUT } else { FONT });
+    if look.slides {
+        let plan = slide_plan(fig);
+        let size = (plan.width, plan.height, plan.label);
+        let wrapped = Wrapped {
+            inner: fig,
+            nodes: plan.nodes,
+        };
+        write_tikz(&wrapped, look, &plan.lay, size, plan.legend)
+    } else {
+        let lay = layout::layout(fig, FONT);
+        let nowhere = (Point { x: 0.0, y: 0.0 }, 0.0);
+        write_tikz(fig, look, &lay, (0.0, 0.0, 0.0), nowhere)
+    }
+}
+
+/// The TikZ text of `fig` laid out as `lay`; `(width, height, label)`
+/// the picture's and its labels' size on a slide, `slide_legend_at` where
+/// a slide's legend goes and its width.
+fn write_tikz<K: KripkeLike + ?Sized>(
+    fig: &K,
+    look: &Look,
+    lay: &layout::Layout,
+    (width, height, label): (f64, f64, f64),
+    slide_legend_at: (Point, f64),
+) -> String {
     let mut out = String::new();
     if look.standalone && look.slides {
         // A slide's picture is scaled with graphicx's \\resizebox.
@@ -160,7 +374,6 @@ pub fn to_tikz<K: KripkeLike + ?Sized>(fig: &K, look: &Look) -> String {
         "\\sffamily"
     };
     if look.slides {
-        let (width, height, label) = slide_size(fig);
         let _ = writeln!(
             out,
             "% dealer, for a beamer frame: \\input this file as it is (it needs TikZ, and graphicx,\n\
@@ -193,12 +406,13 @@ pub fn to_tikz<K: KripkeLike + ?Sized>(fig: &K, look: &Look) -> String {
             super::MARKED_FILL.trim_start_matches('#')
         );
     }
-    nodes(&mut out, fig, &lay, look);
-    edges(&mut out, fig, &lay, look);
+    regions(&mut out, fig, lay, look);
+    nodes(&mut out, fig, lay, look);
+    edges(&mut out, fig, lay, look);
     if look.slides {
-        slide_legend(&mut out, fig, &lay, look);
+        slide_legend(&mut out, fig, lay, look, slide_legend_at);
     } else {
-        legend(&mut out, fig, &lay, look);
+        legend(&mut out, fig, lay, look);
     }
     out.push_str(if look.slides {
         "\\end{tikzpicture}%\n"
@@ -245,10 +459,20 @@ fn nodes<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &layout::Layout
         if fig.marked().contains(&i) {
             style.push_str(", fill=marked");
         }
+        // On a slide, a world named by its values (`p1=0,c1=1`) is not
+        // named again above its label, which says the same.
+        let same = node.plain_label().replace(['\n', ' '], ",") == node.id;
+        let label = if look.slides && same {
+            String::new()
+        } else {
+            format!(
+                ", label={{[font={id_font}, text=gray, anchor=south west, inner sep=0.5pt]north west:{}}}",
+                escape(&node.id)
+            )
+        };
         let _ = writeln!(
             out,
-            "  \\node[{style}, align=left, inner sep=4pt, label={{[font={id_font}, text=gray]above left:{}}}] ({}) at {} {{{}}};",
-            escape(&node.id),
+            "  \\node[{style}, align=left, inner sep=4pt{label}] ({}) at {} {{{}}};",
             name(&node.key()),
             pt(b.centre),
             lines.join("\\\\")
@@ -264,6 +488,39 @@ fn line_style(look: &Look, agent: usize, directed: bool) -> String {
         look.line_width() * 0.6,
         dash.tikz
     )
+}
+
+/// The classes drawn as rounded rectangles (under the worlds), in the
+/// agent's colour and dash with a faint fill, the agent's name on the
+/// bottom side.
+fn regions<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &layout::Layout, look: &Look) {
+    let marks = super::svg::agent_marks(fig);
+    let mark_font = if look.slides {
+        SLIDE_FONT
+    } else {
+        "\\sffamily\\tiny"
+    };
+    for r in &lay.regions {
+        let _ = writeln!(
+            out,
+            "  \\draw[{}, rounded corners={:.1}pt, fill=agent{}, fill opacity=0.07] {} rectangle {};",
+            line_style(look, r.agent, false),
+            r.radius,
+            r.agent,
+            pt(r.corner),
+            pt(Point {
+                x: r.corner.x + r.w,
+                y: r.corner.y + r.h
+            })
+        );
+        let _ = writeln!(
+            out,
+            "  \\node[fill=white, inner sep=0.5pt, text=agent{}, font={mark_font}] at {} {{{}}};",
+            r.agent,
+            pt(r.mark()),
+            escape(&marks[r.agent])
+        );
+    }
 }
 
 fn edges<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &layout::Layout, look: &Look) {
@@ -315,7 +572,8 @@ fn edges<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &layout::Layout
 }
 
 /// A slide's legend: one node under the drawing, as wide as the drawing
-/// (at least [`LEGEND_MIN`]), in few lines (the frame's title says what the
+/// (at least [`LEGEND_MIN`]) or the frame, or beside a tall drawing, in
+/// few lines (the frame's title says what the
 /// figure is): what it shows when that is not the whole model, the counts
 /// of a projection, the agents side by side, each with its line and name,
 /// and the conventions.
@@ -324,8 +582,8 @@ fn slide_legend<K: KripkeLike + ?Sized>(
     fig: &K,
     lay: &layout::Layout,
     look: &Look,
+    (at, width): (Point, f64),
 ) {
-    let width = (lay.width - 2.0 * layout::MARGIN).max(LEGEND_MIN);
     let mut rows: Vec<String> = Vec::new();
     if fig.caption() != "the worlds reachable from the actual world" {
         rows.push(format!("\\textit{{{}}}", escape(fig.caption())));
@@ -363,18 +621,24 @@ fn slide_legend<K: KripkeLike + ?Sized>(
             .collect::<Vec<_>>()
             .join("; "),
     );
+    if !lay.regions.is_empty() {
+        rows.push(REGIONS.to_string());
+    }
     let _ = writeln!(
         out,
         "  \\node[anchor=north west, inner sep=0pt, align=left, text width={width:.1}pt] at ({:.1},{:.1}) {{{}}};",
-        layout::MARGIN,
-        lay.height - layout::MARGIN / 2.0,
+        at.x,
+        at.y,
         rows.join("\\\\\n    ")
     );
 }
 
 fn legend<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &layout::Layout, look: &Look) {
     let step = 13.0;
-    for (i, row) in legend_rows(fig, look).iter().enumerate() {
+    for (i, row) in legend_rows(fig, look, !lay.regions.is_empty())
+        .iter()
+        .enumerate()
+    {
         let y = lay.height + i as f64 * step;
         let mut x = layout::MARGIN;
         if let Some(a) = row.agent {
@@ -415,5 +679,57 @@ mod tests {
         );
         assert_eq!(escape("6♠"), "6$\\spadesuit$");
         assert_eq!(name("w12"), "w12");
+    }
+
+    #[test]
+    fn wrapping_breaks_long_lines_at_spaces_and_keeps_underlines() {
+        let seg = |text: &str, common| Segment {
+            text: text.into(),
+            common,
+        };
+        let node = Node {
+            id: "w0".into(),
+            world: Some(0),
+            lines: vec![
+                vec![
+                    seg("2: ", false),
+                    seg("<7,2> <8,1>", true),
+                    seg(" <6,2>", false),
+                ],
+                vec![seg("3: -", false)],
+            ],
+        };
+        let text = |n: &Node| -> Vec<Vec<(String, bool)>> {
+            n.lines
+                .iter()
+                .map(|l| l.iter().map(|s| (s.text.clone(), s.common)).collect())
+                .collect()
+        };
+        assert_eq!(wrap(&node, usize::MAX), node);
+        let wrapped = wrap(&node, 12);
+        assert_eq!(
+            text(&wrapped),
+            vec![
+                vec![
+                    ("2:".to_string(), false),
+                    (" ".to_string(), false),
+                    ("<7,2>".to_string(), true)
+                ],
+                vec![
+                    ("<8,1>".to_string(), true),
+                    (" ".to_string(), false),
+                    ("<6,2>".to_string(), false)
+                ],
+                vec![("3: -".to_string(), false)],
+            ]
+        );
+        // The words, in order, are the label's.
+        let words = |n: &Node| -> Vec<String> {
+            n.plain_label()
+                .split_whitespace()
+                .map(String::from)
+                .collect()
+        };
+        assert_eq!(words(&wrapped), words(&node));
     }
 }

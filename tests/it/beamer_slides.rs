@@ -119,6 +119,12 @@ fn slide_figures_report_their_label_size_and_the_example_is_legible() {
             None,
         ),
         (&["scenarios/classics/explicit-model.deal"], None),
+        // Labels of one long line, wrapped; tall boxes, the legend beside.
+        (
+            &["scenarios/classics/dining-cryptographers.deal"],
+            Some(true),
+        ),
+        (&["scenarios/classics/wise-men.deal"], Some(true)),
     ];
     for (args, legible) in cases {
         let (reported, warned, tex) = export(dir.path(), args);

@@ -151,7 +151,7 @@ fn check_names(lecture: &Lecture, fig: &Figure, what: &str) {
             "{what}: {dot}"
         );
         assert!(
-            tex.contains(&format!("above left:{}}}] (w{w})", node.id)),
+            tex.contains(&format!("north west:{}}}] (w{w})", node.id)),
             "{what}: {tex}"
         );
     }
