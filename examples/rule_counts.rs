@@ -18,9 +18,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use dealer::interp::Engine;
+use dealer::play::seat_rng;
 use dealer::strategy::{choose, find, Strategy};
-use dealer::syntax;
-use dealer::tournament::game::{deal_session, legal_texts, referee_of, seat_rng, setup_text};
+use dealer::tournament::game::dealt;
 use dealer::tournament::Deal;
 
 /// Counts of one run.
@@ -47,18 +47,16 @@ fn play(
     watched: usize,
     counts: &mut Counts,
 ) -> Result<(), String> {
-    let referee = referee_of(game)?;
-    let mut session = deal_session(&setup_text(game, deal, seed)?, Engine::Auto)?;
+    // The one game loop: a match, whose moves this loop chooses.
+    let mut m = dealt(game, deal, seed, Engine::Auto)?;
     let n = seats.len();
     let mut rngs: Vec<_> = (0..n).map(|s| seat_rng(seed, s)).collect();
     let mut shadow_rng = seat_rng(seed, n + 1);
-    loop {
-        let play = session.playing().expect("dealt");
-        let Some(me) = referee.current_player(&play.position()) else {
-            break;
-        };
-        let legal = legal_texts(referee, &session);
-        let table = play.table.clone();
+    while let Some(me) = m.current_player() {
+        let moves = m.legal_moves();
+        let legal: Vec<String> = moves.iter().map(|l| l.text.clone()).collect();
+        let table = m.playing().table.clone();
+        let mut session = m.session().clone();
         let decision = choose(seats[me], &mut session, &table, me, &legal, &mut rngs[me])
             .map_err(|d| d.message)?;
         let fired = rule_name(&decision.rule);
@@ -80,14 +78,10 @@ fn play(
                     .or_default() += 1;
             }
         }
-        let text = &legal[decision.index];
-        let stmt = syntax::parse_statement(text)
-            .map_err(|e| e[0].message.clone())?
-            .remove(0);
-        session.execute(&stmt, text).map_err(|d| d.message)?;
+        m.play_legal(&moves[decision.index])
+            .map_err(|d| d.message.clone())?;
     }
-    let pos = session.playing().expect("dealt").position();
-    for w in referee.winners(&pos) {
+    for w in m.winners() {
         *counts.wins.entry(seats[w].name.clone()).or_default() += 1;
     }
     Ok(())

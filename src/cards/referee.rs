@@ -55,13 +55,55 @@ impl Position<'_> {
     }
 }
 
-/// Which deal [`Referee::setup`] writes.
+/// Which deal [`Referee::setup`] writes. Written `full` or `small`
+/// (`teaching` too) by every front end: `--size` of the commands and the
+/// play page's request read it with [`std::str::FromStr`] (and clap's
+/// [`clap::ValueEnum`], which lists the values in `--help`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Size {
     /// The report's deck and number of players.
     Full,
     /// A smaller deck for teaching, whose models the explicit engine holds.
     Teaching,
+}
+
+impl std::fmt::Display for Size {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Size::Full => "full",
+            Size::Teaching => "small",
+        })
+    }
+}
+
+impl std::str::FromStr for Size {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Size, String> {
+        match s {
+            "full" => Ok(Size::Full),
+            "small" | "teaching" => Ok(Size::Teaching),
+            other => Err(format!(
+                "size `{other}`: `full` (the report's deck and players) or `small` (a deck for teaching)"
+            )),
+        }
+    }
+}
+
+impl clap::ValueEnum for Size {
+    fn value_variants<'a>() -> &'a [Size] {
+        &[Size::Full, Size::Teaching]
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(match self {
+            Size::Full => clap::builder::PossibleValue::new("full")
+                .help("The report's deck and number of players"),
+            Size::Teaching => clap::builder::PossibleValue::new("small")
+                .alias("teaching")
+                .help("A small deck for teaching"),
+        })
+    }
 }
 
 /// The referee of a game: the game's rules ([`GameRules`](super::GameRules))

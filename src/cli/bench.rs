@@ -53,8 +53,8 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 1, value_parser = super::whole::<u64>)]
     pub seed: u64,
     /// With --play: the report's deck and players, or a small deck.
-    #[arg(long, value_enum, default_value_t = super::play::SizeArg::Full)]
-    pub size: super::play::SizeArg,
+    #[arg(long, value_enum, default_value_t = crate::cards::Size::Full)]
+    pub size: crate::cards::Size,
     /// With --play: moves after which a game ends as it stands (the
     /// summary says how many did), instead of the game's own limit, as in
     /// `dealer tournament` (Kemps: the report's 10,000 turns, since the
@@ -134,10 +134,7 @@ pub fn run(args: &BenchArgs) -> u8 {
             agents: args.agents.clone(),
             games: args.games,
             seed: args.seed,
-            size: match args.size {
-                super::play::SizeArg::Full => crate::cards::Size::Full,
-                super::play::SizeArg::Small => crate::cards::Size::Teaching,
-            },
+            size: args.size,
             threads: args.threads,
             max_moves: args.max_moves,
             options: args.model.options(false),

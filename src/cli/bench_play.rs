@@ -18,7 +18,7 @@ use rayon::prelude::*;
 use crate::cards::Size;
 use crate::diag::Diagnostic;
 use crate::interp::{Options, Session};
-use crate::play::{agent_named, Agent, Match, View};
+use crate::play::{Agent, Match, View};
 use crate::strategy::{find, Oracle, Seated, Strategy};
 
 /// What `--play` was asked for.
@@ -98,23 +98,14 @@ pub fn run(bench: &PlayBench) -> u8 {
 fn play_one(bench: &PlayBench, seed: u64) -> Result<GameRun, String> {
     let started = Instant::now();
     let mut game = Match::new(&bench.game, seed, bench.size, bench.options)?;
-    let players = game.playing().table.players.len();
-    let names: Vec<String> = match bench.agents.as_slice() {
-        [one] => vec![one.clone(); players],
-        many => many.to_vec(),
-    };
-    if names.len() != players {
-        return Err(format!(
-            "{} has {players} players: give {players} agents (or one)",
-            bench.game
-        ));
-    }
     let queries: Queries = Rc::default();
-    let mut seats = Vec::new();
-    for (seat, name) in names.iter().enumerate() {
-        seats.push(game.agent_seat(agent(&bench.game, name, &queries)?, seat));
-    }
-    game.seat(seats)?;
+    game.seat_named(&bench.agents, None, &mut |name| {
+        Ok(Box::new(Timed {
+            strategy: find(None, &bench.game, name)?,
+            seated: None,
+            queries: Rc::clone(&queries),
+        }))
+    })?;
     game.set_move_cap(bench.max_moves);
     let mut run = GameRun::default();
     while let Some(played) = game.agent_move() {
@@ -127,20 +118,6 @@ fn play_one(bench: &PlayBench, seed: u64) -> Result<GameRun, String> {
     run.winners = game.winners();
     run.queries = queries.take();
     Ok(run)
-}
-
-/// The agent a name stands for: a built-in agent, or a strategy whose
-/// queries are timed.
-fn agent(game: &str, name: &str, queries: &Queries) -> Result<Box<dyn Agent>, String> {
-    if let Some(agent) = agent_named(name) {
-        return Ok(agent);
-    }
-    let strategy = find(None, game, name)?;
-    Ok(Box::new(Timed {
-        strategy,
-        seated: None,
-        queries: Rc::clone(queries),
-    }))
 }
 
 /// A strategy's seat (as `strategy::agent::StrategyAgent` plays it) that

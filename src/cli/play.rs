@@ -7,7 +7,7 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use colored::Colorize;
 use rustyline::completion::Completer;
 use rustyline::error::ReadlineError;
@@ -18,7 +18,7 @@ use rustyline::validate::Validator;
 use rustyline::{Context, Editor, Helper};
 
 use crate::cards::Size;
-use crate::play::{agent_named, Desk, Match, Played, Reply, Seat, AGENTS};
+use crate::play::{Desk, Match, Played, Reply, AGENTS};
 
 use super::ModelArgs;
 
@@ -35,8 +35,8 @@ pub struct PlayArgs {
     #[arg(long, default_value = "random", value_delimiter = ',')]
     pub agents: Vec<String>,
     /// The report's deck and players, or a small deck for teaching.
-    #[arg(long, value_enum, default_value_t = SizeArg::Full)]
-    pub size: SizeArg,
+    #[arg(long, value_enum, default_value_t = Size::Full)]
+    pub size: Size,
     /// Write the whole game as a scenario (deal, moves, checkpoints, expects).
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -54,15 +54,6 @@ pub struct PlayArgs {
     /// The engine and its budget.
     #[command(flatten)]
     pub model: ModelArgs,
-}
-
-/// The values of `--size`.
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SizeArg {
-    /// The report's deck and number of players.
-    Full,
-    /// A small deck for teaching.
-    Small,
 }
 
 /// Runs `dealer play`; returns the exit code.
@@ -84,11 +75,7 @@ pub fn run(args: &PlayArgs, color: bool) -> u8 {
 
 /// Deals the game and seats the agents (and the person).
 fn setup(args: &PlayArgs) -> Result<(Match, Option<usize>), String> {
-    let size = match args.size {
-        SizeArg::Full => Size::Full,
-        SizeArg::Small => Size::Teaching,
-    };
-    let mut game = Match::new(&args.game, args.seed, size, args.model.options(false))?;
+    let mut game = Match::new(&args.game, args.seed, args.size, args.model.options(false))?;
     let players = game.playing().table.players.clone();
     let me = match &args.me {
         None => None,
@@ -99,49 +86,16 @@ fn setup(args: &PlayArgs) -> Result<(Match, Option<usize>), String> {
             )
         })?),
     };
-    let wanted = players.len() - usize::from(me.is_some());
-    let names: Vec<String> = match args.agents.as_slice() {
-        [one] => vec![one.clone(); wanted],
-        many => many.to_vec(),
-    };
-    if names.len() != wanted {
-        return Err(format!(
-            "{} has {} players ({}){}: give {wanted} agent(s) to --agents, {} given",
-            args.game,
-            players.len(),
-            players.join(", "),
-            if me.is_some() {
-                " and you play one"
-            } else {
-                ""
-            },
-            names.len()
-        ));
-    }
-    let mut names = names.into_iter();
-    let mut seats = Vec::new();
-    for seat in 0..players.len() {
-        if Some(seat) == me {
-            seats.push(Seat::Person);
-            continue;
-        }
-        let name = names.next().expect("counted");
-        let agent = match agent_named(&name) {
-            Some(agent) => agent,
-            None => {
-                crate::strategy::agent::named(args.strategies_dir.as_deref(), &args.game, &name)
-                    .map_err(|e| {
-                        let known: Vec<&str> = AGENTS.iter().map(|(n, _)| *n).collect();
-                        format!(
-                            "no agent `{name}` ({}), nor strategy: {e}",
-                            known.join(", ")
-                        )
-                    })?
-            }
-        };
-        seats.push(game.agent_seat(agent, seat));
-    }
-    game.seat(seats)?;
+    let dir = args.strategies_dir.as_deref();
+    game.seat_named(&args.agents, me, &mut |name| {
+        crate::strategy::agent::named(dir, &args.game, name).map_err(|e| {
+            let known: Vec<&str> = AGENTS.iter().map(|(n, _)| *n).collect();
+            format!(
+                "no agent `{name}` ({}), nor strategy: {e}",
+                known.join(", ")
+            )
+        })
+    })?;
     Ok((game, me))
 }
 

@@ -65,8 +65,8 @@ pub struct TournamentArgs {
     pub out: Option<PathBuf>,
     /// The deal: `full` (the report's deck and players) or `small` (the
     /// teaching deck).
-    #[arg(long, default_value = "full")]
-    pub size: String,
+    #[arg(long, value_enum, default_value_t = Size::Full)]
+    pub size: Size,
     /// Another deck for the report's players (`"deck ranks A K Q J suits S H D C"`); needs --hand.
     #[arg(long, requires = "hand")]
     pub deck: Option<String>,
@@ -133,13 +133,7 @@ fn deal(args: &TournamentArgs) -> Result<Deal, String> {
         crate::tournament::game::setup_text(&args.game, &deal, 0)?;
         return Ok(deal);
     }
-    match args.size.as_str() {
-        "full" => Ok(Deal::Referee(Size::Full)),
-        "small" => Ok(Deal::Referee(Size::Teaching)),
-        other => Err(format!(
-            "--size {other}: use `full` or `small`, or --deck and --hand"
-        )),
-    }
+    Ok(Deal::Referee(args.size))
 }
 
 fn tournament(args: &TournamentArgs) -> Result<(), String> {

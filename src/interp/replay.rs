@@ -12,7 +12,10 @@
 //! loaded file up to the next move.
 
 use crate::diag::{Diagnostic, LineIndex, Span};
-use crate::syntax::{self, ast::Statement};
+use crate::syntax::{
+    self,
+    ast::{Statement, StatementKind},
+};
 
 use super::session::{Output, Session};
 
@@ -161,6 +164,248 @@ impl Iterator for Replay<'_> {
     }
 }
 
+/// A position in a script: the session after the statements before
+/// `pos`, and what a front end keeps with it (`extra`: the lecture's lines
+/// of output; nothing for the REPL).
+#[derive(Clone)]
+pub struct Mark<X> {
+    /// The session at this position.
+    pub session: Session,
+    /// The index of the next statement to run.
+    pub pos: usize,
+    /// The front end's own record of the way here.
+    pub extra: X,
+}
+
+/// What a step does when a statement fails (or the front end says a
+/// statement went wrong).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnError {
+    /// Stay where it stopped: the statements before the failing one stay
+    /// played, and the step can be undone (the lecture shows the problem
+    /// at its line).
+    Stop,
+    /// Go back to where the step started, as if it had not been taken
+    /// (the REPL's all or nothing).
+    Undo,
+}
+
+/// A script stepped through move by move, with undo: the one stepper of
+/// the REPL's loaded file and the web lecture. A step runs the next move
+/// and the statements after it, up to the following move; every position
+/// a step leaves is kept (sessions are cheap to clone: models are
+/// shared), so that undoing, restarting and going back to a checkpoint
+/// restore exactly the earlier session without replaying anything.
+///
+/// The front end watches every statement it runs: `before` is called
+/// with the session before the statement (the REPL notes what is known,
+/// for narration), `after` with the script, the step and the session
+/// after it, and
+/// returns whether all went well (a figure that cannot be written fails
+/// the REPL's step, though the statement ran).
+#[derive(Clone)]
+pub struct Stepper<X: Clone = ()> {
+    script: Script,
+    now: Mark<X>,
+    start: Mark<X>,
+    undo: Vec<Mark<X>>,
+}
+
+impl<X: Clone> Stepper<X> {
+    /// At the start of `script`, with `session` (no statement run).
+    pub fn new(script: Script, session: Session, extra: X) -> Stepper<X> {
+        let now = Mark {
+            session,
+            pos: 0,
+            extra,
+        };
+        Stepper {
+            script,
+            start: now.clone(),
+            now,
+            undo: Vec::new(),
+        }
+    }
+
+    /// The script.
+    pub fn script(&self) -> &Script {
+        &self.script
+    }
+
+    /// The session at the current position.
+    pub fn session(&self) -> &Session {
+        &self.now.session
+    }
+
+    /// The session at the current position, for statements typed between
+    /// steps (keep a [`Stepper::mark`] to restore or remember).
+    pub fn session_mut(&mut self) -> &mut Session {
+        &mut self.now.session
+    }
+
+    /// The index of the next statement to run.
+    pub fn pos(&self) -> usize {
+        self.now.pos
+    }
+
+    /// The front end's record at the current position.
+    pub fn extra(&self) -> &X {
+        &self.now.extra
+    }
+
+    /// How many positions can be undone.
+    pub fn steps(&self) -> usize {
+        self.undo.len()
+    }
+
+    /// Whether every statement ran.
+    pub fn at_end(&self) -> bool {
+        self.now.pos >= self.script.statements.len()
+    }
+
+    /// Whether statement `i` is a move (where a step ends).
+    pub fn is_move(&self, i: usize) -> bool {
+        self.script.statements.get(i).is_some_and(is_move)
+    }
+
+    /// The index of the checkpoint statement `name`, if any.
+    pub fn checkpoint(&self, name: &str) -> Option<usize> {
+        self.script
+            .statements
+            .iter()
+            .position(|s| matches!(&s.kind, StatementKind::Checkpoint(n) if n.text == name))
+    }
+
+    /// The current position, to [`Stepper::restore`] or
+    /// [`Stepper::remember`] later.
+    pub fn mark(&self) -> Mark<X> {
+        self.now.clone()
+    }
+
+    /// Goes back to `mark` (typed statements that failed), keeping the
+    /// positions to undo as they are.
+    pub fn restore(&mut self, mark: Mark<X>) {
+        self.now = mark;
+    }
+
+    /// Keeps `mark` as a position to undo to (typed statements that
+    /// changed the session).
+    pub fn remember(&mut self, mark: Mark<X>) {
+        self.undo.push(mark);
+    }
+
+    /// Makes the current position the one [`Stepper::restart`] returns
+    /// to, with nothing to undo (after a file is loaded).
+    pub fn set_start(&mut self) {
+        self.start = self.now.clone();
+        self.undo.clear();
+    }
+
+    /// Back to the start, with nothing to undo.
+    pub fn restart(&mut self) {
+        self.now = self.start.clone();
+        self.undo.clear();
+    }
+
+    /// Undoes `n` positions, as many as there are at most; returns how
+    /// many were undone.
+    pub fn undo(&mut self, n: usize) -> usize {
+        let steps = n.min(self.undo.len());
+        for _ in 0..steps {
+            if let Some(m) = self.undo.pop() {
+                self.now = m;
+            }
+        }
+        steps
+    }
+
+    /// Runs the statements from the current position while `stop` (given
+    /// whether a move was played, and the next statement) is false,
+    /// stopping after a statement that fails; returns whether one failed
+    /// or `after` said so. Keeps nothing to undo.
+    pub fn run<B>(
+        &mut self,
+        mut stop: impl FnMut(bool, &Statement) -> bool,
+        mut before: impl FnMut(&Session, &Statement) -> B,
+        mut after: impl FnMut(&mut X, &Script, &Session, Step, B) -> bool,
+    ) -> bool {
+        let mut failed = false;
+        let mut moved = false;
+        let mut replay = self.now.session.replay(&self.script, self.now.pos);
+        while let Some(stmt) = replay.peek() {
+            if stop(moved, stmt) {
+                break;
+            }
+            moved |= is_move(stmt);
+            let watched = before(replay.session(), stmt);
+            let Some(step) = replay.next() else {
+                break;
+            };
+            let broke = step.outcome.is_err();
+            failed |= !after(
+                &mut self.now.extra,
+                &self.script,
+                replay.session(),
+                step,
+                watched,
+            ) || broke;
+            if broke {
+                break;
+            }
+        }
+        self.now.pos = replay.position();
+        failed
+    }
+
+    /// One step: the next move and the statements after it, up to the
+    /// following move; the position before it is kept to undo. Returns
+    /// whether it failed (then as `on_error` says).
+    pub fn step<B>(
+        &mut self,
+        on_error: OnError,
+        before: impl FnMut(&Session, &Statement) -> B,
+        after: impl FnMut(&mut X, &Script, &Session, Step, B) -> bool,
+    ) -> bool {
+        let begin = self.now.clone();
+        let failed = self.run(|moved, st| moved && is_move(st), before, after);
+        if failed && on_error == OnError::Undo {
+            self.now = begin;
+        } else if begin.pos != self.now.pos {
+            self.undo.push(begin);
+        }
+        failed
+    }
+
+    /// Goes to the step that passes statement `target` (a checkpoint):
+    /// back by undoing, or forward by stepping; returns whether a step
+    /// failed on the way (where it stops, as `on_error` says).
+    pub fn goto<B>(
+        &mut self,
+        target: usize,
+        on_error: OnError,
+        mut before: impl FnMut(&Session, &Statement) -> B,
+        mut after: impl FnMut(&mut X, &Script, &Session, Step, B) -> bool,
+    ) -> bool {
+        while self.undo.last().is_some_and(|m| m.pos > target) {
+            self.now = self.undo.pop().expect("checked");
+        }
+        while self.now.pos <= target && !self.at_end() {
+            let pos = self.now.pos;
+            if self.step(on_error, &mut before, &mut after) {
+                return true;
+            }
+            if self.now.pos == pos {
+                break;
+            }
+        }
+        false
+    }
+}
+
+fn is_move(stmt: &Statement) -> bool {
+    matches!(stmt.kind, StatementKind::Move(_))
+}
+
 /// The name to show and the text of a scenario file; `-` reads standard
 /// input (shown as `<stdin>`). At most [`syntax::MAX_SOURCE_BYTES`] are
 /// read; the text must be UTF-8 ([`syntax::source_text`]).
@@ -215,6 +460,104 @@ mod tests {
         assert_eq!(outcomes, [true, true, true, false]);
         assert!(replay.stopped());
         assert_eq!(replay.position(), 3);
+    }
+
+    /// A scenario of three moves, a checkpoint after the second, and a
+    /// query that fails after the third.
+    const STEPS: &str = "players 1 2 3\ndeck A B C\ndeal 1: A | 2: B | 3: C\n\
+        ? K1 2(C)\nannounce 1(A)\n? K2 1(A)\nannounce 2(B)\ncheckpoint \"two\"\n? K2 1(B)\n\
+        announce 3(C)\n? K4 1(A)\n? true\n";
+
+    /// A stepper over [`STEPS`] whose record is the indices run, played
+    /// to its first move.
+    fn stepper() -> Stepper<Vec<usize>> {
+        let mut s = Stepper::new(script(STEPS), Session::new(Options::default()), Vec::new());
+        let failed = s.run(|_, st| is_move(st), |_, _| (), record);
+        assert!(!failed);
+        s.set_start();
+        s
+    }
+
+    fn record(ran: &mut Vec<usize>, _: &Script, _: &Session, step: Step, (): ()) -> bool {
+        ran.extend(step.index.filter(|_| step.outcome.is_ok()));
+        true
+    }
+
+    fn step(s: &mut Stepper<Vec<usize>>, on_error: OnError) -> bool {
+        s.step(on_error, |_, _| (), record)
+    }
+
+    /// The model's worlds at the current position.
+    fn worlds(s: &Stepper<Vec<usize>>) -> u128 {
+        s.session().playing().expect("dealt").model.world_count()
+    }
+
+    #[test]
+    fn steps_run_a_move_and_what_follows_it_and_undo_restores_them() {
+        let mut s = stepper();
+        assert_eq!((s.pos(), s.extra().clone()), (4, vec![0, 1, 2, 3]));
+        let dealt = worlds(&s);
+        assert!(!step(&mut s, OnError::Stop));
+        assert_eq!((s.pos(), s.steps()), (6, 1));
+        assert!(worlds(&s) < dealt, "the announcement removed worlds");
+        let shown = worlds(&s);
+        assert!(!step(&mut s, OnError::Stop));
+        assert_eq!(s.pos(), 9);
+        assert_eq!(s.undo(5), 2);
+        assert_eq!((s.pos(), worlds(&s), s.steps()), (4, dealt, 0));
+        // Back to the checkpoint: forward by stepping, back by undoing.
+        let two = s.checkpoint("two").expect("a checkpoint");
+        assert!(!s.goto(two, OnError::Stop, |_, _| (), record));
+        assert_eq!((s.pos(), s.steps()), (9, 2));
+        assert!(s.extra().contains(&two));
+        step(&mut s, OnError::Stop);
+        assert!(!s.goto(two, OnError::Stop, |_, _| (), record));
+        assert_eq!(s.pos(), 9);
+        s.undo(1);
+        assert_eq!(worlds(&s), shown);
+        s.restart();
+        assert_eq!((s.pos(), worlds(&s), s.steps()), (4, dealt, 0));
+    }
+
+    #[test]
+    fn a_failing_step_stops_at_its_statement_or_is_undone() {
+        let mut s = stepper();
+        step(&mut s, OnError::Stop);
+        step(&mut s, OnError::Stop);
+        let before = (s.pos(), worlds(&s), s.steps());
+        // `? K4 1(A)` names no player 4.
+        let mut undone = s.clone();
+        assert!(step(&mut s, OnError::Stop));
+        assert_eq!(
+            (s.pos(), s.steps()),
+            (10, 3),
+            "stopped at the failing query"
+        );
+        assert_eq!(s.undo(1), 1);
+        assert_eq!((s.pos(), worlds(&s), s.steps()), before);
+        assert!(step(&mut undone, OnError::Undo));
+        assert_eq!((undone.pos(), worlds(&undone), undone.steps()), before);
+        // A front end that says a statement went wrong fails the step.
+        let mut told = stepper();
+        assert!(told.step(OnError::Undo, |_, _| (), |_, _, _, _, ()| false));
+        assert_eq!((told.pos(), told.steps()), (4, 0));
+    }
+
+    #[test]
+    fn typed_statements_are_restored_or_remembered() {
+        let mut s = stepper();
+        let mark = s.mark();
+        let typed = script("announce 1(A)\n");
+        let stmt = &typed.statements[0];
+        s.session_mut().execute(stmt, &typed.src).expect("legal");
+        let shown = worlds(&s);
+        s.remember(mark.clone());
+        assert_eq!(s.undo(1), 1);
+        assert!(worlds(&s) > shown);
+        s.session_mut().execute(stmt, &typed.src).expect("legal");
+        s.restore(mark);
+        assert_eq!((s.pos(), s.steps()), (4, 0));
+        assert!(worlds(&s) > shown);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use crate::cards::game::{free, game_names};
 use crate::cards::rules::describe_player;
-use crate::cards::{Game, GameState, Outcome, Position, Table};
+use crate::cards::{Game, GameState, Move, Outcome, Position, Table};
 use crate::diag::{Diagnostic, Span};
 use crate::engine::{Backend, ExplicitModel, Formula, SymbolicModel, WorldId};
 use crate::figure::Figure;
@@ -527,7 +527,7 @@ impl Session {
         }
         .move_(m)
         .ok()?;
-        let crate::cards::Move::Announce(phi) = &mv else {
+        let Move::Announce(phi) = &mv else {
             return None;
         };
         let only = crate::engine::deal::implied_only(&prepared.spec, phi)?;
@@ -1112,12 +1112,55 @@ impl Session {
         if self.options.check_only {
             return Ok(Vec::new());
         }
+        self.play_resolved(&mv, source, m.span)
+    }
+
+    /// A written move resolved against the current deal (names of cards,
+    /// players and locations, formulas, events): the [`Move`] that
+    /// [`Session::apply`] plays.
+    pub fn resolve_move(&self, m: &ast::Move) -> Result<Move, Diagnostic> {
+        if self.play.is_none() {
+            return Err(Diagnostic::error(
+                "not-dealt",
+                "no cards are dealt yet",
+                m.span,
+            ));
+        }
+        self.scope().move_(m)
+    }
+
+    /// Plays a resolved move of the current game, as the statement `text`
+    /// plays it: `text` is the move as the scenario language writes it
+    /// (the referee's [`crate::cards::Referee::move_text`], or the line a
+    /// person typed), which names its events and is what the move's
+    /// [`Output::Moved`] and a refusal quote. On refusal (the rules quoted)
+    /// the session is as it was.
+    pub fn apply(&mut self, mv: &Move, text: &str) -> Result<Vec<Output>, Diagnostic> {
+        let at = Span::new(0, text.len());
+        if self.play.is_none() {
+            return Err(Diagnostic::error("not-dealt", "no cards are dealt yet", at));
+        }
+        if self.options.check_only {
+            return Ok(Vec::new());
+        }
+        self.play_resolved(mv, text.trim().to_string(), at)
+    }
+
+    /// Plays a resolved move; `source` is its statement, `at` where a
+    /// refusal points.
+    fn play_resolved(
+        &mut self,
+        mv: &Move,
+        source: String,
+        at: Span,
+    ) -> Result<Vec<Output>, Diagnostic> {
+        let mv = mv.clone();
         let play = self.scope_parts();
         let out = play
             .game
             .play(&play.position(), &mv, &source)
             .map_err(|r| {
-                let mut d = errors::refused_move(&r, m.span);
+                let mut d = errors::refused_move(&r, at);
                 d.message = format!("{source}: {}", d.message);
                 d
             })?;
@@ -1129,7 +1172,7 @@ impl Session {
         );
         if let Some(whole) = self.whole.as_mut() {
             match mv {
-                crate::cards::Move::Announce(phi) => whole.announced.push(phi),
+                Move::Announce(phi) => whole.announced.push(phi),
                 _ if whole.broken_by.is_none() => whole.broken_by = Some(source.clone()),
                 _ => {}
             }

@@ -18,7 +18,7 @@ use crate::engine::Agent as Player;
 use crate::interp::{Options, Output, Playing, Session};
 use crate::syntax::{self, ast::StatementKind};
 
-use super::agent::{Agent, Legal, View};
+use super::agent::{agent_named, Agent, Legal, View};
 
 /// Who sits at a seat: an agent with its own seeded generator, or a person.
 pub enum Seat {
@@ -43,6 +43,26 @@ impl Seat {
     }
 }
 
+/// What finds the agent a name stands for when it is not one of
+/// [`AGENTS`] (a strategy's agent), or says why there is none.
+pub type Lookup<'a> = dyn FnMut(&str) -> Result<Box<dyn Agent>, String> + 'a;
+
+/// How a game ended (or stands, before its end).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameOutcome {
+    /// Each seat's score.
+    pub scores: Vec<i64>,
+    /// The seats that won, as the game says ([`Referee::winners`]: the
+    /// Cabo-like game's lowest score wins).
+    pub winners: Vec<usize>,
+    /// The moves played (draws included).
+    pub turns: usize,
+    /// The game reached its limit and ended as it stood (the Kemps
+    /// report's 10,000 turns, on games where every player waits for
+    /// knowledge; [`crate::cards::stopped`]).
+    pub capped: bool,
+}
+
 /// A move that was played.
 #[derive(Clone, Debug)]
 pub struct Played {
@@ -61,7 +81,8 @@ pub struct Match {
     name: &'static str,
     referee: &'static dyn Referee,
     seed: u64,
-    size: Size,
+    /// The deal in the game's header (`size full`).
+    deal: String,
     options: Options,
     session: Session,
     setup: String,
@@ -69,6 +90,14 @@ pub struct Match {
     history: Vec<Played>,
     /// A command's `--max-moves`, instead of the game's own limit.
     cap: Option<usize>,
+}
+
+/// The generator of seat `seat` in the game of `seed`: the agent's there
+/// ([`Match::agent_seat`]), so that the same seed gives the same game.
+pub fn seat_rng(seed: u64, seat: usize) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(seat as u64 + 1);
+    rng
 }
 
 /// The games that can be played (those whose rules have a referee).
@@ -99,8 +128,9 @@ pub fn refereed(game: &str) -> Result<(Game, &'static dyn Referee), String> {
     Ok((rules, referee))
 }
 
-/// A session with `setup` executed (the deal and its opening moves).
-fn dealt(setup: &str, options: Options) -> Result<Session, String> {
+/// A session with `setup` executed (the deal and its opening moves): the
+/// session a [`Match`] starts from; the tests deal hand-made states so.
+pub fn deal_session(setup: &str, options: Options) -> Result<Session, String> {
     let mut session = Session::new(options);
     let scenario = syntax::parse(setup).map_err(|errors| {
         errors
@@ -123,14 +153,29 @@ impl Match {
     /// Deals a game: the referee's seeded deal of `size` executed as
     /// scenario text. `seats` are filled in with [`Match::seat`].
     pub fn new(game: &str, seed: u64, size: Size, options: Options) -> Result<Match, String> {
-        let (rules, referee) = refereed(game)?;
+        let (_, referee) = refereed(game)?;
         let setup = referee.setup(seed, size);
-        let session = dealt(&setup, options)?;
+        Match::with_setup(game, seed, setup, format!("size {size}"), options)
+    }
+
+    /// Deals a game from `setup`, a deal written as scenario text (the
+    /// referee's, or a deck of one's own dealt by
+    /// [`crate::cards::referee::deal_lines`]); `deal` says which in the
+    /// game's header (`size full`).
+    pub fn with_setup(
+        game: &str,
+        seed: u64,
+        setup: String,
+        deal: String,
+        options: Options,
+    ) -> Result<Match, String> {
+        let (rules, referee) = refereed(game)?;
+        let session = deal_session(&setup, options)?;
         Ok(Match {
             name: rules.name(),
             referee,
             seed,
-            size,
+            deal,
             options,
             session,
             setup,
@@ -162,7 +207,7 @@ impl Match {
                 return Err("psychic players are declared before the first move".into());
             }
             let setup = crate::cards::referee::with_psychic(&self.setup, &psychic);
-            self.session = dealt(&setup, self.options)?;
+            self.session = deal_session(&setup, self.options)?;
             self.setup = setup;
         }
         self.seats = seats;
@@ -172,12 +217,83 @@ impl Match {
     /// A seat for an agent, its generator seeded by the game's seed and
     /// the seat's number, so that the same seed gives the same game.
     pub fn agent_seat(&self, agent: Box<dyn Agent>, seat: usize) -> Seat {
-        let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
-        rng.set_stream(seat as u64 + 1);
         Seat::Agent {
             agent,
-            rng: Box::new(rng),
+            rng: Box::new(seat_rng(self.seed, seat)),
         }
+    }
+
+    /// Seats `agents` in seating order at every seat but the person's
+    /// (`person`, if any), each with its generator ([`Match::agent_seat`]).
+    pub fn seat_agents(
+        &mut self,
+        agents: Vec<Box<dyn Agent>>,
+        person: Option<Player>,
+    ) -> Result<(), String> {
+        let n = self.playing().table.players.len();
+        let wanted = n - usize::from(person.is_some_and(|p| p < n));
+        if agents.len() != wanted {
+            return Err(self.wrong_count(wanted, agents.len(), person));
+        }
+        let mut agents = agents.into_iter();
+        let seats = (0..n)
+            .map(|seat| {
+                if Some(seat) == person {
+                    Seat::Person
+                } else {
+                    self.agent_seat(agents.next().expect("counted"), seat)
+                }
+            })
+            .collect();
+        self.seat(seats)
+    }
+
+    /// The one seat factory of every front end: seats agents by name at
+    /// every seat but the person's, in seating order (one name stands for
+    /// every such seat; none, for `random` at every seat). A name is an
+    /// agent of [`AGENTS`], or else what `strategy` finds for it (a
+    /// strategy's agent: from files at the terminal, built in only on the
+    /// web page, timed by the benchmark).
+    pub fn seat_named(
+        &mut self,
+        names: &[String],
+        person: Option<Player>,
+        strategy: &mut Lookup<'_>,
+    ) -> Result<(), String> {
+        let n = self.playing().table.players.len();
+        let wanted = n - usize::from(person.is_some_and(|p| p < n));
+        let names: Vec<String> = match names {
+            [] => vec!["random".to_string(); wanted],
+            [one] => vec![one.clone(); wanted],
+            many => many.to_vec(),
+        };
+        if names.len() != wanted {
+            return Err(self.wrong_count(wanted, names.len(), person));
+        }
+        let agents = names
+            .iter()
+            .map(|name| match agent_named(name) {
+                Some(agent) => Ok(agent),
+                None => strategy(name),
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        self.seat_agents(agents, person)
+    }
+
+    /// The error of a seating with `given` agents for `wanted` seats.
+    fn wrong_count(&self, wanted: usize, given: usize, person: Option<Player>) -> String {
+        let players = &self.playing().table.players;
+        format!(
+            "{} has {} players ({}){}: give {wanted} agent(s) (or one for every seat), {given} given",
+            self.name,
+            players.len(),
+            players.join(", "),
+            if person.is_some() {
+                " and you play one"
+            } else {
+                ""
+            },
+        )
     }
 
     /// The game's name (`gofish`).
@@ -281,14 +397,26 @@ impl Match {
             .join("  ")
     }
 
-    /// Plays a move written as a statement, through the parser and the
-    /// interpreter. On refusal the match is unchanged and the diagnostic
-    /// (the rule quoted) is returned.
+    /// Plays a move written as a statement (a person's line): parsed,
+    /// resolved against the deal and played ([`Session::apply`]). On
+    /// refusal the match is unchanged and the diagnostic (the rule quoted)
+    /// is returned.
     pub fn play(&mut self, text: &str) -> Result<&Played, Diagnostic> {
+        let mv = resolve(&self.session, text)?;
+        self.apply(&mv, text.trim())
+    }
+
+    /// Plays one of the legal moves ([`Match::legal_moves`]), as it is:
+    /// no text is parsed.
+    pub fn play_legal(&mut self, legal: &Legal) -> Result<&Played, Diagnostic> {
+        self.apply(&legal.mv, &legal.text)
+    }
+
+    /// Plays a resolved move whose statement is `text`, and records it.
+    fn apply(&mut self, mv: &Move, text: &str) -> Result<&Played, Diagnostic> {
         let player = self.current_player();
-        let stmt = move_statement(text)?;
         let started = Instant::now();
-        let outputs = self.session.execute(&stmt, text)?;
+        let outputs = self.session.apply(mv, text)?;
         let time = started.elapsed();
         let notes = outputs
             .into_iter()
@@ -299,18 +427,19 @@ impl Match {
             .collect();
         self.history.push(Played {
             player: player.unwrap_or(0),
-            text: text.trim().to_string(),
+            text: text.to_string(),
             notes,
             time,
         });
         Ok(self.history.last().expect("just pushed"))
     }
 
-    /// Whether the rules accept a move, tried on a copy of the session.
+    /// Whether the rules accept a move written as a statement, tried on a
+    /// copy of the session.
     pub fn try_move(&self, text: &str) -> Result<(), Diagnostic> {
-        let stmt = move_statement(text)?;
+        let mv = resolve(&self.session, text)?;
         let mut copy = self.session.clone();
-        copy.execute(&stmt, text).map(|_| ())
+        copy.apply(&mv, text.trim()).map(|_| ())
     }
 
     /// The next seat's agent chooses one of the legal moves from its
@@ -330,7 +459,7 @@ impl Match {
         self.seats = seats;
         Some(match chosen? {
             Ok(i) => match legal.get(i) {
-                Some(l) => self.play(&l.text.clone()),
+                Some(l) => self.play_legal(l),
                 None => Err(Diagnostic::error(
                     "agent-choice",
                     format!(
@@ -345,6 +474,27 @@ impl Match {
         })
     }
 
+    /// Plays agents' moves until the game is over, or a person is to move
+    /// (the loop of tournaments, `bench --play` and `dealer play` between
+    /// agents). An agent's error stops it, with the game as it stands.
+    pub fn play_agents(&mut self) -> Result<(), Diagnostic> {
+        while let Some(played) = self.agent_move() {
+            played?;
+        }
+        Ok(())
+    }
+
+    /// How the game ended (or stands): scores, winners as the game says,
+    /// moves, and whether it stopped at its limit.
+    pub fn outcome(&self) -> GameOutcome {
+        GameOutcome {
+            scores: self.scores(),
+            winners: self.winners(),
+            turns: self.history.len(),
+            capped: self.stopped().is_some(),
+        }
+    }
+
     /// Evaluates formulas (scenario syntax) in the actual world: [`ask`].
     pub fn ask_all(&self, formulas: &[String]) -> Result<Vec<bool>, Diagnostic> {
         ask(&self.session, formulas)
@@ -356,14 +506,11 @@ impl Match {
     /// and `expect` lines that pin where every card lies at the end.
     pub fn scenario(&self) -> String {
         let seats: Vec<&str> = self.seats.iter().map(Seat::name).collect();
-        let size = match self.size {
-            Size::Full => "full",
-            Size::Teaching => "small",
-        };
         let mut out = format!(
-            "# {} played by dealer: seed {}, size {size}, seats {}\n",
+            "# {} played by dealer: seed {}, {}, seats {}\n",
             self.name,
             self.seed,
+            self.deal,
             seats.join(",")
         );
         out.push_str("# replay: dealer run FILE; step through: dealer repl FILE (:goto turn N)\n");
@@ -441,21 +588,26 @@ pub fn ask(session: &Session, formulas: &[String]) -> Result<Vec<bool>, Diagnost
     Ok(answers)
 }
 
-/// Parses a line that must be one move.
-fn move_statement(text: &str) -> Result<crate::syntax::ast::Statement, Diagnostic> {
+/// A line that must be one move, parsed and resolved against the deal.
+fn resolve(session: &Session, text: &str) -> Result<Move, Diagnostic> {
     let scenario = syntax::parse(text).map_err(|e| e[0].to_diagnostic())?;
     let mut statements = scenario.statements.into_iter();
     match (statements.next(), statements.next()) {
-        (Some(stmt), None) if matches!(stmt.kind, StatementKind::Move(_)) => Ok(stmt),
-        (Some(stmt), _) => Err(
-            Diagnostic::error("not-a-move", "this is not a move", stmt.span)
-                .with_label("expected one move")
-                .with_help("type one move, such as one of `moves`, or a command (`help`)"),
-        ),
+        (Some(stmt), None) => match &stmt.kind {
+            StatementKind::Move(m) => session.resolve_move(m),
+            _ => Err(not_a_move(stmt.span)),
+        },
+        (Some(stmt), _) => Err(not_a_move(stmt.span)),
         (None, _) => Err(Diagnostic::error(
             "not-a-move",
             "no move",
             Span::new(0, text.len()),
         )),
     }
+}
+
+fn not_a_move(at: Span) -> Diagnostic {
+    Diagnostic::error("not-a-move", "this is not a move", at)
+        .with_label("expected one move")
+        .with_help("type one move, such as one of `moves`, or a command (`help`)")
 }

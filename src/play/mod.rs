@@ -3,10 +3,18 @@
 //! This room sits between the interpreter and the front ends. A [`Match`]
 //! holds a normal [`Session`](crate::interp::Session): the game's referee
 //! ([`Referee`](crate::cards::Referee)) writes the seeded deal as scenario
-//! text, every move is written as a statement and executed through the
-//! parser and interpreter exactly as `dealer run` would, and every
-//! question about knowledge is a formula the engine answers on the exact
-//! model. Nothing here tracks what anyone knows.
+//! text, every legal move is a resolved [`Move`](crate::cards::Move) that
+//! the session plays as it plays the move's statement
+//! ([`Session::apply`](crate::interp::Session::apply)), its text printed
+//! once (the referee's `move_text`) for the history and the game written
+//! out as a scenario, and every question about knowledge is a formula the
+//! engine answers on the exact model. Nothing here tracks what anyone
+//! knows.
+//!
+//! [`Match`] is the one game loop: `dealer play`, the web play page,
+//! tournaments (a match per game, games on every core), `dealer bench
+//! --play` and the tests all drive it, and seat their agents by name with
+//! [`Match::seat_named`].
 //!
 //! - [`agent`]: the [`Agent`] trait (an agent sees its [`View`]: its hand,
 //!   the public record, the legal moves, and asks the engine what its
@@ -46,6 +54,9 @@ pub mod game_loop;
 pub mod person;
 pub mod views;
 
-pub use agent::{agent_named, Agent, RandomAgent, View, AGENTS};
-pub use game_loop::{playable, refereed, Match, Played, Seat};
+pub use agent::{agent_named, Agent, Legal, RandomAgent, View, AGENTS};
+pub use game_loop::{
+    deal_session, legal_moves, playable, refereed, seat_rng, GameOutcome, Lookup, Match, Played,
+    Seat,
+};
 pub use person::{Desk, Reply};

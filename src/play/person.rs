@@ -132,7 +132,7 @@ impl Desk {
         let legal = self.game.legal_moves();
         if self.my_turn() {
             if let Some(l) = legal.iter().find(|l| l.text == text) {
-                return match self.game.play(&l.text) {
+                return match self.game.play_legal(l) {
                     Ok(played) => Reply::Moved(played.clone()),
                     Err(diagnostic) => Reply::Refused {
                         diagnostic,

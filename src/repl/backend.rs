@@ -1,9 +1,9 @@
 //! The REPL's state and what each line does, with no terminal in sight.
 //!
-//! The backend keeps the current [`Session`], the loaded file with the
-//! position of its next statement, and a history of earlier sessions:
-//! sessions are cheap to clone (the model is shared), so `:back` restores
-//! exactly the earlier model without replaying anything.
+//! The backend keeps the loaded file in a [`Stepper`] (the one stepper
+//! with undo, shared with the web lecture): the current [`Session`], the
+//! position of the next statement, and the earlier positions, so that
+//! `:back` restores exactly the earlier model without replaying anything.
 
 use crate::diag::{suggest, Diagnostic, Span};
 use crate::figure::files;
@@ -11,7 +11,7 @@ use crate::interp::errors;
 use crate::interp::narrate::{self, Knowledge};
 use crate::interp::question::Answer;
 use crate::interp::quiz::{Event, Quiz, QuizError};
-use crate::interp::{Options, Output, Session};
+use crate::interp::{OnError, Options, Output, Session, Stepper};
 use crate::syntax::ast::{Statement, StatementKind};
 use crate::syntax::{self};
 
@@ -31,20 +31,14 @@ struct Origin<'a> {
     file: bool,
 }
 
-/// A state to come back to: a session and the script position.
-#[derive(Clone)]
-struct Snapshot {
-    session: Session,
-    pos: usize,
-}
-
 /// The REPL backend.
 pub struct Repl {
     options: Options,
-    now: Snapshot,
-    start: Option<Snapshot>,
-    history: Vec<Snapshot>,
-    script: Option<Script>,
+    /// The loaded file (an empty one before `:load`), the session, the
+    /// position and the positions to undo (typed lines included).
+    steps: Stepper,
+    /// Whether a file is loaded.
+    loaded: bool,
     narrate: Narrate,
     quit: bool,
     /// `:limit N`: the most nodes a figure draws, when raised or lowered.
@@ -59,15 +53,11 @@ pub const INPUT: &str = "<input>";
 impl Repl {
     /// A REPL with an empty session.
     pub fn new(options: Options) -> Repl {
+        let empty = Script::parse(INPUT, "").expect("an empty script parses");
         Repl {
             options,
-            now: Snapshot {
-                session: Session::new(options),
-                pos: 0,
-            },
-            start: None,
-            history: Vec::new(),
-            script: None,
+            steps: Stepper::new(empty, Session::new(options), ()),
+            loaded: false,
             narrate: Narrate::Short,
             quit: false,
             limit: None,
@@ -82,12 +72,12 @@ impl Repl {
 
     /// The current session.
     pub fn session(&self) -> &Session {
-        &self.now.session
+        self.steps.session()
     }
 
     /// The loaded file.
     pub fn script(&self) -> Option<&Script> {
-        self.script.as_ref()
+        self.loaded.then(|| self.steps.script())
     }
 
     /// The prompt: `dealer> `, or `FILE:LINE> ` at the next statement of a file.
@@ -95,13 +85,13 @@ impl Repl {
         if self.quiz.is_some() {
             return "answer> ".into();
         }
-        match &self.script {
+        match self.script() {
             None => "dealer> ".into(),
             Some(s) => {
                 let stem = std::path::Path::new(&s.name)
                     .file_stem()
                     .map_or(s.name.clone(), |n| n.to_string_lossy().into_owned());
-                match s.statements.get(self.now.pos) {
+                match s.statements.get(self.steps.pos()) {
                     Some(st) => format!(
                         "{stem}:{}> ",
                         crate::diag::line_col(&s.src, st.span.start).0
@@ -120,7 +110,7 @@ impl Repl {
             return Vec::new();
         }
         if let Some(n) = self.limit {
-            self.now.session.set_figure_limit(n);
+            self.steps.session_mut().set_figure_limit(n);
         }
         if self.quiz.is_some() {
             return self.quizzing(line);
@@ -153,7 +143,7 @@ impl Repl {
             Command::Limit(n) => {
                 if let Some(n) = n {
                     self.limit = Some(n);
-                    self.now.session.set_figure_limit(n);
+                    self.steps.session_mut().set_figure_limit(n);
                 }
                 let shown = self.limit.unwrap_or(crate::figure::DEFAULT_MAX_NODES);
                 vec![Item::Info(vec![format!(
@@ -186,10 +176,10 @@ impl Repl {
     /// `:quiz`: a quiz over the file from the current step, on a copy of
     /// the session (the REPL's own position does not move).
     fn start_quiz(&mut self) -> Vec<Item> {
-        let Some(script) = self.script.clone() else {
+        let Some(script) = self.script().cloned() else {
             return Vec::new();
         };
-        let quiz = Quiz::new(script, self.now.session.clone(), self.now.pos, None);
+        let quiz = Quiz::new(script, self.session().clone(), self.steps.pos(), None);
         self.quiz = Some(quiz);
         let mut items = vec![Item::Info(vec![
             "quiz: answer each question on a line (y/n, a number, players); `:quiz stop` ends it"
@@ -366,7 +356,7 @@ impl Repl {
     }
 
     fn with_script(&mut self, line: &str, f: impl FnOnce(&mut Repl) -> Vec<Item>) -> Vec<Item> {
-        if self.script.is_none() {
+        if !self.loaded {
             let d = Diagnostic::error(
                 "no-file",
                 "no scenario file is loaded",
@@ -390,7 +380,7 @@ impl Repl {
                     .collect()
             }
         };
-        let before = self.now.clone();
+        let before = self.steps.mark();
         let mut items = Vec::new();
         let mut changed = false;
         for stmt in &statements {
@@ -398,13 +388,13 @@ impl Repl {
             match self.step_statement(stmt, line, None) {
                 Ok(mut out) => items.append(&mut out),
                 Err(d) => {
-                    self.now = before;
+                    self.steps.restore(before);
                     return vec![error(INPUT, line, d)];
                 }
             }
         }
         if changed {
-            self.history.push(before);
+            self.steps.remember(before);
         }
         items
     }
@@ -416,61 +406,21 @@ impl Repl {
         src: &str,
         line: Option<usize>,
     ) -> Result<Vec<Item>, Diagnostic> {
-        let before = self.knowledge_before(&self.now.session, stmt);
-        let outputs = self.now.session.execute(stmt, src)?;
+        let before = knowledge_before(self.narrate, self.session(), stmt);
+        let outputs = self.steps.session_mut().execute(stmt, src)?;
         let origin = Origin {
             name: INPUT,
             src,
             file: false,
         };
-        Ok(self.items(&self.now.session, outputs, line, origin, before))
-    }
-
-    /// What is known before `stmt`, when it is a move to narrate.
-    fn knowledge_before(&self, session: &Session, stmt: &Statement) -> Option<Knowledge> {
-        let narrating = matches!(stmt.kind, StatementKind::Move(_)) && self.narrate != Narrate::Off;
-        narrating.then(|| knowledge(session)).flatten()
-    }
-
-    /// A statement's outputs as items: figures written (paths relative to
-    /// the scenario file, or to the current directory when typed: see
-    /// [`files`]), then the narration of a move when `before` is given.
-    fn items(
-        &self,
-        session: &Session,
-        outputs: Vec<Output>,
-        line: Option<usize>,
-        origin: Origin,
-        before: Option<Knowledge>,
-    ) -> Vec<Item> {
-        let mut items: Vec<Item> = outputs
-            .into_iter()
-            .map(|out| match out {
-                Output::Figure { path, span, figure } => {
-                    let target = files::target(origin.file.then_some(origin.name), &path);
-                    match files::write(&figure, &target) {
-                        Ok(report) => Item::Wrote { line, report },
-                        Err(e) => error(origin.name, origin.src, errors::figure(&e, span)),
-                    }
-                }
-                out => Item::Output { line, out },
-            })
-            .collect();
-        if let (Some(before), Some(after)) = (before, knowledge(session)) {
-            items.push(Item::Narration(self.narration(session, &before, &after)));
-        }
-        items
-    }
-
-    fn narration(&self, session: &Session, before: &Knowledge, after: &Knowledge) -> Vec<String> {
-        let Some(play) = session.playing() else {
-            return Vec::new();
-        };
-        let mut lines = narrate::lines(&play.table, &narrate::narrate(before, after));
-        if self.narrate == Narrate::Full {
-            lines.extend(narrate::full_lines(&play.table, after));
-        }
-        lines
+        Ok(items(
+            self.narrate,
+            self.session(),
+            outputs,
+            line,
+            origin,
+            before,
+        ))
     }
 
     /// `:load FILE`: a fresh session that has played the file's statements
@@ -491,95 +441,43 @@ impl Repl {
             Err(errors) => return errors.into_iter().map(|d| error(file, &src, d)).collect(),
         };
         let count = script.statements.len();
-        self.script = Some(script);
-        self.now = Snapshot {
-            session: Session::new(self.options),
-            pos: 0,
-        };
-        self.history.clear();
+        self.steps = Stepper::new(script, Session::new(self.options), ());
+        self.loaded = true;
         let mut items = vec![Item::Info(vec![format!(
             "loaded {file}: {count} statement(s)"
         )])];
         // The first move or question waits for `:next` (or `:quiz`).
-        items.extend(self.run_until(|_, st| {
-            matches!(st.kind, StatementKind::Move(_) | StatementKind::Question(_))
-        }));
-        self.start = Some(self.now.clone());
+        let narrating = self.narrate;
+        let mut shown = Shown::default();
+        self.steps.run(
+            |_, st| matches!(st.kind, StatementKind::Move(_) | StatementKind::Question(_)),
+            |session, stmt| knowledge_before(narrating, session, stmt),
+            |(), script, session, step, before| shown.add(narrating, script, session, step, before),
+        );
+        items.extend(shown.items);
+        self.steps.set_start();
         items.push(Item::Info(vec![self.position()]));
         items
     }
 
-    /// Runs the file's statements from the current position while `stop`
-    /// (given whether a move was played, and the next statement) is false.
-    /// On an error the position stays at the failing statement.
-    fn run_until(&mut self, stop: impl Fn(bool, &Statement) -> bool) -> Vec<Item> {
-        let Some(script) = self.script.take() else {
-            return Vec::new();
-        };
-        let mut items = Vec::new();
-        let mut moved = false;
-        let mut session = std::mem::take(&mut self.now.session);
-        let mut replay = session.replay(&script, self.now.pos);
-        let mut noted = Vec::new();
-        // The file's lines, found once per step rather than per statement.
-        let lines: Vec<&str> = script.src.lines().collect();
-        while let Some(stmt) = replay.peek() {
-            if stop(moved, stmt) {
-                break;
-            }
-            moved |= matches!(stmt.kind, StatementKind::Move(_));
-            let before = self.knowledge_before(replay.session(), stmt);
-            let Some(step) = replay.next() else {
-                break;
-            };
-            let shown = match step.outcome {
-                Ok(outputs) => {
-                    let origin = Origin {
-                        name: &script.name,
-                        src: &script.src,
-                        file: true,
-                    };
-                    let line = Some(step.line);
-                    self.items(replay.session(), outputs, line, origin, before)
-                }
-                Err(d) => vec![error(&script.name, &script.src, d)],
-            };
-            // Notes go with what is shown: a declaration shows nothing.
-            if !shown.is_empty() {
-                let (above, after) = if step.index.is_none() || noted.contains(&step.line) {
-                    (Vec::new(), Vec::new())
-                } else {
-                    noted.push(step.line);
-                    notes(&lines, step.line)
-                };
-                items.extend((!above.is_empty()).then_some(Item::Note(above)));
-                items.extend(shown);
-                items.extend((!after.is_empty()).then_some(Item::Note(after)));
-            }
-        }
-        self.now.pos = replay.position();
-        self.now.session = session;
-        self.script = Some(script);
-        items
-    }
-
-    /// Plays one step: the next move and the statements after it, up to the following move.
+    /// Plays one step: the next move and the statements after it, up to
+    /// the following move; all or nothing (a failing statement, or a figure
+    /// that cannot be written, leaves the position as it was).
     fn step(&mut self) -> (Vec<Item>, bool) {
-        let before = self.now.clone();
-        let items = self.run_until(|moved, st| moved && matches!(st.kind, StatementKind::Move(_)));
-        let failed = items.iter().any(|i| matches!(i, Item::Error { .. }));
-        if failed {
-            self.now = before;
-        } else if before.pos != self.now.pos {
-            self.history.push(before);
-        }
-        (items, failed)
+        let narrating = self.narrate;
+        let mut shown = Shown::default();
+        let failed = self.steps.step(
+            OnError::Undo,
+            |session, stmt| knowledge_before(narrating, session, stmt),
+            |(), script, session, step, before| shown.add(narrating, script, session, step, before),
+        );
+        (shown.items, failed)
     }
 
     fn next(&mut self, n: usize) -> Vec<Item> {
         let mut items = Vec::new();
         for _ in 0..n {
-            if self.at_end() {
+            if self.steps.at_end() {
                 items.push(Item::Info(vec![self.position()]));
                 break;
             }
@@ -592,14 +490,8 @@ impl Repl {
         items
     }
 
-    fn at_end(&self) -> bool {
-        self.script
-            .as_ref()
-            .is_none_or(|s| self.now.pos >= s.statements.len())
-    }
-
     fn back(&mut self, n: usize, line: &str) -> Vec<Item> {
-        if self.history.is_empty() {
+        if self.steps.steps() == 0 {
             let d = Diagnostic::error(
                 "nothing-to-undo",
                 "there is nothing to undo",
@@ -608,12 +500,7 @@ impl Repl {
             .with_label("no step was taken yet");
             return vec![error(INPUT, line, d)];
         }
-        let steps = n.min(self.history.len());
-        for _ in 0..steps {
-            if let Some(s) = self.history.pop() {
-                self.now = s;
-            }
-        }
+        let steps = self.steps.undo(n);
         vec![Item::Info(vec![format!(
             "back {steps} step(s); {}",
             self.position()
@@ -621,48 +508,42 @@ impl Repl {
     }
 
     fn restart(&mut self) -> Vec<Item> {
-        if let Some(start) = self.start.clone() {
-            self.now = start;
-            self.history.clear();
-        }
+        self.steps.restart();
         vec![Item::Info(vec![self.position()])]
     }
 
     fn goto(&mut self, name: &str, line: &str) -> Vec<Item> {
-        let Some(script) = self.script.clone() else {
-            return Vec::new();
+        let Some(target) = self.steps.checkpoint(name) else {
+            return vec![error(
+                INPUT,
+                line,
+                no_checkpoint(self.steps.script(), name, line),
+            )];
         };
-        let found = script
-            .statements
-            .iter()
-            .position(|s| matches!(&s.kind, StatementKind::Checkpoint(n) if n.text == name));
-        let Some(target) = found else {
-            return vec![error(INPUT, line, no_checkpoint(&script, name, line))];
-        };
-        while self.history.last().is_some_and(|s| s.pos > target) {
-            self.now = self.history.pop().expect("checked");
+        let narrating = self.narrate;
+        let mut shown = Shown::default();
+        let failed = self.steps.goto(
+            target,
+            OnError::Undo,
+            |session, stmt| knowledge_before(narrating, session, stmt),
+            |(), script, session, step, before| shown.add(narrating, script, session, step, before),
+        );
+        let mut problems: Vec<Item> = shown.items.into_iter().filter(Item::is_problem).collect();
+        if !failed {
+            problems.push(Item::Info(vec![format!(
+                "at checkpoint \"{name}\"; {}",
+                self.position()
+            )]));
         }
-        let mut problems = Vec::new();
-        while self.now.pos <= target && !self.at_end() {
-            let (items, failed) = self.step();
-            problems.extend(items.into_iter().filter(Item::is_problem));
-            if failed {
-                return problems;
-            }
-        }
-        problems.push(Item::Info(vec![format!(
-            "at checkpoint \"{name}\"; {}",
-            self.position()
-        )]));
         problems
     }
 
     /// Where the file stands: the next statement, or its end.
     fn position(&self) -> String {
-        let Some(s) = &self.script else {
+        let Some(s) = self.script() else {
             return "no file loaded".into();
         };
-        match s.statements.get(self.now.pos) {
+        match s.statements.get(self.steps.pos()) {
             Some(st) => {
                 let line = crate::diag::line_col(&s.src, st.span.start).0;
                 let text = s.src[st.span.start..st.span.end].trim();
@@ -674,12 +555,12 @@ impl Repl {
 
     /// The file, numbered, with `>` at the next statement's line.
     fn list(&self) -> Vec<String> {
-        let Some(s) = &self.script else {
+        let Some(s) = self.script() else {
             return Vec::new();
         };
         let next = s
             .statements
-            .get(self.now.pos)
+            .get(self.steps.pos())
             .map(|st| crate::diag::line_col(&s.src, st.span.start).0);
         let mut out: Vec<String> = s
             .src
@@ -694,6 +575,85 @@ impl Repl {
             out.push(">       (end)".into());
         }
         out
+    }
+}
+
+/// What the statements of a file showed as they ran: their items, with
+/// the lecturer's notes (the comments at and above a statement's line)
+/// around what a statement shows.
+#[derive(Default)]
+struct Shown {
+    items: Vec<Item>,
+    /// The lines whose notes were shown.
+    noted: Vec<usize>,
+    /// Where the file's lines start (found at the first note).
+    starts: Vec<usize>,
+}
+
+impl Shown {
+    /// Adds what one step of the file showed; false when it went wrong
+    /// (the statement failed, or a figure could not be written).
+    fn add(
+        &mut self,
+        narrating: Narrate,
+        script: &Script,
+        session: &Session,
+        step: crate::interp::Step,
+        before: Option<Knowledge>,
+    ) -> bool {
+        let shown = match step.outcome {
+            Ok(outputs) => {
+                let origin = Origin {
+                    name: &script.name,
+                    src: &script.src,
+                    file: true,
+                };
+                items(narrating, session, outputs, Some(step.line), origin, before)
+            }
+            Err(d) => vec![error(&script.name, &script.src, d)],
+        };
+        let ok = !shown.iter().any(|i| matches!(i, Item::Error { .. }));
+        // Notes go with what is shown: a declaration shows nothing.
+        if !shown.is_empty() {
+            let (above, after) = if step.index.is_none() || self.noted.contains(&step.line) {
+                (Vec::new(), Vec::new())
+            } else {
+                self.noted.push(step.line);
+                self.notes(&script.src, step.line)
+            };
+            self.items
+                .extend((!above.is_empty()).then_some(Item::Note(above)));
+            self.items.extend(shown);
+            self.items
+                .extend((!after.is_empty()).then_some(Item::Note(after)));
+        }
+        ok
+    }
+}
+
+impl Shown {
+    /// The notes at line `line` (1-based) of a file's text ([`notes`]),
+    /// its lines found once, not once per statement.
+    fn notes(&mut self, src: &str, line: usize) -> (Vec<String>, Vec<String>) {
+        if self.starts.is_empty() {
+            self.starts = std::iter::once(0)
+                .chain(src.match_indices('\n').map(|(i, _)| i + 1))
+                .collect();
+        }
+        if line == 0 || line > self.starts.len() {
+            return (Vec::new(), Vec::new());
+        }
+        let text = |k: usize| {
+            let end = self.starts.get(k).map_or(src.len(), |&e| e);
+            src[self.starts[k - 1]..end].trim_end_matches(['\n', '\r'])
+        };
+        let first = (1..line)
+            .rev()
+            .take_while(|&k| is_comment(text(k).trim_start()))
+            .last()
+            .unwrap_or(line);
+        let lines: Vec<&str> = (first..=line).map(text).collect();
+        notes(&lines, lines.len())
     }
 }
 
@@ -720,6 +680,60 @@ fn no_checkpoint(script: &Script, name: &str, line: &str) -> Diagnostic {
         (None, true) => d.with_help("the file has no checkpoint"),
         (None, false) => d.with_help(format!("the checkpoints are: \"{}\"", names.join("\", \""))),
     }
+}
+
+/// What is known before `stmt`, when it is a move to narrate.
+fn knowledge_before(narrating: Narrate, session: &Session, stmt: &Statement) -> Option<Knowledge> {
+    let narrating = matches!(stmt.kind, StatementKind::Move(_)) && narrating != Narrate::Off;
+    narrating.then(|| knowledge(session)).flatten()
+}
+
+/// A statement's outputs as items: figures written (paths relative to
+/// the scenario file, or to the current directory when typed: see
+/// [`files`]), then the narration of a move when `before` is given.
+fn items(
+    narrating: Narrate,
+    session: &Session,
+    outputs: Vec<Output>,
+    line: Option<usize>,
+    origin: Origin,
+    before: Option<Knowledge>,
+) -> Vec<Item> {
+    let mut items: Vec<Item> = outputs
+        .into_iter()
+        .map(|out| match out {
+            Output::Figure { path, span, figure } => {
+                let target = files::target(origin.file.then_some(origin.name), &path);
+                match files::write(&figure, &target) {
+                    Ok(report) => Item::Wrote { line, report },
+                    Err(e) => error(origin.name, origin.src, errors::figure(&e, span)),
+                }
+            }
+            out => Item::Output { line, out },
+        })
+        .collect();
+    if let (Some(before), Some(after)) = (before, knowledge(session)) {
+        items.push(Item::Narration(narration(
+            narrating, session, &before, &after,
+        )));
+    }
+    items
+}
+
+fn narration(
+    narrating: Narrate,
+    session: &Session,
+    before: &Knowledge,
+    after: &Knowledge,
+) -> Vec<String> {
+    let Some(play) = session.playing() else {
+        return Vec::new();
+    };
+    let mut lines = narrate::lines(&play.table, &narrate::narrate(before, after));
+    if narrating == Narrate::Full {
+        lines.extend(narrate::full_lines(&play.table, after));
+    }
+    lines
 }
 
 /// What each player knows in the session's model, for narration.

@@ -1,17 +1,14 @@
-//! One game between strategies: the referee's seeded deal executed as
-//! scenario text in a [`Session`], then, until the game is over, the
-//! player to move asks its strategy (whose guards the session's engine
-//! answers) and the chosen legal move is executed as a statement.
+//! One game between strategies: a [`Match`] (the one game loop) dealt
+//! from the tournament's deal, with a strategy's agent at every seat.
 
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
+pub use crate::play::GameOutcome;
 
 use crate::cards::referee::{deal_lines, read_deck_line};
-use crate::cards::{stopped, to_move, Referee, Size};
-use crate::diag::Span;
-use crate::interp::{Engine, Options, Session};
-use crate::strategy::{Seated, Strategy};
-use crate::syntax;
+use crate::cards::{Referee, Size};
+use crate::interp::{Engine, Options};
+use crate::play::Match;
+use crate::strategy::agent::StrategyAgent;
+use crate::strategy::Strategy;
 
 /// Which deal a game starts from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,21 +23,6 @@ pub enum Deal {
         /// Cards dealt to each player.
         hand: usize,
     },
-}
-
-/// How a game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameOutcome {
-    /// Each seat's score.
-    pub scores: Vec<i64>,
-    /// The seats with the best score.
-    pub winners: Vec<usize>,
-    /// The moves played (draws included).
-    pub turns: usize,
-    /// The game reached its limit and ended as it stood (the Kemps
-    /// report's 10,000 turns, on games where every player waits for
-    /// knowledge; [`crate::cards::stopped`]).
-    pub capped: bool,
 }
 
 /// The scenario text of a game's deal.
@@ -90,40 +72,23 @@ pub fn referee_of(game: &str) -> Result<&'static dyn Referee, String> {
     crate::play::refereed(game).map(|(_, referee)| referee)
 }
 
-/// A session with the deal of `setup` executed.
-pub fn deal_session(setup: &str, engine: Engine) -> Result<Session, String> {
+/// The game's deal as a [`Match`] with no seat taken yet.
+pub fn dealt(game: &str, deal: &Deal, seed: u64, engine: Engine) -> Result<Match, String> {
     let options = Options {
         engine,
         ..Options::default()
     };
-    let mut session = Session::new(options);
-    let scenario = syntax::parse(setup).map_err(|e| e[0].message.clone())?;
-    for stmt in &scenario.statements {
-        session
-            .execute(stmt, setup)
-            .map_err(|d| d.render("deal", setup, false))?;
-    }
-    session
-        .finish(Span::new(0, 0))
-        .map_err(|d| d.render("deal", setup, false))?;
-    Ok(session)
-}
-
-/// The generator of seat `seat` in the game of `seed`.
-pub fn seat_rng(seed: u64, seat: usize) -> ChaCha8Rng {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(seat as u64 + 1);
-    rng
-}
-
-/// The legal moves in the session's actual state, as statements.
-pub fn legal_texts(referee: &dyn Referee, session: &Session) -> Vec<String> {
-    let play = session.playing().expect("dealt");
-    referee
-        .legal_moves(&play.position())
-        .iter()
-        .map(|m| referee.move_text(&play.table, m))
-        .collect()
+    let described = match deal {
+        Deal::Referee(size) => format!("size {size}"),
+        Deal::Custom { deck, hand } => format!("{deck}, {hand} card(s) each"),
+    };
+    Match::with_setup(
+        game,
+        seed,
+        setup_text(game, deal, seed)?,
+        described,
+        options,
+    )
 }
 
 /// Plays a game to its end, or to its limit (`max_moves` moves when
@@ -138,51 +103,14 @@ pub fn play_game(
     engine: Engine,
     max_moves: impl Into<Option<usize>>,
 ) -> Result<GameOutcome, String> {
-    let max_moves = max_moves.into();
-    let referee = referee_of(game)?;
-    let psychic: Vec<usize> = (0..seats.len()).filter(|&s| seats[s].psychic()).collect();
-    let setup = crate::cards::referee::with_psychic(&setup_text(game, deal, seed)?, &psychic);
-    let mut session = deal_session(&setup, engine)?;
-    let players = session.playing().expect("dealt").table.players.len();
-    if players != seats.len() {
-        return Err(format!(
-            "{game} has {players} players and {} strategies were seated",
-            seats.len()
-        ));
-    }
-    let mut rngs: Vec<ChaCha8Rng> = (0..players).map(|s| seat_rng(seed, s)).collect();
-    let seated: Vec<Seated> = {
-        let table = &session.playing().expect("dealt").table;
-        (0..players)
-            .map(|s| Seated::new(seats[s], table, s))
-            .collect::<Result<_, _>>()
-            .map_err(|d| d.message.clone())?
-    };
-    let mut turns = 0;
-    let capped = loop {
-        let play = session.playing().expect("dealt");
-        let pos = play.position();
-        let Some(me) = to_move(referee, &pos, turns, max_moves) else {
-            break stopped(referee, &pos, turns, max_moves).is_some();
-        };
-        let legal = legal_texts(referee, &session);
-        let decision = seated[me]
-            .choose(&mut session, &legal, &mut rngs[me])
-            .map_err(|d| d.message.clone())?;
-        let text = &legal[decision.index];
-        let stmt = syntax::parse_statement(text)
-            .map_err(|e| format!("`{text}`: {}", e[0].message))?
-            .remove(0);
-        session
-            .execute(&stmt, text)
-            .map_err(|d| format!("game {seed}: `{text}` refused: {}", d.message))?;
-        turns += 1;
-    };
-    let pos = session.playing().expect("dealt").position();
-    Ok(GameOutcome {
-        scores: referee.scores(&pos),
-        winners: referee.winners(&pos),
-        turns,
-        capped,
-    })
+    let mut m = dealt(game, deal, seed, engine)?;
+    let agents = seats
+        .iter()
+        .map(|s| Box::new(StrategyAgent::new((*s).clone())) as Box<dyn crate::play::Agent>)
+        .collect();
+    m.seat_agents(agents, None)?;
+    m.set_move_cap(max_moves.into());
+    m.play_agents()
+        .map_err(|d| format!("game {seed}: {}", d.message))?;
+    Ok(m.outcome())
 }

@@ -1,5 +1,6 @@
-//! One lecture: a scenario stepped through like the REPL does it, move by
-//! move, with every position kept so that `back` and `goto` are exact.
+//! One lecture: a scenario stepped through by the REPL's stepper
+//! ([`Stepper`]), move by move, with every position kept so that `back`
+//! and `goto` are exact.
 //!
 //! A [`Lecture`] lives on one worker thread (sessions share models through
 //! `Rc`); requests reach it as closures (see [`super::pool`]).
@@ -9,7 +10,7 @@ use serde::Serialize;
 use crate::diag::Diagnostic;
 use crate::figure::build::{build_named, View};
 use crate::figure::render::{render, renderer_from_env, Format};
-use crate::interp::{Options, Output, Script, Session};
+use crate::interp::{OnError, Options, Output, Script, Session, Step, Stepper};
 use crate::syntax::ast::StatementKind;
 
 /// A located problem, for the page to show at its line.
@@ -34,20 +35,11 @@ pub struct Ran {
     pub expect: Option<bool>,
 }
 
-/// A position in the scenario: the session after the first `pos` statements.
-#[derive(Clone)]
-struct Position {
-    session: Session,
-    pos: usize,
-    ran: Vec<Ran>,
-}
-
-/// A scenario being stepped through.
+/// A scenario being stepped through; each position keeps what the
+/// statements that led to it produced.
 #[derive(Clone)]
 pub struct Lecture {
-    script: Script,
-    /// Every position reached, the current one last.
-    history: Vec<Position>,
+    steps: Stepper<Vec<Ran>>,
     /// The problem that stopped the last step, if any.
     problem: Option<Problem>,
 }
@@ -167,153 +159,120 @@ fn lines_of(out: &Output) -> (Vec<String>, Option<bool>) {
     }
 }
 
+/// Keeps what a statement produced (`ran`), or the problem that stopped
+/// the step; false when it failed.
+fn record(ran: &mut Vec<Ran>, problem: &mut Option<Problem>, script: &Script, step: Step) -> bool {
+    match step.outcome {
+        Ok(outs) => {
+            let mut lines = Vec::new();
+            let mut expect = None;
+            for o in &outs {
+                let (l, e) = lines_of(o);
+                lines.extend(l);
+                expect = expect.or(e);
+            }
+            ran.extend(step.index.map(|index| Ran {
+                index,
+                lines,
+                expect,
+            }));
+            true
+        }
+        Err(d) => {
+            *problem = Some(self::problem(&script.name, &script.src, &d));
+            false
+        }
+    }
+}
+
 impl Lecture {
     /// Parses `src` and plays it up to its first move.
     pub fn load(name: &str, src: &str, options: Options) -> Result<Lecture, Vec<Problem>> {
         let script = Script::parse(name, src)
             .map_err(|ds| ds.iter().map(|d| problem(name, src, d)).collect::<Vec<_>>())?;
-        let start = Position {
-            session: Session::new(options),
-            pos: 0,
-            ran: Vec::new(),
-        };
-        let mut lecture = Lecture {
-            script,
-            history: vec![start],
-            problem: None,
-        };
-        let first = lecture.run_until(false);
-        lecture.history = vec![first];
-        Ok(lecture)
+        let mut steps = Stepper::new(script, Session::new(options), Vec::new());
+        let mut problem = None;
+        steps.run(
+            |_, st| matches!(st.kind, StatementKind::Move(_)),
+            |_, _| (),
+            |ran, script, _, step, ()| record(ran, &mut problem, script, step),
+        );
+        steps.set_start();
+        Ok(Lecture { steps, problem })
     }
 
     /// The scenario, the current session and the indices of the
     /// statements run to reach the current step (for the quiz mode).
     pub(crate) fn current(&self) -> (&Script, &Session, Vec<usize>) {
-        let now = self.now();
         (
-            &self.script,
-            &now.session,
-            now.ran.iter().map(|r| r.index).collect(),
+            self.steps.script(),
+            self.steps.session(),
+            self.steps.extra().iter().map(|r| r.index).collect(),
         )
     }
 
-    fn now(&self) -> &Position {
-        self.history
-            .last()
-            .expect("a lecture always has a position")
-    }
-
-    fn is_move(&self, i: usize) -> bool {
-        self.script
-            .statements
-            .get(i)
-            .is_some_and(|s| matches!(s.kind, StatementKind::Move(_)))
-    }
-
-    /// From the current position, runs statements up to the next move
-    /// (after one move when `one_move`); stops at a failing statement.
-    fn run_until(&mut self, one_move: bool) -> Position {
-        let mut now = self.now().clone();
-        let mut moved = !one_move;
-        self.problem = None;
-        while now.pos < self.script.statements.len() {
-            if self.is_move(now.pos) {
-                if moved {
-                    break;
-                }
-                moved = true;
-            }
-            let stmt = &self.script.statements[now.pos];
-            match now.session.execute(stmt, &self.script.src) {
-                Ok(outs) => {
-                    let mut lines = Vec::new();
-                    let mut expect = None;
-                    for o in &outs {
-                        let (l, e) = lines_of(o);
-                        lines.extend(l);
-                        expect = expect.or(e);
-                    }
-                    now.ran.push(Ran {
-                        index: now.pos,
-                        lines,
-                        expect,
-                    });
-                    now.pos += 1;
-                }
-                Err(d) => {
-                    self.problem = Some(problem(&self.script.name, &self.script.src, &d));
-                    break;
-                }
-            }
-        }
-        now
-    }
-
-    /// One step: the next move and what follows it up to the next move.
+    /// One step: the next move and what follows it up to the next move
+    /// (up to a failing statement, whose problem is kept).
     pub fn step(&mut self) {
-        let before = self.now().pos;
-        let next = self.run_until(true);
-        if next.pos != before {
-            self.history.push(next);
-        }
+        let mut problem = None;
+        self.steps.step(
+            OnError::Stop,
+            |_, _| (),
+            |ran, script, _, step, ()| record(ran, &mut problem, script, step),
+        );
+        self.problem = problem;
     }
 
     /// Undoes `n` steps (as many as were taken at most).
     pub fn back(&mut self, n: usize) {
-        let keep = self.history.len().saturating_sub(n).max(1);
-        self.history.truncate(keep);
+        self.steps.undo(n);
         self.problem = None;
     }
 
     /// Steps forward or back to the checkpoint `name`.
     pub fn goto(&mut self, name: &str) -> Result<(), String> {
         let target = self
-            .script
-            .statements
-            .iter()
-            .position(|s| matches!(&s.kind, StatementKind::Checkpoint(n) if n.text == name))
+            .steps
+            .checkpoint(name)
             .ok_or_else(|| format!("no checkpoint named {name:?}"))?;
-        while self.history.len() > 1 && self.now().pos > target {
-            self.history.pop();
-        }
-        while self.now().pos <= target && self.now().pos < self.script.statements.len() {
-            let before = self.history.len();
-            self.step();
-            if self.history.len() == before {
-                break;
-            }
-        }
+        let mut problem = None;
+        self.steps.goto(
+            target,
+            OnError::Stop,
+            |_, _| (),
+            |ran, script, _, step, ()| record(ran, &mut problem, script, step),
+        );
+        self.problem = problem;
         Ok(())
     }
 
     /// The session at the current position (read only).
     pub fn session(&self) -> &Session {
-        &self.now().session
+        self.steps.session()
     }
 
     /// The state the page draws.
     pub fn state(&self) -> State {
-        let now = self.now();
-        let agents = now.session.playing().map_or_else(Vec::new, |p| {
+        let session = self.steps.session();
+        let script = self.steps.script();
+        let agents = session.playing().map_or_else(Vec::new, |p| {
             (0..p.table.players.len())
                 .map(|a| crate::cards::rules::describe_player(&p.table, a))
                 .collect()
         });
         State {
-            src: self.script.src.clone(),
-            statements: (0..self.script.statements.len())
+            src: script.src.clone(),
+            statements: (0..script.statements.len())
                 .map(|i| Statement {
-                    line: self.script.line(i),
-                    text: self.script.text(i).to_string(),
-                    is_move: self.is_move(i),
+                    line: script.line(i),
+                    text: script.text(i).to_string(),
+                    is_move: self.steps.is_move(i),
                 })
                 .collect(),
-            pos: now.pos,
-            step: self.history.len() - 1,
-            ran: now.ran.clone(),
-            checkpoints: self
-                .script
+            pos: self.steps.pos(),
+            step: self.steps.steps(),
+            ran: self.steps.extra().clone(),
+            checkpoints: script
                 .statements
                 .iter()
                 .filter_map(|s| match &s.kind {
@@ -322,7 +281,7 @@ impl Lecture {
                 })
                 .collect(),
             agents,
-            cards: now.session.playing().map_or_else(Vec::new, |p| {
+            cards: session.playing().map_or_else(Vec::new, |p| {
                 p.table.deck.kinds.iter().map(|k| k.name.clone()).collect()
             }),
             problem: self.problem.clone(),
@@ -342,7 +301,7 @@ impl Lecture {
         };
         let script =
             Script::parse("<query>", &text).map_err(|ds| problem("<query>", &text, &ds[0]))?;
-        let mut session = self.now().session.clone();
+        let mut session = self.steps.session().clone();
         let mut lines = Vec::new();
         for stmt in &script.statements {
             if matches!(stmt.kind, StatementKind::Move(_)) {
@@ -367,7 +326,7 @@ impl Lecture {
     /// the per-card projection of a card the last move is about
     /// ([`View::fit`]), which says so in its legend.
     pub fn figure_value(&self, view: &View) -> Result<crate::figure::Figure, String> {
-        let now = &self.now().session;
+        let now = self.steps.session();
         let play = now
             .playing()
             .ok_or("no cards are dealt yet: step forward first")?;
@@ -400,8 +359,8 @@ impl Lecture {
     /// The current position's game, when its worlds can be listed.
     fn listed(&self) -> Result<&crate::interp::session::Playing, String> {
         let play = self
-            .now()
-            .session
+            .steps
+            .session()
             .playing()
             .ok_or("no cards are dealt yet: step forward first")?;
         play.model.listable().map_err(|e| e.to_string())?;
@@ -474,8 +433,8 @@ impl Lecture {
     /// Resolves a card kind written like `2_A` or `6S` for `--for`.
     pub fn kind(&self, card: &str) -> Result<crate::engine::Kind, String> {
         let play = self
-            .now()
-            .session
+            .steps
+            .session()
             .playing()
             .ok_or("no cards are dealt yet")?;
         let name = crate::syntax::ast::Name {

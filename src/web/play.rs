@@ -14,7 +14,7 @@ use serde::Serialize;
 use crate::cards::{LocKind, Size};
 use crate::engine::Agent as Player;
 use crate::interp::Options;
-use crate::play::{agent_named, views, Agent, Match, Seat};
+use crate::play::{agent_named, views, Agent, Match};
 
 /// A game on the play page.
 pub struct WebGame {
@@ -153,11 +153,7 @@ pub fn agents_for(game: &str) -> Vec<String> {
 impl WebGame {
     /// Deals and seats a game.
     pub fn new(req: &NewGame, options: Options) -> Result<WebGame, String> {
-        let size = match req.size.as_deref().unwrap_or("teaching") {
-            "teaching" | "small" => Size::Teaching,
-            "full" => Size::Full,
-            other => return Err(format!("size {other:?}: teaching or full")),
-        };
+        let size: Size = req.size.as_deref().unwrap_or("small").parse()?;
         let mut game = Match::new(&req.game, req.seed.unwrap_or(1), size, options)?;
         let players = game.playing().table.players.clone();
         let me = match &req.me {
@@ -166,31 +162,8 @@ impl WebGame {
                 format!("no player {name:?}; the players are {}", players.join(", "))
             })?,
         };
-        let wanted = players.len() - 1;
-        let names: Vec<String> = match req.agents.as_deref() {
-            None | Some([]) => vec!["random".to_string(); wanted],
-            Some([one]) => vec![one.clone(); wanted],
-            Some(many) => many.to_vec(),
-        };
-        if names.len() != wanted {
-            return Err(format!(
-                "{} has {} players and you play one: give {wanted} agent(s), {} given",
-                req.game,
-                players.len(),
-                names.len()
-            ));
-        }
-        let mut names = names.into_iter();
-        let mut seats = Vec::new();
-        for seat in 0..players.len() {
-            if seat == me {
-                seats.push(Seat::Person);
-                continue;
-            }
-            let agent = agent_for(&req.game, &names.next().expect("counted"))?;
-            seats.push(game.agent_seat(agent, seat));
-        }
-        game.seat(seats)?;
+        let names = req.agents.clone().unwrap_or_default();
+        game.seat_named(&names, Some(me), &mut |name| agent_for(&req.game, name))?;
         Ok(WebGame { game, me })
     }
 
@@ -221,10 +194,10 @@ impl WebGame {
             return Err("it is not your turn".into());
         }
         let legal = self.game.legal_moves();
-        if legal.iter().any(|l| l.text == text) {
+        if let Some(l) = legal.iter().find(|l| l.text == text) {
             return self
                 .game
-                .play(&text)
+                .play_legal(l)
                 .map(|_| ())
                 .map_err(|d| d.message.clone());
         }

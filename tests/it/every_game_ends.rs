@@ -1,8 +1,10 @@
-//! Every game ends, in every loop that plays one, with the same outcome:
-//! the tournament's loop (`tournament::play_game`) and the match loop that
-//! `dealer play`, the web play page and `dealer bench --play` share
-//! (`play::Match`) both stop where the game's rules end it, or at its
-//! limit (`cards::stopped`: Kemps' 10,000 turns after the report, else
+//! Every game ends, in the one game loop (`play::Match`), however it is
+//! dealt and seated: a tournament's game (`tournament::play_game`: the
+//! tournament's deal, strategies seated by `Match::seat_agents`) and a
+//! match dealt by `Match::new` with the strategies' agents seated by hand
+//! (as `dealer play`, the web play page and `dealer bench --play` seat
+//! them) both stop where the game's rules end it, or at its limit
+//! (`cards::stopped`: Kemps' 10,000 turns after the report, else
 //! `cards::MOVE_LIMIT` moves), and agree on the scores, the winners and the
 //! number of moves for a seed.
 
@@ -51,6 +53,7 @@ fn by_match(
         turns: m.history().len(),
         capped: m.stopped().is_some(),
     };
+    assert_eq!(outcome, m.outcome());
     (outcome, m.stopped())
 }
 

@@ -6,9 +6,9 @@
 //! for a guess. The text's reading (`second-order`) does, in the same
 //! games.
 
+use dealer::play::seat_rng;
 use dealer::strategy::{choose, find, Oracle, Strategy};
-use dealer::syntax;
-use dealer::tournament::game::{deal_session, legal_texts, seat_rng, setup_text};
+use dealer::tournament::game::dealt;
 use dealer::tournament::Deal;
 
 fn holds(session: &dealer::interp::Session, formula: &str) -> bool {
@@ -33,25 +33,19 @@ fn the_codes_second_order_never_gives_up_a_certain_ask_and_the_texts_does() {
         deck: "deck A*4 K*4 Q*4 J*4 10*4 9*4 8*4".into(),
         hand: 5,
     };
-    let referee = dealer::cards::game_named("gofish")
-        .unwrap()
-        .referee()
-        .unwrap();
     let (mut checked, mut conceals, mut text_guesses) = (0, 0, 0);
     for seed in 1..=12u64 {
         // Seats rotate so that the code's reading sits everywhere.
         let mut seats: Vec<&Strategy> = vec![&code, &text, &first];
         seats.rotate_left(seed as usize % 3);
-        let setup = setup_text("gofish", &deal, seed).unwrap();
-        let mut session = deal_session(&setup, dealer::interp::Options::default().engine).unwrap();
+        let engine = dealer::interp::Options::default().engine;
+        let mut game = dealt("gofish", &deal, seed, engine).unwrap();
         let mut rngs: Vec<_> = (0..3).map(|s| seat_rng(seed, s)).collect();
-        loop {
-            let play = session.playing().unwrap();
-            let Some(me) = referee.current_player(&play.position()) else {
-                break;
-            };
-            let table = play.table.clone();
-            let legal = legal_texts(referee, &session);
+        while let Some(me) = game.current_player() {
+            let session = game.session().clone();
+            let table = game.playing().table.clone();
+            let moves = game.legal_moves();
+            let legal: Vec<String> = moves.iter().map(|l| l.text.clone()).collect();
             let name = table.players[me].clone();
             let others: Vec<&str> = table
                 .players
@@ -143,9 +137,7 @@ fn the_codes_second_order_never_gives_up_a_certain_ask_and_the_texts_does() {
                     text_guesses += 1;
                 }
             }
-            let text = &legal[decision.index];
-            let stmt = syntax::parse_statement(text).unwrap().remove(0);
-            session.execute(&stmt, text).unwrap();
+            game.play_legal(&moves[decision.index]).unwrap();
         }
     }
     assert!(

@@ -9,28 +9,20 @@ use dealer::cards::{game_named, Move, Size};
 use dealer::interp::{Engine, Options, Output, Session};
 use dealer::play::game_loop::playable;
 use dealer::play::views::{first_order, second_order};
-use dealer::play::{agent_named, Desk, Match, Reply, Seat};
+use dealer::play::{Desk, Match, Reply, Seat};
 use dealer::syntax;
 use proptest::prelude::*;
 
-/// A match of `game` with every seat random (or `me` a person).
+/// A match of `game` with every seat random (or `me` a person), seated
+/// by the one seat factory.
 fn seated(game: &str, seed: u64, size: Size, me: Option<usize>, engine: Engine) -> Match {
     let options = Options {
         engine,
         ..Options::default()
     };
     let mut m = Match::new(game, seed, size, options).expect("the game deals");
-    let n = m.playing().table.players.len();
-    let seats = (0..n)
-        .map(|p| {
-            if Some(p) == me {
-                Seat::Person
-            } else {
-                m.agent_seat(agent_named("random").expect("random agent"), p)
-            }
-        })
-        .collect();
-    m.seat(seats).expect("one seat per player");
+    m.seat_named(&[], me, &mut |name| Err(format!("no agent {name}")))
+        .expect("one seat per player");
     m
 }
 
@@ -514,6 +506,19 @@ fn bad_play_arguments_are_clear_errors() {
             "no agent `clever`",
         ),
         (vec!["play", "gofish", "--me", "7"], "no such player"),
+        // One `Size` for every command that takes `--size`.
+        (
+            vec!["play", "gofish", "--size", "huge"],
+            "[possible values: full, small]",
+        ),
+        (
+            vec!["tournament", "gofish", "--size", "huge"],
+            "[possible values: full, small]",
+        ),
+        (
+            vec!["bench", "--play", "gofish", "--size", "huge"],
+            "[possible values: full, small]",
+        ),
     ] {
         let run = Command::cargo_bin("dealer")
             .expect("binary")
@@ -594,4 +599,150 @@ proptest! {
             prop_assert!(offered.contains(made), "{} was not offered: {:?}", made, offered);
         }
     }
+}
+
+/// The model and game state of two sessions are the same: the state, the
+/// worlds, the actual deal and, where the worlds can be listed, what each
+/// player considers possible at the actual world.
+fn assert_same_position(a: &Session, b: &Session, what: &str) {
+    let (pa, pb) = (a.playing().unwrap(), b.playing().unwrap());
+    assert_eq!(pa.state, pb.state, "{what}: the game state");
+    let (ma, mb) = (&pa.model, &pb.model);
+    assert_eq!(ma.world_count(), mb.world_count(), "{what}: the worlds");
+    assert_eq!(ma.actual_cards(), mb.actual_cards(), "{what}: the deal");
+    if ma.listable().is_ok() && mb.listable().is_ok() {
+        for p in 0..ma.agents() {
+            let (mut xa, mut xb) = (
+                ma.accessible(p, ma.actual())
+                    .into_iter()
+                    .map(|w| ma.world(w).cards)
+                    .collect::<Vec<_>>(),
+                mb.accessible(p, mb.actual())
+                    .into_iter()
+                    .map(|w| mb.world(w).cards)
+                    .collect::<Vec<_>>(),
+            );
+            xa.sort();
+            xb.sort();
+            assert_eq!(xa, xb, "{what}: what player {p} considers possible");
+        }
+    }
+    assert_eq!(a.move_cards(), b.move_cards(), "{what}: the cards moved");
+}
+
+/// A legal move played as a resolved `Move` (`Session::apply`, what every
+/// match plays) leaves the session as its statement does when parsed and
+/// executed (`dealer run`), with the same output; a move the rules refuse
+/// (one that was legal earlier) leaves the session exactly as it was.
+#[test]
+fn applying_a_legal_move_is_playing_its_statement() {
+    let mut refused = 0;
+    for game in playable() {
+        for seed in 1..=2u64 {
+            let mut m = seated(game, seed, Size::Teaching, None, Engine::Auto);
+            let mut earlier: Vec<dealer::play::Legal> = Vec::new();
+            for turn in 0..30 {
+                if m.is_over() {
+                    break;
+                }
+                let legal = m.legal_moves();
+                for l in legal.iter().take(3) {
+                    let what = format!("{game} seed {seed} turn {turn}: {}", l.text);
+                    let mut typed = m.session().clone();
+                    let stmt = syntax::parse_statement(&l.text).unwrap().remove(0);
+                    let said = typed.execute(&stmt, &l.text).unwrap();
+                    let mut applied = m.session().clone();
+                    let done = applied.apply(&l.mv, &l.text).unwrap();
+                    assert_eq!(said, done, "{what}");
+                    assert_same_position(&typed, &applied, &what);
+                }
+                for old in &earlier {
+                    let mut copy = m.session().clone();
+                    if let Err(d) = copy.apply(&old.mv, &old.text) {
+                        assert!(d.message.starts_with(&old.text), "{}", d.message);
+                        crate::common::assert_unchanged(m.session(), &copy);
+                        refused += 1;
+                    }
+                }
+                earlier = legal.into_iter().take(2).collect();
+                m.agent_move().expect("not over").expect("a legal move");
+            }
+        }
+    }
+    assert!(refused >= 10, "only {refused} refusals tried");
+    // Before a deal there is nothing to play.
+    let m = seated("gofish", 1, Size::Teaching, None, Engine::Auto);
+    let mv = m.legal_moves().remove(0);
+    let mut empty = Session::new(Options::default());
+    assert_eq!(empty.apply(&mv.mv, &mv.text).unwrap_err().code, "not-dealt");
+}
+
+/// One `Size` for every front end: `full`, `small` (`teaching` too), and
+/// a clear refusal of anything else; what it prints reads back.
+#[test]
+fn sizes_read_as_every_front_end_writes_them() {
+    for (text, size) in [
+        ("full", Size::Full),
+        ("small", Size::Teaching),
+        ("teaching", Size::Teaching),
+    ] {
+        assert_eq!(text.parse::<Size>(), Ok(size));
+        assert_eq!(size.to_string().parse::<Size>(), Ok(size));
+    }
+    let err = "huge".parse::<Size>().unwrap_err();
+    assert!(err.contains("huge") && err.contains("small"), "{err}");
+}
+
+/// The one seat factory: one name for every seat, a name per seat, the
+/// person's seat left to the person, strategies looked up only for names
+/// that are not agents, and a clear error for a wrong count.
+#[test]
+fn the_seat_factory_seats_every_front_end() {
+    let deal = || Match::new("gofish", 4, Size::Teaching, Options::default()).unwrap();
+    let looked_up = std::cell::RefCell::new(Vec::new());
+    let mut lookup = |name: &str| -> Result<Box<dyn dealer::play::Agent>, String> {
+        looked_up.borrow_mut().push(name.to_string());
+        dealer::strategy::agent::built_in("gofish", name)
+    };
+    let mut m = deal();
+    m.seat_named(&["first-order".into()], Some(1), &mut lookup)
+        .unwrap();
+    let names: Vec<&str> = m.seats().iter().map(Seat::name).collect();
+    assert_eq!(names, ["first-order", "person", "first-order"]);
+    let mut m = deal();
+    m.seat_named(
+        &["random".into(), "careful".into(), "random".into()],
+        None,
+        &mut lookup,
+    )
+    .unwrap();
+    let names: Vec<&str> = m.seats().iter().map(Seat::name).collect();
+    assert_eq!(names, ["random", "careful", "random"]);
+    assert_eq!(
+        *looked_up.borrow(),
+        ["first-order", "first-order", "careful"]
+    );
+    let err = deal()
+        .seat_named(&["random".into(), "random".into()], None, &mut lookup)
+        .unwrap_err();
+    assert!(
+        err.contains("give 3 agent(s)") && err.contains("2 given"),
+        "{err}"
+    );
+    let err = deal()
+        .seat_named(&["nobody".into()], None, &mut lookup)
+        .unwrap_err();
+    assert!(err.contains("nobody"), "{err}");
+    // The same seed and seats give the same game, seated either way.
+    let mut a = deal();
+    a.seat_named(&[], None, &mut lookup).unwrap();
+    let mut b = deal();
+    let agents = (0..3)
+        .map(|_| dealer::play::agent_named("random").unwrap())
+        .collect();
+    b.seat_agents(agents, None).unwrap();
+    a.play_agents().unwrap();
+    b.play_agents().unwrap();
+    assert_eq!(a.outcome(), b.outcome());
+    assert_eq!(a.scenario(), b.scenario());
 }

@@ -7,12 +7,13 @@
 use std::path::Path;
 
 use dealer::cards::Size;
-use dealer::interp::{Engine, Session};
+use dealer::interp::{Engine, Options, Session};
 
 use crate::naive::{self, NaiveModel};
+use dealer::play::{deal_session, legal_moves, seat_rng};
 use dealer::strategy::{choose, find, load, strategy_names, Decision, Strategy};
 use dealer::syntax;
-use dealer::tournament::game::{deal_session, legal_texts, referee_of, seat_rng, setup_text};
+use dealer::tournament::game::{dealt, referee_of, setup_text};
 use dealer::tournament::Deal;
 
 fn dir() -> &'static Path {
@@ -25,7 +26,18 @@ fn strategy(game: &str, name: &str) -> Strategy {
 
 /// A session after the statements of `src`.
 fn session(src: &str) -> Session {
-    deal_session(src, Engine::Auto).unwrap_or_else(|e| panic!("{e}"))
+    deal_session(src, Options::default()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The legal moves of the session's game in its actual state, as the
+/// referee writes them.
+fn legal_texts(session: &Session) -> Vec<String> {
+    let play = session.playing().expect("cards are dealt");
+    let referee = play.game.referee().expect("a game with a referee");
+    legal_moves(referee, play)
+        .into_iter()
+        .map(|l| l.text)
+        .collect()
 }
 
 /// The model a decision is checked against: the naive reference
@@ -87,7 +99,7 @@ fn decide(
     seed: u64,
 ) -> (Decision, Vec<String>) {
     let referee = referee_of(game).unwrap();
-    let legal = legal_texts(referee, session);
+    let legal = legal_texts(session);
     let play = session.playing().unwrap();
     let me = referee
         .current_player(&play.position())
@@ -414,19 +426,18 @@ fn check_games(game: &str, deal: &Deal, names: &[&str], seeds: std::ops::Range<u
 /// game ended (Kemps' knowledge-based players may wait forever, as the
 /// report says).
 fn check_game(game: &str, deal: &Deal, names: &[&str], seed: u64, limit: u64) -> bool {
-    let referee = referee_of(game).unwrap();
     let strategies: Vec<Strategy> = names.iter().map(|n| strategy(game, n)).collect();
-    let mut s = session(&setup_text(game, deal, seed).unwrap());
+    let mut m = dealt(game, deal, seed, Engine::Auto).unwrap_or_else(|e| panic!("{e}"));
     let mut moves = 0;
-    while let Some(me) = referee.current_player(&s.playing().unwrap().position()) {
+    while let Some(me) = m.current_player() {
         if moves >= limit {
             return false;
         }
         let st = &strategies[(me + seed as usize) % strategies.len()];
-        let (d, legal) = decide(game, &mut s, st, seed + moves);
-        let stmt = syntax::parse_statement(&legal[d.index]).unwrap().remove(0);
-        s.execute(&stmt, &legal[d.index])
-            .expect("a chosen move is legal");
+        let (d, legal) = decide(game, &mut m.session().clone(), st, seed + moves);
+        let chosen = m.legal_moves().swap_remove(d.index);
+        assert_eq!(chosen.text, legal[d.index]);
+        m.play_legal(&chosen).expect("a chosen move is legal");
         moves += 1;
     }
     true
@@ -461,8 +472,7 @@ fn bad_strategies_get_located_errors() {
     // A variable that is also a card name is refused when a game is dealt.
     let s = dealer::strategy::parse("strategy x for gofish\nrule a: ask me x q").unwrap();
     let mut sess = session(GOFISH);
-    let referee = referee_of("gofish").unwrap();
-    let legal = legal_texts(referee, &sess);
+    let legal = legal_texts(&sess);
     let table = sess.playing().unwrap().table.clone();
     let err = choose(&s, &mut sess, &table, 1, &legal, &mut seat_rng(0, 1)).unwrap_err();
     assert_eq!(err.code, "strategy-variable");
