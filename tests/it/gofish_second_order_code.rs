@@ -13,7 +13,7 @@ use dealer::tournament::Deal;
 
 fn holds(session: &dealer::interp::Session, formula: &str) -> bool {
     let mut copy = session.clone();
-    let parsed = syntax::parse_formula(formula).unwrap();
+    let parsed = dealer::syntax::parse_formula(formula).unwrap();
     Oracle::holds(&mut copy, &parsed).unwrap_or_else(|e| panic!("{formula}: {}", e.message))
 }
 
