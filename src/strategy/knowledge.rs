@@ -18,15 +18,14 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
-
-use crate::cards::{game_named, to_move, Size, Table};
-use crate::diag::{Diagnostic, Span};
-use crate::interp::{Options, Session};
+use crate::cards::{game_named, Size, Table};
+use crate::diag::Diagnostic;
+use crate::interp::Options;
+use crate::play::Match;
 use crate::syntax::ast::{Formula, FormulaKind};
 
-use super::{Seated, Strategy};
+use super::agent::StrategyAgent;
+use super::Strategy;
 
 /// The first subformula of `f` that player `me` does not decide by
 /// syntax alone (see the module's comment); `None` when `f` is decided.
@@ -90,49 +89,28 @@ pub fn probe(strategy: &Strategy) -> Result<(), Diagnostic> {
 }
 
 fn probe_game(strategy: &Strategy, seed: u64) -> Result<(), Diagnostic> {
-    let Some(referee) = game_named(&strategy.game).and_then(|g| g.referee()) else {
+    if game_named(&strategy.game)
+        .and_then(|g| g.referee())
+        .is_none()
+    {
         return Ok(());
-    };
-    let setup = referee.setup(seed, Size::Teaching);
-    let mut session = Session::new(Options::default());
-    let scenario = crate::syntax::parse(&setup).map_err(|e| e[0].to_diagnostic())?;
-    for stmt in &scenario.statements {
-        session.execute(stmt, &setup)?;
     }
-    session.finish(Span::new(0, 0))?;
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut seats: Vec<Option<Seated>> = Vec::new();
-    let mut moves = 0;
-    loop {
-        let play = session.playing().expect("dealt");
-        let pos = play.position();
-        let Some(me) = to_move(referee, &pos, moves, Some(PROBE_MOVES)) else {
-            return Ok(());
-        };
-        let table = play.table.clone();
-        let legal: Vec<String> = referee
-            .legal_moves(&pos)
-            .iter()
-            .map(|m| referee.move_text(&table, m))
-            .collect();
-        seats.resize(seats.len().max(me + 1), None);
-        if seats[me].is_none() {
-            seats[me] = Some(Seated::new(strategy, &table, me)?);
-        }
-        let seated = seats[me].as_ref().expect("seated above");
-        let decision = seated.choose(&mut session, &legal, &mut rng)?;
-        let text = &legal[decision.index];
-        let stmt = crate::syntax::parse_statement(text)
-            .map_err(|e| e[0].to_diagnostic())?
-            .remove(0);
-        session.execute(&stmt, text)?;
-        moves += 1;
-    }
+    let refused = |m: String| super::error("strategy-probe", m);
+    let mut game =
+        Match::new(&strategy.game, seed, Size::Teaching, Options::default()).map_err(refused)?;
+    let players = game.playing().table.players.len();
+    let agents = (0..players)
+        .map(|_| Box::new(StrategyAgent::new(strategy.clone())) as Box<dyn crate::play::Agent>)
+        .collect();
+    game.seat_agents(agents, None).map_err(refused)?;
+    game.set_move_cap(Some(PROBE_MOVES));
+    game.play_agents()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diag::Span;
     use crate::syntax::parse_formula;
 
     fn table() -> Table {
