@@ -22,7 +22,7 @@ use crate::engine::{Agent, Backend, Event, EventModel, Formula, Kind, Loc, Post,
 use super::deal::Deal;
 use super::game::GameRules;
 use super::generic::{generic, generic_event_models};
-use super::referee::{best, shuffled, HandFacts, Position, Referee, Size, ViewStyle};
+use super::referee::{best, shuffled, HandFacts, Position, Size, ViewStyle};
 use super::rules::{
     actual_cards, check_turn, describe_location, describe_player, hand_size, holds, Arg, ArgKind,
     GameAction, GameState, Move, MoveForm, Outcome, Refusal,
@@ -464,7 +464,7 @@ pub fn event_models(table: &Table, mv: &Move, label: &str) -> Result<Vec<EventMo
 pub struct Cabo;
 
 impl GameRules for Cabo {
-    fn referee(&self) -> Option<&dyn Referee> {
+    fn referee(&self) -> Option<&dyn GameRules> {
         Some(self)
     }
 

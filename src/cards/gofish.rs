@@ -27,7 +27,7 @@ use super::deck::{normalise, Deck};
 use super::events;
 use super::game::GameRules;
 use super::generic::{generic, generic_event_models};
-use super::referee::{books_laid, dealt, HandFacts, Position, Referee, Size, ViewStyle};
+use super::referee::{books_laid, dealt, HandFacts, Position, Size, ViewStyle};
 use super::rules::{
     actual_cards, check_asks_another, check_turn, describe_player, hand_size, GameState, Move,
     Outcome, Refusal,
@@ -416,7 +416,7 @@ impl GameRules for GoFish {
         event_models(table, mv, label)
     }
 
-    fn referee(&self) -> Option<&dyn Referee> {
+    fn referee(&self) -> Option<&dyn GameRules> {
         Some(self)
     }
 

@@ -32,7 +32,7 @@ use super::deal::Deal;
 use super::events;
 use super::game::GameRules;
 use super::generic::{generic, generic_event_models};
-use super::referee::{books_laid, shuffled, HandFacts, Position, Referee, Size, ViewStyle};
+use super::referee::{books_laid, shuffled, HandFacts, Position, Size, ViewStyle};
 use super::rules::{
     actual_cards, describe_player, foreign, holds, not_in_game, Arg, ArgKind, GameAction,
     GameState, Move, MoveForm, Outcome, Refusal,
@@ -596,7 +596,7 @@ fn face_up(table: &Table, to: Loc, name: &str) -> EventModel {
 pub struct Kemps;
 
 impl GameRules for Kemps {
-    fn referee(&self) -> Option<&dyn Referee> {
+    fn referee(&self) -> Option<&dyn GameRules> {
         Some(self)
     }
 

@@ -29,7 +29,7 @@ use super::deal::Deal;
 use super::deck::{tarock_ranks, CardKind};
 use super::game::GameRules;
 use super::generic::{generic, generic_event_models};
-use super::referee::{dealt, HandFacts, Position, Referee, Size, ViewStyle};
+use super::referee::{dealt, HandFacts, Position, Size, ViewStyle};
 use super::rules::{
     actual_cards, check_turn, describe_player, foreign, holds, Arg, ArgKind, GameAction, GameState,
     Move, MoveForm, Outcome, Refusal,
@@ -559,7 +559,7 @@ impl GameRules for Konigrufen {
         &["partner", "highest"]
     }
 
-    fn referee(&self) -> Option<&dyn Referee> {
+    fn referee(&self) -> Option<&dyn GameRules> {
         Some(self)
     }
 

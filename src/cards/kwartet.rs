@@ -22,7 +22,7 @@ use super::deal::Deal;
 use super::events;
 use super::game::GameRules;
 use super::generic::{generic, generic_event_models};
-use super::referee::{books_laid, dealt, others_holding, Position, Referee, Size};
+use super::referee::{books_laid, dealt, others_holding, Position, Size};
 use super::rules::{
     actual_cards, check_asks_another, check_turn, describe_player, foreign, hand_size, GameState,
     Move, Outcome, Refusal,
@@ -276,7 +276,7 @@ fn skip_empty_hands(table: &Table, out: &mut Outcome, before: Agent) {
 pub struct Kwartet;
 
 impl GameRules for Kwartet {
-    fn referee(&self) -> Option<&dyn Referee> {
+    fn referee(&self) -> Option<&dyn GameRules> {
         Some(self)
     }
 

@@ -24,6 +24,6 @@ pub mod table;
 pub use deal::Deal;
 pub use deck::{CardKind, Deck};
 pub use game::{game_named, game_names, read_move, Game, GameRules, GAMES};
-pub use referee::{stopped, to_move, HandFacts, Position, Referee, Size, ViewStyle, MOVE_LIMIT};
+pub use referee::{stopped, to_move, HandFacts, Position, Size, ViewStyle, MOVE_LIMIT};
 pub use rules::{Arg, ArgKind, Extra, GameAction, GameState, Move, MoveForm, Outcome, Refusal};
 pub use table::{LocKind, Location, Table};

@@ -1131,7 +1131,7 @@ impl Session {
 
     /// Plays a resolved move of the current game, as the statement `text`
     /// plays it: `text` is the move as the scenario language writes it
-    /// (the referee's [`crate::cards::Referee::move_text`], or the line a
+    /// (the referee's [`crate::cards::GameRules::move_text`], or the line a
     /// person typed), which names its events and is what the move's
     /// [`Output::Moved`] and a refusal quote. On refusal (the rules quoted)
     /// the session is as it was.

@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::cards::referee::final_expectations;
 use crate::cards::{
-    game_named, game_names, stopped, to_move, Game, Move, Position, Referee, Size, GAMES,
+    game_named, game_names, stopped, to_move, Game, GameRules, Move, Position, Size, GAMES,
 };
 use crate::diag::{Diagnostic, Span};
 use crate::engine::Agent as Player;
@@ -52,7 +52,7 @@ pub type Lookup<'a> = dyn FnMut(&str) -> Result<Box<dyn Agent>, String> + 'a;
 pub struct GameOutcome {
     /// Each seat's score.
     pub scores: Vec<i64>,
-    /// The seats that won, as the game says ([`Referee::winners`]: the
+    /// The seats that won, as the game says ([`GameRules::winners`]: the
     /// Cabo-like game's lowest score wins).
     pub winners: Vec<usize>,
     /// The moves played (draws included).
@@ -79,7 +79,7 @@ pub struct Played {
 /// A game being played: the session, the seats and the moves so far.
 pub struct Match {
     name: &'static str,
-    referee: &'static dyn Referee,
+    referee: &'static dyn GameRules,
     seed: u64,
     /// The deal in the game's header (`size full`).
     deal: String,
@@ -111,7 +111,7 @@ pub fn playable() -> Vec<&'static str> {
 
 /// A game that can be played and its referee, or why not (no such game,
 /// or one with no referee), naming the games that can be played.
-pub fn refereed(game: &str) -> Result<(Game, &'static dyn Referee), String> {
+pub fn refereed(game: &str) -> Result<(Game, &'static dyn GameRules), String> {
     let rules = game_named(game).ok_or_else(|| {
         format!(
             "no game `{game}`; the games are: {}",
@@ -337,7 +337,7 @@ impl Match {
     }
 
     /// Ends the game after `cap` moves instead of at the game's own limit
-    /// ([`Referee::limit`]); `None` restores the game's limit.
+    /// ([`GameRules::limit`]); `None` restores the game's limit.
     pub fn set_move_cap(&mut self, cap: Option<usize>) {
         self.cap = cap;
     }
@@ -554,7 +554,7 @@ impl Match {
 /// The legal moves of a session's game in its actual state, each with its
 /// statement (also for a session that is not a [`Match`], such as the
 /// REPL's).
-pub fn legal_moves(referee: &dyn Referee, play: &Playing) -> Vec<Legal> {
+pub fn legal_moves(referee: &dyn GameRules, play: &Playing) -> Vec<Legal> {
     referee
         .legal_moves(&play.position())
         .into_iter()

@@ -2,7 +2,7 @@
 //!
 //! This room sits between the interpreter and the front ends. A [`Match`]
 //! holds a normal [`Session`](crate::interp::Session): the game's referee
-//! ([`Referee`](crate::cards::Referee)) writes the seeded deal as scenario
+//! ([`GameRules`](crate::cards::GameRules)) writes the seeded deal as scenario
 //! text, every legal move is a resolved [`Move`](crate::cards::Move) that
 //! the session plays as it plays the move's statement
 //! ([`Session::apply`](crate::interp::Session::apply)), its text printed

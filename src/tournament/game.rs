@@ -4,7 +4,7 @@
 pub use crate::play::GameOutcome;
 
 use crate::cards::referee::{deal_lines, read_deck_line};
-use crate::cards::{Referee, Size};
+use crate::cards::{GameRules, Size};
 use crate::interp::{Engine, Options};
 use crate::play::Match;
 use crate::strategy::agent::StrategyAgent;
@@ -68,7 +68,7 @@ pub fn check_custom(deck_line: &str, hand: usize, players: usize) -> Result<(), 
 }
 
 /// The referee of a game, or an error naming the games that have one.
-pub fn referee_of(game: &str) -> Result<&'static dyn Referee, String> {
+pub fn referee_of(game: &str) -> Result<&'static dyn GameRules, String> {
     crate::play::refereed(game).map(|(_, referee)| referee)
 }
 

@@ -5,7 +5,7 @@
 //! expectation holding.
 
 use dealer::cards::referee::final_expectations;
-use dealer::cards::{game_named, Referee, Size};
+use dealer::cards::{game_named, GameRules, Size};
 use dealer::diag::Span;
 use dealer::interp::{Engine, Options, Output, Session};
 use dealer::syntax;
@@ -22,7 +22,7 @@ struct Played {
     winners: Vec<usize>,
 }
 
-fn referee(game: &str) -> &'static dyn Referee {
+fn referee(game: &str) -> &'static dyn GameRules {
     game_named(game)
         .and_then(|g| g.referee())
         .unwrap_or_else(|| panic!("{game} has a referee"))
