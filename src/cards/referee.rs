@@ -248,20 +248,6 @@ pub fn move_text(table: &Table, mv: &Move) -> String {
     }
 }
 
-/// A referee's setup text with `psychic P` declared for the players at
-/// `seats` (indices into its `players` line): the text read back as a
-/// [`Deal`], given the seats, and printed. A text that is no deal is
-/// returned as it is.
-pub fn with_psychic(setup: &str, seats: &[usize]) -> String {
-    if seats.is_empty() {
-        return setup.to_string();
-    }
-    match Deal::from_text(setup) {
-        Ok(deal) => deal.with_psychic(seats).to_text(),
-        Err(_) => setup.to_string(),
-    }
-}
-
 /// The deck a `deck ...` line declares, read by the scenario grammar (a
 /// deck given on the command line comes here): the deck, or a diagnostic
 /// located in `line`.
@@ -323,12 +309,6 @@ pub fn dealt(game: &str, players: &[&str], deck_line: &str, hand: usize, seed: u
         stock: cards.collect(),
         ..Deal::default()
     }
-}
-
-/// [`dealt`] as scenario text: the `players`, `deck`, `deal` and `stock`
-/// lines.
-pub fn deal_lines(game: &str, players: &[&str], deck_line: &str, hand: usize, seed: u64) -> String {
-    dealt(game, players, deck_line, hand, seed).to_text()
 }
 
 /// The `expect` lines that pin down where every card lies at the end:

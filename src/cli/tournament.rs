@@ -130,7 +130,7 @@ fn deal(args: &TournamentArgs) -> Result<Deal, String> {
         };
         let deal = Deal::Custom { deck, hand };
         // The deck's and the hand's errors, before any game is dealt.
-        crate::tournament::game::setup_text(&args.game, &deal, 0)?;
+        crate::tournament::game::deal_of(&args.game, &deal, 0)?;
         return Ok(deal);
     }
     Ok(Deal::Referee(args.size))
@@ -160,11 +160,9 @@ fn tournament(args: &TournamentArgs) -> Result<(), String> {
         }
     }
     let deal = deal(args)?;
-    let setup = crate::tournament::game::setup_text(&args.game, &deal, 0)?;
-    let players = setup
-        .lines()
-        .find_map(|l| l.strip_prefix("players "))
-        .map_or(0, |p| p.split_whitespace().count());
+    let players = crate::tournament::game::deal_of(&args.game, &deal, 0)?
+        .players
+        .len();
     let plan = Plan {
         game: args.game.clone(),
         deal,

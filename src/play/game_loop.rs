@@ -11,7 +11,8 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::cards::referee::final_expectations;
 use crate::cards::{
-    game_named, game_names, stopped, to_move, Game, GameRules, Move, Position, Size, GAMES,
+    game_named, game_names, stopped, to_move, Deal as CardDeal, Game, GameRules, Move, Position,
+    Size, GAMES,
 };
 use crate::diag::{Diagnostic, Span};
 use crate::engine::Agent as Player;
@@ -85,7 +86,8 @@ pub struct Match {
     deal: String,
     options: Options,
     session: Session,
-    setup: String,
+    /// The deal, printed as the game's first statements.
+    dealt: CardDeal,
     seats: Vec<Seat>,
     history: Vec<Played>,
     /// A command's `--max-moves`, instead of the game's own limit.
@@ -154,31 +156,34 @@ impl Match {
     /// scenario text. `seats` are filled in with [`Match::seat`].
     pub fn new(game: &str, seed: u64, size: Size, options: Options) -> Result<Match, String> {
         let (_, referee) = refereed(game)?;
-        let setup = referee.setup(seed, size);
-        Match::with_setup(game, seed, setup, format!("size {size}"), options)
+        Match::with_deal(
+            game,
+            referee.deal(seed, size),
+            format!("size {size}"),
+            options,
+        )
     }
 
-    /// Deals a game from `setup`, a deal written as scenario text (the
-    /// referee's, or a deck of one's own dealt by
-    /// [`crate::cards::referee::deal_lines`]); `deal` says which in the
-    /// game's header (`size full`).
-    pub fn with_setup(
+    /// Deals a game from `dealt` (the referee's deal, or a deck of one's
+    /// own dealt by [`crate::cards::referee::dealt`]), executed as the
+    /// scenario text it prints; `deal` says which in the game's header
+    /// (`size full`). The agents' generators are seeded by the deal's seed.
+    pub fn with_deal(
         game: &str,
-        seed: u64,
-        setup: String,
+        dealt: CardDeal,
         deal: String,
         options: Options,
     ) -> Result<Match, String> {
         let (rules, referee) = refereed(game)?;
-        let session = deal_session(&setup, options)?;
+        let session = deal_session(&dealt.to_text(), options)?;
         Ok(Match {
             name: rules.name(),
             referee,
-            seed,
+            seed: dealt.seed,
             deal,
             options,
             session,
-            setup,
+            dealt,
             seats: Vec::new(),
             history: Vec::new(),
             cap: None,
@@ -206,9 +211,9 @@ impl Match {
             if !self.history.is_empty() {
                 return Err("psychic players are declared before the first move".into());
             }
-            let setup = crate::cards::referee::with_psychic(&self.setup, &psychic);
-            self.session = deal_session(&setup, self.options)?;
-            self.setup = setup;
+            let dealt = self.dealt.clone().with_psychic(&psychic);
+            self.session = deal_session(&dealt.to_text(), self.options)?;
+            self.dealt = dealt;
         }
         self.seats = seats;
         Ok(())
@@ -514,7 +519,7 @@ impl Match {
             seats.join(",")
         );
         out.push_str("# replay: dealer run FILE; step through: dealer repl FILE (:goto turn N)\n");
-        out.push_str(&self.setup);
+        out.push_str(&self.dealt.to_text());
         for (i, played) in self.history.iter().enumerate() {
             out.push_str(&format!("checkpoint \"turn {}\"\n{}\n", i + 1, played.text));
         }

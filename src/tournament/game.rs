@@ -3,8 +3,8 @@
 
 pub use crate::play::GameOutcome;
 
-use crate::cards::referee::{deal_lines, read_deck_line};
-use crate::cards::{GameRules, Size};
+use crate::cards::referee::{dealt as dealt_from, read_deck_line};
+use crate::cards::{Deal as CardDeal, GameRules, Size};
 use crate::interp::{Engine, Options};
 use crate::play::Match;
 use crate::strategy::agent::StrategyAgent;
@@ -25,21 +25,17 @@ pub enum Deal {
     },
 }
 
-/// The scenario text of a game's deal.
-pub fn setup_text(game: &str, deal: &Deal, seed: u64) -> Result<String, String> {
+/// A game's deal of `seed`: the referee's, or the custom deck dealt to
+/// the referee's full-size players.
+pub fn deal_of(game: &str, deal: &Deal, seed: u64) -> Result<CardDeal, String> {
     let referee = referee_of(game)?;
     Ok(match deal {
-        Deal::Referee(size) => referee.setup(seed, *size),
+        Deal::Referee(size) => referee.deal(seed, *size),
         Deal::Custom { deck, hand } => {
-            let full = referee.setup(0, Size::Full);
-            let players = full
-                .lines()
-                .find_map(|l| l.strip_prefix("players "))
-                .ok_or("the referee's deal names no players")?
-                .to_string();
-            let names: Vec<&str> = players.split_whitespace().collect();
+            let players = referee.deal(0, Size::Full).players;
+            let names: Vec<&str> = players.iter().map(String::as_str).collect();
             check_custom(deck, *hand, names.len())?;
-            deal_lines(game, &names, deck, *hand, seed)
+            dealt_from(game, &names, deck, *hand, seed)
         }
     })
 }
@@ -82,13 +78,7 @@ pub fn dealt(game: &str, deal: &Deal, seed: u64, engine: Engine) -> Result<Match
         Deal::Referee(size) => format!("size {size}"),
         Deal::Custom { deck, hand } => format!("{deck}, {hand} card(s) each"),
     };
-    Match::with_setup(
-        game,
-        seed,
-        setup_text(game, deal, seed)?,
-        described,
-        options,
-    )
+    Match::with_deal(game, deal_of(game, deal, seed)?, described, options)
 }
 
 /// Plays a game to its end, or to its limit (`max_moves` moves when

@@ -13,7 +13,7 @@ use crate::naive::{self, NaiveModel};
 use dealer::play::{deal_session, legal_moves, seat_rng};
 use dealer::strategy::{choose, find, load, strategy_names, Decision, Strategy};
 use dealer::syntax;
-use dealer::tournament::game::{dealt, referee_of, setup_text};
+use dealer::tournament::game::{deal_of, dealt, referee_of};
 use dealer::tournament::Deal;
 
 fn dir() -> &'static Path {
@@ -607,7 +607,7 @@ fn konigrufen_decisions_agree_with_the_model() {
 #[test]
 fn cabo_regular_takes_the_open_card_and_paranoid_does_not() {
     let deal = Deal::Referee(Size::Teaching);
-    let mut s = session(&setup_text("cabo", &deal, 1).unwrap());
+    let mut s = session(&deal_of("cabo", &deal, 1).unwrap().to_text());
     let (d, legal) = decide("cabo", &mut s, &strategy("cabo", "regular"), 1);
     assert_eq!(
         (d.rule.as_deref(), legal[d.index].as_str()),
