@@ -83,6 +83,11 @@ pub trait GameRules: Sync + fmt::Debug {
 
     /// The event models a move stands for in `[move]φ` (every outcome), in
     /// the current game state (Königrufen's plays depend on the led suit).
+    ///
+    /// Unlike the methods that take a [`Position`], this one sees no model:
+    /// `[move]φ` is evaluated in every world, so its events must not depend
+    /// on the actual deal; and a formula is resolved before a deal's model
+    /// exists (the announce-first start, scenarios with variables).
     fn event_models(
         &self,
         table: &Table,
@@ -95,7 +100,9 @@ pub trait GameRules: Sync + fmt::Debug {
     }
 
     /// The game's own atoms `name(arg)` (Königrufen's `partner(P)`); `None`
-    /// when `name` is not one, so that it is read as a location.
+    /// when `name` is not one, so that it is read as a location. Like
+    /// [`event_models`](GameRules::event_models) it sees no model: an
+    /// atom's formula is true or false in each world by itself.
     fn atom(
         &self,
         table: &Table,
