@@ -4,16 +4,16 @@
 
 use colored::Colorize;
 
-use crate::cards::game_names;
+use crate::cards::{game_names, GAMES};
 use crate::syntax::ast::StatementKind;
-use crate::syntax::STATEMENT_KEYWORDS;
+use crate::syntax::statement_words;
 
 use super::command::{self, COMMANDS};
 use super::Repl;
 
-/// The words besides statement keywords ([`STATEMENT_KEYWORDS`]) and game
-/// names ([`game_names`]) that completion offers: formula words and pile
-/// visibilities.
+/// The words besides statement keywords ([`statement_words`], and every
+/// game's move words: [`move_words`]) and game names ([`game_names`])
+/// that completion offers: formula words and pile visibilities.
 pub const KEYWORDS: &[&str] = &[
     "considers",
     "true",
@@ -55,10 +55,11 @@ impl Repl {
         if line.trim_start().starts_with(":goto") || line.trim_start().starts_with(":g ") {
             return self.checkpoints();
         }
-        let mut words: Vec<String> = STATEMENT_KEYWORDS
-            .iter()
-            .chain(KEYWORDS)
-            .chain(&game_names())
+        let mut words: Vec<String> = statement_words()
+            .into_iter()
+            .chain(move_words())
+            .chain(KEYWORDS.iter().copied())
+            .chain(game_names())
             .map(|s| s.to_string())
             .collect();
         if let Some(play) = self.session().playing() {
@@ -275,7 +276,8 @@ fn paint(word: &str) -> String {
         "false" => word.red().to_string(),
         w if w.starts_with(':')
             || KEYWORDS.contains(&w)
-            || STATEMENT_KEYWORDS.contains(&w)
+            || statement_words().contains(&w)
+            || move_words().any(|m| m == w)
             || game_names().contains(&w) =>
         {
             w.bold().to_string()
@@ -323,4 +325,12 @@ fn file_argument(line: &str) -> Option<(usize, Vec<String>)> {
         .unwrap_or_default();
     names.sort();
     Some((stem.len(), names))
+}
+
+/// The move words of every game (`pick`, `call`, `place`), which a
+/// statement may start with once the game is declared.
+fn move_words() -> impl Iterator<Item = &'static str> {
+    GAMES
+        .iter()
+        .flat_map(|g| g.move_forms().iter().map(|f| f.word))
 }

@@ -173,7 +173,7 @@ fn find_quantifier(text: &str) -> Option<(usize, bool)> {
 }
 
 /// The `)` that closes the `(` at `open`.
-fn matching(text: &str, open: usize) -> Option<usize> {
+pub(super) fn matching(text: &str, open: usize) -> Option<usize> {
     let mut depth = 0;
     for (i, c) in text[open..].char_indices() {
         match c {

@@ -18,7 +18,7 @@ use crate::syntax::ast::{Formula, Name};
 use crate::syntax::parse_formula;
 use crate::syntax::subst::{substitute_with, Binding};
 
-use super::expand::{expand, functions, substitute, CardFacts};
+use super::expand::{expand, functions, matching, substitute, CardFacts};
 
 /// The prefix of a hole's name: no player, card, pile or variable is
 /// written this way (a variable is a lower-case word of the rule's move).
@@ -120,7 +120,7 @@ fn holes(
         let rest = &text[i..];
         // `rank(c)`, `suit(c)`.
         if word_start && (rest.starts_with("rank(") || rest.starts_with("suit(")) {
-            let close = closing(text, i + 4).ok_or("a `(` is not closed")?;
+            let close = matching(text, i + 4).ok_or("a `(` is not closed")?;
             let piece = &text[i..=close];
             if mentions_var(piece) {
                 out.push_str(&hole(piece, &mut holes));
@@ -174,24 +174,6 @@ fn run_end(text: &str, i: usize) -> usize {
     text[i..]
         .find(|c: char| !c.is_ascii_alphanumeric())
         .map_or(text.len(), |n| i + n)
-}
-
-/// The `)` that closes the `(` at `open`.
-fn closing(text: &str, open: usize) -> Option<usize> {
-    let mut depth = 0;
-    for (k, c) in text[open..].char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(open + k);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ pub mod subst;
 use crate::diag::{Diagnostic, Span};
 
 /// The words a statement can start with.
-pub use parser::errors::STATEMENTS as STATEMENT_KEYWORDS;
+pub use parser::errors::statement_words;
 /// The words of the language a statement or move starts with; a game's
 /// own move word (`pick`, `play`) is never one of them.
 pub use parser::fast::BUILTIN as LANGUAGE_WORDS;

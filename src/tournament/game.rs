@@ -46,7 +46,7 @@ pub fn deal_of(game: &str, deal: &Deal, seed: u64) -> Result<CardDeal, String> {
 pub fn check_custom(deck_line: &str, hand: usize, players: usize) -> Result<(), String> {
     let given = deck_line.trim_start_matches("deck").trim_start();
     let first = given.split_whitespace().next().unwrap_or("");
-    if first != "deck" && crate::syntax::STATEMENT_KEYWORDS.contains(&first) {
+    if first != "deck" && crate::syntax::LANGUAGE_WORDS.contains(&first) {
         return Err(format!(
             "--deck takes the cards of a deck, such as `Q*4 A*4`, not a `{first}` statement"
         ));

@@ -11,51 +11,18 @@ use crate::syntax::SyntaxError;
 const A_STATEMENT: &str = "a statement (game, players, deck, deal, a move, ?, expect ...)";
 const AN_OPERATOR: &str = "an operator such as & or ->";
 
-/// The statement keywords, for "did you mean" (and for completion in front ends).
-pub const STATEMENTS: &[&str] = &[
-    "game",
-    "players",
-    "deck",
-    "pile",
-    "deal",
-    "stock",
-    "seed",
-    "turn",
-    "order",
-    "uncounted",
-    "psychic",
-    "glimpse",
-    "prop",
-    "let",
-    "expect",
-    "question",
-    "why",
-    "worlds",
-    "stats",
-    "checkpoint",
-    "model",
-    "event",
-    "announce",
-    "move",
-    "draw",
-    "show",
-    "reveal",
-    "peek",
-    "ask",
-    "apply",
-    "pick",
-    "discard",
-    "newtable",
-    "kemps",
-    "call",
-    "play",
-    "place",
-    "export",
-    "pass",
-    "var",
-    "law",
-    "send",
-];
+/// The words a statement of the language starts with, for "did you mean"
+/// (and for completion in front ends): the grammar's own words
+/// ([`super::fast::BUILTIN`]) but `actual`, which only opens a line of a
+/// model or event block. A game's move words are the game's, not the
+/// language's: the resolver suggests those.
+pub fn statement_words() -> Vec<&'static str> {
+    super::fast::BUILTIN
+        .iter()
+        .copied()
+        .filter(|w| *w != "actual")
+        .collect()
+}
 
 /// Block items, for "did you mean".
 const BLOCK_ITEMS: &[&str] = &[
@@ -117,9 +84,8 @@ pub(crate) fn from_pest(ctx: &Ctx, err: Error<Rule>) -> SyntaxError {
         .chars()
         .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '-')
         .collect();
-    let known =
-        STATEMENTS.contains(&first.as_str()) || super::fast::BUILTIN.contains(&first.as_str());
-    if !known && nearest(&first, STATEMENTS).is_some() {
+    let known = super::fast::BUILTIN.contains(&first.as_str());
+    if !known && nearest(&first, &statement_words()).is_some() {
         return unknown_statement(ctx, start);
     }
     let mut e = unexpected(ctx, pos, &positives);
@@ -167,7 +133,7 @@ fn unknown_statement(ctx: &Ctx, pos: usize) -> SyntaxError {
         format!("unknown statement `{word}`"),
         &format!("expected {A_STATEMENT}"),
     );
-    e.help = match nearest(&word, STATEMENTS) {
+    e.help = match nearest(&word, &statement_words()) {
         Some(k) => Some(format!("did you mean `{k}`?")),
         None if is_formula(text[pos..].trim()) => Some(format!(
             "a formula is not a statement: write `? {}` to evaluate it",
