@@ -19,7 +19,8 @@ use crate::cards::Size;
 use crate::diag::Diagnostic;
 use crate::interp::{Options, Session};
 use crate::play::{Agent, Match, View};
-use crate::strategy::{find, Oracle, Seated, Strategy};
+use crate::strategy::agent::StrategyAgent;
+use crate::strategy::{find, Oracle};
 
 /// What `--play` was asked for.
 pub struct PlayBench {
@@ -101,8 +102,7 @@ fn play_one(bench: &PlayBench, seed: u64) -> Result<GameRun, String> {
     let queries: Queries = Rc::default();
     game.seat_named(&bench.agents, None, &mut |name| {
         Ok(Box::new(Timed {
-            strategy: find(None, &bench.game, name)?,
-            seated: None,
+            agent: StrategyAgent::new(find(None, &bench.game, name)?),
             queries: Rc::clone(&queries),
         }))
     })?;
@@ -120,31 +120,28 @@ fn play_one(bench: &PlayBench, seed: u64) -> Result<GameRun, String> {
     Ok(run)
 }
 
-/// A strategy's seat (as `strategy::agent::StrategyAgent` plays it) that
-/// records the time of every query it asks.
+/// A strategy's seat, played as `StrategyAgent` plays it, that records the
+/// time of every query it asks.
 struct Timed {
-    strategy: Strategy,
-    seated: Option<Seated>,
+    agent: StrategyAgent,
     queries: Queries,
 }
 
 impl Agent for Timed {
     fn name(&self) -> &str {
-        &self.strategy.name
+        self.agent.name()
+    }
+
+    fn psychic(&self) -> bool {
+        self.agent.psychic()
     }
 
     fn choose(&mut self, view: &View<'_>, rng: &mut ChaCha8Rng) -> Result<usize, Diagnostic> {
-        let legal: Vec<String> = view.legal().iter().map(|l| l.text.clone()).collect();
-        if self.seated.as_ref().is_none_or(|s| s.me() != view.me()) {
-            self.seated = Some(Seated::new(&self.strategy, view.table(), view.me())?);
-        }
         let mut oracle = TimedOracle {
             session: view.session().clone(),
             times: &self.queries,
         };
-        let seated = self.seated.as_ref().expect("seated above");
-        let d = seated.choose(&mut oracle, &legal, rng)?;
-        Ok(d.index)
+        self.agent.choose_asking(view, &mut oracle, rng)
     }
 }
 
@@ -276,5 +273,24 @@ fn show(d: Duration) -> String {
         format!("{:.1} ms", s * 1e3)
     } else {
         format!("{:.0} µs", s * 1e6)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A timed seat is its strategy's agent: a strategy that glimpses
+    /// still has its player declared psychic, and one that does not, not.
+    #[test]
+    fn a_timed_seat_keeps_its_strategy_s_psychic_player() {
+        for (name, psychic) in [("psychic", true), ("regular", false)] {
+            let timed = Timed {
+                agent: StrategyAgent::new(find(None, "cabo", name).unwrap()),
+                queries: Queries::default(),
+            };
+            assert_eq!(timed.psychic(), psychic, "{name}");
+            assert_eq!(timed.name(), name);
+        }
     }
 }

@@ -8,7 +8,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::diag::Diagnostic;
 use crate::play::{Agent, View};
 
-use super::{find, Seated, Strategy};
+use super::{find, Oracle, Seated, Strategy};
 
 /// A seat played by a strategy.
 pub struct StrategyAgent {
@@ -66,14 +66,26 @@ impl Agent for StrategyAgent {
     }
 
     fn choose(&mut self, view: &View<'_>, rng: &mut ChaCha8Rng) -> Result<usize, Diagnostic> {
-        let legal: Vec<String> = view.legal().iter().map(|l| l.text.clone()).collect();
         let mut session = view.session().clone();
+        self.choose_asking(view, &mut session, rng)
+    }
+}
+
+impl StrategyAgent {
+    /// The strategy's choice in `view`, its guards and scores asked of
+    /// `oracle` (the session, or one that also times its answers).
+    pub fn choose_asking(
+        &mut self,
+        view: &View<'_>,
+        oracle: &mut dyn Oracle,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<usize, Diagnostic> {
+        let legal: Vec<String> = view.legal().iter().map(|l| l.text.clone()).collect();
         let stale = self.seated.as_ref().is_none_or(|s| s.me() != view.me());
         if stale {
             self.seated = Some(Seated::new(&self.strategy, view.table(), view.me())?);
         }
         let seated = self.seated.as_ref().expect("seated above");
-        let d = seated.choose(&mut session, &legal, rng)?;
-        Ok(d.index)
+        Ok(seated.choose(oracle, &legal, rng)?.index)
     }
 }
