@@ -388,10 +388,21 @@ async fn a_game_is_played_to_its_end_by_clicks() {
         screenshot(client, "play-gofish-end.png").await?;
         // The game in the lecture view: every move is a statement there.
         client.find(Locator::Id("lecture")).await?.click().await?;
-        client
-            .wait()
-            .for_element(Locator::Css("#statements li"))
-            .await?;
+        // The click asks the server for the lecture and then leaves the
+        // page from script: wait for the new page, not the old one.
+        let start = Instant::now();
+        while client
+            .current_url()
+            .await
+            .map_or(true, |u| u.path() == "/play")
+        {
+            if start.elapsed() > Duration::from_secs(60) {
+                let problem = client.find(Locator::Id("problem")).await?.text().await?;
+                panic!("the lecture view never opened: {problem:?}");
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        harness::settled(client, "#statements li").await?;
         let listed = client
             .execute(
                 "return [...document.querySelectorAll('#statements li')].map(li => li.textContent);",

@@ -146,3 +146,22 @@ pub async fn screenshot(
     std::fs::write(dir.join(name), png).unwrap();
     Ok(())
 }
+
+/// The first element matching `css`, waiting up to a minute for it. Unlike
+/// fantoccini's own wait, which stops at the first error that is not "no
+/// such element", this also waits out the errors a page gives while it is
+/// being left for another (a click that navigates from script), so a test
+/// run on a loaded machine does not fail between two pages.
+pub async fn settled(
+    client: &fantoccini::Client,
+    css: &str,
+) -> Result<fantoccini::elements::Element, fantoccini::error::CmdError> {
+    let start = Instant::now();
+    loop {
+        match client.find(fantoccini::Locator::Css(css)).await {
+            Ok(el) => return Ok(el),
+            Err(e) if start.elapsed() > Duration::from_secs(60) => return Err(e),
+            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    }
+}
