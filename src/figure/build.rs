@@ -9,7 +9,7 @@ use crate::cards::rules::describe_player;
 use crate::cards::{LocKind, Table};
 use crate::engine::{Agent, Atom, Backend, Cmp, Formula, GroupAccess, Kind, WorldId};
 
-use super::{Counts, Edge, Figure, FigureError, Node, NodeIx, Projected, Segment};
+use super::{Counts, Edge, Figure, FigureError, Node, NodeIx, Projected, Segment, Shared};
 
 /// The most nodes a figure draws unless told otherwise.
 pub const DEFAULT_MAX_NODES: usize = 64;
@@ -132,6 +132,7 @@ pub fn build_named(
     }
     let worlds = chosen_worlds(model, view);
     let directed = !model.is_s5();
+    let mut shared = None;
     let (nodes, class) = match view.card {
         Some(kind) => project(table, model, &worlds, kind, view.max_nodes)?,
         None => {
@@ -139,6 +140,7 @@ pub fn build_named(
             let mut labels = Labeller::new(table, props, model, &worlds, name)?;
             labels.hide = view.hide.clone();
             let nodes = worlds.iter().map(|&w| labels.node(w)).collect();
+            shared = labels.shared(&worlds);
             let class = worlds.iter().enumerate().map(|(i, &w)| (w, i)).collect();
             (nodes, class)
         }
@@ -146,6 +148,7 @@ pub fn build_named(
     let edges = relations(model, &worlds, &class, &shown, directed);
     let actual = class.get(&model.actual()).copied();
     let mut fig = finish(table, model, view, (nodes, edges), actual, shown);
+    fig.shared = shared.map(Box::new);
     if let Some((access, group)) = &view.highlight {
         let seen = model.group_accessible(*access, group, model.actual());
         let marked: BTreeSet<NodeIx> = seen.iter().filter_map(|w| class.get(w).copied()).collect();
@@ -208,6 +211,7 @@ fn finish(
         marked_note: None,
         projected: None,
         counts: None,
+        shared: None,
     }
 }
 
@@ -694,12 +698,10 @@ impl<'a> Labeller<'a> {
         let view = self.model.world(w);
         let mut lines = Vec::new();
         if !self.table.deck.kinds.is_empty() {
-            for (l, loc) in self.table.locations.iter().enumerate() {
-                let empty = view.cards[l].iter().all(|&n| n == 0);
-                if self.hide.contains(&l) || (empty && !matches!(loc.kind, LocKind::Hand(_))) {
-                    continue;
+            for (l, counts) in view.cards.iter().enumerate() {
+                if self.drawn(l, counts) {
+                    lines.push(self.cards_line(w, l, counts));
                 }
-                lines.push(self.cards_line(w, l, &view.cards[l]));
             }
         }
         if !self.props.is_empty() || self.table.deck.kinds.is_empty() {
@@ -712,19 +714,121 @@ impl<'a> Labeller<'a> {
         }
     }
 
+    /// Whether location `l`'s line is drawn in a world where it holds
+    /// `counts`: a hand always, another place when it holds a card.
+    fn drawn(&self, l: usize, counts: &[u32]) -> bool {
+        let empty = counts.iter().all(|&n| n == 0);
+        !(self.hide.contains(&l)
+            || (empty && !matches!(self.table.locations[l].kind, LocKind::Hand(_))))
+    }
+
+    /// What the worlds `worlds` (two or more) hold in common, place by
+    /// place, and their labels without it; `None` when they share nothing
+    /// a label shows. A place is taken out when it holds some card in
+    /// every world (those cards leave its line, and the line goes when
+    /// nothing is left in any world) or is drawn empty in every world.
+    fn shared(&self, worlds: &[WorldId]) -> Option<Shared> {
+        if self.table.deck.kinds.is_empty() || worlds.len() < 2 {
+            return None;
+        }
+        let views: Vec<_> = worlds.iter().map(|&w| self.model.world(w)).collect();
+        let mut places = Vec::new();
+        for l in 0..self.table.locations.len() {
+            if !views.iter().any(|v| self.drawn(l, &v.cards[l])) {
+                continue;
+            }
+            let min: Vec<u32> = (0..self.table.deck.kinds.len())
+                .map(|k| views.iter().map(|v| v.cards[l][k]).min().unwrap_or(0))
+                .collect();
+            let everywhere_empty = views.iter().all(|v| v.cards[l].iter().all(|&n| n == 0));
+            if min.iter().any(|&n| n > 0) || everywhere_empty {
+                places.push((l, min));
+            }
+        }
+        if places.is_empty() {
+            return None;
+        }
+        // A place whose line would be empty in every world loses it.
+        let gone: Vec<usize> = places
+            .iter()
+            .filter(|(l, min)| views.iter().all(|v| v.cards[*l] == *min))
+            .map(|(l, _)| *l)
+            .collect();
+        let lines = worlds
+            .iter()
+            .zip(&views)
+            .map(|(&w, view)| {
+                let mut lines = Vec::new();
+                for (l, counts) in view.cards.iter().enumerate() {
+                    if !self.drawn(l, counts) || gone.contains(&l) {
+                        continue;
+                    }
+                    let less = places
+                        .iter()
+                        .find(|(p, _)| *p == l)
+                        .map(|(_, m)| m.as_slice());
+                    lines.push(self.cards_line_less(w, l, counts, less));
+                }
+                if !self.props.is_empty() {
+                    lines.push(self.props_line(w, &view.props));
+                }
+                lines
+            })
+            .collect();
+        let deck = &self.table.deck;
+        let said: Vec<String> = places
+            .iter()
+            .map(|(l, min)| {
+                let name = &self.table.locations[*l].name;
+                if min.iter().all(|&n| n == 0) {
+                    format!("{name}: no cards")
+                } else {
+                    format!("{name}: {}", deck.show_cards(min))
+                }
+            })
+            .collect();
+        Some(Shared {
+            note: format!(
+                "left out of the boxes, the same in every world: {}",
+                said.join("; ")
+            ),
+            lines,
+            places,
+        })
+    }
+
     /// `1: QQA` with the commonly known part (`QQ`) first and marked.
     fn cards_line(&self, w: WorldId, l: usize, counts: &[u32]) -> Vec<Segment> {
+        self.cards_line_less(w, l, counts, None)
+    }
+
+    /// [`Labeller::cards_line`] without the cards `less` (per kind; they
+    /// come out of the commonly known part first).
+    fn cards_line_less(
+        &self,
+        w: WorldId,
+        l: usize,
+        counts: &[u32],
+        less: Option<&[u32]>,
+    ) -> Vec<Segment> {
         let deck = &self.table.deck;
+        let less = |k: usize| less.map_or(0, |m| m[k]);
         let known: Vec<u32> = counts
             .iter()
             .enumerate()
             .map(|(k, &c)| {
-                (1..=c)
+                let run = (1..=c)
                     .take_while(|&n| self.common[&(l, k, n)].contains(&w))
-                    .count() as u32
+                    .count() as u32;
+                run.saturating_sub(less(k))
             })
             .collect();
-        let rest: Vec<u32> = counts.iter().zip(&known).map(|(c, k)| c - k).collect();
+        let rest: Vec<u32> = counts
+            .iter()
+            .zip(&known)
+            .enumerate()
+            .map(|(k, (c, n))| c - less(k) - n)
+            .collect();
         let mut line = vec![Segment::plain(format!(
             "{}: ",
             self.table.locations[l].name

@@ -257,6 +257,7 @@ mod tests {
             marked_note: Some("shaded: the worlds player 1 considers possible".into()),
             projected: None,
             counts: None,
+            shared: None,
         }
     }
 

@@ -156,6 +156,52 @@ pub struct Layout {
     pub height: f64,
 }
 
+impl Layout {
+    /// How many pairs of drawn lines cross: lines between worlds of which
+    /// neither pair shares a world, each line followed along its curve.
+    pub fn crossings(&self) -> usize {
+        type Line = (usize, usize, Vec<Point>, (f64, f64, f64, f64));
+        let lines: Vec<Line> = self
+            .curves
+            .iter()
+            .filter_map(|c| {
+                let e = self.edges[c.edge];
+                if e.from == e.to {
+                    return None;
+                }
+                let (a, b) = (self.boxes[e.from], self.boxes[e.to]);
+                let (start, end) = (a.border_towards(c.control), b.border_towards(c.control));
+                let points: Vec<Point> = (0..=24)
+                    .map(|i| quad(start, c.control, end, f64::from(i) / 24.0))
+                    .collect();
+                let bounds = points.iter().fold(
+                    (f64::MAX, f64::MAX, f64::MIN, f64::MIN),
+                    |(x0, y0, x1, y1), p: &Point| {
+                        (x0.min(p.x), y0.min(p.y), x1.max(p.x), y1.max(p.y))
+                    },
+                );
+                Some((e.from, e.to, points, bounds))
+            })
+            .collect();
+        let mut count = 0;
+        for (i, (a, b, p, r)) in lines.iter().enumerate() {
+            for (c, d, q, t) in &lines[i + 1..] {
+                if a == c || a == d || b == c || b == d {
+                    continue;
+                }
+                if r.2 < t.0 || t.2 < r.0 || r.3 < t.1 || t.3 < r.1 {
+                    continue;
+                }
+                let hit = p
+                    .windows(2)
+                    .any(|s| q.windows(2).any(|t| segments_cross(s[0], s[1], t[0], t[1])));
+                count += usize::from(hit);
+            }
+        }
+        count
+    }
+}
+
 /// The size of a node's box for a label of `lines` (character counts) at
 /// `font` points.
 pub fn box_size(lines: &[usize], font: f64) -> (f64, f64) {

@@ -137,6 +137,11 @@ pub trait KripkeLike {
     fn notes(&self) -> Vec<String> {
         Vec::new()
     }
+    /// What every drawn world has in common, taken out of the labels for
+    /// a slide (see [`Shared`]).
+    fn shared(&self) -> Option<&Shared> {
+        None
+    }
 }
 
 /// The fill of shaded nodes: light amber, under black text.
@@ -172,6 +177,25 @@ pub struct Figure {
     /// The whole model's counts, given in the legend when the figure shows
     /// less than the whole model because it is too large.
     pub counts: Option<Box<Counts>>,
+    /// The cards every drawn world has in the same place, and the labels
+    /// without them, for a slide whose full labels would be too small.
+    pub shared: Option<Box<Shared>>,
+}
+
+/// What every drawn world of a figure has in common, taken out of the
+/// boxes: the cards each place holds in every world (a whole line when
+/// it is the same in all of them), said once in the legend. A slide
+/// (`--for-slides`) draws these labels when the full ones would come out
+/// under 9 pt; nothing else uses them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shared {
+    /// The legend's line naming what the boxes leave out.
+    pub note: String,
+    /// Each node's label lines without the shared cards, in node order.
+    pub lines: Vec<Vec<Vec<Segment>>>,
+    /// The places taken out, by location, with the cards each holds in
+    /// every drawn world, per kind.
+    pub places: Vec<(usize, Vec<u32>)>,
 }
 
 /// The card a figure was projected on because the model is too large.
@@ -280,6 +304,9 @@ impl KripkeLike for Figure {
     }
     fn notes(&self) -> Vec<String> {
         self.count_notes()
+    }
+    fn shared(&self) -> Option<&Shared> {
+        self.shared.as_deref()
     }
 }
 

@@ -52,6 +52,8 @@ pub fn escape(text: &str) -> String {
                 out.push(c);
             }
             '~' => out.push_str("\\textasciitilde{}"),
+            '|' => out.push_str("\\textbar{}"),
+            '\u{a0}' => out.push('~'),
             '^' => out.push_str("\\textasciicircum{}"),
             '<' => out.push_str("\\textless{}"),
             '>' => out.push_str("\\textgreater{}"),
@@ -93,6 +95,8 @@ pub fn slide_size<K: KripkeLike + ?Sized>(fig: &K) -> (f64, f64, f64) {
 /// layout, the picture's size and the labels' size on a 4:3 frame.
 struct SlidePlan {
     nodes: Vec<Node>,
+    /// Legend lines after the figure's own (what the labels leave out).
+    notes: Vec<String>,
     lay: layout::Layout,
     /// Where the legend's top left corner goes, and its width.
     legend: (Point, f64),
@@ -106,17 +110,82 @@ struct SlidePlan {
 /// largest is kept.
 const WRAPS: [usize; 4] = [usize::MAX, 24, 18, 14];
 
+/// The label size a slide aims at, in points.
+pub const LEGIBLE: f64 = 9.0;
+
 /// The slide plan of `fig` whose labels come out largest (the least
-/// wrapping among equals).
+/// wrapping among equals). When the full labels come out under
+/// [`LEGIBLE`] and the drawn worlds share cards ([`KripkeLike::shared`]),
+/// the labels without them are tried too, and kept when they come out
+/// larger; the legend then names what they leave out.
 fn slide_plan<K: KripkeLike + ?Sized>(fig: &K) -> SlidePlan {
+    let full = plan_with(fig, fig.nodes(), &[]);
+    if full.label >= LEGIBLE - 1e-9 {
+        return full;
+    }
+    let Some(shared) = fig.shared() else {
+        return full;
+    };
+    let nodes: Vec<Node> = fig
+        .nodes()
+        .iter()
+        .zip(&shared.lines)
+        .map(|(n, lines)| Node {
+            lines: lines.clone(),
+            ..n.clone()
+        })
+        .collect();
+    let less = plan_with(fig, &nodes, std::slice::from_ref(&shared.note));
+    if less.label > full.label + 1e-9 && less.lay.crossings() <= full.lay.crossings() {
+        less
+    } else {
+        full
+    }
+}
+
+/// The widths, in characters, a slide's short label lines are joined up
+/// to (`1: A  2: A  3: A`), tried when the labels as they are come out
+/// under [`LEGIBLE`].
+const JOINS: [usize; 3] = [16, 20, 24];
+
+/// What joins two label lines on a slide: two spaces that TeX keeps.
+const JOIN: &str = "\u{a0}\u{a0}";
+
+/// The slide plan of `fig` drawn with the labels of `base` (wrapped, or
+/// with short lines joined, as comes out largest) and the legend lines
+/// `notes` after its own.
+fn plan_with<K: KripkeLike + ?Sized>(fig: &K, base: &[Node], notes: &[String]) -> SlidePlan {
     let mut best: Option<SlidePlan> = None;
     let mut last: Option<Vec<Node>> = None;
-    for width in WRAPS {
-        let nodes: Vec<Node> = fig.nodes().iter().map(|n| wrap(n, width)).collect();
+    // Lines joined only where that draws no more crossing lines.
+    let mut crossings = usize::MAX;
+    let shapes = WRAPS
+        .iter()
+        .map(|&w| (w, false))
+        .chain(JOINS.iter().map(|&w| (w, true)));
+    for (width, join) in shapes {
+        if join && best.as_ref().is_some_and(|b| b.label >= LEGIBLE - 1e-9) {
+            break;
+        }
+        let nodes: Vec<Node> = base
+            .iter()
+            .map(|n| {
+                if join {
+                    joined(n, width)
+                } else {
+                    wrap(n, width)
+                }
+            })
+            .collect();
         if last.as_ref() == Some(&nodes) {
             continue;
         }
-        let wrapped = Wrapped { inner: fig, nodes };
+        let wrapped = Wrapped {
+            inner: fig,
+            nodes,
+            notes: notes.to_vec(),
+        };
+        let fig = &wrapped;
         let lay = slide_layout(&wrapped);
         let scale = |w: f64, h: f64| {
             (BEAMER_TEXTWIDTH / w)
@@ -150,6 +219,7 @@ fn slide_plan<K: KripkeLike + ?Sized>(fig: &K) -> SlidePlan {
         }
         let plan = SlidePlan {
             nodes: wrapped.nodes,
+            notes: wrapped.notes,
             lay,
             legend,
             width: w,
@@ -157,6 +227,12 @@ fn slide_plan<K: KripkeLike + ?Sized>(fig: &K) -> SlidePlan {
             label: FONT * scale(w, h),
         };
         last = Some(plan.nodes.clone());
+        if join && plan.lay.crossings() > crossings {
+            continue;
+        }
+        if !join {
+            crossings = crossings.min(plan.lay.crossings());
+        }
         if best.as_ref().is_none_or(|b| plan.label > b.label + 1e-9) {
             best = Some(plan);
         }
@@ -213,10 +289,32 @@ fn wrap(node: &Node, width: usize) -> Node {
     }
 }
 
-/// A figure with other nodes (its labels wrapped), the rest its own.
+/// `node` with consecutive label lines joined by [`JOIN`] while the
+/// joined line is at most `width` characters long.
+fn joined(node: &Node, width: usize) -> Node {
+    let length = |line: &[Segment]| -> usize { line.iter().map(|s| s.text.chars().count()).sum() };
+    let mut lines: Vec<Vec<Segment>> = Vec::new();
+    for line in &node.lines {
+        match lines.last_mut() {
+            Some(last) if length(last) + 2 + length(line) <= width => {
+                last.push(Segment::plain(JOIN));
+                last.extend(line.iter().cloned());
+            }
+            _ => lines.push(line.clone()),
+        }
+    }
+    Node {
+        lines,
+        ..node.clone()
+    }
+}
+
+/// A figure with other nodes (its labels wrapped, or without what every
+/// world shares) and more legend lines, the rest its own.
 struct Wrapped<'a, K: ?Sized> {
     inner: &'a K,
     nodes: Vec<Node>,
+    notes: Vec<String>,
 }
 
 impl<K: KripkeLike + ?Sized> KripkeLike for Wrapped<'_, K> {
@@ -248,7 +346,9 @@ impl<K: KripkeLike + ?Sized> KripkeLike for Wrapped<'_, K> {
         self.inner.marked_note()
     }
     fn notes(&self) -> Vec<String> {
-        self.inner.notes()
+        let mut notes = self.inner.notes();
+        notes.extend(self.notes.iter().cloned());
+        notes
     }
 }
 
@@ -339,6 +439,7 @@ pub fn to_tikz<K: KripkeLike + ?Sized>(fig: &K, look: &Look) -> String {
         let wrapped = Wrapped {
             inner: fig,
             nodes: plan.nodes,
+            notes: plan.notes,
         };
         write_tikz(&wrapped, look, &plan.lay, size, plan.legend)
     } else {

@@ -107,7 +107,17 @@ fn slide_figures_report_their_label_size_and_the_example_is_legible() {
         (&[GOFISH, "--at", "turn 2", "--hide", "stock"], Some(true)),
         (&[GOFISH, "--at", "turn 4"], Some(true)),
         (&[GOFISH, "--at", "turn 2"], None),
-        (&[GOFISH, "--at", "initial"], Some(false)),
+        // Four-line labels in three rows: legible with short lines joined.
+        (&[GOFISH, "--at", "initial"], Some(true)),
+        // Kwartet's premises: under 9 pt even with the shared cards left
+        // out of the boxes (and the export warns).
+        (
+            &["scenarios/kwartet/last-card.deal", "--at", "the premises"],
+            Some(false),
+        ),
+        // The blind wise men: legible once the empty hands and the hat
+        // every world agrees on leave the boxes.
+        (&["scenarios/classics/wise-men-blind.deal"], Some(true)),
         (
             &[
                 "scenarios/kemps/sixes-small.deal",

@@ -543,6 +543,7 @@ fn crossing_diagonals_are_caught_and_avoided() {
         marked_note: None,
         projected: None,
         counts: None,
+        shared: None,
     };
     assert_clean("a square of pairs", &fig);
     // The same drawing with agent 0's pairs moved onto the diagonals: the

@@ -76,21 +76,18 @@ fn every_small_figure_is_legible_on_a_slide() {
     }
     eprintln!("{checked:#?}");
     assert!(checked.len() >= 30, "{checked:#?}");
-    // Not there yet: the cube of eight worlds with four-line labels (Go
-    // Fish's Figure 1a and Kwartet's premises) needs three rows of boxes
-    // to be drawn without crossings, and the frame holds two at 9 pt; the
-    // wise men's boxes have seven lines. Each is held at the size it
-    // reaches today.
+    // Not there yet: Kwartet's premises, eight worlds with four players'
+    // hands of `<6,1>`-sized cards, need three rows of boxes to be drawn
+    // without crossings and a five-line legend, even with the cards every
+    // world shares left out of the boxes; the Go Fish section 2 cube is
+    // just under. Each is held at the size it reaches today.
     let known: &[(&str, f64)] = &[
-        ("wise-men-blind.deal at the end", 7.4),
-        ("gofish-table1.deal at initial", 7.4),
-        ("exercises/kwartet.deal at the premises", 6.6),
-        ("exercises/kwartet.deal at the end", 6.6),
-        ("scenarios-section2.deal at A's next turn", 8.1),
-        ("scenarios-section2.deal at the end", 8.1),
-        ("simplified.deal at initial", 7.4),
-        ("last-card.deal at the premises", 6.6),
-        ("last-card.deal at the end", 6.6),
+        ("exercises/kwartet.deal at the premises", 7.2),
+        ("exercises/kwartet.deal at the end", 7.2),
+        ("scenarios-section2.deal at A's next turn", 8.7),
+        ("scenarios-section2.deal at the end", 8.7),
+        ("last-card.deal at the premises", 7.2),
+        ("last-card.deal at the end", 7.2),
     ];
     let unexpected: Vec<&String> = under
         .iter()
@@ -550,4 +547,96 @@ fn shade_marks_the_worlds_a_player_or_group_considers_possible() {
     assert!(format!("{twice:?}").contains("`shade` is given twice"));
     let err = export(&mut session, "shade 9").unwrap_err();
     assert!(err.contains('9'), "{err}");
+}
+
+/// What a slide leaves out of the boxes is true of every drawn world: at
+/// every checkpoint of every scenario, each place taken out holds at
+/// least its named cards in every drawn world and exactly them in one
+/// (recomputed here from the engine's worlds); each box without them
+/// holds the rest of its world's cards there, as the full box does less
+/// the shared ones; the legend names the places.
+#[test]
+fn what_a_slide_leaves_out_is_in_every_world() {
+    use dealer::figure::build::{build, View};
+    let mut seen = 0;
+    for file in scenarios() {
+        let src = std::fs::read_to_string(&file).unwrap();
+        let scenario = syntax::parse(&src).unwrap();
+        let mut session = Session::new(Options::default());
+        for stmt in &scenario.statements {
+            let before = session.checkpoints().len();
+            if session.execute(stmt, &src).is_err() {
+                break;
+            }
+            if session.checkpoints().len() == before {
+                continue;
+            }
+            let Some(p) = session.playing() else { continue };
+            // As the lecture view and `export` ask: a projection (which
+            // shares nothing) when the model is too large to draw.
+            let view = View {
+                fit: Some(Vec::new()),
+                ..View::default()
+            };
+            let Ok(fig) = build(&p.table, &p.props, &*p.model, &view) else {
+                continue;
+            };
+            let Some(shared) = &fig.shared else { continue };
+            seen += 1;
+            let at = format!(
+                "{} at {}",
+                file.display(),
+                session.checkpoints().last().unwrap()
+            );
+            let worlds: Vec<_> = fig.nodes.iter().map(|n| n.world.unwrap()).collect();
+            let cards = |w, l: usize| p.model.world(w).cards[l].clone();
+            for (l, min) in &shared.places {
+                for (k, &n) in min.iter().enumerate() {
+                    let least = worlds.iter().map(|&w| cards(w, *l)[k]).min().unwrap();
+                    assert_eq!(n, least, "{at}: place {l}, kind {k}");
+                }
+                let name = &p.table.locations[*l].name;
+                assert!(
+                    shared.note.contains(&format!("{name}: ")),
+                    "{at}: {}",
+                    shared.note
+                );
+            }
+            assert_eq!(shared.lines.len(), fig.nodes.len());
+            // Letters of a line, spaces and the separator aside.
+            let letters = |line: &[dealer::figure::Segment]| {
+                let mut v: Vec<char> = line
+                    .iter()
+                    .flat_map(|s| s.text.chars())
+                    .filter(|c| !c.is_whitespace())
+                    .collect();
+                v.sort_unstable();
+                v
+            };
+            for (node, less) in fig.nodes.iter().zip(&shared.lines) {
+                for line in less {
+                    let text: String = line.iter().map(|s| s.text.as_str()).collect();
+                    let Some((place, _)) = text.split_once(": ") else {
+                        continue;
+                    };
+                    let Some(l) = p.table.locations.iter().position(|x| x.name == place) else {
+                        continue;
+                    };
+                    let w = node.world.unwrap();
+                    let mut rest = cards(w, l);
+                    if let Some((_, min)) = shared.places.iter().find(|(x, _)| *x == l) {
+                        rest.iter_mut().zip(min).for_each(|(c, m)| *c -= m);
+                    }
+                    let want = format!("{place}: {}", p.table.deck.show_cards(&rest));
+                    assert_eq!(
+                        letters(line),
+                        letters(&[dealer::figure::Segment::plain(want.clone())]),
+                        "{at}: {} shows {text:?}, its cards less the shared are {want:?}",
+                        node.id
+                    );
+                }
+            }
+        }
+    }
+    assert!(seen >= 10, "only {seen} figures share cards");
 }
