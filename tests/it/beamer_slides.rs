@@ -115,6 +115,8 @@ fn slide_figures_report_their_label_size_and_the_example_is_legible() {
             &["scenarios/kwartet/last-card.deal", "--at", "the premises"],
             Some(false),
         ),
+        // Reported under 9 pt (the estimate errs small), 9 pt compiled.
+        (&["scenarios/gofish/scenarios-section2.deal"], Some(true)),
         // The blind wise men: legible once the empty hands and the hat
         // every world agrees on leave the boxes.
         (&["scenarios/classics/wise-men-blind.deal"], Some(true)),
