@@ -68,22 +68,27 @@ fn engine_witness() -> usize {
     }
 }
 
+/// The text of the first element at `css` once it is not empty and
+/// starts with `prefix`, waiting up to 30 s.
 async fn wait_text(
     client: &fantoccini::Client,
     css: &str,
+    prefix: &str,
 ) -> Result<String, fantoccini::error::CmdError> {
     let start = Instant::now();
+    // Read in one script, so a list drawn again between finding an
+    // element and reading it is not an error.
+    let script = "const e = document.querySelector(arguments[0]); return e ? e.innerText : null;";
     loop {
-        let found = client.find_all(Locator::Css(css)).await?;
-        if let Some(e) = found.first() {
-            let t = e.text().await?;
-            if !t.is_empty() {
-                return Ok(t);
+        let v = client.execute(script, vec![css.into()]).await?;
+        if let Some(t) = v.as_str() {
+            if !t.is_empty() && t.starts_with(prefix) {
+                return Ok(t.to_string());
             }
         }
         assert!(
-            start.elapsed() < Duration::from_secs(15),
-            "nothing at {css}"
+            start.elapsed() < Duration::from_secs(30),
+            "nothing at {css} starting {prefix:?}: {v}"
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
@@ -111,8 +116,14 @@ async fn the_quiz_mode_hides_answers_and_highlights_the_deciding_world() {
             .select_by_value("turn 1")
             .await?;
         // The questions of the step are listed, without their answers.
-        let first = wait_text(client, "#quiz-questions li").await?;
-        assert!(first.starts_with("Does player 2 know that player 1 holds QQ?"), "{first}");
+        // (Waiting for turn 1's first question, not the list before it.)
+        let first = wait_text(
+            client,
+            "#quiz-questions li",
+            "Does player 2 know that player 1 holds QQ?",
+        )
+        .await?;
+        assert!(!first.is_empty());
         let items = client.find_all(Locator::Css("#quiz-questions li")).await?;
         assert_eq!(items.len(), 4, "the four questions of turn 1");
         let hidden = client
@@ -135,7 +146,7 @@ async fn the_quiz_mode_hides_answers_and_highlights_the_deciding_world() {
         assert!(li.text().await?.starts_with("Is it still common knowledge"));
         li.find(Locator::Css("input")).await?.send_keys("y").await?;
         li.find(Locator::Css("button")).await?.click().await?;
-        let verdict = wait_text(client, "#quiz-questions li:nth-child(2) .result").await?;
+        let verdict = wait_text(client, "#quiz-questions li:nth-child(2) .result", "").await?;
         assert!(verdict.starts_with("wrong"), "{verdict}");
         assert!(verdict.contains("the answer is no"), "{verdict}");
         assert!(verdict.contains(&format!("w{witness} ")), "{verdict}");
@@ -175,7 +186,7 @@ async fn the_quiz_mode_hides_answers_and_highlights_the_deciding_world() {
             .await?;
         li.find(Locator::Css("input")).await?.send_keys("2").await?;
         li.find(Locator::Css("button")).await?.click().await?;
-        let verdict = wait_text(client, "#quiz-questions li:nth-child(4) .result").await?;
+        let verdict = wait_text(client, "#quiz-questions li:nth-child(4) .result", "").await?;
         assert!(verdict.starts_with("right"), "{verdict}");
         screenshot(client, "lecture-quiz.png").await?;
         Ok::<(), fantoccini::error::CmdError>(())
