@@ -830,6 +830,36 @@ fn arrange<K: KripkeLike + ?Sized>(
         if best.is_some() {
             consider(&place(sizes, font), &mut best);
         }
+        // And the circle with each agent's classes side by side, one
+        // agent at a time (a class's chain then runs round the circle
+        // instead of across it).
+        if let Some(classes) = &classes {
+            let circle = place(sizes, font);
+            let mut agents: Vec<usize> = classes.iter().map(|(a, _)| *a).collect();
+            agents.dedup();
+            for agent in agents {
+                let mut order: Vec<usize> = Vec::with_capacity(n);
+                let mut placed = vec![false; n];
+                let members = classes.iter().filter(|(a, _)| *a == agent);
+                for &m in members
+                    .flat_map(|(_, m)| m)
+                    .chain(&(0..n).collect::<Vec<_>>())
+                {
+                    if !placed[m] {
+                        placed[m] = true;
+                        order.push(m);
+                    }
+                }
+                let mut at = vec![circle[0]; n];
+                for (slot, &node) in order.iter().enumerate() {
+                    at[node] = circle[slot];
+                }
+                if best.is_none() {
+                    consider(&circle, &mut best);
+                }
+                consider(&at, &mut best);
+            }
+        }
     }
     let at = match best {
         Some((_, at)) => at,
