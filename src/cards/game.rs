@@ -465,6 +465,7 @@ fn unknown_move(game: Game, word: &Name, args: &[Name]) -> Diagnostic {
         ));
     }
     let mut words: Vec<&str> = game.move_forms().iter().map(|f| f.word).collect();
+    words.extend(game.declaration_forms().iter().map(|f| f.word));
     words.extend(crate::syntax::LANGUAGE_WORDS);
     let written: Vec<&str> = std::iter::once(word.text.as_str())
         .chain(args.iter().map(|a| a.text.as_str()))

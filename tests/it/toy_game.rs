@@ -605,6 +605,20 @@ fn the_game_has_a_declaration_of_its_own() {
     // After the first move the table is set.
     let (code, _) = refused(&format!("{with}take 1\nbanned 5\n"));
     assert_eq!(code, "setup-after-start");
+    // A misspelt declaration is suggested like a move.
+    let src = "game guess\nbanne 3\n";
+    let scenario = syntax::parse(src).unwrap();
+    let mut s = session();
+    s.execute(&scenario.statements[0], src).unwrap();
+    let d = s.execute(&scenario.statements[1], src).unwrap_err();
+    assert_eq!(d.code, "unknown-move");
+    assert!(
+        d.help
+            .as_deref()
+            .unwrap()
+            .starts_with("did you mean `banned`?"),
+        "{d:?}"
+    );
     // Its form: at least one card.
     let (code, msg) = refused("game guess\nbanned\n");
     assert_eq!(code, "declaration-arguments", "{msg}");
