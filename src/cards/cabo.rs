@@ -11,6 +11,10 @@
 //!   face up to the open pile (everyone sees the old card, only P — and
 //!   whoever saw the draw — knows the new one); or `discard P C` puts the
 //!   drawn card face up on the open pile. The turn then passes.
+//! - `psychic P...`, the game's declaration (before the deal's first
+//!   move): the players the referee offers `glimpse P s`, a look at any
+//!   slot that the others do not notice. The game keeps them in its part of
+//!   the table ([`Psychic`]).
 //! - Strategies (regular, paranoid, psychic) are not rules: what the others
 //!   read into a move is made explicit by the scenario with `announce`, and
 //!   a secret move nobody notices is a written event model (`apply`).
@@ -25,7 +29,7 @@ use super::generic::{generic, generic_event_models};
 use super::referee::{best, shuffled, HandFacts, Position, Size, ViewStyle};
 use super::rules::{
     actual_cards, check_turn, describe_location, describe_player, hand_size, holds, Arg, ArgKind,
-    GameAction, GameState, Move, MoveForm, Outcome, Refusal,
+    DeclarationForm, GameAction, GameState, Move, MoveForm, Outcome, Refusal,
 };
 use super::table::{LocKind, Table};
 
@@ -73,6 +77,36 @@ const FORMS: &[MoveForm] = &[
         args: &[ArgKind::Player, ArgKind::Slot],
     },
 ];
+
+/// The game's declaration: `psychic P...`, the players the referee
+/// offers `glimpse` (the Cabo report's psychic agent).
+const DECLARATIONS: &[DeclarationForm] = &[DeclarationForm {
+    word: "psychic",
+    args: &[ArgKind::Player],
+    repeated: true,
+}];
+
+/// The players declared `psychic`, in the order declared (the game's
+/// part of the table, [`Table::game_setup`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Psychic(pub Vec<Agent>);
+
+/// The players declared `psychic` at `table`.
+pub fn psychic(table: &Table) -> &[Agent] {
+    table.game_setup.get::<Psychic>().map_or(&[], |p| &p.0)
+}
+
+/// `psychic P...`: the players, each once, after those declared before.
+fn declare_psychic(table: &mut Table, args: &[Arg]) {
+    let declared = &mut table.game_setup.get_or_default::<Psychic>().0;
+    for arg in args {
+        if let Arg::Player(p) = *arg {
+            if !declared.contains(&p) {
+                declared.push(p);
+            }
+        }
+    }
+}
 
 impl GameAction for CaboMove {
     fn word(&self) -> &'static str {
@@ -331,7 +365,7 @@ fn check_glimpse(
     player: Agent,
     slot: Loc,
 ) -> Result<(), Refusal> {
-    if !table.psychic.contains(&player) {
+    if !psychic(table).contains(&player) {
         return Err(Refusal::new(
             "not-psychic",
             format!(
@@ -488,6 +522,28 @@ impl GameRules for Cabo {
         FORMS
     }
 
+    fn declaration_forms(&self) -> &'static [DeclarationForm] {
+        DECLARATIONS
+    }
+
+    fn declare(&self, table: &mut Table, word: &str, args: &[Arg]) -> Result<(), Refusal> {
+        match word {
+            "psychic" => {
+                declare_psychic(table, args);
+                Ok(())
+            }
+            _ => Err(Refusal::new(
+                "unknown-declaration",
+                format!("{} has no declaration `{word}`", self.title()),
+            )),
+        }
+    }
+
+    /// A psychic player's strategy may read any card: it glimpses.
+    fn reads_beyond_knowledge(&self, table: &Table, player: Agent) -> bool {
+        psychic(table).contains(&player)
+    }
+
     fn make_move(&self, word: &str, args: &[Arg]) -> Option<Box<dyn GameAction>> {
         let m = match (word, args) {
             ("place", &[Arg::Player(player), Arg::Slot(slot)]) => CaboMove::Place { player, slot },
@@ -582,7 +638,7 @@ impl GameRules for Cabo {
             return moves;
         }
         let mut moves = Vec::new();
-        if table.psychic.contains(&player) {
+        if psychic(table).contains(&player) {
             let done = glimpsed(pos.state);
             moves.extend(
                 (0..table.locations.len())

@@ -1,9 +1,10 @@
 //! One type per game behind one trait, and the registry of the games.
 //!
 //! A game is a value implementing [`GameRules`]: the locations it adds to
-//! the table, what happens right after the deal, its own moves (their
-//! words, how they are read and printed, checked against the rules and
-//! turned into event models), its own state, its atoms, and, for a game
+//! the table, its own declarations (the Cabo-like game's `psychic`), what
+//! happens right after the deal, its own moves (their words, how they are
+//! read and printed, checked against the rules and turned into event
+//! models), its own state, its atoms, and, for a game
 //! that can be played, its referee (a seeded deal, whose turn, the legal
 //! moves, the end and the score). [`GAMES`] is the only place that lists
 //! every game: adding a game means one new file with a type implementing
@@ -20,7 +21,9 @@ use super::deal::Deal;
 use super::deck::{CardKind, Deck};
 use super::generic::{self, generic, generic_event_models};
 use super::referee::{best, move_text, Position, Size, ViewStyle, MOVE_LIMIT};
-use super::rules::{Arg, ArgKind, GameAction, GameState, Move, MoveForm, Outcome, Refusal};
+use super::rules::{
+    Arg, ArgKind, DeclarationForm, GameAction, GameState, Move, MoveForm, Outcome, Refusal,
+};
 use super::table::Table;
 use super::{cabo, gofish, kemps, konigrufen, kwartet};
 
@@ -61,6 +64,32 @@ pub trait GameRules: Sync + fmt::Debug {
     /// The moves this game defines, beyond the language's (`pick P C`).
     fn move_forms(&self) -> &'static [MoveForm] {
         &[]
+    }
+
+    /// The statements this game adds to the setting of the table
+    /// (`psychic P...`): declarations before the deal's first move, which
+    /// the game reads with [`declare`](GameRules::declare).
+    fn declaration_forms(&self) -> &'static [DeclarationForm] {
+        &[]
+    }
+
+    /// Records the game's declaration `word args...` (read by its
+    /// [`DeclarationForm`]) in `table`, whose players, deck, piles and
+    /// slots are set: in [`Table::game_setup`], as the game's own type.
+    fn declare(&self, table: &mut Table, word: &str, args: &[Arg]) -> Result<(), Refusal> {
+        let _ = (table, args);
+        Err(Refusal::new(
+            "unknown-declaration",
+            format!("{} has no declaration `{word}`", self.title()),
+        ))
+    }
+
+    /// Whether a strategy playing `player` may read beyond what the player
+    /// knows (the Cabo-like game's psychic, who looks at cards unnoticed):
+    /// its guards are then not checked against the player's knowledge.
+    fn reads_beyond_knowledge(&self, table: &Table, player: Agent) -> bool {
+        let _ = (table, player);
+        false
     }
 
     /// The game's move with `word` and `args` (read by its
@@ -258,6 +287,135 @@ pub fn known_move(game: Game, word: &Name, args: &[Name]) -> Result<(), Diagnost
     }
 }
 
+/// Whether `word` is one of `game`'s declarations (`psychic` of the
+/// Cabo-like game).
+pub fn declares(game: Game, word: &str) -> bool {
+    game.declaration_forms().iter().any(|f| f.word == word)
+}
+
+/// An error unless `game` has the declaration `word` with as many
+/// arguments as written (checked when it is declared, before any name
+/// can be resolved): a word of another game is an error naming both.
+pub fn known_declaration(game: Game, word: &Name, args: &[Name]) -> Result<(), Diagnostic> {
+    let Some(form) = game
+        .declaration_forms()
+        .iter()
+        .find(|f| f.word == word.text)
+    else {
+        return Err(unknown_declaration(game, word));
+    };
+    if form.takes(args.len()) {
+        return Ok(());
+    }
+    let span = args.last().map_or(word.span, |a| word.span.to(a.span));
+    let (what, at) = match args.get(form.args.len()) {
+        Some(extra) if !form.repeated => ("too many arguments", extra.span.to(span)),
+        _ => ("too few arguments", span),
+    };
+    Err(Diagnostic::error(
+        "declaration-arguments",
+        format!(
+            "{what}: {}'s declaration is `{}`",
+            game.title(),
+            form.usage()
+        ),
+        at,
+    )
+    .with_help("P is a player, C a card and S a slot, such as 1.2; `...` repeats the last"))
+}
+
+/// Reads `game`'s declaration `word args...` against `table` (each
+/// argument a player, a card or a slot) and hands it to the game, which
+/// records it in the table. Errors are located at the name or the
+/// declaration.
+pub fn read_declaration(
+    game: Game,
+    table: &mut Table,
+    word: &Name,
+    args: &[Name],
+) -> Result<(), Diagnostic> {
+    known_declaration(game, word, args)?;
+    let form = game
+        .declaration_forms()
+        .iter()
+        .find(|f| f.word == word.text)
+        .expect("known just above");
+    let mut values = Vec::with_capacity(args.len());
+    for (i, name) in args.iter().enumerate() {
+        values.push(match form.arg(i).expect("as many as the form takes") {
+            ArgKind::Player => Arg::Player(table.player(name)?),
+            ArgKind::Card => Arg::Card(table.deck.card(name)?),
+            ArgKind::Slot => Arg::Slot(table.slot(name)?),
+        });
+    }
+    let span = args.last().map_or(word.span, |a| word.span.to(a.span));
+    game.declare(table, form.word, &values).map_err(|r| {
+        let d = Diagnostic::error(r.code, r.message, span);
+        match r.help {
+            Some(h) => d.with_help(h),
+            None => d,
+        }
+    })
+}
+
+/// "`psychic` is a declaration of the Cabo-like game, not of Go Fish".
+fn unknown_declaration(game: Game, word: &Name) -> Diagnostic {
+    let forms: Vec<String> = game
+        .declaration_forms()
+        .iter()
+        .map(DeclarationForm::usage)
+        .collect();
+    let own = if forms.is_empty() {
+        format!("{} has no declarations of its own", game.title())
+    } else {
+        format!(
+            "the declarations of {} are {}",
+            game.title(),
+            forms.join(", ")
+        )
+    };
+    let others: Vec<Game> = GAMES
+        .iter()
+        .copied()
+        .filter(|g| declares(*g, &word.text))
+        .collect();
+    if others.is_empty() {
+        return Diagnostic::error(
+            "unknown-declaration",
+            format!("`{}` is no declaration of {}", word.text, game.title()),
+            word.span,
+        )
+        .with_help(own);
+    }
+    let titles: Vec<&str> = others.iter().map(|g| g.title()).collect();
+    let names: Vec<String> = others
+        .iter()
+        .map(|g| format!("`game {}`", g.name()))
+        .collect();
+    Diagnostic::error(
+        "not-a-declaration-of-the-game",
+        format!(
+            "`{}` is a declaration of {}, not of {}",
+            word.text,
+            titles.join(" and "),
+            game.title()
+        ),
+        word.span,
+    )
+    .with_label(format!("not a declaration of {}", game.title()))
+    .with_help(format!(
+        "{own}; declare the game that has it ({}) before it",
+        names.join(" or ")
+    ))
+}
+
+/// Every game's declaration words, in registry order (for completion).
+pub fn declaration_words() -> impl Iterator<Item = &'static str> {
+    GAMES
+        .iter()
+        .flat_map(|g| g.declaration_forms().iter().map(|f| f.word))
+}
+
 /// An error unless `args` are as many as `form` takes.
 fn check_arity(game: Game, form: &MoveForm, args: &[Name], span: Span) -> Result<(), Diagnostic> {
     if args.len() == form.args.len() {
@@ -307,6 +465,7 @@ fn unknown_move(game: Game, word: &Name, args: &[Name]) -> Diagnostic {
         ));
     }
     let mut words: Vec<&str> = game.move_forms().iter().map(|f| f.word).collect();
+    words.extend(game.declaration_forms().iter().map(|f| f.word));
     words.extend(crate::syntax::LANGUAGE_WORDS);
     let written: Vec<&str> = std::iter::once(word.text.as_str())
         .chain(args.iter().map(|a| a.text.as_str()))

@@ -130,6 +130,55 @@ impl MoveForm {
     }
 }
 
+/// A statement a game adds to the setting of the table, with what it
+/// takes: `psychic P...` (the Cabo-like game's psychic players). It comes
+/// before the deal's first move, like every declaration, and the game
+/// records it in its table ([`Table::game_setup`](super::Table::game_setup)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeclarationForm {
+    /// The word (`psychic`).
+    pub word: &'static str,
+    /// Its arguments, in order.
+    pub args: &'static [ArgKind],
+    /// Whether the last argument may be repeated (`psychic 1 3`): one or
+    /// more of it.
+    pub repeated: bool,
+}
+
+impl DeclarationForm {
+    /// `psychic P...`: the word with a letter per argument (P player, C
+    /// card, S slot), `...` after one that may be repeated.
+    pub fn usage(&self) -> String {
+        let form = MoveForm {
+            word: self.word,
+            args: self.args,
+        };
+        let mut out = form.usage();
+        if self.repeated {
+            out.push_str("...");
+        }
+        out
+    }
+
+    /// Whether `n` arguments are as many as the form takes.
+    pub fn takes(&self, n: usize) -> bool {
+        if self.repeated {
+            n >= self.args.len()
+        } else {
+            n == self.args.len()
+        }
+    }
+
+    /// The kind of the argument at `i` (the last one repeats).
+    pub fn arg(&self, i: usize) -> Option<ArgKind> {
+        match self.args.get(i) {
+            Some(&a) => Some(a),
+            None if self.repeated => self.args.last().copied(),
+            None => None,
+        }
+    }
+}
+
 /// A move of a particular game, as that game's own type (Kemps'
 /// `KempsMove`...). It says its word and arguments; the game's
 /// [`make_move`](super::GameRules::make_move) reads them back.

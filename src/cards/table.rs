@@ -7,6 +7,7 @@ use crate::engine::{Agent, Loc};
 use crate::syntax::ast::Name;
 
 use super::deck::Deck;
+use super::rules::Extra;
 
 /// What a location is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,8 +49,10 @@ pub struct Table {
     /// outside the stock; 0 otherwise. No player sees them, no move draws
     /// them, and [`Table::real_cards`] leaves them out.
     pub phantom: u32,
-    /// The players declared `psychic`: the referee offers them `glimpse`.
-    pub psychic: Vec<Agent>,
+    /// What the game's own declarations set (the Cabo-like game's
+    /// `psychic` players), as the game's own type: the game reads and
+    /// writes it, nothing else does.
+    pub game_setup: Extra,
 }
 
 impl Table {
@@ -84,7 +87,7 @@ impl Table {
             deck,
             locations,
             phantom: 0,
-            psychic: Vec::new(),
+            game_setup: Extra::default(),
         }
     }
 

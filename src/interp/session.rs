@@ -414,6 +414,9 @@ impl Session {
 
     /// Handles a setup statement; `None` when `stmt` is not one.
     fn declare(&mut self, stmt: &Statement) -> Option<Result<(), Diagnostic>> {
+        if let Some((word, args)) = self.game_declaration(stmt) {
+            return Some(self.declare_for_game(word, args, stmt.span));
+        }
         let kind = &stmt.kind;
         let is_setup = matches!(
             kind,
@@ -423,7 +426,6 @@ impl Session {
                 | StatementKind::Pile { .. }
                 | StatementKind::Order(_)
                 | StatementKind::Uncounted
-                | StatementKind::Psychic(_)
                 | StatementKind::Deal(_)
                 | StatementKind::Stock(_)
                 | StatementKind::Seed(..)
@@ -438,9 +440,7 @@ impl Session {
             return None;
         }
         if self.play.is_some() {
-            return Some(Err(Diagnostic::error("setup-after-start", "the table is already set", stmt.span)
-                .with_label("a declaration after the first move or query")
-                .with_help("declare game, players, deck, piles, deal, stock and props before any move, query or `let`")));
+            return Some(Err(after_start(stmt.span)));
         }
         let mut setup = self.setup.clone();
         let result = declare_into(&mut setup, kind, stmt.span);
@@ -448,6 +448,44 @@ impl Session {
             self.setup = setup;
         }
         Some(result)
+    }
+
+    /// A declaration of the game (`psychic P...` of the Cabo-like game):
+    /// a statement the grammar reads for a game, or a game's word in the
+    /// generic form that the game declares; its word and arguments.
+    fn game_declaration(&self, stmt: &Statement) -> Option<(Name, Vec<Name>)> {
+        if let Some((word, args)) = stmt.game_declaration() {
+            return Some((word, args.to_vec()));
+        }
+        let StatementKind::Move(ast::Move {
+            kind: ast::MoveKind::Game { word, args },
+            ..
+        }) = &stmt.kind
+        else {
+            return None;
+        };
+        let game = self
+            .play
+            .as_ref()
+            .map_or_else(|| self.setup.current_game(), |p| p.game);
+        crate::cards::game::declares(game, &word.text).then(|| (word.clone(), args.clone()))
+    }
+
+    /// Records a declaration of the game, before the deal's first move:
+    /// the game of the scenario so far must have it; the game reads its
+    /// arguments when the table is built.
+    fn declare_for_game(
+        &mut self,
+        word: Name,
+        args: Vec<Name>,
+        span: Span,
+    ) -> Result<(), Diagnostic> {
+        if self.play.is_some() {
+            return Err(after_start(span));
+        }
+        crate::cards::game::known_declaration(self.setup.current_game(), &word, &args)?;
+        self.setup.declarations.push((word, args));
+        Ok(())
     }
 
     /// Deals the cards (builds the table, the model and the game state) if not yet done.
@@ -1407,6 +1445,13 @@ fn world_names(
     }))
 }
 
+/// A declaration after the table is set.
+fn after_start(span: Span) -> Diagnostic {
+    Diagnostic::error("setup-after-start", "the table is already set", span)
+        .with_label("a declaration after the first move or query")
+        .with_help("declare game, players, deck, piles, deal, stock and props before any move, query or `let`")
+}
+
 /// The game state of a scenario without cards.
 fn empty_state() -> GameState {
     GameState {
@@ -1479,7 +1524,6 @@ fn declare_into(setup: &mut Setup, kind: &StatementKind, span: Span) -> Result<(
         }
         StatementKind::Order(locations) => setup.order.extend(locations.iter().cloned()),
         StatementKind::Uncounted => setup.uncounted = true,
-        StatementKind::Psychic(names) => setup.psychic.extend(names.iter().cloned()),
         StatementKind::Deal(parts) => {
             setup.deal.extend(parts.iter().cloned());
             setup.deal_at = Some(span);

@@ -53,8 +53,10 @@ pub struct Setup {
     pub order: Vec<Name>,
     /// `uncounted`: the players do not count cards.
     pub uncounted: bool,
-    /// `psychic P`: players who may glimpse at any slot unnoticed.
-    pub psychic: Vec<Name>,
+    /// The game's own declarations (`psychic P...` of the Cabo-like
+    /// game): each word and its arguments as written, read by the game
+    /// when the table is built.
+    pub declarations: Vec<(Name, Vec<Name>)>,
     /// `var x, y in 2..99`
     pub vars: Vec<super::variables::Variable>,
     /// `law φ`
@@ -200,11 +202,8 @@ impl Setup {
         if self.uncounted {
             table.phantom = table.deck.copies().iter().sum();
         }
-        for p in &self.psychic {
-            let a = table.player(p)?;
-            if !table.psychic.contains(&a) {
-                table.psychic.push(a);
-            }
+        for (word, args) in &self.declarations {
+            crate::cards::game::read_declaration(game, &mut table, word, args)?;
         }
         Ok((table, game))
     }

@@ -205,7 +205,7 @@ impl Match {
         }
         let psychic: Vec<usize> = (0..n)
             .filter(|&s| matches!(&seats[s], Seat::Agent { agent, .. } if agent.psychic()))
-            .filter(|&s| !self.playing().table.psychic.contains(&s))
+            .filter(|&s| !self.dealt.psychic.contains(&s))
             .collect();
         if !psychic.is_empty() {
             if !self.history.is_empty() {

@@ -4,6 +4,7 @@
 
 use colored::Colorize;
 
+use crate::cards::game::declaration_words;
 use crate::cards::{game_names, GAMES};
 use crate::syntax::ast::StatementKind;
 use crate::syntax::statement_words;
@@ -12,7 +13,7 @@ use super::command::{self, COMMANDS};
 use super::Repl;
 
 /// The words besides statement keywords ([`statement_words`], and every
-/// game's move words: [`move_words`]) and game names ([`game_names`])
+/// game's move and declaration words: [`move_words`]) and game names ([`game_names`])
 /// that completion offers: formula words and pile visibilities.
 pub const KEYWORDS: &[&str] = &[
     "considers",
@@ -327,10 +328,12 @@ fn file_argument(line: &str) -> Option<(usize, Vec<String>)> {
     Some((stem.len(), names))
 }
 
-/// The move words of every game (`pick`, `call`, `place`), which a
-/// statement may start with once the game is declared.
+/// The move and declaration words of every game (`pick`, `call`,
+/// `place`, `psychic`), which a statement may start with once the game is
+/// declared.
 fn move_words() -> impl Iterator<Item = &'static str> {
     GAMES
         .iter()
         .flat_map(|g| g.move_forms().iter().map(|f| f.word))
+        .chain(declaration_words())
 }

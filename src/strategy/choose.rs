@@ -454,11 +454,15 @@ impl Asker<'_> {
 
     /// Refuses an instance of a guard or a score's `[φ]` that the player
     /// does not decide: not by syntax ([`knowledge::unread`]) and not
-    /// `Kw_me φ` in the actual world. A `psychic` player is not checked.
+    /// `Kw_me φ` in the actual world. A player whose game lets it read
+    /// beyond its knowledge (the Cabo-like game's `psychic` player) is not
+    /// checked.
     fn vet(&mut self, rule: &Rule, instance: &Formula, what: &str) -> Result<(), Diagnostic> {
         let table = &self.seat.table;
         let me_index = self.seat.me;
-        if table.psychic.contains(&me_index) {
+        if crate::cards::game_named(&self.seat.strategy.game)
+            .is_some_and(|g| g.reads_beyond_knowledge(table, me_index))
+        {
             return Ok(());
         }
         let Some(sub) = knowledge::unread(instance, me_index, table) else {

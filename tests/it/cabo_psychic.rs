@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use dealer::cards::Size;
-use dealer::interp::{Engine, Options, Session};
+use dealer::interp::{Engine, Options, Output, Session};
 use dealer::play::{Match, Seat};
 use dealer::strategy::agent::named;
 use dealer::strategy::{choose, find, SHIPPED_DIR};
@@ -15,6 +15,8 @@ use dealer::syntax;
 use dealer::tournament::game::{play_game, Deal};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+
+use crate::common;
 
 fn ask(s: &Session, f: &str) -> bool {
     s.holds(&syntax::parse_formula(f).expect("a formula"))
@@ -135,4 +137,63 @@ fn a_tournament_seats_the_psychic() {
     )
     .unwrap();
     assert!(out.turns > 8, "{out:?}");
+}
+
+/// Two players, every slot dealt, two cards in the stock (182 worlds).
+const DEALT: &str =
+    "deck 0..1*5\ndeal 1.1: 1 | 1.2: 0 | 1.3: 1 | 1.4: 0 | 2.1: 0 | 2.2: 1 | 2.3: 0 | 2.4: 1\n";
+
+/// `psychic` is the Cabo-like game's declaration: the game reads it into
+/// its part of the table (each player once), and the referee offers and
+/// allows a glimpse to those players only, with the belief event's
+/// answers.
+#[test]
+fn the_game_reads_its_psychic_declaration() {
+    let src = format!("game cabo\nplayers 1 2\npsychic 2 1 2\n{DEALT}glimpse 1 2.1\nexpect Kv1 2.1\nexpect B2 !Kv1 2.1\nexpect !Kv2 1.1\n");
+    let (out, s) = common::run(&src);
+    let table = &s.playing().unwrap().table;
+    assert_eq!(dealer::cards::cabo::psychic(table), [1, 0]);
+    let held: Vec<bool> = out
+        .iter()
+        .filter_map(|o| match o {
+            Output::Expect { held, .. } => Some(*held),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(held, [true, true, true], "{out:?}");
+    // Only player 2 declared: player 1, whose turn it is, may not glimpse.
+    let (e, at) = common::fails(&format!(
+        "game cabo\nplayers 1 2\npsychic 2\n{DEALT}glimpse 1 2.1\n"
+    ));
+    assert_eq!((e.code, at.as_str()), ("not-psychic", "6:1"));
+}
+
+/// Under another game, or before `game cabo`, `psychic` is a located error
+/// naming both games; after the deal's first move the table is set; an
+/// unknown player is an error at its name. Each leaves the session as it
+/// was.
+#[test]
+fn psychic_under_another_game_is_a_located_error() {
+    let (e, at) = common::fails("game gofish\nplayers 1 2\npsychic 2\n");
+    assert_eq!(e.code, "not-a-declaration-of-the-game");
+    assert_eq!(
+        e.message,
+        "`psychic` is a declaration of the Cabo-like game, not of Go Fish"
+    );
+    assert_eq!((at.as_str(), e.span.end - e.span.start), ("3:1", 7));
+    assert!(e.help.as_deref().unwrap().contains("`game cabo`"), "{e:?}");
+    let (e, at) = common::fails("players 1 2\npsychic 2\n");
+    assert_eq!(
+        (e.message.as_str(), at.as_str()),
+        (
+            "`psychic` is a declaration of the Cabo-like game, not of the free game",
+            "2:1"
+        )
+    );
+    let (e, at) = common::fails(&format!(
+        "game cabo\nplayers 1 2\n{DEALT}peek 1 1.1\npsychic 1\n"
+    ));
+    assert_eq!((e.code, at.as_str()), ("setup-after-start", "6:1"));
+    let (e, at) = common::fails(&format!("game cabo\nplayers 1 2\npsychic 2 9\n{DEALT}"));
+    assert_eq!((e.code, at.as_str()), ("unknown-player", "3:11"));
 }

@@ -245,3 +245,22 @@ fn the_per_card_view_leaves_the_uncounted_stock_out() {
         .sum();
     assert_eq!(total, s.playing().unwrap().model.considers(0));
 }
+
+/// `uncounted` is the language's statement, not the Cabo-like game's: it
+/// says how the players reason about any deck. Under the free game a
+/// player who holds the only 0 still considers that the other holds a 0;
+/// counting, it knows better.
+#[test]
+fn uncounted_is_a_statement_of_the_language() {
+    let deal = "players 1 2\ndeck 0..1\ndeal 1: 0 | 2: 1\n";
+    let expect = |src: String, held: bool| {
+        let (out, _) = crate::common::run(&src);
+        assert!(
+            matches!(&out[..], [Output::Expect { held: h, .. }] if *h == held),
+            "{src}: {out:?}"
+        );
+    };
+    expect(format!("uncounted\n{deal}expect M1 hand2(0)\n"), true);
+    expect(format!("{deal}expect M1 hand2(0)\n"), false);
+    expect(format!("{deal}expect K1 !hand2(0)\n"), true);
+}

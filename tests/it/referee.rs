@@ -287,9 +287,12 @@ proptest! {
 /// same deal (with psychic players too), and replays to a model whose
 /// actual world puts every card where the deal says, with the stock's
 /// order, players and psychic seats of the deal; for every game and size.
+/// `psychic` is the Cabo-like game's declaration: another game's deal
+/// with it is refused at the word.
 #[test]
 fn every_deal_reads_back_and_replays_to_its_model() {
-    use dealer::cards::{Deal, GAMES};
+    use dealer::cards::game::declares;
+    use dealer::cards::{cabo, Deal, GAMES};
     for g in GAMES {
         let Some(r) = g.referee() else { continue };
         for size in [Size::Teaching, Size::Full] {
@@ -304,13 +307,40 @@ fn every_deal_reads_back_and_replays_to_its_model() {
                 assert_eq!(psychic.psychic, vec![1, 0]);
                 assert_eq!(Deal::from_text(&psychic.to_text()).unwrap(), psychic);
 
+                let replayed = if declares(*g, "psychic") {
+                    &psychic
+                } else {
+                    let text = psychic.to_text();
+                    let scenario = syntax::parse(&text).unwrap();
+                    let mut session = Session::new(Options::default());
+                    let mut refused = None;
+                    for stmt in &scenario.statements {
+                        let before = session.clone();
+                        if let Err(d) = session.execute(stmt, &text) {
+                            crate::common::assert_unchanged(&before, &session);
+                            refused.get_or_insert(d);
+                        }
+                    }
+                    let d = refused.expect("refused");
+                    assert_eq!(d.code, "not-a-declaration-of-the-game");
+                    assert_eq!(
+                        d.message,
+                        format!(
+                            "`psychic` is a declaration of the Cabo-like game, not of {}",
+                            g.title()
+                        )
+                    );
+                    let at = text.find("psychic").unwrap();
+                    assert_eq!((d.span.start, d.span.end), (at, at + "psychic".len()));
+                    &deal
+                };
                 let mut session = Session::new(Options::default());
-                execute(&mut session, &psychic.to_text());
+                execute(&mut session, &replayed.to_text());
                 session.finish(Span::new(0, 0)).unwrap();
                 let play = session.playing().unwrap();
                 let table = &play.table;
                 assert_eq!(table.players, deal.players);
-                assert_eq!(table.psychic, vec![1, 0]);
+                assert_eq!(cabo::psychic(table), &replayed.psychic[..]);
                 let kind = |name: &str| {
                     table
                         .deck

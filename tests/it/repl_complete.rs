@@ -95,3 +95,27 @@ fn load_and_export_complete_file_names() {
     assert!(!candidates(&r, &format!(":goto {base}/g")).contains(&"game.deal".to_string()));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A game's declaration is the game's word, not the language's: the REPL
+/// offers `psychic` because the Cabo-like game declares it, beside the
+/// games' move words.
+#[test]
+fn a_games_declaration_word_comes_from_the_game() {
+    use dealer::cards::game::{declaration_words, declares};
+    use dealer::cards::{game_named, GAMES};
+    assert!(!dealer::syntax::statement_words().contains(&"psychic"));
+    let declaring: Vec<&str> = GAMES
+        .iter()
+        .filter(|g| declares(**g, "psychic"))
+        .map(|g| g.name())
+        .collect();
+    assert_eq!(declaring, ["cabo"]);
+    assert!(declaration_words().eq(game_named("cabo")
+        .unwrap()
+        .declaration_forms()
+        .iter()
+        .map(|f| f.word)));
+    let r = repl("");
+    assert_eq!(candidates(&r, "psy"), ["psychic"]);
+    assert_eq!(candidates(&r, "glim"), ["glimpse"]);
+}

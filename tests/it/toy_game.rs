@@ -4,7 +4,8 @@
 //! referee and seeded deal. A session that is given the game replays a
 //! scenario written in the generic move form, and the random agent plays
 //! seeded games to their end; the end and the scores are checked against
-//! the rules and the actual world.
+//! the rules and the actual world. The game also has a declaration of its
+//! own (`banned C...`), read in the same generic form.
 //!
 //! The rules: two players hold one card each of the values 1 to 6; the
 //! rest is the stock. On a turn a player either takes the top card of the
@@ -12,13 +13,15 @@
 //! holds (`guess P C`: public; everyone learns whether the other holds
 //! C), and no card is guessed twice. A right guess wins and ends the game;
 //! a wrong one passes the turn, and so does a take. The game also ends, with no winner, when the stock
-//! is empty at the start of a turn.
+//! is empty at the start of a turn. `banned C...`, before the deal's first
+//! move, declares cards nobody may guess.
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use dealer::cards::generic::generic;
 use dealer::cards::referee::dealt;
+use dealer::cards::rules::DeclarationForm;
 use dealer::cards::rules::{check_turn, describe_player};
 use dealer::cards::{
     Arg, ArgKind, Deal, Game, GameAction, GameRules, GameState, Move, MoveForm, Outcome, Position,
@@ -84,6 +87,21 @@ const FORMS: &[MoveForm] = &[
     },
 ];
 
+/// Its declaration: `banned C...`, cards nobody may guess.
+const DECLARATIONS: &[DeclarationForm] = &[DeclarationForm {
+    word: "banned",
+    args: &[ArgKind::Card],
+    repeated: true,
+}];
+
+/// What `banned` declared: the game's part of the table.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Banned(Vec<Kind>);
+
+fn banned(table: &Table) -> &[Kind] {
+    table.game_setup.get::<Banned>().map_or(&[], |b| &b.0)
+}
+
 fn other(p: Agent) -> Agent {
     1 - p
 }
@@ -135,6 +153,28 @@ impl GameRules for Guess {
         FORMS
     }
 
+    fn declaration_forms(&self) -> &'static [DeclarationForm] {
+        DECLARATIONS
+    }
+
+    fn declare(&self, table: &mut Table, word: &str, args: &[Arg]) -> Result<(), Refusal> {
+        assert_eq!(word, "banned", "the game's only declaration");
+        let cards = &mut table.game_setup.get_or_default::<Banned>().0;
+        for arg in args {
+            let Arg::Card(k) = *arg else {
+                unreachable!("the form takes cards")
+            };
+            if cards.contains(&k) {
+                return Err(Refusal::new(
+                    "banned-twice",
+                    format!("Guess: {} is banned twice", table.deck.kinds[k].name),
+                ));
+            }
+            cards.push(k);
+        }
+        Ok(())
+    }
+
     fn make_move(&self, word: &str, args: &[Arg]) -> Option<Box<dyn GameAction>> {
         let m = match (word, args) {
             ("take", &[Arg::Player(p)]) => GuessMove::Take(p),
@@ -179,6 +219,12 @@ impl GameRules for Guess {
                             describe_player(table, p),
                             table.deck.kinds[kind].name
                         ),
+                    ));
+                }
+                if banned(table).contains(&kind) {
+                    return Err(Refusal::new(
+                        "guess-banned",
+                        format!("Guess: {} is banned", table.deck.kinds[kind].name),
                     ));
                 }
                 if guessed(pos.state).contains(&kind) {
@@ -247,7 +293,7 @@ impl GameRules for Guess {
         let mut moves = vec![Move::Game(Box::new(GuessMove::Take(p)))];
         let mine = pos.cards(pos.table.hand(p));
         for (k, &held) in mine.iter().enumerate() {
-            if held == 0 && !guessed(pos.state).contains(&k) {
+            if held == 0 && !guessed(pos.state).contains(&k) && !banned(pos.table).contains(&k) {
                 moves.push(Move::Game(Box::new(GuessMove::Guess(p, k))));
             }
         }
@@ -507,4 +553,105 @@ fn the_deal_and_the_moves_are_scenario_text() {
             "{text}"
         );
     }
+}
+
+/// A game declares its own setup word in its one file: `banned 3 4`
+/// (read in the generic form) keeps those cards out of the legal moves
+/// and the rules, with the answers of the model unchanged; misplaced or
+/// misspelt, it is a located error that leaves the session as it was.
+#[test]
+fn the_game_has_a_declaration_of_its_own() {
+    let with = DEAL.replace("game guess\n", "game guess\nbanned 3 4\n");
+    let (_, s) = replay(&with).unwrap_or_else(|e| panic!("{e:?}"));
+    let (_, plain) = replay(DEAL).unwrap();
+    let moves = |s: &Session| -> Vec<String> {
+        let play = s.playing().unwrap();
+        GUESS
+            .legal_moves(&play.position())
+            .iter()
+            .map(|m| GUESS.move_text(&play.table, m))
+            .collect()
+    };
+    assert_eq!(moves(&s), ["take 1", "guess 1 2", "guess 1 5", "guess 1 6"]);
+    assert_eq!(
+        moves(&plain),
+        [
+            "take 1",
+            "guess 1 2",
+            "guess 1 3",
+            "guess 1 4",
+            "guess 1 5",
+            "guess 1 6"
+        ]
+    );
+    // The declaration changes the rules, not the model.
+    let play = s.playing().unwrap();
+    let (a, b) = (&play.model, &plain.playing().unwrap().model);
+    assert_eq!(a.world_count(), b.world_count());
+    // The banned card is refused where it is written, the others are played.
+    let (code, msg) = refused(&format!("{with}guess 1 3\n"));
+    assert_eq!(
+        (code.as_str(), msg.as_str()),
+        ("guess-banned", "guess 1 3: Guess: 3 is banned")
+    );
+    let (out, _) = replay(&format!("{with}guess 1 5\nexpect C !hand2(5)\n")).unwrap();
+    assert!(
+        matches!(
+            &out[..],
+            [Output::Moved { .. }, Output::Expect { held: true, .. }]
+        ),
+        "{out:?}"
+    );
+    // After the first move the table is set.
+    let (code, _) = refused(&format!("{with}take 1\nbanned 5\n"));
+    assert_eq!(code, "setup-after-start");
+    // A misspelt declaration is suggested like a move.
+    let src = "game guess\nbanne 3\n";
+    let scenario = syntax::parse(src).unwrap();
+    let mut s = session();
+    s.execute(&scenario.statements[0], src).unwrap();
+    let d = s.execute(&scenario.statements[1], src).unwrap_err();
+    assert_eq!(d.code, "unknown-move");
+    assert!(
+        d.help
+            .as_deref()
+            .unwrap()
+            .starts_with("did you mean `banned`?"),
+        "{d:?}"
+    );
+    // Its form: at least one card.
+    let (code, msg) = refused("game guess\nbanned\n");
+    assert_eq!(code, "declaration-arguments", "{msg}");
+    assert_eq!(
+        msg,
+        "too few arguments: Guess's declaration is `banned C...`"
+    );
+    // A card not in the deck, and a card banned twice (the game's own
+    // check), are errors at the declaration when the table is built.
+    let bad = DEAL.replace("game guess\n", "game guess\nbanned 3 9\n");
+    let Err((code, _)) = replay(&bad) else {
+        panic!("a card not in the deck")
+    };
+    assert_eq!(code, "unknown-card");
+    let twice = DEAL.replace("game guess\n", "game guess\nbanned 3\nbanned 3\n");
+    let Err((code, msg)) = replay(&twice) else {
+        panic!("a card banned twice")
+    };
+    assert_eq!(
+        (code.as_str(), msg.as_str()),
+        ("banned-twice", "Guess: 3 is banned twice")
+    );
+    // Another game's declaration is not this game's, and this game's word
+    // is no word of another game.
+    let (code, msg) = refused("game guess\nplayers 1 2\npsychic 2\n");
+    assert_eq!(code, "not-a-declaration-of-the-game");
+    assert_eq!(
+        msg,
+        "`psychic` is a declaration of the Cabo-like game, not of Guess"
+    );
+    let (code, msg) = refused("game gofish\nplayers 1 2\nbanned 3\n");
+    assert_eq!(
+        (code.as_str(), msg.as_str()),
+        ("unknown-move", "unknown statement or move `banned`")
+    );
 }

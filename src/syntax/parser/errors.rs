@@ -4,19 +4,30 @@
 use pest::error::{Error, ErrorVariant, InputLocation};
 
 use super::{Ctx, DealerParser, Rule};
-use crate::syntax::ast::Span;
+use crate::syntax::ast::{Span, GAME_STATEMENTS};
 use crate::syntax::SyntaxError;
 
 /// What a statement may start with, in words.
 const A_STATEMENT: &str = "a statement (game, players, deck, deal, a move, ?, expect ...)";
 const AN_OPERATOR: &str = "an operator such as & or ->";
 
-/// The words a statement of the language starts with, for "did you mean"
-/// (and for completion in front ends): the grammar's own words
-/// ([`super::fast::BUILTIN`]) but `actual`, which only opens a line of a
-/// model or event block. A game's move words are the game's, not the
-/// language's: the resolver suggests those.
+/// The words a statement of the language starts with (for completion in
+/// front ends): the grammar's own words ([`super::fast::BUILTIN`]) but
+/// `actual`, which only opens a line of a model or event block, and the
+/// words it reads on a game's behalf ([`GAME_STATEMENTS`]). A game's move
+/// and declaration words are the game's, not the language's: the games
+/// list those.
 pub fn statement_words() -> Vec<&'static str> {
+    grammar_words()
+        .into_iter()
+        .filter(|w| !GAME_STATEMENTS.contains(w))
+        .collect()
+}
+
+/// Every word the grammar starts a statement with, for "did you mean"
+/// after a statement that does not parse: [`statement_words`] and the
+/// [`GAME_STATEMENTS`].
+fn grammar_words() -> Vec<&'static str> {
     super::fast::BUILTIN
         .iter()
         .copied()
@@ -85,7 +96,7 @@ pub(crate) fn from_pest(ctx: &Ctx, err: Error<Rule>) -> SyntaxError {
         .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '-')
         .collect();
     let known = super::fast::BUILTIN.contains(&first.as_str());
-    if !known && nearest(&first, &statement_words()).is_some() {
+    if !known && nearest(&first, &grammar_words()).is_some() {
         return unknown_statement(ctx, start);
     }
     let mut e = unexpected(ctx, pos, &positives);
@@ -133,7 +144,7 @@ fn unknown_statement(ctx: &Ctx, pos: usize) -> SyntaxError {
         format!("unknown statement `{word}`"),
         &format!("expected {A_STATEMENT}"),
     );
-    e.help = match nearest(&word, &statement_words()) {
+    e.help = match nearest(&word, &grammar_words()) {
         Some(k) => Some(format!("did you mean `{k}`?")),
         None if is_formula(text[pos..].trim()) => Some(format!(
             "a formula is not a statement: write `? {}` to evaluate it",
