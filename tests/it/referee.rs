@@ -343,3 +343,76 @@ fn every_deal_reads_back_and_replays_to_its_model() {
         }
     }
 }
+
+/// FNV-1a, 64 bits: a fingerprint that does not depend on the standard
+/// library's hasher.
+fn fnv(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Where each card of a deal lies: the parts in order, then the stock.
+fn cards_of(deal: &dealer::cards::Deal) -> String {
+    let mut out = String::new();
+    for (place, cards) in &deal.parts {
+        out.push_str(&format!("{place}: {}|", cards.join(" ")));
+    }
+    out.push_str(&deal.stock.join(" "));
+    out
+}
+
+/// The fingerprints of every refereed game's deals of seeds 0..16 at both
+/// sizes (of where the cards lie, and of the whole text), and of a
+/// tournament's custom deal, as they were computed before the deck in a
+/// deal became a typed value: the same seed and size deal the same cards,
+/// so every experiment table stays as it is.
+#[test]
+fn every_seed_deals_the_cards_it_always_dealt() {
+    use dealer::tournament::game::{deal_of, Deal as Custom};
+    let mut lines = Vec::new();
+    for g in dealer::cards::GAMES {
+        let Some(r) = g.referee() else { continue };
+        for size in [Size::Teaching, Size::Full] {
+            let (mut cards, mut text) = (String::new(), String::new());
+            for seed in 0..16u64 {
+                let deal = r.deal(seed, size);
+                cards.push_str(&cards_of(&deal));
+                cards.push('\n');
+                text.push_str(&deal.to_text());
+            }
+            lines.push(format!(
+                "{} {size} {:016x} {:016x}",
+                g.name(),
+                fnv(&cards),
+                fnv(&text)
+            ));
+        }
+    }
+    let custom = Custom::Custom {
+        deck: "deck ranks A K Q J suits S H D C".into(),
+        hand: 3,
+    };
+    let (mut cards, mut text) = (String::new(), String::new());
+    for seed in 0..16u64 {
+        let deal = deal_of("gofish", &custom, seed).unwrap();
+        cards.push_str(&cards_of(&deal));
+        cards.push('\n');
+        text.push_str(&deal.to_text());
+    }
+    lines.push(format!("custom {:016x} {:016x}", fnv(&cards), fnv(&text)));
+    let want = [
+        "gofish small 5f5af8a2cd668b69 e56675b8304571b1",
+        "gofish full 772d602df8cda043 fa960f39e2293f0d",
+        "kwartet small 88fff1b6d36cfe31 d787d0eb46b8aa59",
+        "kwartet full 72ad1d4349531973 1eadfce00c43de09",
+        "kemps small 2f7664a80840c805 fbc2f96822cde963",
+        "kemps full d5ce8078f21b7661 ea75c51815fbd375",
+        "konigrufen small 9ac2fe4781e2ed59 21e819732a3f3479",
+        "konigrufen full 4ccf10ed09840801 11e53e9eddf1b035",
+        "cabo small 129f695e4323f78b ae5398d1c56a970b",
+        "cabo full 4f96bb6499b046bf 54f7a06351cc5239",
+        "custom b7e21a70a51809e3 8f2de28468fba24b",
+    ];
+    assert_eq!(lines, want);
+}
