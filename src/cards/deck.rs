@@ -205,6 +205,173 @@ impl Deck {
         Ok(deck)
     }
 
+    /// `deck ranks R.. suits S..`: one card of each rank in each suit,
+    /// rank by rank (`ranks 2..6 suits S H D C`: 2S 2H 2D 2C 3S ...).
+    pub fn ranks_suits(ranks: &[&str], suits: &[char]) -> Deck {
+        let kinds = ranks
+            .iter()
+            .flat_map(|r| {
+                suits
+                    .iter()
+                    .map(move |s| CardKind::named(normalise(&format!("{r}{s}")), 1))
+            })
+            .collect();
+        Deck { kinds }
+    }
+
+    /// `deck A..B*N`: the values `A..=B`, `copies` cards of each.
+    pub fn values(values: std::ops::RangeInclusive<u32>, copies: u32) -> Deck {
+        let kinds = values
+            .map(|v| CardKind::named(v.to_string(), copies))
+            .collect();
+        Deck { kinds }
+    }
+
+    /// `deck sets A..B of N`: the sets `A..=B` with members `1..=N`, cards
+    /// `<t,v>`.
+    pub fn sets(sets: std::ops::RangeInclusive<u32>, members: u32) -> Deck {
+        let kinds = sets
+            .flat_map(|t| (1..=members).map(move |v| CardKind::named(format!("<{t},{v}>"), 1)))
+            .collect();
+        Deck { kinds }
+    }
+
+    /// `deck tarock` (all 54 cards) or `deck tarock reduced` (the
+    /// Königrufen report's 48).
+    pub fn tarock(reduced: bool) -> Deck {
+        Deck {
+            kinds: tarock(reduced),
+        }
+    }
+
+    /// `deck tarock T1 KH ...`: the tarock cards named, in the order given
+    /// (a name that is no tarock card is left out).
+    pub fn tarock_cards(names: &[&str]) -> Deck {
+        let all = tarock(false);
+        let kinds = names
+            .iter()
+            .filter_map(|n| all.iter().find(|k| k.name == normalise(n)).cloned())
+            .collect();
+        Deck { kinds }
+    }
+
+    /// Every card of the deck, copies counted: each kind's name as many
+    /// times as it has copies, kind by kind (the order a deal shuffles).
+    pub fn cards(&self) -> Vec<String> {
+        self.kinds
+            .iter()
+            .flat_map(|k| std::iter::repeat_n(k.name.clone(), k.copies as usize))
+            .collect()
+    }
+
+    /// The deck as written after `deck`, in the shortest form that reads
+    /// back to this very deck (kinds, order, copies and attributes):
+    /// `tarock` or `tarock reduced`, `sets 1..13 of 4`, `ranks 2..10 J Q K
+    /// A suits S H D C`, items such as `0..12*4` or `Q*4 A*4 7S`, or
+    /// `tarock KH QH T4` for some tarock cards. A deck no form writes
+    /// (its kinds set by hand) is written as its items.
+    pub fn line(&self) -> String {
+        let kinds = &self.kinds;
+        if kinds.is_empty() {
+            return String::new();
+        }
+        if *kinds == tarock(false) {
+            return "tarock".into();
+        }
+        if *kinds == tarock(true) {
+            return "tarock reduced".into();
+        }
+        if let Some(line) = self.sets_line() {
+            return line;
+        }
+        if let Some(line) = self.ranks_line() {
+            return line;
+        }
+        let plain = |k: &CardKind| *k == CardKind::named(k.name.clone(), k.copies);
+        let all = tarock(false);
+        if !kinds.iter().all(plain) && kinds.iter().all(|k| all.contains(k)) {
+            let names: Vec<&str> = kinds.iter().map(|k| k.name.as_str()).collect();
+            return format!("tarock {}", names.join(" "));
+        }
+        self.items_line()
+    }
+
+    /// `sets A..B of N`, when the deck is exactly that.
+    fn sets_line(&self) -> Option<String> {
+        let (first, _) = self.kinds.first()?.set?;
+        let (last, members) = self.kinds.last()?.set?;
+        (first <= last && *self == Deck::sets(first..=last, members))
+            .then(|| format!("sets {first}..{last} of {members}"))
+    }
+
+    /// `ranks R.. suits S..` (two ranks and two suits at least), when the
+    /// deck is exactly that.
+    fn ranks_line(&self) -> Option<String> {
+        let first = self.kinds.first()?;
+        let suits: Vec<char> = self
+            .kinds
+            .iter()
+            .take_while(|k| k.rank.is_some() && k.rank == first.rank)
+            .map(|k| k.suit)
+            .collect::<Option<_>>()?;
+        if suits.len() < 2 || !self.kinds.len().is_multiple_of(suits.len()) {
+            return None;
+        }
+        let ranks: Vec<&str> = self
+            .kinds
+            .iter()
+            .step_by(suits.len())
+            .map(|k| k.rank.as_deref())
+            .collect::<Option<_>>()?;
+        if ranks.len() < 2 || *self != Deck::ranks_suits(&ranks, &suits) {
+            return None;
+        }
+        let suits: Vec<String> = suits.iter().map(char::to_string).collect();
+        Some(format!(
+            "ranks {} suits {}",
+            runs(&ranks).join(" "),
+            suits.join(" ")
+        ))
+    }
+
+    /// The kinds as items: `Q*4 A*4 7S`, three or more consecutive values
+    /// with the same copies as a range (`0..12*4`).
+    fn items_line(&self) -> String {
+        let mut items = Vec::new();
+        let mut i = 0;
+        while i < self.kinds.len() {
+            let k = &self.kinds[i];
+            let copies = |n: u32| {
+                if n == 1 {
+                    String::new()
+                } else {
+                    format!("*{n}")
+                }
+            };
+            let mut j = i + 1;
+            if let Some(v) = number(&k.name) {
+                while j < self.kinds.len()
+                    && self.kinds[j].copies == k.copies
+                    && number(&self.kinds[j].name) == v.checked_add((j - i) as u32)
+                {
+                    j += 1;
+                }
+                if j - i >= 3 {
+                    items.push(format!(
+                        "{v}..{}{}",
+                        v + (j - i - 1) as u32,
+                        copies(k.copies)
+                    ));
+                    i = j;
+                    continue;
+                }
+            }
+            items.push(format!("{}{}", k.name, copies(k.copies)));
+            i += 1;
+        }
+        items.join(" ")
+    }
+
     /// `deck tarock`: all 54 cards; `reduced`: the Königrufen report's 48;
     /// with cards: those tarock cards only.
     fn add_tarock(
@@ -449,6 +616,34 @@ impl Deck {
             parts.join(" ")
         }
     }
+}
+
+/// The number a name writes in its plain form (`7`, not `07`).
+fn number(name: &str) -> Option<u32> {
+    name.parse::<u32>().ok().filter(|v| v.to_string() == name)
+}
+
+/// Ranks as written in `ranks ...`: three or more consecutive numbers as
+/// a range (`2..10 J Q K A`).
+fn runs(ranks: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < ranks.len() {
+        let mut j = i + 1;
+        if let Some(v) = number(ranks[i]) {
+            while j < ranks.len() && number(ranks[j]) == v.checked_add((j - i) as u32) {
+                j += 1;
+            }
+            if j - i >= 3 {
+                out.push(format!("{v}..{}", v + (j - i - 1) as u32));
+                i = j;
+                continue;
+            }
+        }
+        out.push(ranks[i].to_string());
+        i += 1;
+    }
+    out
 }
 
 #[cfg(test)]

@@ -369,7 +369,7 @@ fn cards_of(deal: &dealer::cards::Deal) -> String {
 /// so every experiment table stays as it is.
 #[test]
 fn every_seed_deals_the_cards_it_always_dealt() {
-    use dealer::tournament::game::{deal_of, Deal as Custom};
+    use dealer::tournament::game::{deal_of, read_custom_deck, Deal as Custom};
     let mut lines = Vec::new();
     for g in dealer::cards::GAMES {
         let Some(r) = g.referee() else { continue };
@@ -390,7 +390,7 @@ fn every_seed_deals_the_cards_it_always_dealt() {
         }
     }
     let custom = Custom::Custom {
-        deck: "deck ranks A K Q J suits S H D C".into(),
+        deck: read_custom_deck("deck ranks A K Q J suits S H D C").unwrap(),
         hand: 3,
     };
     let (mut cards, mut text) = (String::new(), String::new());
