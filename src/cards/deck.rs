@@ -733,4 +733,68 @@ mod tests {
         ]));
         assert_eq!(dup.unwrap_err().message, "card `Q` is declared twice");
     }
+
+    /// The deck a `deck` line declares, read by the grammar.
+    fn read(line: &str) -> Deck {
+        crate::cards::referee::read_deck_line(line).unwrap_or_else(|d| panic!("{line}: {d:?}"))
+    }
+
+    #[test]
+    fn each_built_deck_is_the_deck_its_line_declares_and_prints_that_line() {
+        let ranks = [
+            "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A",
+        ];
+        let cases = [
+            (
+                Deck::ranks_suits(&ranks, &['S', 'H', 'D', 'C']),
+                "ranks 2..10 J Q K A suits S H D C",
+            ),
+            (
+                Deck::ranks_suits(&["A", "K", "Q"], &['S', 'H', 'D']),
+                "ranks A K Q suits S H D",
+            ),
+            (Deck::values(0..=12, 4), "0..12*4"),
+            (Deck::values(1..=6, 1), "1..6"),
+            (Deck::sets(1..=13, 4), "sets 1..13 of 4"),
+            (Deck::tarock(false), "tarock"),
+            (Deck::tarock(true), "tarock reduced"),
+            (
+                Deck::tarock_cards(&["KH", "QH", "1H", "2H", "KS", "QS", "9S", "T4"]),
+                "tarock KH QH 1H 2H KS QS 9S T4",
+            ),
+        ];
+        for (deck, line) in cases {
+            assert_eq!(deck, read(&format!("deck {line}")), "{line}");
+            assert_eq!(deck.line(), line);
+        }
+        assert_eq!(Deck::tarock(false).total(), 54);
+        assert_eq!(Deck::tarock(true).total(), 48);
+        assert_eq!(
+            Deck::tarock_cards(&["T4", "nonesuch", "skus"]).line(),
+            "tarock T4 SKUS"
+        );
+    }
+
+    #[test]
+    fn a_deck_prints_a_line_that_reads_back_to_it() {
+        for (written, line) in [
+            ("deck Q*4 A*4", "Q*4 A*4"),
+            ("deck 0..3*3 7S", "0..3*3 7S"),
+            ("deck 1 2 4*2", "1 2 4*2"),
+            ("deck 3 4 5 6*2", "3..5 6*2"),
+            ("deck <8,4> <8,1>", "<8,4> <8,1>"),
+            ("deck sets 2..3 of 2", "sets 2..3 of 2"),
+            ("deck ranks 9 10 J suits H", "9H 10H JH"),
+            ("deck ranks 9 10 J suits X Y", "9X 9Y 10X 10Y JX JY"),
+            ("deck tarock KH QH", "KH QH"),
+            ("deck tarock CH 1H", "tarock CH 1H"),
+            ("deck 2S 2H 3S 3H", "ranks 2 3 suits S H"),
+        ] {
+            let deck = read(written);
+            assert_eq!(deck.line(), line, "{written}");
+            assert_eq!(read(&format!("deck {line}")), deck, "{written}");
+        }
+        assert_eq!(Deck::default().line(), "");
+        assert_eq!(Deck::values(0..=1, 2).cards(), ["0", "0", "1", "1"]);
+    }
 }

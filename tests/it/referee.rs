@@ -10,7 +10,7 @@ use dealer::diag::Span;
 use dealer::interp::{Engine, Options, Output, Session};
 use dealer::syntax;
 use proptest::prelude::*;
-use rand::seq::IndexedRandom;
+use rand::seq::{IndexedRandom, SliceRandom};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -339,8 +339,145 @@ fn every_deal_reads_back_and_replays_to_its_model() {
                 let phantom = table.phantom * table.deck.kinds.len() as u32;
                 assert_eq!(in_stock, deal.stock.len() as u32 + phantom);
                 assert_eq!(deal.uncounted, table.phantom > 0);
+                // The deal's deck is the deck the session read, and the
+                // cards lie as a naive shuffle of its cards, kind by kind,
+                // with the same seed, dealt in order.
+                assert_eq!(table.deck, deal.deck, "{} {size}", g.name());
+                let mut naive: Vec<String> = Vec::new();
+                for k in &table.deck.kinds {
+                    for _ in 0..k.copies {
+                        naive.push(k.name.clone());
+                    }
+                }
+                naive.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
+                let laid: Vec<String> = deal
+                    .parts
+                    .iter()
+                    .flat_map(|(_, cards)| cards.iter().cloned())
+                    .chain(deal.stock.iter().cloned())
+                    .collect();
+                assert_eq!(laid, naive, "{} {size} seed {seed}", g.name());
             }
         }
+    }
+}
+
+/// Reading a deal refuses, with the place, a statement that is no part of a
+/// deal, a deck the deck's rules refuse and a peek by no player.
+#[test]
+fn a_deal_that_is_no_deal_is_refused_with_its_place() {
+    use dealer::cards::{Deal, Opening};
+    let good = "game cabo\nplayers 1 2\ndeck 0..3*3\ndeal 1.1: 2 | 1.2: 3\npeek 2 1.1\n";
+    let deal = Deal::from_text(good).unwrap();
+    assert_eq!(
+        deal.opening,
+        vec![Opening::Peek {
+            player: 1,
+            place: "1.1".into()
+        }]
+    );
+    assert_eq!(deal.deck.total(), 12);
+    for (text, code, at) in [
+        (
+            "game cabo\nplayers 1 2\ndeck 0..3\nask 1 2 3\n",
+            "not-a-deal",
+            "ask 1 2 3",
+        ),
+        (
+            "game cabo\nplayers 1 2\ndeck 0..3\n? K_1 p\n",
+            "not-a-deal",
+            "? K_1 p",
+        ),
+        ("game cabo\nplayers 1 2\ndeck 0..3 2*2\n", "bad-deck", "2*2"),
+        (
+            "game cabo\nplayers 1 2\ndeck 0..3\npeek 3 1.1\n",
+            "unknown-player",
+            "3",
+        ),
+    ] {
+        let d = Deal::from_text(text).unwrap_err();
+        assert_eq!(d.code, code, "{text}");
+        let span = d.span;
+        let line_start = text.rfind(at).unwrap();
+        assert!(
+            span.start >= line_start && span.end <= line_start + at.len(),
+            "{text}: {span:?} is not `{at}`"
+        );
+    }
+}
+
+/// A deck line written in any form, read by the grammar, prints (with
+/// [`Deck::line`]) a line that reads back to the very same deck.
+fn deck_line() -> impl Strategy<Value = String> {
+    let names = prop::sample::subsequence(
+        vec![
+            "Q", "A", "K", "7", "8", "9", "10", "QH", "2S", "<3,1>", "<3,2>", "X1", "CH", "T4",
+        ],
+        1..6,
+    );
+    let items = (names, prop::collection::vec(1u32..4, 6)).prop_map(|(names, copies)| {
+        let items: Vec<String> = names
+            .iter()
+            .zip(copies)
+            .map(|(n, c)| {
+                if c == 1 {
+                    n.to_string()
+                } else {
+                    format!("{n}*{c}")
+                }
+            })
+            .collect();
+        items.join(" ")
+    });
+    let values = (0u32..5, 0u32..6, 1u32..4, any::<bool>()).prop_map(|(a, n, c, more)| {
+        let mut line = format!("{a}..{}*{c}", a + n);
+        if more {
+            line.push_str(&format!(" {}", a + n + 2));
+        }
+        line
+    });
+    let ranks = (
+        prop::sample::subsequence(
+            vec!["1", "2", "3", "4", "5", "9", "10", "J", "Q", "K", "A"],
+            1..8,
+        ),
+        prop::sample::subsequence(vec!["S", "H", "D", "C", "X"], 1..5),
+    )
+        .prop_map(|(r, s)| format!("ranks {} suits {}", r.join(" "), s.join(" ")));
+    let sets =
+        (1u32..4, 0u32..3, 1u32..4).prop_map(|(a, n, m)| format!("sets {a}..{} of {m}", a + n));
+    let tarock = prop::sample::subsequence(
+        vec![
+            "T1", "T21", "SKUS", "KH", "QH", "CH", "1H", "4H", "10S", "7C", "JD",
+        ],
+        0..6,
+    )
+    .prop_map(|cards| format!("tarock {}", cards.join(" ")));
+    prop_oneof![
+        items,
+        values,
+        ranks,
+        sets,
+        tarock,
+        Just("tarock reduced".to_string())
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 256,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn every_deck_prints_a_line_that_reads_back_to_it(line in deck_line()) {
+        use dealer::cards::referee::read_deck_line;
+        let deck = read_deck_line(&format!("deck {line}")).unwrap();
+        let printed = deck.line();
+        let again = read_deck_line(&format!("deck {printed}"))
+            .unwrap_or_else(|d| panic!("`{line}` printed as `{printed}`: {d:?}"));
+        prop_assert_eq!(again, deck, "`{}` printed as `{}`", line, printed);
     }
 }
 
