@@ -7,7 +7,7 @@
 
 use crate::diag::{suggest, Diagnostic};
 use crate::engine::Kind;
-use crate::syntax::ast::{DeckItem, DeckSpec, Name};
+use crate::syntax::ast::{DeckItem, DeckSpec, Name, StatementKind};
 
 /// One card kind of a deck.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -203,6 +203,30 @@ impl Deck {
             }
         }
         Ok(deck)
+    }
+
+    /// The deck a `deck ...` line declares, read by the scenario grammar:
+    /// the edge where a deck given as text (a tournament's `--deck`)
+    /// becomes a [`Deck`], or a diagnostic located in `line`.
+    pub fn read_line(line: &str) -> Result<Deck, Diagnostic> {
+        let statements =
+            crate::syntax::parse_statement(line).map_err(|errors| errors[0].to_diagnostic())?;
+        let help = "write a deck such as `deck Q*4 A*4` or `deck ranks A K Q J suits S H D C`";
+        match statements.as_slice() {
+            [] => Err(Diagnostic::unlocated("bad-deck", "no deck was given").with_help(help)),
+            [one] => match &one.kind {
+                StatementKind::Deck(spec) => Deck::from_spec(spec),
+                _ => Err(
+                    Diagnostic::error("bad-deck", "this is not a deck", one.span).with_help(help),
+                ),
+            },
+            [_, second, ..] => {
+                Err(
+                    Diagnostic::error("bad-deck", "only one deck can be given", second.span)
+                        .with_help(help),
+                )
+            }
+        }
     }
 
     /// `deck ranks R.. suits S..`: one card of each rank in each suit,
@@ -736,7 +760,7 @@ mod tests {
 
     /// The deck a `deck` line declares, read by the grammar.
     fn read(line: &str) -> Deck {
-        crate::cards::referee::read_deck_line(line).unwrap_or_else(|d| panic!("{line}: {d:?}"))
+        Deck::read_line(line).unwrap_or_else(|d| panic!("{line}: {d:?}"))
     }
 
     #[test]

@@ -16,9 +16,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::diag::Diagnostic;
 use crate::engine::{Agent, Backend, Kind};
-use crate::syntax::ast::StatementKind;
 
 use super::deal::Deal;
 use super::deck::Deck;
@@ -244,28 +242,6 @@ pub fn move_text(table: &Table, mv: &Move) -> String {
         Move::Game(g) => action_text(table, g.as_ref()),
         Move::Announce(_) | Move::Apply(..) => {
             unreachable!("a referee offers no announcement or declared event")
-        }
-    }
-}
-
-/// The deck a `deck ...` line declares, read by the scenario grammar: the
-/// edge where a deck given as text (a tournament's `--deck`) becomes a
-/// [`Deck`], or a diagnostic located in `line`.
-pub fn read_deck_line(line: &str) -> Result<Deck, Diagnostic> {
-    let statements =
-        crate::syntax::parse_statement(line).map_err(|errors| errors[0].to_diagnostic())?;
-    let help = "write a deck such as `deck Q*4 A*4` or `deck ranks A K Q J suits S H D C`";
-    match statements.as_slice() {
-        [] => Err(Diagnostic::unlocated("bad-deck", "no deck was given").with_help(help)),
-        [one] => match &one.kind {
-            StatementKind::Deck(spec) => Deck::from_spec(spec),
-            _ => Err(Diagnostic::error("bad-deck", "this is not a deck", one.span).with_help(help)),
-        },
-        [_, second, ..] => {
-            Err(
-                Diagnostic::error("bad-deck", "only one deck can be given", second.span)
-                    .with_help(help),
-            )
         }
     }
 }

@@ -3,7 +3,7 @@
 
 pub use crate::play::GameOutcome;
 
-use crate::cards::referee::{dealt as dealt_from, read_deck_line};
+use crate::cards::referee::dealt as dealt_from;
 use crate::cards::{Deal as CardDeal, Deck, GameRules, Size};
 use crate::interp::{Engine, Options};
 use crate::play::Match;
@@ -52,7 +52,7 @@ pub fn read_custom_deck(deck_line: &str) -> Result<Deck, String> {
             "--deck takes the cards of a deck, such as `Q*4 A*4`, not a `{first}` statement"
         ));
     }
-    read_deck_line(deck_line)
+    Deck::read_line(deck_line)
         .map_err(|d| d.render("--deck", deck_line, false).trim_end().to_string())
 }
 

@@ -472,10 +472,10 @@ proptest! {
 
     #[test]
     fn every_deck_prints_a_line_that_reads_back_to_it(line in deck_line()) {
-        use dealer::cards::referee::read_deck_line;
-        let deck = read_deck_line(&format!("deck {line}")).unwrap();
+        use dealer::cards::Deck;
+        let deck = Deck::read_line(&format!("deck {line}")).unwrap();
         let printed = deck.line();
-        let again = read_deck_line(&format!("deck {printed}"))
+        let again = Deck::read_line(&format!("deck {printed}"))
             .unwrap_or_else(|d| panic!("`{line}` printed as `{printed}`: {d:?}"));
         prop_assert_eq!(again, deck, "`{}` printed as `{}`", line, printed);
     }
