@@ -92,6 +92,18 @@ fn play(game: &str, seed: u64, size: Size, try_all: bool) -> Played {
     }
 }
 
+/// Whether the one `expect` statement `text` holds in the session.
+fn expected(session: &mut Session, text: &str) -> bool {
+    let scenario = syntax::parse(text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+    let outputs = session
+        .execute(&scenario.statements[0], text)
+        .unwrap_or_else(|d| panic!("{}", d.render("query", text, false)));
+    match outputs.as_slice() {
+        [Output::Expect { held, .. }] => *held,
+        other => panic!("{text}: {other:?}"),
+    }
+}
+
 /// Replays written-out text with `engine`; every expectation must hold.
 /// Returns how many held.
 fn replays_with(text: &str, engine: Engine) -> usize {
@@ -357,6 +369,19 @@ fn every_deal_reads_back_and_replays_to_its_model() {
                     .chain(deal.stock.iter().cloned())
                     .collect();
                 assert_eq!(laid, naive, "{} {size} seed {seed}", g.name());
+                // Each opening peek was played: its player knows the card
+                // it looked at, and the next player does not.
+                let n = deal.players.len();
+                let mut peeks = 0;
+                for opening in &deal.opening {
+                    let dealer::cards::Opening::Peek { player, place } = opening;
+                    let (me, next) = (&deal.players[*player], &deal.players[(*player + 1) % n]);
+                    assert!(expected(&mut session, &format!("expect Kv{me} {place}")));
+                    assert!(expected(&mut session, &format!("expect !Kv{next} {place}")));
+                    peeks += 1;
+                }
+                let want = if g.name() == "cabo" { 2 * n } else { 0 };
+                assert_eq!(peeks, want, "{} {size}", g.name());
             }
         }
     }
