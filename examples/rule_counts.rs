@@ -20,7 +20,7 @@ use std::path::Path;
 use dealer::interp::Engine;
 use dealer::play::seat_rng;
 use dealer::strategy::{choose, find, Strategy};
-use dealer::tournament::game::dealt;
+use dealer::tournament::game::{dealt, read_custom_deck};
 use dealer::tournament::Deal;
 
 /// Counts of one run.
@@ -94,7 +94,7 @@ fn main() -> Result<(), String> {
     }
     let game = &args[0];
     let deal = Deal::Custom {
-        deck: format!("deck {}", args[1]),
+        deck: read_custom_deck(&format!("deck {}", args[1]))?,
         hand: args[2].parse().map_err(|_| "HAND is a number")?,
     };
     let games: u64 = args[3].parse().map_err(|_| "GAMES is a number")?;

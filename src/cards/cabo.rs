@@ -585,11 +585,13 @@ impl GameRules for Cabo {
         // At the report's size the players do not count cards, as in the
         // report ("none of the agents count cards"): 13^16 worlds at the
         // deal. The teaching deck keeps exact counting.
-        let (players, deck, uncounted): (&[&str], &str, bool) = match size {
-            Size::Full => (&["1", "2", "3", "4"], "0..12*4", true),
-            Size::Teaching => (&["1", "2"], "0..3*3", false),
+        use super::deal::Opening;
+        use super::deck::Deck;
+        let (players, deck, uncounted): (&[&str], Deck, bool) = match size {
+            Size::Full => (&["1", "2", "3", "4"], Deck::values(0..=12, 4), true),
+            Size::Teaching => (&["1", "2"], Deck::values(0..=3, 3), false),
         };
-        let mut cards = shuffled(&format!("deck {deck}"), seed).into_iter();
+        let mut cards = shuffled(&deck, seed).into_iter();
         let mut parts = Vec::new();
         for p in players {
             for n in 1..=SLOTS {
@@ -600,13 +602,19 @@ impl GameRules for Cabo {
         parts.push(("open".into(), vec![cards.next().expect("enough cards")]));
         let opening = players
             .iter()
-            .flat_map(|p| [format!("peek {p} {p}.1"), format!("peek {p} {p}.2")])
+            .enumerate()
+            .flat_map(|(seat, p)| {
+                [1, 2].map(|n| Opening::Peek {
+                    player: seat,
+                    place: format!("{p}.{n}"),
+                })
+            })
             .collect();
         Deal {
             game: "cabo".into(),
             seed,
             players: players.iter().map(|p| p.to_string()).collect(),
-            deck: deck.into(),
+            deck,
             uncounted,
             parts,
             stock: cards.collect(),

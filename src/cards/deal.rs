@@ -1,12 +1,15 @@
-//! A seeded deal as a value: the game, the players, the deck, the cards
-//! at each place, the stock's order, the psychic players and the opening
-//! moves, with one printer to scenario text ([`Deal::to_text`]) and one
-//! reader back ([`Deal::from_text`]). A referee's setup is its deal
-//! printed, so a played game still goes through the parser and the
-//! interpreter like any scenario.
+//! A seeded deal as a value: the game, the players, the deck (a typed
+//! [`Deck`]), the cards at each place, the stock's order, the psychic
+//! players and the opening moves (typed [`Opening`]s), with one printer to
+//! scenario text ([`Deal::to_text`]) and one reader back
+//! ([`Deal::from_text`]). A referee deals from the typed deck and never
+//! reads text; its setup is its deal printed, so a played game still goes
+//! through the parser and the interpreter like any scenario.
 
 use crate::diag::Diagnostic;
-use crate::syntax::ast::StatementKind;
+use crate::syntax::ast::{MoveKind, StatementKind};
+
+use super::deck::Deck;
 
 /// The comment a deal starts with, which also records its seed.
 const SEEDED: &str = "# a seeded deal (seed ";
@@ -25,16 +28,31 @@ pub struct Deal {
     pub players: Vec<String>,
     /// The seats of the psychic players (`psychic P`), in order.
     pub psychic: Vec<usize>,
-    /// The deck as written after `deck` (`ranks 2..6 suits S H D C`).
-    pub deck: String,
+    /// The deck: its kinds in order, each with its name and copies;
+    /// written back as a `deck` line by [`Deck::line`].
+    pub deck: Deck,
     /// Whether the players do not count cards (`uncounted`).
     pub uncounted: bool,
     /// The cards dealt to each place (a hand, a pile, a slot), in order.
     pub parts: Vec<(String, Vec<String>)>,
     /// The stock, top first.
     pub stock: Vec<String>,
-    /// The opening moves, one statement each (the Cabo-like game's peeks).
-    pub opening: Vec<String>,
+    /// The opening moves, played before the first turn (the Cabo-like
+    /// game's peeks).
+    pub opening: Vec<Opening>,
+}
+
+/// A move a deal opens with, before the first turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Opening {
+    /// `peek P PLACE`: the player at seat `player` looks at the card at
+    /// `place` (a slot of the Cabo-like game).
+    Peek {
+        /// The seat of the player who looks.
+        player: usize,
+        /// The place looked at.
+        place: String,
+    },
 }
 
 impl Deal {
@@ -67,7 +85,9 @@ impl Deal {
                 .collect();
             out.push_str(&format!("psychic {}\n", names.join(" ")));
         }
-        out.push_str(&format!("deck {}\n", self.deck));
+        if !self.deck.kinds.is_empty() {
+            out.push_str(&format!("deck {}\n", self.deck.line()));
+        }
         if self.uncounted {
             out.push_str(&format!("{UNCOUNTED}\nuncounted\n"));
         }
@@ -82,24 +102,32 @@ impl Deal {
         if !self.stock.is_empty() {
             out.push_str(&format!("stock {}\n", self.stock.join(" ")));
         }
-        for line in &self.opening {
-            out.push_str(line);
-            out.push('\n');
+        for opening in &self.opening {
+            match opening {
+                Opening::Peek { player, place } => {
+                    out.push_str(&format!("peek {} {place}\n", self.players[*player]));
+                }
+            }
         }
         out
     }
 
     /// Reads a deal written by [`to_text`](Deal::to_text) (or by hand in
-    /// its form): the statements after the deal are its opening moves. A
-    /// statement that does not parse, or a `psychic` player not among the
-    /// players, is an error.
+    /// its form): the `peek`s after the deal are its opening moves. A
+    /// statement that does not parse, a deck the deck's rules refuse, a
+    /// `psychic` or peeking player not among the players, or a statement
+    /// that is no part of a deal is an error, located in `text`.
     pub fn from_text(text: &str) -> Result<Deal, Diagnostic> {
         let scenario = crate::syntax::parse(text).map_err(|errors| errors[0].to_diagnostic())?;
         let mut deal = Deal::default();
         if let Some(rest) = text.lines().next().and_then(|l| l.strip_prefix(SEEDED)) {
             deal.seed = rest.trim_end_matches(')').parse().unwrap_or(0);
         }
-        let source = |span: crate::diag::Span| text[span.start..span.end].trim().to_string();
+        let seat = |players: &[String], n: &crate::syntax::ast::Name| {
+            players.iter().position(|p| *p == n.text).ok_or_else(|| {
+                Diagnostic::error("unknown-player", format!("no player `{}`", n.text), n.span)
+            })
+        };
         for stmt in &scenario.statements {
             match &stmt.kind {
                 StatementKind::Game(name) => deal.game = name.text.to_string(),
@@ -108,28 +136,10 @@ impl Deal {
                 }
                 StatementKind::Psychic(names) => {
                     for n in names {
-                        let seat =
-                            deal.players
-                                .iter()
-                                .position(|p| *p == n.text)
-                                .ok_or_else(|| {
-                                    Diagnostic::error(
-                                        "unknown-player",
-                                        format!("no player `{}`", n.text),
-                                        n.span,
-                                    )
-                                })?;
-                        deal.psychic.push(seat);
+                        deal.psychic.push(seat(&deal.players, n)?);
                     }
                 }
-                StatementKind::Deck(_) => {
-                    let written = source(stmt.span);
-                    deal.deck = written
-                        .strip_prefix("deck")
-                        .unwrap_or(&written)
-                        .trim()
-                        .to_string();
-                }
+                StatementKind::Deck(spec) => deal.deck = Deck::from_spec(spec)?,
                 StatementKind::Uncounted => deal.uncounted = true,
                 StatementKind::Deal(parts) => deal.parts.extend(parts.iter().map(|p| {
                     (
@@ -140,9 +150,23 @@ impl Deal {
                 StatementKind::Stock(cards) => {
                     deal.stock = cards.iter().map(|c| c.text.to_string()).collect();
                 }
-                _ => deal.opening.push(source(stmt.span)),
+                StatementKind::Move(mv) => match &mv.kind {
+                    MoveKind::Peek { player, slot } => deal.opening.push(Opening::Peek {
+                        player: seat(&deal.players, player)?,
+                        place: slot.text.to_string(),
+                    }),
+                    _ => return Err(not_a_deal(stmt.span)),
+                },
+                _ => return Err(not_a_deal(stmt.span)),
             }
         }
         Ok(deal)
     }
+}
+
+/// A statement that is no part of a deal.
+fn not_a_deal(span: crate::diag::Span) -> Diagnostic {
+    Diagnostic::error("not-a-deal", "this is no part of a deal", span).with_help(
+        "a deal holds `game`, `players`, `psychic`, `deck`, `uncounted`, `deal`, `stock` and opening `peek`s",
+    )
 }

@@ -7,7 +7,7 @@
 
 use crate::diag::{suggest, Diagnostic};
 use crate::engine::Kind;
-use crate::syntax::ast::{DeckItem, DeckSpec, Name};
+use crate::syntax::ast::{DeckItem, DeckSpec, Name, StatementKind};
 
 /// One card kind of a deck.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -203,6 +203,197 @@ impl Deck {
             }
         }
         Ok(deck)
+    }
+
+    /// The deck a `deck ...` line declares, read by the scenario grammar:
+    /// the edge where a deck given as text (a tournament's `--deck`)
+    /// becomes a [`Deck`], or a diagnostic located in `line`.
+    pub fn read_line(line: &str) -> Result<Deck, Diagnostic> {
+        let statements =
+            crate::syntax::parse_statement(line).map_err(|errors| errors[0].to_diagnostic())?;
+        let help = "write a deck such as `deck Q*4 A*4` or `deck ranks A K Q J suits S H D C`";
+        match statements.as_slice() {
+            [] => Err(Diagnostic::unlocated("bad-deck", "no deck was given").with_help(help)),
+            [one] => match &one.kind {
+                StatementKind::Deck(spec) => Deck::from_spec(spec),
+                _ => Err(
+                    Diagnostic::error("bad-deck", "this is not a deck", one.span).with_help(help),
+                ),
+            },
+            [_, second, ..] => {
+                Err(
+                    Diagnostic::error("bad-deck", "only one deck can be given", second.span)
+                        .with_help(help),
+                )
+            }
+        }
+    }
+
+    /// `deck ranks R.. suits S..`: one card of each rank in each suit,
+    /// rank by rank (`ranks 2..6 suits S H D C`: 2S 2H 2D 2C 3S ...).
+    pub fn ranks_suits(ranks: &[&str], suits: &[char]) -> Deck {
+        let kinds = ranks
+            .iter()
+            .flat_map(|r| {
+                suits
+                    .iter()
+                    .map(move |s| CardKind::named(normalise(&format!("{r}{s}")), 1))
+            })
+            .collect();
+        Deck { kinds }
+    }
+
+    /// `deck A..B*N`: the values `A..=B`, `copies` cards of each.
+    pub fn values(values: std::ops::RangeInclusive<u32>, copies: u32) -> Deck {
+        let kinds = values
+            .map(|v| CardKind::named(v.to_string(), copies))
+            .collect();
+        Deck { kinds }
+    }
+
+    /// `deck sets A..B of N`: the sets `A..=B` with members `1..=N`, cards
+    /// `<t,v>`.
+    pub fn sets(sets: std::ops::RangeInclusive<u32>, members: u32) -> Deck {
+        let kinds = sets
+            .flat_map(|t| (1..=members).map(move |v| CardKind::named(format!("<{t},{v}>"), 1)))
+            .collect();
+        Deck { kinds }
+    }
+
+    /// `deck tarock` (all 54 cards) or `deck tarock reduced` (the
+    /// Königrufen report's 48).
+    pub fn tarock(reduced: bool) -> Deck {
+        Deck {
+            kinds: tarock(reduced),
+        }
+    }
+
+    /// `deck tarock T1 KH ...`: the tarock cards named, in the order given
+    /// (a name that is no tarock card is left out).
+    pub fn tarock_cards(names: &[&str]) -> Deck {
+        let all = tarock(false);
+        let kinds = names
+            .iter()
+            .filter_map(|n| all.iter().find(|k| k.name == normalise(n)).cloned())
+            .collect();
+        Deck { kinds }
+    }
+
+    /// Every card of the deck, copies counted: each kind's name as many
+    /// times as it has copies, kind by kind (the order a deal shuffles).
+    pub fn cards(&self) -> Vec<String> {
+        self.kinds
+            .iter()
+            .flat_map(|k| std::iter::repeat_n(k.name.clone(), k.copies as usize))
+            .collect()
+    }
+
+    /// The deck as written after `deck`, in the shortest form that reads
+    /// back to this very deck (kinds, order, copies and attributes):
+    /// `tarock` or `tarock reduced`, `sets 1..13 of 4`, `ranks 2..10 J Q K
+    /// A suits S H D C`, items such as `0..12*4` or `Q*4 A*4 7S`, or
+    /// `tarock KH QH T4` for some tarock cards. A deck no form writes
+    /// (its kinds set by hand) is written as its items.
+    pub fn line(&self) -> String {
+        let kinds = &self.kinds;
+        if kinds.is_empty() {
+            return String::new();
+        }
+        if *kinds == tarock(false) {
+            return "tarock".into();
+        }
+        if *kinds == tarock(true) {
+            return "tarock reduced".into();
+        }
+        if let Some(line) = self.sets_line() {
+            return line;
+        }
+        if let Some(line) = self.ranks_line() {
+            return line;
+        }
+        let plain = |k: &CardKind| *k == CardKind::named(k.name.clone(), k.copies);
+        let all = tarock(false);
+        if !kinds.iter().all(plain) && kinds.iter().all(|k| all.contains(k)) {
+            let names: Vec<&str> = kinds.iter().map(|k| k.name.as_str()).collect();
+            return format!("tarock {}", names.join(" "));
+        }
+        self.items_line()
+    }
+
+    /// `sets A..B of N`, when the deck is exactly that.
+    fn sets_line(&self) -> Option<String> {
+        let (first, _) = self.kinds.first()?.set?;
+        let (last, members) = self.kinds.last()?.set?;
+        (first <= last && *self == Deck::sets(first..=last, members))
+            .then(|| format!("sets {first}..{last} of {members}"))
+    }
+
+    /// `ranks R.. suits S..` (two ranks and two suits at least), when the
+    /// deck is exactly that.
+    fn ranks_line(&self) -> Option<String> {
+        let first = self.kinds.first()?;
+        let suits: Vec<char> = self
+            .kinds
+            .iter()
+            .take_while(|k| k.rank.is_some() && k.rank == first.rank)
+            .map(|k| k.suit)
+            .collect::<Option<_>>()?;
+        if suits.len() < 2 || !self.kinds.len().is_multiple_of(suits.len()) {
+            return None;
+        }
+        let ranks: Vec<&str> = self
+            .kinds
+            .iter()
+            .step_by(suits.len())
+            .map(|k| k.rank.as_deref())
+            .collect::<Option<_>>()?;
+        if ranks.len() < 2 || *self != Deck::ranks_suits(&ranks, &suits) {
+            return None;
+        }
+        let suits: Vec<String> = suits.iter().map(char::to_string).collect();
+        Some(format!(
+            "ranks {} suits {}",
+            runs(&ranks).join(" "),
+            suits.join(" ")
+        ))
+    }
+
+    /// The kinds as items: `Q*4 A*4 7S`, three or more consecutive values
+    /// with the same copies as a range (`0..12*4`).
+    fn items_line(&self) -> String {
+        let mut items = Vec::new();
+        let mut i = 0;
+        while i < self.kinds.len() {
+            let k = &self.kinds[i];
+            let copies = |n: u32| {
+                if n == 1 {
+                    String::new()
+                } else {
+                    format!("*{n}")
+                }
+            };
+            let mut j = i + 1;
+            if let Some(v) = number(&k.name) {
+                while j < self.kinds.len()
+                    && self.kinds[j].copies == k.copies
+                    && number(&self.kinds[j].name) == v.checked_add((j - i) as u32)
+                {
+                    j += 1;
+                }
+                if j - i >= 3 {
+                    items.push(format!(
+                        "{v}..{}{}",
+                        v + (j - i - 1) as u32,
+                        copies(k.copies)
+                    ));
+                    i = j;
+                    continue;
+                }
+            }
+            items.push(format!("{}{}", k.name, copies(k.copies)));
+            i += 1;
+        }
+        items.join(" ")
     }
 
     /// `deck tarock`: all 54 cards; `reduced`: the Königrufen report's 48;
@@ -451,6 +642,34 @@ impl Deck {
     }
 }
 
+/// The number a name writes in its plain form (`7`, not `07`).
+fn number(name: &str) -> Option<u32> {
+    name.parse::<u32>().ok().filter(|v| v.to_string() == name)
+}
+
+/// Ranks as written in `ranks ...`: three or more consecutive numbers as
+/// a range (`2..10 J Q K A`).
+fn runs(ranks: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < ranks.len() {
+        let mut j = i + 1;
+        if let Some(v) = number(ranks[i]) {
+            while j < ranks.len() && number(ranks[j]) == v.checked_add((j - i) as u32) {
+                j += 1;
+            }
+            if j - i >= 3 {
+                out.push(format!("{v}..{}", v + (j - i - 1) as u32));
+                i = j;
+                continue;
+            }
+        }
+        out.push(ranks[i].to_string());
+        i += 1;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -537,5 +756,69 @@ mod tests {
             },
         ]));
         assert_eq!(dup.unwrap_err().message, "card `Q` is declared twice");
+    }
+
+    /// The deck a `deck` line declares, read by the grammar.
+    fn read(line: &str) -> Deck {
+        Deck::read_line(line).unwrap_or_else(|d| panic!("{line}: {d:?}"))
+    }
+
+    #[test]
+    fn each_built_deck_is_the_deck_its_line_declares_and_prints_that_line() {
+        let ranks = [
+            "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A",
+        ];
+        let cases = [
+            (
+                Deck::ranks_suits(&ranks, &['S', 'H', 'D', 'C']),
+                "ranks 2..10 J Q K A suits S H D C",
+            ),
+            (
+                Deck::ranks_suits(&["A", "K", "Q"], &['S', 'H', 'D']),
+                "ranks A K Q suits S H D",
+            ),
+            (Deck::values(0..=12, 4), "0..12*4"),
+            (Deck::values(1..=6, 1), "1..6"),
+            (Deck::sets(1..=13, 4), "sets 1..13 of 4"),
+            (Deck::tarock(false), "tarock"),
+            (Deck::tarock(true), "tarock reduced"),
+            (
+                Deck::tarock_cards(&["KH", "QH", "1H", "2H", "KS", "QS", "9S", "T4"]),
+                "tarock KH QH 1H 2H KS QS 9S T4",
+            ),
+        ];
+        for (deck, line) in cases {
+            assert_eq!(deck, read(&format!("deck {line}")), "{line}");
+            assert_eq!(deck.line(), line);
+        }
+        assert_eq!(Deck::tarock(false).total(), 54);
+        assert_eq!(Deck::tarock(true).total(), 48);
+        assert_eq!(
+            Deck::tarock_cards(&["T4", "nonesuch", "skus"]).line(),
+            "tarock T4 SKUS"
+        );
+    }
+
+    #[test]
+    fn a_deck_prints_a_line_that_reads_back_to_it() {
+        for (written, line) in [
+            ("deck Q*4 A*4", "Q*4 A*4"),
+            ("deck 0..3*3 7S", "0..3*3 7S"),
+            ("deck 1 2 4*2", "1 2 4*2"),
+            ("deck 3 4 5 6*2", "3..5 6*2"),
+            ("deck <8,4> <8,1>", "<8,4> <8,1>"),
+            ("deck sets 2..3 of 2", "sets 2..3 of 2"),
+            ("deck ranks 9 10 J suits H", "9H 10H JH"),
+            ("deck ranks 9 10 J suits X Y", "9X 9Y 10X 10Y JX JY"),
+            ("deck tarock KH QH", "KH QH"),
+            ("deck tarock CH 1H", "tarock CH 1H"),
+            ("deck 2S 2H 3S 3H", "ranks 2 3 suits S H"),
+        ] {
+            let deck = read(written);
+            assert_eq!(deck.line(), line, "{written}");
+            assert_eq!(read(&format!("deck {line}")), deck, "{written}");
+        }
+        assert_eq!(Deck::default().line(), "");
+        assert_eq!(Deck::values(0..=1, 2).cards(), ["0", "0", "1", "1"]);
     }
 }

@@ -451,8 +451,16 @@ impl GameRules for GoFish {
 
     fn deal(&self, seed: u64, size: Size) -> Deal {
         let (deck, hand) = match size {
-            Size::Full => ("deck ranks 2..10 J Q K A suits S H D C", 7),
-            Size::Teaching => ("deck ranks A K Q suits S H D", 2),
+            Size::Full => (
+                Deck::ranks_suits(
+                    &[
+                        "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A",
+                    ],
+                    &['S', 'H', 'D', 'C'],
+                ),
+                7,
+            ),
+            Size::Teaching => (Deck::ranks_suits(&["A", "K", "Q"], &['S', 'H', 'D']), 2),
         };
         dealt("gofish", &["1", "2", "3"], deck, hand, seed)
     }

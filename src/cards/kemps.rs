@@ -29,6 +29,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::engine::{Agent, Backend, Event, EventModel, Formula, Kind, Loc, Post};
 
 use super::deal::Deal;
+use super::deck::Deck;
 use super::events;
 use super::game::GameRules;
 use super::generic::{generic, generic_event_models};
@@ -659,10 +660,10 @@ impl GameRules for Kemps {
 
     fn deal(&self, seed: u64, size: Size) -> Deal {
         let deck = match size {
-            Size::Full => "ranks 2..6 suits S H D C",
-            Size::Teaching => "2..6*4",
+            Size::Full => Deck::ranks_suits(&["2", "3", "4", "5", "6"], &['S', 'H', 'D', 'C']),
+            Size::Teaching => Deck::values(2..=6, 4),
         };
-        let mut cards = shuffled(&format!("deck {deck}"), seed).into_iter();
+        let mut cards = shuffled(&deck, seed).into_iter();
         let mut take = |n: usize| cards.by_ref().take(n).collect::<Vec<String>>();
         let players = ["1", "2", "3"];
         let mut parts: Vec<(String, Vec<String>)> = players
@@ -674,7 +675,7 @@ impl GameRules for Kemps {
             game: "kemps".into(),
             seed,
             players: players.iter().map(|p| p.to_string()).collect(),
-            deck: deck.into(),
+            deck,
             parts,
             stock: take(usize::MAX),
             ..Deal::default()

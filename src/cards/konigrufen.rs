@@ -26,7 +26,7 @@ use crate::engine::{Agent, Backend, Cmp, Event, EventModel, Formula, Kind, Loc, 
 use crate::syntax::ast::Name;
 
 use super::deal::Deal;
-use super::deck::{tarock_ranks, CardKind};
+use super::deck::{tarock_ranks, CardKind, Deck};
 use super::game::GameRules;
 use super::generic::{generic, generic_event_models};
 use super::referee::{dealt, HandFacts, Position, Size, ViewStyle};
@@ -585,11 +585,11 @@ impl GameRules for Konigrufen {
     fn deal(&self, seed: u64, size: Size) -> Deal {
         let players = ["Bruno", "Jakob", "Katrin", "Nadine"];
         match size {
-            Size::Full => dealt("konigrufen", &players, "deck tarock reduced", 12, seed),
+            Size::Full => dealt("konigrufen", &players, Deck::tarock(true), 12, seed),
             Size::Teaching => dealt(
                 "konigrufen",
                 &players,
-                "deck tarock KH QH 1H 2H KS QS 9S T4",
+                Deck::tarock_cards(&["KH", "QH", "1H", "2H", "KS", "QS", "9S", "T4"]),
                 2,
                 seed,
             ),

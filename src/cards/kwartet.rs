@@ -19,6 +19,7 @@ use crate::engine::{Agent, Backend, Cmp, Event, EventModel, Formula, Kind, Post}
 
 use super::books;
 use super::deal::Deal;
+use super::deck::Deck;
 use super::events;
 use super::game::GameRules;
 use super::generic::{generic, generic_event_models};
@@ -316,11 +317,11 @@ impl GameRules for Kwartet {
             Size::Full => dealt(
                 "kwartet",
                 &["1", "2", "3", "4"],
-                "deck sets 1..13 of 4",
+                Deck::sets(1..=13, 4),
                 13,
                 seed,
             ),
-            Size::Teaching => dealt("kwartet", &["1", "2", "3"], "deck sets 1..3 of 4", 4, seed),
+            Size::Teaching => dealt("kwartet", &["1", "2", "3"], Deck::sets(1..=3, 4), 4, seed),
         }
     }
 

@@ -21,7 +21,7 @@ pub mod referee;
 pub mod rules;
 pub mod table;
 
-pub use deal::Deal;
+pub use deal::{Deal, Opening};
 pub use deck::{CardKind, Deck};
 pub use game::{game_named, game_names, read_move, Game, GameRules, GAMES};
 pub use referee::{stopped, to_move, HandFacts, Position, Size, ViewStyle, MOVE_LIMIT};

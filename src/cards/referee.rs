@@ -16,9 +16,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::diag::Diagnostic;
 use crate::engine::{Agent, Backend, Kind};
-use crate::syntax::ast::StatementKind;
 
 use super::deal::Deal;
 use super::deck::Deck;
@@ -248,49 +246,19 @@ pub fn move_text(table: &Table, mv: &Move) -> String {
     }
 }
 
-/// The deck a `deck ...` line declares, read by the scenario grammar (a
-/// deck given on the command line comes here): the deck, or a diagnostic
-/// located in `line`.
-pub fn read_deck_line(line: &str) -> Result<Deck, Diagnostic> {
-    let statements =
-        crate::syntax::parse_statement(line).map_err(|errors| errors[0].to_diagnostic())?;
-    let help = "write a deck such as `deck Q*4 A*4` or `deck ranks A K Q J suits S H D C`";
-    match statements.as_slice() {
-        [] => Err(Diagnostic::unlocated("bad-deck", "no deck was given").with_help(help)),
-        [one] => match &one.kind {
-            StatementKind::Deck(spec) => Deck::from_spec(spec),
-            _ => Err(Diagnostic::error("bad-deck", "this is not a deck", one.span).with_help(help)),
-        },
-        [_, second, ..] => {
-            Err(
-                Diagnostic::error("bad-deck", "only one deck can be given", second.span)
-                    .with_help(help),
-            )
-        }
-    }
-}
-
-/// Every card of the deck the first line of `deck_text` declares (a
-/// referee's setup text may go on after it), shuffled by `seed`. The line
-/// is one of a referee's or was read by [`read_deck_line`] already, which
-/// gives a user's errors.
-pub fn shuffled(deck_text: &str, seed: u64) -> Vec<String> {
-    let line = deck_text.lines().next().unwrap_or_default();
-    let deck = read_deck_line(line).expect("a referee's deck line is valid");
-    let mut cards: Vec<String> = deck
-        .kinds
-        .iter()
-        .flat_map(|k| std::iter::repeat_n(k.name.clone(), k.copies as usize))
-        .collect();
+/// Every card of `deck` (each kind's name as many times as its copies,
+/// kind by kind), shuffled by a ChaCha8 generator seeded with `seed`, so
+/// that the same seed gives the same order on every machine.
+pub fn shuffled(deck: &Deck, seed: u64) -> Vec<String> {
+    let mut cards = deck.cards();
     cards.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
     cards
 }
 
-/// Deals `hand` cards to each player from the top of the deck
-/// `deck_line` declares (`deck ...`), shuffled by `seed`; the rest is the
-/// stock, in order.
-pub fn dealt(game: &str, players: &[&str], deck_line: &str, hand: usize, seed: u64) -> Deal {
-    let mut cards = shuffled(deck_line, seed).into_iter();
+/// Deals `hand` cards to each player from the top of `deck` shuffled by
+/// `seed` ([`shuffled`]); the rest is the stock, in order.
+pub fn dealt(game: &str, players: &[&str], deck: Deck, hand: usize, seed: u64) -> Deal {
+    let mut cards = shuffled(&deck, seed).into_iter();
     let parts = players
         .iter()
         .map(|p| (p.to_string(), cards.by_ref().take(hand).collect()))
@@ -299,12 +267,7 @@ pub fn dealt(game: &str, players: &[&str], deck_line: &str, hand: usize, seed: u
         game: game.into(),
         seed,
         players: players.iter().map(|p| p.to_string()).collect(),
-        deck: deck_line
-            .trim()
-            .strip_prefix("deck ")
-            .unwrap_or(deck_line)
-            .trim()
-            .to_string(),
+        deck,
         parts,
         stock: cards.collect(),
         ..Deal::default()

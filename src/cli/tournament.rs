@@ -128,6 +128,7 @@ fn deal(args: &TournamentArgs) -> Result<Deal, String> {
         } else {
             format!("deck {}", deck.trim())
         };
+        let deck = crate::tournament::game::read_custom_deck(&deck)?;
         let deal = Deal::Custom { deck, hand };
         // The deck's and the hand's errors, before any game is dealt.
         crate::tournament::game::deal_of(&args.game, &deal, 0)?;

@@ -3,8 +3,8 @@
 
 pub use crate::play::GameOutcome;
 
-use crate::cards::referee::{dealt as dealt_from, read_deck_line};
-use crate::cards::{Deal as CardDeal, GameRules, Size};
+use crate::cards::referee::dealt as dealt_from;
+use crate::cards::{Deal as CardDeal, Deck, GameRules, Size};
 use crate::interp::{Engine, Options};
 use crate::play::Match;
 use crate::strategy::agent::StrategyAgent;
@@ -15,11 +15,12 @@ use crate::strategy::Strategy;
 pub enum Deal {
     /// The referee's deal of this size.
     Referee(Size),
-    /// A deck line and a hand size, dealt to the referee's full-size
-    /// players (`deck ranks A K Q J suits S H D C`, 3).
+    /// A deck and a hand size, dealt to the referee's full-size players
+    /// (`deck ranks A K Q J suits S H D C`, 3; a deck given as text is read
+    /// once, by [`read_custom_deck`]).
     Custom {
-        /// The `deck ...` line.
-        deck: String,
+        /// The deck.
+        deck: Deck,
         /// Cards dealt to each player.
         hand: usize,
     },
@@ -34,16 +35,16 @@ pub fn deal_of(game: &str, deal: &Deal, seed: u64) -> Result<CardDeal, String> {
         Deal::Custom { deck, hand } => {
             let players = referee.deal(0, Size::Full).players;
             let names: Vec<&str> = players.iter().map(String::as_str).collect();
-            check_custom(deck, *hand, names.len())?;
-            dealt_from(game, &names, deck, *hand, seed)
+            check_hand(deck, *hand, names.len())?;
+            dealt_from(game, &names, deck.clone(), *hand, seed)
         }
     })
 }
 
-/// A custom deal is a deck line the scenario grammar reads and a hand of
-/// at least one card for each of `players` from it: the reason if not
-/// (the deck's own errors rendered against the line, as `--deck`).
-pub fn check_custom(deck_line: &str, hand: usize, players: usize) -> Result<(), String> {
+/// The deck of a custom deal, read once from the `deck ...` line a user
+/// gave (`--deck`): the deck, or the reason it is none (the deck's own
+/// errors rendered against the line, as `--deck`).
+pub fn read_custom_deck(deck_line: &str) -> Result<Deck, String> {
     let given = deck_line.trim_start_matches("deck").trim_start();
     let first = given.split_whitespace().next().unwrap_or("");
     if first != "deck" && crate::syntax::LANGUAGE_WORDS.contains(&first) {
@@ -51,8 +52,13 @@ pub fn check_custom(deck_line: &str, hand: usize, players: usize) -> Result<(), 
             "--deck takes the cards of a deck, such as `Q*4 A*4`, not a `{first}` statement"
         ));
     }
-    let deck = read_deck_line(deck_line)
-        .map_err(|d| d.render("--deck", deck_line, false).trim_end().to_string())?;
+    Deck::read_line(deck_line)
+        .map_err(|d| d.render("--deck", deck_line, false).trim_end().to_string())
+}
+
+/// A custom deal gives at least one card of `deck` to each of `players`:
+/// the reason if not.
+pub fn check_hand(deck: &Deck, hand: usize, players: usize) -> Result<(), String> {
     let cards = deck.total() as usize;
     if hand == 0 || hand.saturating_mul(players) > cards {
         return Err(format!(
@@ -76,7 +82,7 @@ pub fn dealt(game: &str, deal: &Deal, seed: u64, engine: Engine) -> Result<Match
     };
     let described = match deal {
         Deal::Referee(size) => format!("size {size}"),
-        Deal::Custom { deck, hand } => format!("{deck}, {hand} card(s) each"),
+        Deal::Custom { deck, hand } => format!("deck {}, {hand} card(s) each", deck.line()),
     };
     Match::with_deal(game, deal_of(game, deal, seed)?, described, options)
 }

@@ -8,7 +8,7 @@
 
 use dealer::play::seat_rng;
 use dealer::strategy::{choose, find, Oracle, Strategy};
-use dealer::tournament::game::dealt;
+use dealer::tournament::game::{dealt, read_custom_deck};
 use dealer::tournament::Deal;
 
 fn holds(session: &dealer::interp::Session, formula: &str) -> bool {
@@ -30,7 +30,7 @@ fn the_codes_second_order_never_gives_up_a_certain_ask_and_the_texts_does() {
     let text = find(None, "gofish", "second-order").unwrap();
     let first = find(None, "gofish", "first-order").unwrap();
     let deal = Deal::Custom {
-        deck: "deck A*4 K*4 Q*4 J*4 10*4 9*4 8*4".into(),
+        deck: read_custom_deck("deck A*4 K*4 Q*4 J*4 10*4 9*4 8*4").unwrap(),
         hand: 5,
     };
     let (mut checked, mut conceals, mut text_guesses) = (0, 0, 0);

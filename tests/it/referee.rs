@@ -10,7 +10,7 @@ use dealer::diag::Span;
 use dealer::interp::{Engine, Options, Output, Session};
 use dealer::syntax;
 use proptest::prelude::*;
-use rand::seq::IndexedRandom;
+use rand::seq::{IndexedRandom, SliceRandom};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -89,6 +89,18 @@ fn play(game: &str, seed: u64, size: Size, try_all: bool) -> Played {
         moves,
         scores: r.scores(&pos),
         winners: r.winners(&pos),
+    }
+}
+
+/// Whether the one `expect` statement `text` holds in the session.
+fn expected(session: &mut Session, text: &str) -> bool {
+    let scenario = syntax::parse(text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+    let outputs = session
+        .execute(&scenario.statements[0], text)
+        .unwrap_or_else(|d| panic!("{}", d.render("query", text, false)));
+    match outputs.as_slice() {
+        [Output::Expect { held, .. }] => *held,
+        other => panic!("{text}: {other:?}"),
     }
 }
 
@@ -369,7 +381,230 @@ fn every_deal_reads_back_and_replays_to_its_model() {
                 let phantom = table.phantom * table.deck.kinds.len() as u32;
                 assert_eq!(in_stock, deal.stock.len() as u32 + phantom);
                 assert_eq!(deal.uncounted, table.phantom > 0);
+                // The deal's deck is the deck the session read, and the
+                // cards lie as a naive shuffle of its cards, kind by kind,
+                // with the same seed, dealt in order.
+                assert_eq!(table.deck, deal.deck, "{} {size}", g.name());
+                let mut naive: Vec<String> = Vec::new();
+                for k in &table.deck.kinds {
+                    for _ in 0..k.copies {
+                        naive.push(k.name.clone());
+                    }
+                }
+                naive.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
+                let laid: Vec<String> = deal
+                    .parts
+                    .iter()
+                    .flat_map(|(_, cards)| cards.iter().cloned())
+                    .chain(deal.stock.iter().cloned())
+                    .collect();
+                assert_eq!(laid, naive, "{} {size} seed {seed}", g.name());
+                // Each opening peek was played: its player knows the card
+                // it looked at, and the next player does not.
+                let n = deal.players.len();
+                let mut peeks = 0;
+                for opening in &deal.opening {
+                    let dealer::cards::Opening::Peek { player, place } = opening;
+                    let (me, next) = (&deal.players[*player], &deal.players[(*player + 1) % n]);
+                    assert!(expected(&mut session, &format!("expect Kv{me} {place}")));
+                    assert!(expected(&mut session, &format!("expect !Kv{next} {place}")));
+                    peeks += 1;
+                }
+                let want = if g.name() == "cabo" { 2 * n } else { 0 };
+                assert_eq!(peeks, want, "{} {size}", g.name());
             }
         }
     }
+}
+
+/// Reading a deal refuses, with the place, a statement that is no part of a
+/// deal, a deck the deck's rules refuse and a peek by no player.
+#[test]
+fn a_deal_that_is_no_deal_is_refused_with_its_place() {
+    use dealer::cards::{Deal, Opening};
+    let good = "game cabo\nplayers 1 2\ndeck 0..3*3\ndeal 1.1: 2 | 1.2: 3\npeek 2 1.1\n";
+    let deal = Deal::from_text(good).unwrap();
+    assert_eq!(
+        deal.opening,
+        vec![Opening::Peek {
+            player: 1,
+            place: "1.1".into()
+        }]
+    );
+    assert_eq!(deal.deck.total(), 12);
+    for (text, code, at) in [
+        (
+            "game cabo\nplayers 1 2\ndeck 0..3\nask 1 2 3\n",
+            "not-a-deal",
+            "ask 1 2 3",
+        ),
+        (
+            "game cabo\nplayers 1 2\ndeck 0..3\n? K_1 p\n",
+            "not-a-deal",
+            "? K_1 p",
+        ),
+        ("game cabo\nplayers 1 2\ndeck 0..3 2*2\n", "bad-deck", "2*2"),
+        (
+            "game cabo\nplayers 1 2\ndeck 0..3\npeek 3 1.1\n",
+            "unknown-player",
+            "3",
+        ),
+    ] {
+        let d = Deal::from_text(text).unwrap_err();
+        assert_eq!(d.code, code, "{text}");
+        let span = d.span;
+        let line_start = text.rfind(at).unwrap();
+        assert!(
+            span.start >= line_start && span.end <= line_start + at.len(),
+            "{text}: {span:?} is not `{at}`"
+        );
+    }
+}
+
+/// A deck line written in any form, read by the grammar, prints (with
+/// [`Deck::line`]) a line that reads back to the very same deck.
+fn deck_line() -> impl Strategy<Value = String> {
+    let names = prop::sample::subsequence(
+        vec![
+            "Q", "A", "K", "7", "8", "9", "10", "QH", "2S", "<3,1>", "<3,2>", "X1", "CH", "T4",
+        ],
+        1..6,
+    );
+    let items = (names, prop::collection::vec(1u32..4, 6)).prop_map(|(names, copies)| {
+        let items: Vec<String> = names
+            .iter()
+            .zip(copies)
+            .map(|(n, c)| {
+                if c == 1 {
+                    n.to_string()
+                } else {
+                    format!("{n}*{c}")
+                }
+            })
+            .collect();
+        items.join(" ")
+    });
+    let values = (0u32..5, 0u32..6, 1u32..4, any::<bool>()).prop_map(|(a, n, c, more)| {
+        let mut line = format!("{a}..{}*{c}", a + n);
+        if more {
+            line.push_str(&format!(" {}", a + n + 2));
+        }
+        line
+    });
+    let ranks = (
+        prop::sample::subsequence(
+            vec!["1", "2", "3", "4", "5", "9", "10", "J", "Q", "K", "A"],
+            1..8,
+        ),
+        prop::sample::subsequence(vec!["S", "H", "D", "C", "X"], 1..5),
+    )
+        .prop_map(|(r, s)| format!("ranks {} suits {}", r.join(" "), s.join(" ")));
+    let sets =
+        (1u32..4, 0u32..3, 1u32..4).prop_map(|(a, n, m)| format!("sets {a}..{} of {m}", a + n));
+    let tarock = prop::sample::subsequence(
+        vec![
+            "T1", "T21", "SKUS", "KH", "QH", "CH", "1H", "4H", "10S", "7C", "JD",
+        ],
+        0..6,
+    )
+    .prop_map(|cards| format!("tarock {}", cards.join(" ")));
+    prop_oneof![
+        items,
+        values,
+        ranks,
+        sets,
+        tarock,
+        Just("tarock reduced".to_string())
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 256,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn every_deck_prints_a_line_that_reads_back_to_it(line in deck_line()) {
+        use dealer::cards::Deck;
+        let deck = Deck::read_line(&format!("deck {line}")).unwrap();
+        let printed = deck.line();
+        let again = Deck::read_line(&format!("deck {printed}"))
+            .unwrap_or_else(|d| panic!("`{line}` printed as `{printed}`: {d:?}"));
+        prop_assert_eq!(again, deck, "`{}` printed as `{}`", line, printed);
+    }
+}
+
+/// FNV-1a, 64 bits: a fingerprint that does not depend on the standard
+/// library's hasher.
+fn fnv(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Where each card of a deal lies: the parts in order, then the stock.
+fn cards_of(deal: &dealer::cards::Deal) -> String {
+    let mut out = String::new();
+    for (place, cards) in &deal.parts {
+        out.push_str(&format!("{place}: {}|", cards.join(" ")));
+    }
+    out.push_str(&deal.stock.join(" "));
+    out
+}
+
+/// The fingerprints of every refereed game's deals of seeds 0..16 at both
+/// sizes (of where the cards lie, and of the whole text), and of a
+/// tournament's custom deal, as they were computed before the deck in a
+/// deal became a typed value: the same seed and size deal the same cards,
+/// so every experiment table stays as it is.
+#[test]
+fn every_seed_deals_the_cards_it_always_dealt() {
+    use dealer::tournament::game::{deal_of, read_custom_deck, Deal as Custom};
+    let mut lines = Vec::new();
+    for g in dealer::cards::GAMES {
+        let Some(r) = g.referee() else { continue };
+        for size in [Size::Teaching, Size::Full] {
+            let (mut cards, mut text) = (String::new(), String::new());
+            for seed in 0..16u64 {
+                let deal = r.deal(seed, size);
+                cards.push_str(&cards_of(&deal));
+                cards.push('\n');
+                text.push_str(&deal.to_text());
+            }
+            lines.push(format!(
+                "{} {size} {:016x} {:016x}",
+                g.name(),
+                fnv(&cards),
+                fnv(&text)
+            ));
+        }
+    }
+    let custom = Custom::Custom {
+        deck: read_custom_deck("deck ranks A K Q J suits S H D C").unwrap(),
+        hand: 3,
+    };
+    let (mut cards, mut text) = (String::new(), String::new());
+    for seed in 0..16u64 {
+        let deal = deal_of("gofish", &custom, seed).unwrap();
+        cards.push_str(&cards_of(&deal));
+        cards.push('\n');
+        text.push_str(&deal.to_text());
+    }
+    lines.push(format!("custom {:016x} {:016x}", fnv(&cards), fnv(&text)));
+    let want = [
+        "gofish small 5f5af8a2cd668b69 e56675b8304571b1",
+        "gofish full 772d602df8cda043 fa960f39e2293f0d",
+        "kwartet small 88fff1b6d36cfe31 d787d0eb46b8aa59",
+        "kwartet full 72ad1d4349531973 1eadfce00c43de09",
+        "kemps small 2f7664a80840c805 fbc2f96822cde963",
+        "kemps full d5ce8078f21b7661 ea75c51815fbd375",
+        "konigrufen small 9ac2fe4781e2ed59 21e819732a3f3479",
+        "konigrufen full 4ccf10ed09840801 11e53e9eddf1b035",
+        "cabo small 129f695e4323f78b ae5398d1c56a970b",
+        "cabo full 4f96bb6499b046bf 54f7a06351cc5239",
+        "custom b7e21a70a51809e3 8f2de28468fba24b",
+    ];
+    assert_eq!(lines, want);
 }

@@ -23,6 +23,7 @@ use dealer::cards::generic::generic;
 use dealer::cards::referee::dealt;
 use dealer::cards::rules::DeclarationForm;
 use dealer::cards::rules::{check_turn, describe_player};
+use dealer::cards::Deck;
 use dealer::cards::{
     Arg, ArgKind, Deal, Game, GameAction, GameRules, GameState, Move, MoveForm, Outcome, Position,
     Refusal, Size, Table,
@@ -278,7 +279,7 @@ impl GameRules for Guess {
     }
 
     fn deal(&self, seed: u64, _size: Size) -> Deal {
-        dealt("guess", &["1", "2"], "deck 1..6", 1, seed)
+        dealt("guess", &["1", "2"], Deck::values(1..=6, 1), 1, seed)
     }
 
     fn is_terminal(&self, pos: &Position) -> bool {
