@@ -134,11 +134,6 @@ impl Deal {
                 StatementKind::Players(names) => {
                     deal.players = names.iter().map(|n| n.text.to_string()).collect();
                 }
-                StatementKind::Psychic(names) => {
-                    for n in names {
-                        deal.psychic.push(seat(&deal.players, n)?);
-                    }
-                }
                 StatementKind::Deck(spec) => deal.deck = Deck::from_spec(spec)?,
                 StatementKind::Uncounted => deal.uncounted = true,
                 StatementKind::Deal(parts) => deal.parts.extend(parts.iter().map(|p| {
@@ -155,6 +150,12 @@ impl Deal {
                         player: seat(&deal.players, player)?,
                         place: slot.text.to_string(),
                     }),
+                    // The Cabo-like game's declaration, in a game's form.
+                    MoveKind::Game { word, args } if word.text == "psychic" => {
+                        for n in args {
+                            deal.psychic.push(seat(&deal.players, n)?);
+                        }
+                    }
                     _ => return Err(not_a_deal(stmt.span)),
                 },
                 _ => return Err(not_a_deal(stmt.span)),

@@ -438,6 +438,10 @@ fn check_arity(game: Game, form: &MoveForm, args: &[Name], span: Span) -> Result
 /// "`pick` is no move of Go Fish", naming the game's moves, the game that
 /// has the word, or the statement meant.
 fn unknown_move(game: Game, word: &Name, args: &[Name]) -> Diagnostic {
+    // Another game's declaration (`psychic` under Go Fish) says so.
+    if GAMES.iter().any(|g| declares(*g, &word.text)) {
+        return unknown_declaration(game, word);
+    }
     let forms: Vec<String> = game.move_forms().iter().map(MoveForm::usage).collect();
     let own = if forms.is_empty() {
         format!("{} has no moves of its own", game.title())

@@ -451,12 +451,9 @@ impl Session {
     }
 
     /// A declaration of the game (`psychic P...` of the Cabo-like game):
-    /// a statement the grammar reads for a game, or a game's word in the
-    /// generic form that the game declares; its word and arguments.
+    /// a game's word in the generic form that the game declares; its word
+    /// and arguments.
     fn game_declaration(&self, stmt: &Statement) -> Option<(Name, Vec<Name>)> {
-        if let Some((word, args)) = stmt.game_declaration() {
-            return Some((word, args.to_vec()));
-        }
         let StatementKind::Move(ast::Move {
             kind: ast::MoveKind::Game { word, args },
             ..

@@ -44,31 +44,6 @@ pub struct Statement {
     pub span: Span,
 }
 
-/// The words the grammar reads as statements on a game's behalf: a
-/// game's declaration with a rule of its own (`psychic P...`, which a
-/// typed deal also reads back). The interpreter hands such a statement to
-/// the game, as it does a declaration written in the generic form of a
-/// game's words: they are the games' words, not the language's.
-pub const GAME_STATEMENTS: &[&str] = &["psychic"];
-
-impl Statement {
-    /// A game's declaration that the grammar reads itself (one of the
-    /// [`GAME_STATEMENTS`]): its word, located, and its arguments; `None`
-    /// for any other statement.
-    pub fn game_declaration(&self) -> Option<(Name, &[Name])> {
-        let (word, args) = match &self.kind {
-            StatementKind::Psychic(args) => ("psychic", args),
-            _ => return None,
-        };
-        let start = self.span.start;
-        let name = Name {
-            text: word.into(),
-            span: Span::new(start, start + word.len()),
-        };
-        Some((name, args))
-    }
-}
-
 /// The statements of the language (LANGUAGE.md §1, §3, §4, §5).
 #[derive(Clone, Debug, PartialEq)]
 pub enum StatementKind {
@@ -95,11 +70,6 @@ pub enum StatementKind {
     /// consider, a hidden card can be of any kind however many of that
     /// kind lie elsewhere (the actual deal keeps the real deck).
     Uncounted,
-    /// `psychic 2`: the Cabo-like game's declaration of the players who
-    /// may `glimpse` at any slot unnoticed (the Cabo report's psychic
-    /// agent). One of the [`GAME_STATEMENTS`]: the grammar reads it, the
-    /// game gives it its meaning ([`Statement::game_declaration`]).
-    Psychic(Vec<Name>),
     /// `deal 1: Q | 2: Q | table: 6H`
     Deal(Vec<DealPart>),
     /// `stock A A Q`: the actual order of the stock, top first.

@@ -36,7 +36,6 @@ pub(crate) fn statement(ctx: &Ctx, body: Pair<'_, Rule>) -> Result<Statement> {
         },
         Rule::order_stmt => StatementKind::Order(a.names()),
         Rule::uncounted_stmt => StatementKind::Uncounted,
-        Rule::psychic_stmt => StatementKind::Psychic(a.names()),
         Rule::deal_stmt => StatementKind::Deal(a.rest().map(|p| deal_part(ctx, p)).collect()),
         Rule::stock_stmt => StatementKind::Stock(a.names()),
         Rule::seed_stmt => {

@@ -4,7 +4,7 @@
 use pest::error::{Error, ErrorVariant, InputLocation};
 
 use super::{Ctx, DealerParser, Rule};
-use crate::syntax::ast::{Span, GAME_STATEMENTS};
+use crate::syntax::ast::Span;
 use crate::syntax::SyntaxError;
 
 /// What a statement may start with, in words.
@@ -12,22 +12,12 @@ const A_STATEMENT: &str = "a statement (game, players, deck, deal, a move, ?, ex
 const AN_OPERATOR: &str = "an operator such as & or ->";
 
 /// The words a statement of the language starts with (for completion in
-/// front ends): the grammar's own words ([`super::fast::BUILTIN`]) but
-/// `actual`, which only opens a line of a model or event block, and the
-/// words it reads on a game's behalf ([`GAME_STATEMENTS`]). A game's move
-/// and declaration words are the game's, not the language's: the games
-/// list those.
+/// front ends, and for "did you mean" after a statement that does not
+/// parse): the grammar's own words ([`super::fast::BUILTIN`]) but
+/// `actual`, which only opens a line of a model or event block. A game's
+/// move and declaration words (`pick`, `psychic`) are the game's, not the
+/// language's: the games list those.
 pub fn statement_words() -> Vec<&'static str> {
-    grammar_words()
-        .into_iter()
-        .filter(|w| !GAME_STATEMENTS.contains(w))
-        .collect()
-}
-
-/// Every word the grammar starts a statement with, for "did you mean"
-/// after a statement that does not parse: [`statement_words`] and the
-/// [`GAME_STATEMENTS`].
-fn grammar_words() -> Vec<&'static str> {
     super::fast::BUILTIN
         .iter()
         .copied()
@@ -96,7 +86,7 @@ pub(crate) fn from_pest(ctx: &Ctx, err: Error<Rule>) -> SyntaxError {
         .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '-')
         .collect();
     let known = super::fast::BUILTIN.contains(&first.as_str());
-    if !known && nearest(&first, &grammar_words()).is_some() {
+    if !known && nearest(&first, &statement_words()).is_some() {
         return unknown_statement(ctx, start);
     }
     let mut e = unexpected(ctx, pos, &positives);
@@ -144,7 +134,7 @@ fn unknown_statement(ctx: &Ctx, pos: usize) -> SyntaxError {
         format!("unknown statement `{word}`"),
         &format!("expected {A_STATEMENT}"),
     );
-    e.help = match nearest(&word, &grammar_words()) {
+    e.help = match nearest(&word, &statement_words()) {
         Some(k) => Some(format!("did you mean `{k}`?")),
         None if is_formula(text[pos..].trim()) => Some(format!(
             "a formula is not a statement: write `? {}` to evaluate it",

@@ -113,7 +113,6 @@ pub const BUILTIN: &[&str] = &[
     "turn",
     "order",
     "uncounted",
-    "psychic",
     "prop",
     "let",
     "expect",
