@@ -122,10 +122,8 @@ fn points(script: &Script, options: Options) -> Result<Vec<(usize, Session)>, Di
         let Some(index) = step.index else {
             break;
         };
-        let at_point = matches!(
-            script.statements[index].kind,
-            StatementKind::Move(_) | StatementKind::Checkpoint(_)
-        );
+        let stmt = &script.statements[index];
+        let at_point = super::is_move(stmt) || matches!(stmt.kind, StatementKind::Checkpoint(_));
         if at_point && replay.session().playing().is_some() {
             points.push((index, replay.session().clone()));
         }

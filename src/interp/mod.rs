@@ -22,7 +22,7 @@ pub mod setup;
 pub mod variables;
 pub mod wording;
 
-pub use replay::{read_source, Mark, OnError, Replay, Script, Step, Stepper};
+pub use replay::{is_move, read_source, Mark, OnError, Replay, Script, Step, Stepper};
 pub use session::{
     Engine, Options, Output, Playing, Session, WorldNames, DEFAULT_MAX_WORLDS, MAX_PLAYERS,
 };

@@ -212,7 +212,7 @@ impl Quiz {
             self.pos += 1;
             return Ok(());
         }
-        let moving = matches!(stmt.kind, StatementKind::Move(_));
+        let moving = super::is_move(&stmt);
         let before = moving.then(|| knowledge(&self.session)).flatten();
         let outputs = self.session.execute(&stmt, &self.script.src)?;
         self.pos += 1;

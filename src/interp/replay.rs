@@ -402,8 +402,18 @@ impl<X: Clone> Stepper<X> {
     }
 }
 
-fn is_move(stmt: &Statement) -> bool {
-    matches!(stmt.kind, StatementKind::Move(_))
+/// Whether `stmt` is a move: a step of the game, where the REPL and the
+/// lecture view stop and narrate. A game's declaration (`psychic 2`) is
+/// written like a game's move but sets the table up: not a move.
+pub fn is_move(stmt: &Statement) -> bool {
+    match &stmt.kind {
+        StatementKind::Move(crate::syntax::ast::Move {
+            kind: crate::syntax::ast::MoveKind::Game { word, .. },
+            ..
+        }) => !crate::cards::game::declaration_words().any(|w| w == word.text),
+        StatementKind::Move(_) => true,
+        _ => false,
+    }
 }
 
 /// The name to show and the text of a scenario file; `-` reads standard

@@ -450,7 +450,7 @@ impl Repl {
         let narrating = self.narrate;
         let mut shown = Shown::default();
         self.steps.run(
-            |_, st| matches!(st.kind, StatementKind::Move(_) | StatementKind::Question(_)),
+            |_, st| crate::interp::is_move(st) || matches!(st.kind, StatementKind::Question(_)),
             |session, stmt| knowledge_before(narrating, session, stmt),
             |(), script, session, step, before| shown.add(narrating, script, session, step, before),
         );
@@ -684,7 +684,7 @@ fn no_checkpoint(script: &Script, name: &str, line: &str) -> Diagnostic {
 
 /// What is known before `stmt`, when it is a move to narrate.
 fn knowledge_before(narrating: Narrate, session: &Session, stmt: &Statement) -> Option<Knowledge> {
-    let narrating = matches!(stmt.kind, StatementKind::Move(_)) && narrating != Narrate::Off;
+    let narrating = crate::interp::is_move(stmt) && narrating != Narrate::Off;
     narrating.then(|| knowledge(session)).flatten()
 }
 

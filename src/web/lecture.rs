@@ -193,7 +193,7 @@ impl Lecture {
         let mut steps = Stepper::new(script, Session::new(options), Vec::new());
         let mut problem = None;
         steps.run(
-            |_, st| matches!(st.kind, StatementKind::Move(_)),
+            |_, st| crate::interp::is_move(st),
             |_, _| (),
             |ran, script, _, step, ()| record(ran, &mut problem, script, step),
         );

@@ -135,7 +135,7 @@ pub async fn answer(
 /// The statements run since the last move (the current step's): a
 /// question asked earlier was about an earlier model.
 fn this_step(script: &crate::interp::Script, ran: &[usize]) -> Vec<usize> {
-    let is_move = |i: &usize| matches!(script.statements[*i].kind, StatementKind::Move(_));
+    let is_move = |i: &usize| crate::interp::is_move(&script.statements[*i]);
     let from = ran.iter().rposition(is_move).map_or(0, |p| p + 1);
     ran[from..].to_vec()
 }

@@ -197,3 +197,29 @@ fn psychic_under_another_game_is_a_located_error() {
     let (e, at) = common::fails(&format!("game cabo\nplayers 1 2\npsychic 2 9\n{DEALT}"));
     assert_eq!((e.code, at.as_str()), ("unknown-player", "3:11"));
 }
+
+/// A written-out game with a psychic player steps as one without: the
+/// declaration `psychic 2`, read in a game's form, is no move, so the
+/// lecture view's and the REPL's stepper do not stop at it (they stop at
+/// the first move, a peek after the deal), nor does the narrator tell it.
+#[test]
+fn a_psychic_declaration_is_not_a_step() {
+    use dealer::cards::game::GAMES;
+    use dealer::interp::{is_move, Script, Stepper};
+    let cabo = GAMES.iter().find(|g| g.name() == "cabo").unwrap();
+    let text = cabo.deal(3, Size::Teaching).with_psychic(&[1]).to_text();
+    assert!(text.contains("\npsychic 2\n"), "{text}");
+    let script = Script::parse("psychic.deal", &text).unwrap();
+    let declaration = script
+        .statements
+        .iter()
+        .position(|s| &text[s.span.start..s.span.end] == "psychic 2")
+        .unwrap();
+    assert!(!is_move(&script.statements[declaration]));
+    let first_move = script.statements.iter().position(is_move).unwrap();
+    assert!(first_move > declaration);
+    assert!(text[script.statements[first_move].span.start..].starts_with("peek "));
+    let mut steps = Stepper::new(script, Session::new(options()), ());
+    steps.run(|_, st| is_move(st), |_, _| (), |_, _, _, _, ()| false);
+    assert_eq!(steps.pos(), first_move, "where the stepper stopped");
+}
