@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use dealer::cards::Size;
-use dealer::interp::{Engine, Options, Output, Session};
+use dealer::interp::{Engine, Options, Session};
 use dealer::play::{Match, Seat};
 use dealer::strategy::agent::named;
 use dealer::strategy::{choose, find, SHIPPED_DIR};
@@ -153,13 +153,7 @@ fn the_game_reads_its_psychic_declaration() {
     let (out, s) = common::run(&src);
     let table = &s.playing().unwrap().table;
     assert_eq!(dealer::cards::cabo::psychic(table), [1, 0]);
-    let held: Vec<bool> = out
-        .iter()
-        .filter_map(|o| match o {
-            Output::Expect { held, .. } => Some(*held),
-            _ => None,
-        })
-        .collect();
+    let held = crate::common::held(&out);
     assert_eq!(held, [true, true, true], "{out:?}");
     // Only player 2 declared: player 1, whose turn it is, may not glimpse.
     let (e, at) = common::fails(&format!(

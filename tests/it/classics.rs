@@ -162,13 +162,7 @@ fn counts_and_lists_of_worlds_where_a_formula_holds() {
         // After the announcements: Cath holds 6 and Anne not 3, so Anne
         // holds three of 0 1 2 4 5 (ten worlds, all reachable).
         assert_eq!(lists[1..], [10, 10], "{engine:?}");
-        let held: Vec<bool> = out
-            .iter()
-            .filter_map(|o| match o {
-                Output::Expect { held, .. } => Some(*held),
-                _ => None,
-            })
-            .collect();
+        let held = crate::common::held(&out);
         assert_eq!(held, vec![true; 6], "{engine:?}");
     }
 }

@@ -258,12 +258,6 @@ fn a_score_is_the_referees() {
                expect score 1 = 0\nexpect score 1 < 1\n\
                ask 1 2 A\nexpect score 1 = 1\nexpect score 2 >= 0\nexpect score 1 != 1\n";
     let (outputs, _) = run(src);
-    let held: Vec<bool> = outputs
-        .iter()
-        .filter_map(|o| match o {
-            dealer::interp::Output::Expect { held, .. } => Some(*held),
-            _ => None,
-        })
-        .collect();
+    let held = crate::common::held(&outputs);
     assert_eq!(held, vec![true, true, true, true, false]);
 }

@@ -17,6 +17,17 @@ use dealer::interp::{Options, Output, Session};
 use dealer::syntax;
 use proptest::prelude::*;
 
+/// Whether each `expect` among `outputs` held, in order.
+pub fn held(outputs: &[Output]) -> Vec<bool> {
+    outputs
+        .iter()
+        .filter_map(|o| match o {
+            Output::Expect { held, .. } => Some(*held),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Replays a scenario that must succeed; its outputs and the session.
 pub fn run(src: &str) -> (Vec<Output>, Session) {
     let scenario = syntax::parse(src).unwrap_or_else(|e| panic!("parse error: {e:?}"));
