@@ -320,38 +320,46 @@ fn three_muddy_children_are_a_cube_without_crossings() {
     assert_eq!(parallel, 2);
 }
 
-#[test]
-fn small_figures_of_every_scenario_draw_no_crossing_lines() {
+/// Every scenario under `scenarios/` whose figures are drawn (relative
+/// paths): not the benchmarks' models, which are large, nor the full decks.
+fn drawable_scenarios() -> Vec<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
-    let mut checked = 0;
-    let mut eight = 0;
+    let mut out = Vec::new();
     for dir in std::fs::read_dir(&root).unwrap() {
         let dir = dir.unwrap().path();
-        // The benchmarks' models are large; the full decks too.
         if !dir.is_dir() || dir.ends_with("bench") {
             continue;
         }
         for file in std::fs::read_dir(&dir).unwrap() {
             let file = file.unwrap().path();
             let name = file.file_name().unwrap().to_string_lossy().to_string();
-            if !name.ends_with(".deal") || name.starts_with("full-deck") {
-                continue;
+            if name.ends_with(".deal") && !name.starts_with("full-deck") {
+                let rel = file.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap();
+                out.push(rel.to_str().unwrap().to_string());
             }
-            let rel = file.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap();
-            for (what, fig, engine) in figures_and_classes(rel.to_str().unwrap(), "", false) {
-                if fig.nodes.len() <= 8 {
-                    // The slide layout (closer worlds, other shapes first)
-                    // crosses no lines either.
-                    let slide = layout::layout_in(&fig, 8.5, Some(SLIDE));
-                    let cross = crossings(&slide);
-                    assert!(cross.is_empty(), "{what} on a slide: lines {cross:?} cross");
-                    let lay = assert_clean(&what, &fig);
-                    if let Some(engine) = &engine {
-                        assert_regions_are_the_engines(&what, &lay, engine);
-                    }
-                    checked += 1;
-                    eight += usize::from(fig.nodes.len() == 8);
+        }
+    }
+    out
+}
+
+#[test]
+fn small_figures_of_every_scenario_draw_no_crossing_lines() {
+    let mut checked = 0;
+    let mut eight = 0;
+    for rel in drawable_scenarios() {
+        for (what, fig, engine) in figures_and_classes(&rel, "", false) {
+            if fig.nodes.len() <= 8 {
+                // The slide layout (closer worlds, other shapes first)
+                // crosses no lines either.
+                let slide = layout::layout_in(&fig, 8.5, Some(SLIDE));
+                let cross = crossings(&slide);
+                assert!(cross.is_empty(), "{what} on a slide: lines {cross:?} cross");
+                let lay = assert_clean(&what, &fig);
+                if let Some(engine) = &engine {
+                    assert_regions_are_the_engines(&what, &lay, engine);
                 }
+                checked += 1;
+                eight += usize::from(fig.nodes.len() == 8);
             }
         }
     }
@@ -472,36 +480,23 @@ fn classes_of_more_than_two_worlds_are_regions_holding_exactly_them() {
 /// draw no crossing lines.
 #[test]
 fn grids_of_every_scenario_draw_no_crossing_lines() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
     let mut grids = Vec::new();
-    for dir in std::fs::read_dir(&root).unwrap() {
-        let dir = dir.unwrap().path();
-        if !dir.is_dir() || dir.ends_with("bench") {
-            continue;
-        }
-        for file in std::fs::read_dir(&dir).unwrap() {
-            let file = file.unwrap().path();
-            let name = file.file_name().unwrap().to_string_lossy().to_string();
-            if !name.ends_with(".deal") || name.starts_with("full-deck") {
+    for rel in drawable_scenarios() {
+        for (what, fig, engine) in figures_and_classes(&rel, "", false) {
+            let Some(engine) = engine else { continue };
+            if fig.nodes.len() <= 8 || fig.directed || fig.complete {
                 continue;
             }
-            let rel = file.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap();
-            for (what, fig, engine) in figures_and_classes(rel.to_str().unwrap(), "", false) {
-                let Some(engine) = engine else { continue };
-                if fig.nodes.len() <= 8 || fig.directed || fig.complete {
-                    continue;
+            let lay = assert_drawn(&what, &fig);
+            assert_regions_are_the_engines(&what, &lay, &engine);
+            if grid_agents(&lay, &engine).is_some() {
+                // A grid is drawn only when it crosses fewer lines
+                // than the circle; Cheryl's crosses none.
+                let cross = crossings(&lay).len();
+                if what.contains("cheryl") {
+                    assert_eq!(cross, 0, "{what}");
                 }
-                let lay = assert_drawn(&what, &fig);
-                assert_regions_are_the_engines(&what, &lay, &engine);
-                if grid_agents(&lay, &engine).is_some() {
-                    // A grid is drawn only when it crosses fewer lines
-                    // than the circle; Cheryl's crosses none.
-                    let cross = crossings(&lay).len();
-                    if what.contains("cheryl") {
-                        assert_eq!(cross, 0, "{what}");
-                    }
-                    grids.push((what, cross));
-                }
+                grids.push((what, cross));
             }
         }
     }
