@@ -212,7 +212,7 @@ fn domain_values(dom: &str, players: &[String], me: &str) -> Result<Vec<String>,
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn names(v: &[&str]) -> Vec<String> {
@@ -231,7 +231,9 @@ mod tests {
         );
     }
 
-    struct Spades;
+    /// Card facts for a deck whose spades are `*S` (shared with the
+    /// template's tests).
+    pub(crate) struct Spades;
 
     impl CardFacts for Spades {
         fn rank(&self, c: &str) -> Option<String> {

@@ -180,19 +180,7 @@ fn run_end(text: &str, i: usize) -> usize {
 mod tests {
     use super::*;
 
-    struct Spades;
-
-    impl CardFacts for Spades {
-        fn rank(&self, c: &str) -> Option<String> {
-            c.strip_suffix('S').map(|r| format!("{r}*"))
-        }
-        fn suit(&self, c: &str) -> Option<String> {
-            c.ends_with('S').then(|| "*S".to_string())
-        }
-        fn is(&self, c: &str, p: &str) -> Result<bool, String> {
-            Ok(p == "*S" && c.ends_with('S'))
-        }
-    }
+    use crate::strategy::expand::tests::Spades;
 
     fn players() -> Vec<String> {
         ["1", "2", "3"].iter().map(|s| s.to_string()).collect()
