@@ -144,14 +144,7 @@ fn regions<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &Layout, look
             members.join(" "),
             esc(&fig.agents()[r.agent])
         );
-        let at = r.mark();
-        let _ = writeln!(
-            out,
-            r#"<text x="{:.1}" y="{:.1}" font-size="{small:.1}" text-anchor="middle" fill="{colour}" stroke="white" stroke-width="3" paint-order="stroke" class="agent-mark">{}</text>"#,
-            at.x,
-            at.y + small * 0.35,
-            esc(&marks[r.agent])
-        );
+        agent_mark(out, r.mark(), small, colour, &marks[r.agent]);
     }
 }
 
@@ -201,14 +194,7 @@ fn edges<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &Layout, look: 
         if e.from == e.to {
             continue;
         }
-        let at = mark_point(lay, c);
-        let _ = writeln!(
-            out,
-            r#"<text x="{:.1}" y="{:.1}" font-size="{small:.1}" text-anchor="middle" fill="{colour}" stroke="white" stroke-width="3" paint-order="stroke" class="agent-mark">{}</text>"#,
-            at.x,
-            at.y + small * 0.35,
-            esc(&marks[e.agent])
-        );
+        agent_mark(out, mark_point(lay, c), small, colour, &marks[e.agent]);
     }
 }
 
@@ -367,4 +353,16 @@ fn draw_legend(out: &mut String, rows: &[LegendRow], top: f64, size: f64, look: 
             esc(&row.text)
         );
     }
+}
+
+/// An agent's mark (its number) at `at`, in `colour` on a white halo, on a
+/// line or a region's border.
+fn agent_mark(out: &mut String, at: Point, small: f64, colour: &str, mark: &str) {
+    let _ = writeln!(
+        out,
+        r#"<text x="{:.1}" y="{:.1}" font-size="{small:.1}" text-anchor="middle" fill="{colour}" stroke="white" stroke-width="3" paint-order="stroke" class="agent-mark">{}</text>"#,
+        at.x,
+        at.y + small * 0.35,
+        esc(mark)
+    );
 }
