@@ -13,6 +13,7 @@ use crate::figure::look::{Look, Theme};
 use crate::figure::render::Format;
 use crate::figure::{files, Figure, DEFAULT_MAX_NODES};
 use crate::interp::{Output, Script, Session};
+use crate::syntax::ast::{Move, MoveKind, Statement, StatementKind};
 
 use super::Shown;
 
@@ -21,12 +22,15 @@ use super::Shown;
 pub struct ExportArgs {
     /// The scenario (`.deal` file; `-` reads standard input).
     pub file: PathBuf,
-    /// Replay up to this checkpoint (default: the whole scenario).
+    /// Replay up to this checkpoint (default: the whole scenario); `start`
+    /// stops before the first move, where the REPL and the lecture view
+    /// start (unless the scenario has a checkpoint named "start").
     #[arg(long)]
     pub at: Option<String>,
     /// The figure to write; its extension names the format: .dot, .svg, .png, .pdf or .tex (TikZ).
-    #[arg(short = 'o', long = "output")]
-    pub output: PathBuf,
+    /// Give `-o` again to write the same figure in several formats from one replay.
+    #[arg(short = 'o', long = "output", required = true)]
+    pub output: Vec<PathBuf>,
     /// The format, whatever the file's extension.
     #[arg(long, value_enum)]
     pub format: Option<FormatArg>,
@@ -122,7 +126,7 @@ impl ExportArgs {
 fn statement(args: &ExportArgs) -> String {
     let out = match args.format {
         Some(_) => "figure.dot".to_string(),
-        None => args.output.display().to_string().replace('"', ""),
+        None => args.output[0].display().to_string().replace('"', ""),
     };
     let mut s = format!("export \"{out}\"");
     if let Some(c) = &args.card {
@@ -171,14 +175,38 @@ fn export(args: &ExportArgs) -> Result<String, Shown> {
     // says so in its legend (unless `--all` or `--for` asks otherwise).
     session.set_figure_fit(true);
     replay_to(&mut session, &script, args.at.as_deref())?;
+    if args.format.is_some() && args.output.len() > 1 {
+        return Err(Shown::unlocated(
+            Diagnostic::unlocated(
+                "one-format",
+                "`--format` names the format of one output, and several `-o` were given",
+            )
+            .with_help("leave out `--format`: each output's extension names its format"),
+        ));
+    }
     let figure = figure_of(&mut session, &statement(args))?;
-    let report =
-        files::write_with(&figure, &args.output, args.format(), &args.look()).map_err(|e| {
-            Shown::unlocated(Diagnostic::unlocated(e.code(), e.to_string()).with_help_opt(e.help()))
-        })?;
+    let mut reports = Vec::new();
+    for (i, output) in args.output.iter().enumerate() {
+        match files::write_with(&figure, output, args.format(), &args.look()) {
+            Ok(report) => reports.push(report),
+            Err(e) => {
+                // No file is left on error: those written before go too.
+                for written in &args.output[..i] {
+                    let _ = std::fs::remove_file(written);
+                }
+                return Err(Shown::unlocated(
+                    Diagnostic::unlocated(e.code(), e.to_string()).with_help_opt(e.help()),
+                ));
+            }
+        }
+    }
+    let report = reports.join("\n");
     let tikz = match args.format() {
         Some(f) => f == Format::Tikz,
-        None => Format::from_path(&args.output) == Ok(Format::Tikz),
+        None => args
+            .output
+            .iter()
+            .any(|o| Format::from_path(o) == Ok(Format::Tikz)),
     };
     if !(args.for_slides && tikz) {
         return Ok(report);
@@ -197,11 +225,25 @@ fn export(args: &ExportArgs) -> Result<String, Shown> {
     ))
 }
 
-/// Replays the scenario up to the checkpoint `at` (all of it when `None`).
+/// The `--at` that stops before the first move.
+const START: &str = "start";
+
+/// Replays the scenario up to the checkpoint `at` (all of it when `None`;
+/// up to its first move for [`START`]).
 fn replay_to(session: &mut Session, script: &Script, at: Option<&str>) -> Result<(), Shown> {
     let located = |d| Shown::new(&script.name, &script.src, vec![d]);
+    let named_start = script
+        .statements
+        .iter()
+        .any(|s| matches!(&s.kind, StatementKind::Checkpoint(n) if n.text == START));
+    let at_start = at == Some(START) && !named_start;
     let mut replay = session.replay(script, 0);
-    while let Some(step) = replay.next() {
+    loop {
+        if at_start && replay.peek().is_none_or(crate::interp::is_move) {
+            let next = replay.peek().cloned();
+            return deal_at_start(session, next.as_ref()).map_err(located);
+        }
+        let Some(step) = replay.next() else { break };
         step.outcome.map_err(located)?;
         if at.is_some() && replay.session().checkpoints().last().map(String::as_str) == at {
             return Ok(());
@@ -213,8 +255,14 @@ fn replay_to(session: &mut Session, script: &Script, at: Option<&str>) -> Result
     let known = session.checkpoints();
     let help = match suggest(at, known) {
         Some(s) => format!("did you mean \"{s}\"?"),
-        None if known.is_empty() => "the scenario has no `checkpoint`".into(),
-        None => format!("the checkpoints are: \"{}\"", known.join("\", \"")),
+        None if known.is_empty() => {
+            "the scenario has no `checkpoint`; `--at start` draws the model before its first move"
+                .into()
+        }
+        None => format!(
+            "the checkpoints are: \"{}\" (and `start`, before the first move)",
+            known.join("\", \"")
+        ),
     };
     Err(Shown::unlocated(
         Diagnostic::unlocated(
@@ -223,6 +271,35 @@ fn replay_to(session: &mut Session, script: &Script, at: Option<&str>) -> Result
         )
         .with_help(help),
     ))
+}
+
+/// Deals the cards before the first move, `next` (a deal is built when
+/// first needed), unless the scenario announces first: its deal is then
+/// built with that announcement, and the deal without it may be far too
+/// large to build, so there is no model to draw before it.
+fn deal_at_start(session: &mut Session, next: Option<&Statement>) -> Result<(), Diagnostic> {
+    if session.playing().is_some() {
+        return Ok(());
+    }
+    let announces = next.is_some_and(|s| {
+        matches!(
+            &s.kind,
+            StatementKind::Move(Move {
+                kind: MoveKind::Announce(_),
+                ..
+            })
+        )
+    });
+    match next {
+        Some(stmt) if announces => Err(Diagnostic::error(
+            "no-model-yet",
+            "there is no model before the first move: the scenario announces first, \
+             and its deal is built with that announcement",
+            stmt.span,
+        )
+        .with_help("draw the model after the announcement: `--at` a checkpoint after it, or leave out `--at` for the end")),
+        _ => session.finish(next.map(|s| s.span).unwrap_or_default()),
+    }
 }
 
 /// Runs the options as an `export` statement on the replayed session.

@@ -241,7 +241,32 @@ pub fn writable_file(path: &Path) -> Result<(), String> {
 
 /// Parses the arguments and runs the command.
 pub fn main() -> ExitCode {
+    end_quietly_when_standard_output_fails();
     main_from(std::env::args_os())
+}
+
+/// A standard output that cannot be written (a full disk, as in
+/// `dealer run x.deal > /dev/full`, or a closed terminal) ends the process with a
+/// message on standard error and exit code 1, as other command-line tools
+/// do, from every place that prints. The standard library's printing
+/// reports a failed write as a panic ("failed printing to stdout"), which
+/// this hook turns into that message before anything unwinds; any other
+/// panic is reported as before.
+fn end_quietly_when_standard_output_fails() {
+    const FAILED: &str = "failed printing to stdout: ";
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied());
+        if let Some(why) = message.and_then(|m| m.strip_prefix(FAILED)) {
+            eprintln!("dealer: cannot write to standard output: {why}");
+            std::process::exit(1);
+        }
+        report(info)
+    }));
 }
 
 /// Runs the command that `args` (the program's name first) give: what
@@ -307,7 +332,11 @@ where
         Command::Completions { shell } => {
             use clap::CommandFactory;
             let mut command = Cli::command();
-            clap_complete::generate(shell, &mut command, "dealer", &mut std::io::stdout());
+            // Written whole to a buffer, then printed (a failed write is
+            // reported like any other, not as the completion library's panic).
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut command, "dealer", &mut script);
+            print!("{}", String::from_utf8_lossy(&script));
             return ExitCode::SUCCESS;
         }
         Command::Run { file, model, json } => {

@@ -954,8 +954,9 @@ fn actual_alone(
 ) -> Figure {
     let world = model.actual_world();
     let mut lines: Vec<Vec<Segment>> = Vec::new();
-    for (l, loc) in table.locations.iter().enumerate() {
-        let cards = &world.cards[l];
+    // A model of variables has locations (the players' hands) but no cards:
+    // its world is its values alone.
+    for (loc, cards) in table.locations.iter().zip(&world.cards) {
         if cards.iter().all(|&n| n == 0) && !matches!(loc.kind, LocKind::Hand(_)) {
             continue;
         }

@@ -57,6 +57,7 @@ mod robustness;
 mod scenarios;
 mod strategies;
 mod strategy_knowledge;
+mod sweep;
 mod symbolic_scale;
 mod tournament;
 mod toy_game;

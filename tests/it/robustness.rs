@@ -286,6 +286,90 @@ fn a_closed_standard_output_ends_quietly() {
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
+/// A full standard output (`dealer run x.deal >/dev/full`) is an error
+/// said on standard error with exit code 1, not a panic, for every command
+/// that prints.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_standard_output_is_an_error_not_a_panic() {
+    for args in [
+        &["run", "scenarios/gofish/simplified.deal"][..],
+        &["check", "scenarios/gofish/simplified.deal"],
+        &["play", "gofish", "--seed", "1", "--agents", "random,random,random"],
+        &["completions", "bash"],
+    ] {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("dealer"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdout(full)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("standard output") && !stderr.contains("panicked"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+/// Under an address-space limit (`ulimit -v`) the symbolic engine makes
+/// its BDD store smaller instead of aborting at its first allocation.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_symbolic_scenario_runs_under_an_address_space_limit() {
+    let exe = assert_cmd::cargo::cargo_bin("dealer");
+    let script = format!(
+        "ulimit -v 3000000 && exec '{}' run scenarios/bench/muddy-vars-40.deal",
+        exe.display()
+    );
+    let (code, stdout, stderr) = output(
+        Command::new("sh")
+            .args(["-c", &script])
+            .current_dir(env!("CARGO_MANIFEST_DIR")),
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("held"), "{stdout}");
+}
+
+/// The figure of a model of variables too large to draw is its actual
+/// world with its values and the counts (it panicked on the hands that
+/// hold no cards).
+#[test]
+fn a_large_model_of_variables_is_drawn_as_its_actual_world() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sp.svg");
+    let (code, _, stderr) = output(dealer().args([
+        "export",
+        "scenarios/classics/sum-and-product.deal",
+        "--at",
+        "start",
+        "-o",
+        out.to_str().unwrap(),
+    ]));
+    assert_eq!(code, 0, "{stderr}");
+    let svg = std::fs::read_to_string(&out).unwrap();
+    assert!(svg.contains("x=4 y=13"), "{svg}");
+    assert!(svg.contains("the actual world alone"), "{svg}");
+    // The counts the figure states hold in the engine.
+    let number = |after: &str, before: &str| -> String {
+        let start = svg.find(after).unwrap_or_else(|| panic!("{after}: {svg}")) + after.len();
+        let end = start + svg[start..].find(before).unwrap();
+        svg[start..end].replace(',', "")
+    };
+    let worlds = number("the model has ", " worlds");
+    let s = number("S considers ", " possible");
+    let p = number("P considers ", " possible");
+    let src = format!(
+        "players S P\nvar x, y in 2..100\nlaw x < y & x + y <= 100\nactual x = 4, y = 13\n\
+         S observes x + y\nP observes x * y\nexpect worlds = {worlds}\n\
+         expect considers S = {s}\nexpect considers P = {p}\n"
+    );
+    let (code, stdout, stderr) = output(dealer().args(["run", "-"]).write_stdin(src));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+}
+
 #[test]
 fn a_huge_world_budget_does_not_allocate_a_huge_model() {
     let src = "players 1 2 3 4\ndeck ranks 2..10 J Q K A suits S H D C\n\

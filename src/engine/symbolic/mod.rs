@@ -100,7 +100,7 @@ impl SymbolicLimits {
         };
         SymbolicLimits {
             list: 200_000,
-            nodes,
+            nodes: nodes.min(nodes_within_address_space()),
             collect_from,
             cache_per_var,
             cache_per_square,
@@ -108,6 +108,31 @@ impl SymbolicLimits {
             factor_from: FACTOR_FROM,
         }
     }
+}
+
+/// The bytes the BDD library reserves for each node of a manager's store.
+const NODE_BYTES: usize = 16;
+
+/// The most nodes whose store takes at most a quarter of the process's
+/// address-space limit (`ulimit -v`), so that under a limit a manager is
+/// made smaller instead of aborting the process at its first allocation
+/// (a scenario that then needs more nodes stops with the engine's
+/// out-of-memory error); no bound without a limit.
+fn nodes_within_address_space() -> usize {
+    #[cfg(unix)]
+    {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: `getrlimit` writes the limit into the struct it is given.
+        let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } == 0;
+        if ok && limit.rlim_cur != libc::RLIM_INFINITY {
+            let bytes = usize::try_from(limit.rlim_cur).unwrap_or(usize::MAX);
+            return (bytes / 4 / NODE_BYTES).max(1 << 16);
+        }
+    }
+    usize::MAX
 }
 
 /// How much memory each BDD manager of the process may take: what
