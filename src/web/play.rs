@@ -167,6 +167,13 @@ impl WebGame {
         Ok(WebGame { game, me })
     }
 
+    /// About how many bytes the game's model takes (see
+    /// [`super::lecture::models_bytes`]; the agents' own records are not
+    /// counted).
+    pub fn estimated_bytes(&self) -> u64 {
+        super::lecture::models_bytes(std::iter::once(self.game.session()))
+    }
+
     /// The match.
     pub fn game(&self) -> &Match {
         &self.game
