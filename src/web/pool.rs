@@ -76,6 +76,11 @@ pub struct Sessions {
     map: HashMap<String, Lecture>,
     games: HashMap<String, WebGame>,
     registry: Arc<Registry>,
+    /// The id this thread serves, and which thread it is.
+    key: String,
+    thread: u64,
+    /// Whether the thread goes on after its last job.
+    go_on: bool,
 }
 
 impl Sessions {
@@ -139,6 +144,13 @@ impl Sessions {
 
     fn holds(&self) -> bool {
         !self.map.is_empty() || !self.games.is_empty()
+    }
+
+    /// After a job, before its answer is sent (so that the next request
+    /// sees the closings it caused): the registry's accounting.
+    fn settle(&mut self) {
+        let registry = self.registry.clone();
+        self.go_on = registry.after_job(&self.key, self.thread, self);
     }
 }
 
@@ -332,10 +344,13 @@ impl Pool {
                     map: HashMap::new(),
                     games: HashMap::new(),
                     registry: registry.clone(),
+                    key,
+                    thread,
+                    go_on: true,
                 };
                 while let Ok(job) = rx.recv() {
                     job(&mut sessions);
-                    if !registry.after_job(&key, thread, &sessions) {
+                    if !sessions.go_on {
                         break;
                     }
                 }
@@ -345,6 +360,9 @@ impl Pool {
                     map: HashMap::new(),
                     games: HashMap::new(),
                     registry,
+                    key: String::new(),
+                    thread: u64::MAX,
+                    go_on: false,
                 };
                 drop(sessions);
                 while let Ok(job) = rx.try_recv() {
@@ -415,6 +433,7 @@ impl Pool {
                 cancel::with_token(&token, || f(s, &waiting))
             }))
             .map_err(|p| panic_message(p.as_ref()));
+            s.settle();
             let _ = tx.send(out);
         });
         let queue = self.thread(id)?;
