@@ -183,36 +183,44 @@ async fn a_file_under_the_root_past_the_size_limit_is_refused() {
     assert!(started.elapsed() < Duration::from_secs(1));
 }
 
-/// Session A's heavy request (a figure of the full-deck Go Fish, 7.6·10^22
-/// worlds, stopped at the time limit if it gets that far) does not hold up
-/// session B's question: B is answered within a second while A's runs.
+/// Session A's heavy request (muddy children with 100 children, every
+/// round played: `goto` a checkpoint added at its end, about 2 s) does not
+/// hold up session B's question: B is answered within a second, while A's
+/// request still runs.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_heavy_request_does_not_hold_up_another_session() {
-    let app = router_with(
-        "scenarios".into(),
-        Limits {
-            time: Duration::from_secs(3),
-            ..Limits::default()
-        },
-    );
-    let a = load_id(&app, "gofish/full-deck.deal").await;
+    let app = router_with("scenarios".into(), Limits::default());
+    let mut src = std::fs::read_to_string("scenarios/bench/muddy-100.deal").unwrap();
+    src.push_str("\ncheckpoint \"end\"\n");
+    let (s, v) = call(&app, "POST", "/api/sessions", Some(json!({ "src": src }))).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let a = v["id"].as_str().unwrap().to_string();
     let b = load_id(&app, "gofish/simplified.deal").await;
     let heavy = {
         let app = app.clone();
         tokio::spawn(async move {
             let started = Instant::now();
-            let uri = format!("/api/sessions/{a}/figure?format=png");
-            let (s, _) = call(&app, "GET", &uri, None).await;
-            (s, started.elapsed())
+            let uri = format!("/api/sessions/{a}/goto");
+            let (s, v) = call(&app, "POST", &uri, Some(json!({ "name": "end" }))).await;
+            (s, v, started.elapsed())
         })
     };
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
     let asked = Instant::now();
     let (s, v) = ask(&app, &b, "K1 2_A").await;
     let light = asked.elapsed();
+    let still_running = !heavy.is_finished();
     assert_eq!(s, StatusCode::OK, "{v}");
-    let (_, heavy_took) = heavy.await.unwrap();
+    let (s, v, heavy_took) = heavy.await.unwrap();
+    assert_eq!(s, StatusCode::OK);
+    // Every expectation held, to the last: every child knows.
+    assert!(v["problem"].is_null(), "{v}");
+    let ran = v["ran"].as_array().unwrap();
+    assert!(ran.iter().all(|r| r["expect"] != false));
+    assert!(ran.iter().any(|r| r["expect"] == true), "{v}");
+    assert_eq!(v["pos"], v["statements"].as_array().unwrap().len(), "at the end");
     eprintln!("heavy request: {heavy_took:?}; light request meanwhile: {light:?}");
+    assert!(still_running, "A's request ended first ({heavy_took:?})");
     assert!(light < Duration::from_secs(1), "the light request took {light:?}");
 }
 
