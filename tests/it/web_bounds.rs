@@ -78,7 +78,9 @@ async fn past_the_memory_bound_the_least_recently_used_session_is_closed() {
         max_worlds: dealer::web::MAX_WORLDS,
         ..Options::default()
     };
-    let one = Lecture::load(path, &src, options).unwrap().estimated_bytes();
+    let one = Lecture::load(path, &src, options)
+        .unwrap()
+        .estimated_bytes();
     eprintln!("a session of {path}: about {one} bytes");
     assert!(one > 0);
     let app = router_with(
@@ -218,10 +220,17 @@ async fn a_heavy_request_does_not_hold_up_another_session() {
     let ran = v["ran"].as_array().unwrap();
     assert!(ran.iter().all(|r| r["expect"] != false));
     assert!(ran.iter().any(|r| r["expect"] == true), "{v}");
-    assert_eq!(v["pos"], v["statements"].as_array().unwrap().len(), "at the end");
+    assert_eq!(
+        v["pos"],
+        v["statements"].as_array().unwrap().len(),
+        "at the end"
+    );
     eprintln!("heavy request: {heavy_took:?}; light request meanwhile: {light:?}");
     assert!(still_running, "A's request ended first ({heavy_took:?})");
-    assert!(light < Duration::from_secs(1), "the light request took {light:?}");
+    assert!(
+        light < Duration::from_secs(1),
+        "the light request took {light:?}"
+    );
 }
 
 /// The pool itself: a job that would run until stopped, on session A, and
