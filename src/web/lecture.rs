@@ -2,7 +2,7 @@
 //! ([`Stepper`]), move by move, with every position kept so that `back`
 //! and `goto` are exact.
 //!
-//! A [`Lecture`] lives on one worker thread (sessions share models through
+//! A [`Lecture`] lives on its own thread (sessions share models through
 //! `Rc`); requests reach it as closures (see [`super::pool`]).
 
 use serde::Serialize;

@@ -1,7 +1,7 @@
 //! `dealer serve`: the lecture view in a browser.
 //!
 //! A small JSON API (documented in docs/web.md) over [`lecture::Lecture`]
-//! sessions, which live on worker threads ([`pool`]), and one page of
+//! sessions, each on a thread of its own ([`pool`]), and one page of
 //! plain HTML, CSS and JavaScript embedded in the binary. The server binds
 //! the loopback interface unless told otherwise; every request is bounded
 //! (body size, model size, time), a refused request leaves its session as
@@ -94,7 +94,7 @@ fn failure(f: Failure) -> ApiError {
         ),
         Failure::Gone => ApiError(
             StatusCode::INTERNAL_SERVER_ERROR,
-            json!({ "error": "the session's worker stopped" }),
+            json!({ "error": "the session's thread stopped; load the scenario again" }),
         ),
         Failure::Panic(message) => ApiError(
             StatusCode::INTERNAL_SERVER_ERROR,

@@ -6,7 +6,7 @@
 //! Each request does one thing: the person's move (refused moves leave the
 //! game as it was), or one agent's move, so that no request runs for a
 //! whole game; the page asks for agents' moves until it is the person's
-//! turn. A game lives on the worker thread that owns its id (see
+//! turn. A game lives on a thread of its own (see
 //! [`super::pool`]).
 
 use serde::Serialize;
