@@ -253,6 +253,12 @@ impl<X: Clone> Stepper<X> {
         &self.now.extra
     }
 
+    /// Every position kept: the start, the current one and those to undo
+    /// to (what the stepper holds, for an estimate of its memory).
+    pub fn positions(&self) -> impl Iterator<Item = &Mark<X>> {
+        [&self.start, &self.now].into_iter().chain(&self.undo)
+    }
+
     /// How many positions can be undone.
     pub fn steps(&self) -> usize {
         self.undo.len()

@@ -1,7 +1,7 @@
 //! `dealer serve`: the lecture view in a browser.
 //!
 //! A small JSON API (documented in docs/web.md) over [`lecture::Lecture`]
-//! sessions, which live on worker threads ([`pool`]), and one page of
+//! sessions, each on a thread of its own ([`pool`]), and one page of
 //! plain HTML, CSS and JavaScript embedded in the binary. The server binds
 //! the loopback interface unless told otherwise; every request is bounded
 //! (body size, model size, time), a refused request leaves its session as
@@ -30,6 +30,7 @@ use crate::figure::build::View;
 use crate::figure::render::Format;
 use crate::interp::Options;
 use lecture::Lecture;
+pub use pool::Limits;
 use pool::{Failure, Pool};
 
 /// The most bytes a request body may have.
@@ -52,12 +53,17 @@ pub struct ServeArgs {
     /// Seconds one request may take.
     #[arg(long, default_value_t = 20)]
     pub time_limit: u64,
+    /// MiB all sessions together may take (as estimated); past it the
+    /// least recently used sessions are closed.
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
+    pub memory_limit: u64,
 }
 
 /// What the handlers share.
 pub struct App {
     pool: Pool,
     root: PathBuf,
+    limits: Limits,
 }
 
 type Shared = Arc<App>;
@@ -88,7 +94,17 @@ fn failure(f: Failure) -> ApiError {
         ),
         Failure::Gone => ApiError(
             StatusCode::INTERNAL_SERVER_ERROR,
-            json!({ "error": "the session's worker stopped" }),
+            json!({ "error": "the session's thread stopped; load the scenario again" }),
+        ),
+        Failure::Panic(message) => ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            json!({ "error": format!(
+                "dealer failed on this request (a bug, please report it: {message}); the request was stopped, the server and the other sessions go on"
+            ), "code": "internal" }),
+        ),
+        Failure::Closed => ApiError(
+            StatusCode::GONE,
+            json!({ "error": "this session was closed to free memory; load the scenario again", "code": "closed" }),
         ),
     }
 }
@@ -149,12 +165,24 @@ fn scenario_list(root: &Path) -> Vec<String> {
     out
 }
 
-/// The router, with the page, the API and the bounds.
+/// The router, with the page, the API and the default bounds but the
+/// time limit.
 pub fn router(root: PathBuf, limit: Duration) -> Router {
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let app = Arc::new(App {
-        pool: Pool::new(workers, Duration::from_secs(30 * 60), 500, limit),
+    router_with(
         root,
+        Limits {
+            time: limit,
+            ..Limits::default()
+        },
+    )
+}
+
+/// The router, with the page, the API and the bounds of `limits`.
+pub fn router_with(root: PathBuf, limits: Limits) -> Router {
+    let app = Arc::new(App {
+        pool: Pool::new(&limits),
+        root,
+        limits,
     });
     Router::new()
         .route("/", get(|| async { Html(PAGE) }))
@@ -226,7 +254,12 @@ pub fn serve(args: &ServeArgs) -> Result<(), String> {
         .enable_all()
         .build()
         .map_err(|e| e.to_string())?;
-    let app = router(args.root.clone(), Duration::from_secs(args.time_limit));
+    let limits = Limits {
+        time: Duration::from_secs(args.time_limit),
+        memory: args.memory_limit << 20,
+        ..Limits::default()
+    };
+    let app = router_with(args.root.clone(), limits);
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(addr)
             .await
@@ -261,7 +294,7 @@ async fn create(
     let (name, src) = match (req.path, req.src) {
         (Some(path), None) => {
             let full = safe_path(&app.root, &path).map_err(bad)?;
-            let src = std::fs::read_to_string(&full).map_err(|e| bad(format!("{path}: {e}")))?;
+            let src = read_scenario(&full, &path, app.limits.file)?;
             (path, src)
         }
         (None, Some(src)) => ("<editor>".to_string(), src),
@@ -289,6 +322,38 @@ async fn create(
         .await
         .map_err(failure)??;
     Ok(Json(json!({ "id": id, "state": out })))
+}
+
+/// The text of scenario file `full` (`path` under the root), refused
+/// (413) past `limit` bytes before it is read, and never read past it.
+fn read_scenario(full: &Path, path: &str, limit: u64) -> Result<String, ApiError> {
+    use std::io::Read;
+    let too_large = |size: u64| {
+        ApiError(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            json!({ "error": format!(
+                "{path}: the file has {} bytes, more than the {} bytes a scenario may have",
+                crate::diag::thousands(size),
+                crate::diag::thousands(limit)
+            ) }),
+        )
+    };
+    let file = std::fs::File::open(full).map_err(|e| bad(format!("{path}: {e}")))?;
+    let size = file
+        .metadata()
+        .map_err(|e| bad(format!("{path}: {e}")))?
+        .len();
+    if size > limit {
+        return Err(too_large(size));
+    }
+    let mut bytes = Vec::new();
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| bad(format!("{path}: {e}")))?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large(bytes.len() as u64));
+    }
+    String::from_utf8(bytes).map_err(|_| bad(format!("{path}: the file is not UTF-8 text")))
 }
 
 /// Runs `f` on a copy of session `id` and keeps the copy when it succeeds
@@ -402,9 +467,13 @@ async fn query(
     Json(req): Json<Ask>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let key = id.clone();
+    let panic_on = app.limits.panic_on_query.clone();
     app.pool
         .run(&id, move |sessions, _| {
             let l = sessions.get(&key).ok_or_else(no_session)?;
+            if panic_on.as_deref() == Some(req.q.as_str()) {
+                panic!("the test's panic on the query {:?}", req.q);
+            }
             match l.query(&req.q) {
                 Ok(lines) => Ok(Json(json!({ "lines": lines }))),
                 Err(p) => Err(ApiError(

@@ -6,7 +6,7 @@
 //! Each request does one thing: the person's move (refused moves leave the
 //! game as it was), or one agent's move, so that no request runs for a
 //! whole game; the page asks for agents' moves until it is the person's
-//! turn. A game lives on the worker thread that owns its id (see
+//! turn. A game lives on a thread of its own (see
 //! [`super::pool`]).
 
 use serde::Serialize;
@@ -165,6 +165,13 @@ impl WebGame {
         let names = req.agents.clone().unwrap_or_default();
         game.seat_named(&names, Some(me), &mut |name| agent_for(&req.game, name))?;
         Ok(WebGame { game, me })
+    }
+
+    /// About how many bytes the game's model takes (see
+    /// [`super::lecture::models_bytes`]; the agents' own records are not
+    /// counted).
+    pub fn estimated_bytes(&self) -> u64 {
+        super::lecture::models_bytes(std::iter::once(self.game.session()))
     }
 
     /// The match.

@@ -63,6 +63,7 @@ mod tournament;
 mod toy_game;
 mod variables_structure;
 mod web;
+mod web_bounds;
 mod web_figures_true;
 mod web_quiz;
 mod web_time_limit;

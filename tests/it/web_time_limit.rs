@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
 use dealer::engine::cancel;
-use dealer::web::pool::{Failure, Pool};
+use dealer::web::pool::{Failure, Limits, Pool};
 use dealer::web::router;
 use serde_json::json;
 
@@ -68,13 +68,20 @@ async fn a_full_deck_figure_does_not_hold_up_the_next_question() {
     );
 }
 
+fn limits(time: Duration) -> Limits {
+    Limits {
+        time,
+        ..Limits::default()
+    }
+}
+
 /// A job that would never end by itself (it only stops when the engine's
 /// check says so) is stopped at the time limit, answered as such, and the
 /// same session's next job runs at once; a job of another worker's
 /// session was never held up.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_job_past_the_limit_is_stopped_and_the_next_one_runs() {
-    let pool = Pool::new(1, Duration::from_secs(60), 10, Duration::from_millis(300));
+    let pool = Pool::new(&limits(Duration::from_millis(300)));
     let started = Instant::now();
     let stuck = pool
         .run("s", |_, waiting| {
@@ -106,7 +113,7 @@ async fn a_job_past_the_limit_is_stopped_and_the_next_one_runs() {
 /// keeps a move that was made late, as docs/web.md says.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_late_game_move_is_not_cancelled() {
-    let pool = Pool::new(1, Duration::from_secs(60), 10, Duration::from_millis(100));
+    let pool = Pool::new(&limits(Duration::from_millis(100)));
     let (tx, rx) = std::sync::mpsc::channel();
     let late = pool
         .run_to_end("g", move |_, _| {
