@@ -60,6 +60,7 @@ mod strategy_knowledge;
 mod symbolic_scale;
 mod tournament;
 mod toy_game;
+mod variables_random;
 mod variables_structure;
 mod web;
 mod web_figures_true;
