@@ -242,7 +242,10 @@ fn initial(case: &Case) -> Model {
         })
         .collect();
     Model {
-        actual: vals.iter().position(|w| *w == actual).expect("actual is a world"),
+        actual: vals
+            .iter()
+            .position(|w| *w == actual)
+            .expect("actual is a world"),
         vals,
         class,
     }
@@ -292,7 +295,11 @@ fn eval(m: &Model, w: usize, f: &F) -> bool {
 
 /// For each world, whether `g` holds at every world with the same `key`
 /// (the worlds an agent, or a group, cannot tell apart: equivalence classes).
-fn all_alike<K: std::hash::Hash + Eq>(m: &Model, key: impl Fn(usize) -> K, g: &[bool]) -> Vec<bool> {
+fn all_alike<K: std::hash::Hash + Eq>(
+    m: &Model,
+    key: impl Fn(usize) -> K,
+    g: &[bool],
+) -> Vec<bool> {
     let mut all: HashMap<K, bool> = HashMap::new();
     for w in worlds(m) {
         *all.entry(key(w)).or_insert(true) &= g[w];
@@ -754,7 +761,10 @@ fn the_reference_agrees_with_a_scenario_worked_by_hand() {
     };
     let (src, expected) = script(&case);
     assert_eq!(expected, [true, false, true]);
-    assert!(src.contains("Ann observes x - y\nBob observes x * y\n"), "{src}");
+    assert!(
+        src.contains("Ann observes x - y\nBob observes x * y\n"),
+        "{src}"
+    );
     for (name, options) in modes() {
         assert_eq!(replay(&src, options), Ok(expected.clone()), "{name}");
     }

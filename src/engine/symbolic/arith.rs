@@ -214,3 +214,29 @@ pub(crate) fn observed(meta: &Meta, props: &[VarNo], t: &Term) -> Res<Observed> 
         minus,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::symbolic::vars::{test_meta, vec_of};
+
+    /// `x - y` observed on x, y of two bits each: the fresh bits hold
+    /// `x - y + 3` exactly, values below zero included.
+    #[test]
+    fn an_observed_difference_is_held_shifted() {
+        let m = test_meta(7);
+        let props: Vec<VarNo> = (0..4).collect();
+        let t = Term::Sub(
+            Box::new(Term::Var(vec![0, 1])),
+            Box::new(Term::Var(vec![2, 3])),
+        );
+        let o = observed(&m, &props, &t).unwrap();
+        assert_eq!((o.offset, o.max), (3, 6));
+        let law = o.law(&m, &vec_of(&m, &[4, 5, 6]).unwrap()).unwrap();
+        for bits in 0..128u32 {
+            let env = (0..7).map(|v| (v as VarNo, bits >> v & 1 == 1));
+            let (x, y, f) = (bits & 3, bits >> 2 & 3, bits >> 4);
+            assert_eq!(law.eval(env), f + y == x + 3, "x={x} y={y} fresh={f}");
+        }
+    }
+}
