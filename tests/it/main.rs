@@ -61,6 +61,7 @@ mod sweep;
 mod symbolic_scale;
 mod tournament;
 mod toy_game;
+mod variables_random;
 mod variables_structure;
 mod web;
 mod web_bounds;

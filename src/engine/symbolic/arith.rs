@@ -7,7 +7,7 @@
 
 use oxidd::BooleanFunction;
 
-use super::vars::{add, constant, oom, Bdd, BitVec, Meta, Res};
+use super::vars::{add, oom, Bdd, BitVec, Meta, Res};
 use crate::engine::formula::{Cmp, Comparison, Term};
 use crate::engine::{EngineError, Prop};
 use oxidd::VarNo;
@@ -85,25 +85,25 @@ fn product(meta: &Meta, a: &Nat, b: &Nat) -> Res<Nat> {
     Ok(Nat { bits: acc, max })
 }
 
+/// The constant `c` on `w` bits.
+fn constant_bits(meta: &Meta, c: u128, w: usize) -> BitVec {
+    (0..w)
+        .map(|i| {
+            if c >> i & 1 == 1 {
+                meta.top()
+            } else {
+                meta.bot()
+            }
+        })
+        .collect()
+}
+
 /// A term as `(P, N)`: its value is `P - N`.
 fn term(meta: &Meta, props: &[VarNo], t: &Term) -> Res<(Nat, Nat)> {
     Ok(match t {
         Term::Const(c) => {
             let max = u128::from(*c);
-            let w = width(max)?;
-            let bits = if w <= 32 {
-                constant(meta, *c as u32, w)
-            } else {
-                (0..w)
-                    .map(|i| {
-                        if c >> i & 1 == 1 {
-                            meta.top()
-                        } else {
-                            meta.bot()
-                        }
-                    })
-                    .collect()
-            };
+            let bits = constant_bits(meta, max, width(max)?);
             (Nat { bits, max }, zero())
         }
         Term::Var(bits) => {
@@ -169,14 +169,74 @@ pub(crate) fn compare(meta: &Meta, props: &[VarNo], c: &Comparison) -> Res<Bdd> 
     })
 }
 
-/// A term without subtraction as bits, with its largest value; `None` for
-/// a term with subtraction.
-pub(crate) fn natural(meta: &Meta, props: &[VarNo], t: &Term) -> Res<Option<(BitVec, u128)>> {
-    let (p, n) = term(meta, props, t)?;
-    Ok((n.max == 0).then_some((p.bits, p.max)))
+/// An observed term made a natural number: its value plus `offset` (the
+/// largest value its subtracted part can take), so that a difference below
+/// zero (`x - y` with `x < y`) is observed too. The observer's fresh bits
+/// hold that shifted value, tied to the term by [`Observed::law`].
+pub(crate) struct Observed {
+    /// The largest shifted value.
+    pub max: u128,
+    /// What is added to the term's value.
+    pub offset: u128,
+    /// `P + offset`, for the term `P - N`.
+    plus: Nat,
+    /// `N`.
+    minus: Nat,
 }
 
-/// `a = b` for natural numbers as bits.
-pub(crate) fn equal(meta: &Meta, a: &[Bdd], b: &[Bdd]) -> Res<Bdd> {
-    Ok(lt_eq(meta, a, b)?.1)
+impl Observed {
+    /// "`fresh` holds the shifted value": `fresh + N = P + offset`.
+    pub fn law(&self, meta: &Meta, fresh: &[Bdd]) -> Res<Bdd> {
+        let fresh = Nat {
+            bits: fresh.to_vec(),
+            max: self.max,
+        };
+        let left = sum(meta, &fresh, &self.minus)?;
+        Ok(lt_eq(meta, &left.bits, &self.plus.bits)?.1)
+    }
+}
+
+/// An observed term as a shifted natural number (see [`Observed`]).
+pub(crate) fn observed(meta: &Meta, props: &[VarNo], t: &Term) -> Res<Observed> {
+    let (p, minus) = term(meta, props, t)?;
+    let offset = minus.max;
+    let shift = Nat {
+        bits: constant_bits(meta, offset, width(offset)?),
+        max: offset,
+    };
+    let plus = sum(meta, &p, &shift)?;
+    let max = p.max.saturating_add(offset);
+    width(max)?;
+    Ok(Observed {
+        max,
+        offset,
+        plus,
+        minus,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::symbolic::vars::{test_meta, vec_of};
+
+    /// `x - y` observed on x, y of two bits each: the fresh bits hold
+    /// `x - y + 3` exactly, values below zero included.
+    #[test]
+    fn an_observed_difference_is_held_shifted() {
+        let m = test_meta(7);
+        let props: Vec<VarNo> = (0..4).collect();
+        let t = Term::Sub(
+            Box::new(Term::Var(vec![0, 1])),
+            Box::new(Term::Var(vec![2, 3])),
+        );
+        let o = observed(&m, &props, &t).unwrap();
+        assert_eq!((o.offset, o.max), (3, 6));
+        let law = o.law(&m, &vec_of(&m, &[4, 5, 6]).unwrap()).unwrap();
+        for bits in 0..128u32 {
+            let env = (0..7).map(|v| (v as VarNo, bits >> v & 1 == 1));
+            let (x, y, f) = (bits & 3, bits >> 2 & 3, bits >> 4);
+            assert_eq!(law.eval(env), f + y == x + 3, "x={x} y={y} fresh={f}");
+        }
+    }
 }

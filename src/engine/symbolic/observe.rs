@@ -1,8 +1,10 @@
 //! Observational structures for scenarios with variables (as SMCDEL's):
 //! the variables' bits are the structure's propositions, the law says
 //! which values are allowed, and an agent observes the bits of the
-//! variables it sees. A term that is not a variable (`x + y`) gets bits of
-//! its own, tied to the term by the law, and the agent observes those.
+//! variables it sees. A term that is not a variable (`x + y`, `x - y`) gets
+//! bits of its own, tied to the term by the law, and the agent observes
+//! those; a term with subtraction is observed shifted by the largest value
+//! its subtracted part can take, so that values below zero fit.
 
 use oxidd::{BooleanFunction, VarNo};
 
@@ -110,16 +112,14 @@ pub(crate) fn from_observations(o: &Observations, limits: &SymbolicLimits) -> Re
                 seen.extend(bits.iter().map(|&p| st.props[p]));
                 continue;
             }
-            let Some((value, max)) = arith::natural(&meta, &st.props, t)? else {
-                return Err(EngineError::Unsupported(
-                    "observing a term with subtraction".into(),
-                ));
-            };
-            let width = (128 - max.leading_zeros() as usize).max(1);
+            let term = arith::observed(&meta, &st.props, t)?;
+            let width = (128 - term.max.leading_zeros() as usize).max(1);
             let fresh = meta.fresh(width);
             let fresh_bits = super::vars::vec_of(&meta, &fresh)?;
-            law = oom(law.and(&arith::equal(&meta, &fresh_bits, &value)?))?;
-            let v = t.value(&bit);
+            law = oom(law.and(&term.law(&meta, &fresh_bits)?))?;
+            let v = u128::try_from(t.value(&bit) + term.offset as i128).map_err(|_| {
+                EngineError::Malformed("an observed term below its smallest value".into())
+            })?;
             for (i, &x) in fresh.iter().enumerate() {
                 extra.push((x, v >> i & 1 == 1));
             }

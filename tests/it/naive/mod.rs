@@ -3,11 +3,14 @@
 //! with the engine by the property tests.
 //!
 //! It shares no code with `src/engine`, only the plain data types
-//! (`Formula`, `Atom`, `Cmp`, `EventModel`, `Event`, `Post`, `Relation`).
+//! (`Formula`, `Atom`, `Cmp`, `Comparison`, `Term`, `EventModel`, `Event`,
+//! `Post`, `Relation`): terms and comparisons of variables are evaluated
+//! here too.
 //! Nothing here is clever: relations are full boolean matrices, formulas are
 //! evaluated world by world by recursion, updates build the whole product,
 //! and bisimulation contraction refines a partition until it is stable.
 
+use dealer::engine::formula::{Comparison, Term};
 use dealer::engine::{Atom, Backend, Cmp, EventModel, Formula, Post, Relation};
 
 /// One world: a valuation of the propositions and an allocation of cards.
@@ -92,13 +95,43 @@ fn compare(cmp: Cmp, left: u32, right: u32) -> bool {
     }
 }
 
+/// The value of a term of variables at a valuation, written out again: a
+/// variable's bits are its value in binary, least significant first.
+fn term_value(t: &Term, props: &[bool]) -> i128 {
+    match t {
+        Term::Const(c) => i128::from(*c),
+        Term::Var(bits) => bits
+            .iter()
+            .enumerate()
+            .filter(|&(_, &p)| props[p])
+            .map(|(i, _)| 1i128 << i)
+            .sum(),
+        Term::Add(a, b) => term_value(a, props) + term_value(b, props),
+        Term::Sub(a, b) => term_value(a, props) - term_value(b, props),
+        Term::Mul(a, b) => term_value(a, props) * term_value(b, props),
+    }
+}
+
+/// Whether a comparison of terms holds at a valuation.
+fn compare_terms(c: &Comparison, props: &[bool]) -> bool {
+    let (l, r) = (term_value(&c.left, props), term_value(&c.right, props));
+    match c.cmp {
+        Cmp::Lt => l < r,
+        Cmp::Le => l <= r,
+        Cmp::Eq => l == r,
+        Cmp::Ne => l != r,
+        Cmp::Ge => l >= r,
+        Cmp::Gt => l > r,
+    }
+}
+
 /// Whether `f` holds at world `w` of `m`.
 pub fn eval(m: &NaiveModel, w: usize, f: &Formula) -> bool {
     match f {
         Formula::Top => true,
         Formula::Bottom => false,
         Formula::Atom(Atom::Prop(p)) => m.worlds[w].props[*p],
-        Formula::Atom(Atom::Compare(c)) => c.holds(&|p| m.worlds[w].props[p]),
+        Formula::Atom(Atom::Compare(c)) => compare_terms(c, &m.worlds[w].props),
         Formula::Atom(Atom::Count { loc, kinds, cmp, n }) => {
             let count: u32 = kinds.iter().map(|&k| m.worlds[w].cards[*loc][k]).sum();
             compare(*cmp, count, *n)
