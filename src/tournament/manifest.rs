@@ -16,7 +16,7 @@ use sha2::{Digest, Sha256};
 
 use super::game::Deal;
 use super::record::{Record, Rows};
-use super::run::{game_seed, runs_of, seats_of, total_of, Plan, Seatings};
+use super::run::{game_seed, runs_checked, seats_of, total_of, Plan, Seatings};
 
 /// The file name of a folder's manifest.
 pub const FILE: &str = "manifest.json";
@@ -199,11 +199,11 @@ impl Manifest {
 
     /// The games of the experiment.
     pub fn total(&self) -> Result<u64, String> {
-        total_of(self.runs().len(), self.games)
+        total_of(self.runs()?.len(), self.games)
     }
 
-    fn runs(&self) -> Vec<Vec<usize>> {
-        runs_of(self.strategies.len(), self.players, self.repeats)
+    fn runs(&self) -> Result<Vec<Vec<usize>>, String> {
+        runs_checked(self.strategies.len(), self.players, self.repeats)
     }
 
     /// Checks that every row is the game the manifest says it is: its
@@ -211,7 +211,7 @@ impl Manifest {
     /// seed, run and strategies those of that index. Errors name
     /// `name:line`.
     pub fn check(&self, name: &str, rows: &Rows, shard: Option<(u64, u64)>) -> Result<(), String> {
-        let runs = self.runs();
+        let runs = self.runs()?;
         let total = self.total()?;
         let names = self.names();
         for (index, record) in &rows.records {

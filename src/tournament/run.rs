@@ -72,7 +72,7 @@ impl Plan {
                 self.game, self.players, self.players
             ));
         }
-        Ok(runs_of(n, self.players, self.repeats))
+        runs_checked(n, self.players, self.repeats)
     }
 
     /// The games of the tournament (runs times games per run), or why
@@ -116,6 +116,42 @@ pub fn runs_of(n: usize, players: usize, repeats: bool) -> Vec<Vec<usize>> {
         &mut out,
     );
     out
+}
+
+/// The most runs (combinations of strategies) a tournament plays.
+pub const MAX_RUNS: u64 = 100_000;
+
+/// How many runs `n` strategies make at `players` seats (every subset, or
+/// with `repeats` every multiset), counted without listing them; `None`
+/// beyond 2^64.
+pub fn count_runs(n: usize, players: usize, repeats: bool) -> Option<u64> {
+    let (n, k) = (n as u128, players as u128);
+    let top = if repeats { (n + k).checked_sub(1)? } else { n };
+    if k > top {
+        return Some(u64::from(k == 0));
+    }
+    let k = k.min(top - k);
+    let mut c: u128 = 1;
+    for i in 0..k {
+        // Exact at every step: c is C(top, i) before it.
+        c = c.checked_mul(top - i)? / (i + 1);
+        if c > u128::from(u64::MAX) {
+            return None;
+        }
+    }
+    u64::try_from(c).ok()
+}
+
+/// [`runs_of`], refused (before any is listed) beyond [`MAX_RUNS`].
+pub fn runs_checked(n: usize, players: usize, repeats: bool) -> Result<Vec<Vec<usize>>, String> {
+    match count_runs(n, players, repeats) {
+        Some(runs) if runs <= MAX_RUNS => Ok(runs_of(n, players, repeats)),
+        runs => Err(format!(
+            "{n} strategies at {players} seats{} make {} runs: dealer plays at most {MAX_RUNS}; give fewer strategies",
+            if repeats { " with repeats" } else { "" },
+            runs.map_or("more than 2^64".to_string(), |r| r.to_string())
+        )),
+    }
 }
 
 /// The games of `runs` runs of `games` games each, or why there are more
@@ -355,6 +391,22 @@ mod tests {
         assert_eq!(out[0], vec![0, 0, 0]);
         assert_eq!(out[1], vec![0, 0, 1]);
         assert_eq!(out[9], vec![2, 2, 2]);
+        for (n, k, repeats) in [
+            (3, 3, true),
+            (4, 3, false),
+            (2, 3, false),
+            (9, 4, true),
+            (30, 5, false),
+        ] {
+            let listed = runs_of(n, k, repeats).len() as u64;
+            assert_eq!(count_runs(n, k, repeats), Some(listed), "{n} {k} {repeats}");
+        }
+        let e = runs_checked(200, 4, true).unwrap_err();
+        assert!(
+            e.contains("make 68685050 runs: dealer plays at most 100000"),
+            "{e}"
+        );
+        assert_eq!(count_runs(3, usize::MAX, true), None);
         assert!(out.contains(&vec![0, 1, 2]));
         assert_ne!(game_seed(1, 0), game_seed(2, 0));
     }
