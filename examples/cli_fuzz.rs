@@ -1,8 +1,9 @@
 //! The command-line fuzzer: dealer's own entry point
 //! ([`dealer::cli::main_from`]) called in-process with random flags
 //! (`tests/it/common/cli_args.rs`: decks, hands, game counts, seeds,
-//! strategies, sizes, shards, paths), each run timed and any panic
-//! caught. It prints, on standard error, how many runs ended with each
+//! strategies, sizes, shards, paths; tournament folders copied with their
+//! CSV and manifest cut or edited, then resumed or merged), each run
+//! timed and any panic caught. It prints, on standard error, how many runs ended with each
 //! exit code, the slowest run, and every run that panicked or took more
 //! than 10 s (there must be none); it exits 1 if there was one. An abort
 //! ends the process, with the run's arguments printed before it.

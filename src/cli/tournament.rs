@@ -4,6 +4,7 @@
 //! and a chart; `dealer tournament merge --out DIR A.csv B.csv ...` joins
 //! the CSV files of shards.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -11,9 +12,12 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::cards::Size;
-use crate::strategy::{find, Strategy};
+use crate::strategy::{find_with_source, Strategy};
 use crate::tournament::chart::draw;
-use crate::tournament::{read_csv, run, summarise, write_csv, Deal, Plan, Record, Seatings};
+use crate::tournament::manifest::FILE as MANIFEST;
+use crate::tournament::{
+    read_csv, run, summarise, CsvFile, Deal, Manifest, Plan, Record, Seatings,
+};
 
 use super::ModelArgs;
 
@@ -97,14 +101,32 @@ fn parse_shard(s: &str) -> Result<(u64, u64), String> {
     Ok((k, n))
 }
 
-/// Runs the command; returns the exit code.
-pub fn main(args: &TournamentArgs) -> u8 {
-    let result = if args.game == "merge" {
+/// Runs `dealer tournament ARGS` in this process (the words after
+/// `tournament`): the error it would print, if refused.
+pub fn run_words(words: &[&str]) -> Result<(), String> {
+    use clap::Parser;
+    #[derive(Parser)]
+    struct Line {
+        #[command(flatten)]
+        args: TournamentArgs,
+    }
+    let line = Line::try_parse_from(std::iter::once("tournament").chain(words.iter().copied()))
+        .map_err(|e| e.to_string())?;
+    execute(&line.args)
+}
+
+/// Runs the command: its error, if refused.
+pub fn execute(args: &TournamentArgs) -> Result<(), String> {
+    if args.game == "merge" {
         merge(args)
     } else {
         tournament(args)
-    };
-    match result {
+    }
+}
+
+/// Runs the command; returns the exit code.
+pub fn main(args: &TournamentArgs) -> u8 {
+    match execute(args) {
         Ok(()) => 0,
         Err(e) if e.starts_with("error[") => {
             // A diagnostic rendered already, with its place.
@@ -143,12 +165,13 @@ fn tournament(args: &TournamentArgs) -> Result<(), String> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("tournament-{}", args.game)));
-    super::writable_dir(&out)?;
-    let strategies: Vec<Strategy> = args
+    let (strategies, sources): (Vec<Strategy>, Vec<String>) = args
         .strategies
         .iter()
-        .map(|name| find(args.dir.as_deref(), &args.game, name))
-        .collect::<Result<_, _>>()?;
+        .map(|name| find_with_source(args.dir.as_deref(), &args.game, name))
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .unzip();
     if strategies.is_empty() {
         return Err("give the strategies: --strategies a,b,c".into());
     }
@@ -181,29 +204,46 @@ fn tournament(args: &TournamentArgs) -> Result<(), String> {
         },
         max_moves: args.max_moves,
     };
+    let total = plan.shard_games()?;
+    let manifest = Manifest::of(&plan, &sources);
+    // The folder's experiment, before anything is written.
+    let recorded = if out.is_dir() { recorded(&out)? } else { None };
+    if let Some(old) = &recorded {
+        old.same_as(&manifest, &out.join(MANIFEST).display().to_string())?;
+    }
+    super::writable_dir(&out)?;
     let csv = match args.shard {
         (1, 1) => out.join("games.csv"),
         (k, n) => out.join(format!("games-{k}-of-{n}.csv")),
     };
-    let (before, skipped) = read_csv(&csv)?;
-    let total = plan.indices()?.len() as u64;
-    if !before.is_empty() {
+    let mut file = CsvFile::open_locked(&csv)?;
+    let before = file.rows()?;
+    manifest.check(&csv.display().to_string(), &before, Some(args.shard))?;
+    if recorded.is_none() {
+        if let Some(other) = manifest.write_new(&out)? {
+            // Another process wrote it between our look and ours.
+            other.same_as(&manifest, &out.join(MANIFEST).display().to_string())?;
+        }
+    }
+    file.prepare(&before)?;
+    if !before.records.is_empty() || before.cut.is_some() {
         eprintln!(
             "resuming {}: {} of {total} games already played{}",
             csv.display(),
-            before.len(),
-            if skipped > 0 {
-                format!(" ({skipped} cut-short lines played again)")
-            } else {
-                String::new()
+            before.records.len(),
+            match before.cut {
+                Some((line, _)) => format!(" (line {line}, cut short, removed)"),
+                None => String::new(),
             }
         );
     }
-    let bar = progress_bar(total, before.len() as u64);
+    let done = before.records.len() as u64;
+    let bar = progress_bar(total, done);
     let started = Instant::now();
-    let records = run(&plan, &csv, &|_r: &Record| bar.inc(1))?;
+    let records = run(&plan, &mut file, before.records, &|_r: &Record| bar.inc(1))?;
+    drop(file);
     bar.finish_and_clear();
-    let played = records.len() - before.len();
+    let played = records.len() as u64 - done;
     let secs = started.elapsed().as_secs_f64();
     println!(
         "{played} games played in {secs:.1} s ({:.3} s per game on {} threads); {} in {}",
@@ -225,19 +265,32 @@ fn tournament(args: &TournamentArgs) -> Result<(), String> {
             )
         );
     }
-    let names: Vec<String> = args
-        .strategies
-        .iter()
-        .map(|n| strategy_name(&plan, n))
-        .collect();
-    report(&args.game, &names, records.values().collect(), &out)
+    report(
+        &args.game,
+        &manifest.names(),
+        records.values().collect(),
+        &out,
+    )
 }
 
-fn strategy_name(plan: &Plan, given: &str) -> String {
-    plan.strategies
-        .iter()
-        .find(|s| s.name == given || given.ends_with(&format!("{}.strat", s.name)))
-        .map_or_else(|| given.to_string(), |s| s.name.clone())
+/// The manifest of folder `dir`; a folder that holds games but no
+/// manifest is refused (its experiment is unknown).
+fn recorded(dir: &Path) -> Result<Option<Manifest>, String> {
+    let manifest = Manifest::read(dir)?;
+    if manifest.is_none() {
+        let entries =
+            std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().to_string();
+            if name.starts_with("games") && name.ends_with(".csv") {
+                return Err(format!(
+                    "{} holds games but no {MANIFEST}, which would say what experiment they are: give another --out",
+                    dir.display()
+                ));
+            }
+        }
+    }
+    Ok(manifest)
 }
 
 fn progress_bar(total: u64, done: u64) -> ProgressBar {
@@ -270,45 +323,112 @@ fn report(game: &str, names: &[String], records: Vec<&Record>, out: &Path) -> Re
     Ok(())
 }
 
+/// Merges the CSV files of shards: each with the manifest of its folder,
+/// all of one experiment, every row the game the manifest says; a game in
+/// two files must be the same row. The output folder's own games.csv, if
+/// any, is merged too.
 fn merge(args: &TournamentArgs) -> Result<(), String> {
     if args.inputs.is_empty() {
         return Err(
             "give the CSV files to merge: dealer tournament merge --out DIR A.csv B.csv".into(),
         );
     }
-    let mut all = std::collections::BTreeMap::new();
-    for path in &args.inputs {
-        if !path.exists() {
-            return Err(format!("{} does not exist", path.display()));
-        }
-        let (records, _) = read_csv(path)?;
-        all.extend(records);
-    }
     let out = args
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("tournament-merged"));
-    std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    write_csv(&out.join("games.csv"), all.values())?;
-    println!(
-        "{} games merged into {}",
-        all.len(),
-        out.join("games.csv").display()
-    );
-    let mut names: Vec<String> = Vec::new();
-    for r in all.values() {
-        for s in &r.strategies {
-            if !names.contains(s) {
-                names.push(s.clone());
+    let target = out.join("games.csv");
+    let mut inputs = args.inputs.clone();
+    if target.exists() && !inputs.iter().any(|p| same_file(p, &target)) {
+        inputs.push(target.clone());
+    }
+    let mut manifest: Option<(Manifest, PathBuf)> = None;
+    let mut all: BTreeMap<u64, Record> = BTreeMap::new();
+    let mut from: BTreeMap<u64, (usize, usize)> = BTreeMap::new();
+    for (i, path) in inputs.iter().enumerate() {
+        if !path.is_file() {
+            return Err(format!("{} is not a file", path.display()));
+        }
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let Some(this) = Manifest::read(&dir)? else {
+            return Err(format!(
+                "{}: no {MANIFEST} beside it, which would say what experiment its games are",
+                path.display()
+            ));
+        };
+        match &manifest {
+            Some((first, first_dir)) => {
+                let place = format!(
+                    "{} (against {})",
+                    dir.join(MANIFEST).display(),
+                    first_dir.join(MANIFEST).display()
+                );
+                first.same_as(&this, &place)?;
+            }
+            None => manifest = Some((this.clone(), dir.clone())),
+        }
+        let name = path.display().to_string();
+        let rows = read_csv(path)?;
+        if let Some((line, _)) = rows.cut {
+            return Err(format!(
+                "{name}:{line}: the last line is cut short (its shard was interrupted: resume it first)"
+            ));
+        }
+        this.check(&name, &rows, None)?;
+        for (index, record) in rows.records {
+            let line = rows.lines[&index];
+            match all.get(&index) {
+                Some(old) if *old != record => {
+                    let (file, at) = from[&index];
+                    return Err(format!(
+                        "{name}:{line}: game {index} differs from {}:{at}",
+                        inputs[file].display()
+                    ));
+                }
+                Some(_) => {}
+                None => {
+                    from.insert(index, (i, line));
+                    all.insert(index, record);
+                }
             }
         }
     }
-    let game = args
-        .strategies
-        .first()
-        .cloned()
-        .unwrap_or_else(|| "merged".into());
-    report(&game, &names, all.values().collect(), &out)
+    let (manifest, _) = manifest.expect("at least one input");
+    if out.is_dir() {
+        if let Some(old) = recorded(&out)? {
+            old.same_as(&manifest, &out.join(MANIFEST).display().to_string())?;
+        }
+    }
+    std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let mut file = CsvFile::open_locked(&target)?;
+    if let Some(other) = manifest.write_new(&out)? {
+        other.same_as(&manifest, &out.join(MANIFEST).display().to_string())?;
+    }
+    file.replace(all.values())?;
+    drop(file);
+    println!(
+        "{} games merged into {} (of {} in the experiment)",
+        all.len(),
+        target.display(),
+        manifest.total()?
+    );
+    report(
+        &manifest.game,
+        &manifest.names(),
+        all.values().collect(),
+        &out,
+    )
+}
+
+/// Whether two paths name one file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
 }
 
 /// `--seatings`.

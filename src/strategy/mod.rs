@@ -178,18 +178,35 @@ pub fn vetted(name: &str, src: &str) -> Result<Strategy, String> {
 /// option; without it, a `strategies/` folder of the working directory)
 /// and then among the [`BUILT_IN`] strategies.
 pub fn find(dir: Option<&Path>, game: &str, name: &str) -> Result<Strategy, String> {
+    find_with_source(dir, game, name).map(|(strategy, _)| strategy)
+}
+
+/// [`find`], with the text the strategy was read from (what a tournament
+/// folder's manifest hashes).
+pub fn find_with_source(
+    dir: Option<&Path>,
+    game: &str,
+    name: &str,
+) -> Result<(Strategy, String), String> {
+    let read = |path: &Path| -> Result<(Strategy, String), String> {
+        let (name, src) = crate::interp::read_source(path)?;
+        Ok((vetted(&name, &src)?, src))
+    };
     let as_path = Path::new(name);
     if as_path.extension().is_some_and(|e| e == "strat") {
-        return load(as_path);
+        return read(as_path);
     }
     let dir = dir.unwrap_or(Path::new(SHIPPED_DIR));
     let stem = format!("{game}-{name}");
     let file = dir.join(format!("{stem}.strat"));
     if file.exists() {
-        return load(&file);
+        return read(&file);
     }
     if let Some((_, src)) = BUILT_IN.iter().find(|(n, _)| *n == stem) {
-        return vetted(&format!("(built in) {stem}.strat"), src);
+        return Ok((
+            vetted(&format!("(built in) {stem}.strat"), src)?,
+            src.to_string(),
+        ));
     }
     let known = strategy_names(Some(dir), game);
     Err(format!(

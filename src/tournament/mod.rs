@@ -6,16 +6,20 @@
 //! `S` and `i` ([`game_seed`]), so the results do not depend on how many
 //! threads play, on sharding (`--shard K/N` plays the games with
 //! `i % N == K - 1`) or on an interruption (a resumed run skips the games
-//! its CSV already holds).
+//! its CSV already holds). The folder's `manifest.json`
+//! ([`manifest::Manifest`]) records the experiment, so that a resume or a
+//! merge of another one is refused.
 
 pub mod game;
 
 pub use game::{play_game, Deal, GameOutcome};
 pub mod chart;
+pub mod manifest;
 pub mod record;
 pub mod run;
 pub mod summary;
 
-pub use record::{read_csv, write_csv, Record};
+pub use manifest::Manifest;
+pub use record::{read_csv, CsvFile, Record, Rows};
 pub use run::{game_seed, run, Plan, Seatings};
 pub use summary::{summarise, Summary};

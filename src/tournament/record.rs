@@ -5,8 +5,9 @@
 //! from 1).
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Write};
-use std::path::Path;
+use std::fs::OpenOptions;
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
 
 /// The CSV header.
 pub const HEADER: &str = "index,seed,run,strategies,scores,winners,turns";
@@ -49,18 +50,20 @@ impl Record {
         )
     }
 
-    /// Reads a CSV line.
+    /// Reads a CSV line: the row's own consistency is checked (as many
+    /// scores as strategies, winners among the seats, each once); whether
+    /// it belongs to an experiment is [`super::manifest::Manifest::check`]'s.
     pub fn from_csv(line: &str) -> Result<Record, String> {
-        let cols: Vec<&str> = line.trim().split(',').collect();
+        let cols: Vec<&str> = line.split(',').collect();
         if cols.len() != 7 {
             return Err(format!(
-                "expected 7 columns, found {}: `{line}`",
+                "expected 7 columns ({HEADER}), found {}",
                 cols.len()
             ));
         }
-        let num = |s: &str| {
+        let num = |what: &str, s: &str| {
             s.parse::<u64>()
-                .map_err(|_| format!("`{s}` is not a number"))
+                .map_err(|_| format!("{what} `{s}` is not a whole number below 2^64"))
         };
         let list = |s: &str| -> Vec<String> {
             s.split(';')
@@ -68,73 +71,214 @@ impl Record {
                 .map(str::to_string)
                 .collect()
         };
-        let scores = list(cols[4])
+        let strategies = list(cols[3]);
+        if strategies.is_empty() {
+            return Err("no strategies".into());
+        }
+        let scores: Vec<i64> = list(cols[4])
             .iter()
             .map(|s| {
                 s.parse::<i64>()
-                    .map_err(|_| format!("`{s}` is not a score"))
+                    .map_err(|_| format!("score `{s}` is not a whole number"))
             })
             .collect::<Result<_, _>>()?;
-        let winners = list(cols[5])
-            .iter()
-            .map(|s| match s.parse::<usize>() {
-                Ok(w) if w >= 1 => Ok(w - 1),
-                _ => Err(format!("`{s}` is not a seat")),
-            })
-            .collect::<Result<_, _>>()?;
+        if scores.len() != strategies.len() {
+            return Err(format!(
+                "{} scores for {} strategies",
+                scores.len(),
+                strategies.len()
+            ));
+        }
+        let mut winners = Vec::new();
+        for s in list(cols[5]) {
+            match s.parse::<usize>() {
+                Ok(w) if (1..=strategies.len()).contains(&w) => {
+                    if winners.contains(&(w - 1)) {
+                        return Err(format!("winner {w} given twice"));
+                    }
+                    winners.push(w - 1);
+                }
+                _ => {
+                    return Err(format!(
+                        "winner `{s}` is not a seat (1 to {})",
+                        strategies.len()
+                    ))
+                }
+            }
+        }
+        let run = num("run", cols[2])?;
+        let run = usize::try_from(run)
+            .ok()
+            .filter(|&r| r >= 1)
+            .ok_or_else(|| format!("run `{}` is not a run (from 1)", cols[2]))?;
+        let turns = usize::try_from(num("moves", cols[6])?)
+            .map_err(|_| format!("moves `{}` too many", cols[6]))?;
         Ok(Record {
-            index: num(cols[0])?,
-            seed: num(cols[1])?,
-            run: num(cols[2])? as usize,
-            strategies: list(cols[3]),
+            index: num("index", cols[0])?,
+            seed: num("seed", cols[1])?,
+            run,
+            strategies,
             scores,
             winners,
-            turns: num(cols[6])? as usize,
+            turns,
             capped: false,
         })
     }
 }
 
-/// Reads the records of a CSV file (a missing file has none), by index,
-/// and how many malformed lines were skipped (a line cut short by an
-/// interruption: its game is played again).
-pub fn read_csv(path: &Path) -> Result<(BTreeMap<u64, Record>, usize), String> {
-    let mut out = BTreeMap::new();
-    let mut skipped = 0;
-    let Ok(file) = std::fs::File::open(path) else {
-        return Ok((out, 0));
-    };
-    for (n, line) in BufReader::new(file).lines().enumerate() {
-        let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
-        if line.trim().is_empty() || line.starts_with("index,") {
+/// The rows of a tournament CSV, read back.
+#[derive(Clone, Debug, Default)]
+pub struct Rows {
+    /// The records, by index.
+    pub records: BTreeMap<u64, Record>,
+    /// The line of each index's record (from 1).
+    pub lines: BTreeMap<u64, usize>,
+    /// A last line without its newline: cut short by an interruption (a
+    /// record is written with its newline at once). Its number and the
+    /// byte where it starts.
+    pub cut: Option<(usize, u64)>,
+}
+
+/// Reads a tournament CSV's text (`name` for the errors, which say
+/// `name:line: what is wrong`): the header, then one valid row per line;
+/// the same game twice is refused unless both rows are the same.
+pub fn parse_csv(name: &str, bytes: &[u8]) -> Result<Rows, String> {
+    let mut rows = Rows::default();
+    let mut offset = 0u64;
+    let pieces = bytes.split_inclusive(|&b| b == b'\n').enumerate();
+    for (n, piece) in pieces {
+        let line_no = n + 1;
+        let at = |what: String| format!("{name}:{line_no}: {what}");
+        let start = offset;
+        offset += piece.len() as u64;
+        let Some(line) = piece.strip_suffix(b"\n") else {
+            // The last line, without its newline.
+            rows.cut = Some((line_no, start));
+            break;
+        };
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let line = std::str::from_utf8(line).map_err(|_| at("not UTF-8 text".into()))?;
+        if n == 0 {
+            if line != HEADER {
+                return Err(at(format!(
+                    "not a tournament CSV: the first line should be `{HEADER}`"
+                )));
+            }
             continue;
         }
-        match Record::from_csv(&line) {
-            Ok(r) => {
-                out.insert(r.index, r);
+        if line.trim().is_empty() {
+            continue;
+        }
+        let record = Record::from_csv(line).map_err(at)?;
+        if let Some(old) = rows.records.get(&record.index) {
+            if *old != record {
+                return Err(at(format!(
+                    "game {} again, unlike line {}",
+                    record.index, rows.lines[&record.index]
+                )));
             }
-            Err(_) if n > 0 => skipped += 1,
-            Err(e) => return Err(format!("{}: not a tournament CSV: {e}", path.display())),
+            continue;
+        }
+        rows.lines.insert(record.index, line_no);
+        rows.records.insert(record.index, record);
+    }
+    Ok(rows)
+}
+
+/// Reads the rows of a CSV file (a missing file has none).
+pub fn read_csv(path: &Path) -> Result<Rows, String> {
+    match std::fs::read(path) {
+        Ok(bytes) => parse_csv(&path.display().to_string(), &bytes),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Rows::default()),
+        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+    }
+}
+
+/// A tournament CSV opened for writing, locked against any other dealer
+/// process (an OS file lock: it ends with the process that holds it,
+/// however that process ends, so a crash leaves no stale lock).
+#[derive(Debug)]
+pub struct CsvFile {
+    file: std::fs::File,
+    path: PathBuf,
+}
+
+impl CsvFile {
+    /// Opens (or creates) `path` and locks it; refused if another process
+    /// holds its lock. Nothing in the file is changed.
+    pub fn open_locked(path: &Path) -> Result<CsvFile, String> {
+        let existed = path.exists();
+        let file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .open(path)
+            .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+        match file.try_lock() {
+            Ok(()) => Ok(CsvFile {
+                file,
+                path: path.to_path_buf(),
+            }),
+            Err(std::fs::TryLockError::WouldBlock) => {
+                drop(file);
+                if !existed {
+                    let _ = std::fs::remove_file(path);
+                }
+                Err(format!(
+                    "{} is being written by another dealer process (a tournament or a merge on the same folder, still running): wait for it to end, or give another --out",
+                    path.display()
+                ))
+            }
+            Err(std::fs::TryLockError::Error(e)) => {
+                Err(format!("cannot lock {}: {e}", path.display()))
+            }
         }
     }
-    Ok((out, skipped))
-}
 
-/// Writes records to a new CSV file, in index order.
-pub fn write_csv<'a>(path: &Path, records: impl Iterator<Item = &'a Record>) -> Result<(), String> {
-    let mut out = String::from(HEADER);
-    out.push('\n');
-    for r in records {
-        out.push_str(&r.to_csv());
-        out.push('\n');
+    /// The rows the file holds.
+    pub fn rows(&mut self) -> Result<Rows, String> {
+        let mut bytes = Vec::new();
+        self.file
+            .seek(SeekFrom::Start(0))
+            .and_then(|_| self.file.read_to_end(&mut bytes))
+            .map_err(|e| format!("cannot read {}: {e}", self.path.display()))?;
+        parse_csv(&self.path.display().to_string(), &bytes)
     }
-    std::fs::write(path, out).map_err(|e| format!("cannot write {}: {e}", path.display()))
-}
 
-/// Appends one record to an open CSV file.
-pub fn append(file: &mut std::fs::File, record: &Record) -> std::io::Result<()> {
-    writeln!(file, "{}", record.to_csv())?;
-    file.flush()
+    /// Makes the file ready for new rows: a line cut short is removed (its
+    /// game is played again), and a new file gets its header.
+    pub fn prepare(&mut self, rows: &Rows) -> Result<(), String> {
+        let err = |e: std::io::Error| format!("cannot write {}: {e}", self.path.display());
+        if let Some((_, start)) = rows.cut {
+            self.file.set_len(start).map_err(err)?;
+        }
+        let len = self.file.metadata().map_err(err)?.len();
+        if len == 0 {
+            writeln!(self.file, "{HEADER}").map_err(err)?;
+        }
+        Ok(())
+    }
+
+    /// Replaces the file's rows by `records`, in index order.
+    pub fn replace<'a>(&mut self, records: impl Iterator<Item = &'a Record>) -> Result<(), String> {
+        let mut out = String::from(HEADER);
+        out.push('\n');
+        for r in records {
+            out.push_str(&r.to_csv());
+            out.push('\n');
+        }
+        let err = |e: std::io::Error| format!("cannot write {}: {e}", self.path.display());
+        self.file.set_len(0).map_err(err)?;
+        self.file.write_all(out.as_bytes()).map_err(err)?;
+        self.file.flush().map_err(err)
+    }
+
+    /// Appends one record.
+    pub fn append(&mut self, record: &Record) -> Result<(), String> {
+        writeln!(self.file, "{}", record.to_csv())
+            .and_then(|()| self.file.flush())
+            .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+    }
 }
 
 #[cfg(test)]
@@ -155,5 +299,44 @@ mod tests {
         };
         assert_eq!(Record::from_csv(&r.to_csv()).unwrap(), r);
         assert!(Record::from_csv("1,2,3").is_err());
+    }
+
+    #[test]
+    fn rows_that_cannot_be_a_game_are_refused_with_their_line() {
+        let bad = [
+            ("1,2,1,a;b,1;2,7,3", "winner `7` is not a seat"),
+            ("1,2,1,a;b,1;2;3;4,1,3", "4 scores for 2 strategies"),
+            (
+                "99999999999999999999,2,1,a;b,1;2,1,3",
+                "index `99999999999999999999`",
+            ),
+            ("1,2,0,a;b,1;2,1,3", "run `0`"),
+            ("1,2,1,a;b,1;2,1;1,3", "winner 1 given twice"),
+            ("1,2,1,,,,3", "no strategies"),
+        ];
+        for (row, why) in bad {
+            let text = format!("{HEADER}\n0,5,1,a;b,3;1,1,9\n{row}\n");
+            let e = parse_csv("g.csv", text.as_bytes()).unwrap_err();
+            assert!(e.starts_with("g.csv:3: ") && e.contains(why), "{row}: {e}");
+        }
+        let e = parse_csv("g.csv", b"index,seed\n").unwrap_err();
+        assert!(e.starts_with("g.csv:1: not a tournament CSV"), "{e}");
+        // The same game twice: the same row is one game, another is refused.
+        let row = "0,5,1,a;b,3;1,1,9";
+        let twice = format!("{HEADER}\n{row}\n{row}\n");
+        assert_eq!(
+            parse_csv("g.csv", twice.as_bytes()).unwrap().records.len(),
+            1
+        );
+        let unlike = format!("{HEADER}\n{row}\n0,5,1,a;b,3;2,2,9\n");
+        let e = parse_csv("g.csv", unlike.as_bytes()).unwrap_err();
+        assert_eq!(e, "g.csv:3: game 0 again, unlike line 2");
+        // A last line without its newline was cut short.
+        let cut = format!("{HEADER}\n{row}\n1,5,1,a;b,3;1,1,9");
+        let rows = parse_csv("g.csv", cut.as_bytes()).unwrap();
+        assert_eq!(
+            (rows.records.len(), rows.cut),
+            (1, Some((3, (HEADER.len() + row.len() + 2) as u64)))
+        );
     }
 }

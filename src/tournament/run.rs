@@ -3,8 +3,6 @@
 //! as soon as it ends.
 
 use std::collections::BTreeMap;
-use std::fs::OpenOptions;
-use std::path::Path;
 use std::sync::Mutex;
 
 use rayon::prelude::*;
@@ -13,7 +11,7 @@ use crate::interp::Engine;
 use crate::strategy::Strategy;
 
 use super::game::{play_game, Deal};
-use super::record::{append, read_csv, Record, HEADER};
+use super::record::{CsvFile, Record};
 
 /// What to play.
 #[derive(Clone, Debug)]
@@ -45,7 +43,8 @@ pub struct Plan {
 }
 
 /// How a run's strategies take their seats from game to game.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Seatings {
     /// The seats rotate, so that every strategy of a run moves first
     /// equally often (the default).
@@ -73,34 +72,118 @@ impl Plan {
                 self.game, self.players, self.players
             ));
         }
-        let mut out = Vec::new();
-        let step = usize::from(!self.repeats);
-        subsets(n, self.players, 0, step, &mut Vec::new(), &mut out);
-        Ok(out)
+        runs_checked(n, self.players, self.repeats)
     }
 
-    /// Every game index this shard plays.
-    pub fn indices(&self) -> Result<Vec<u64>, String> {
-        let total = self.runs()?.len() as u64 * self.games;
+    /// The games of the tournament (runs times games per run), or why
+    /// there are more than dealer can number.
+    pub fn total(&self) -> Result<u64, String> {
+        total_of(self.runs()?.len(), self.games)
+    }
+
+    /// Every game index this shard plays, in order, one at a time (never
+    /// a list of them: a tournament may have up to 2^64 - 1 games).
+    pub fn indices(&self) -> Result<impl Iterator<Item = u64>, String> {
+        let total = self.total()?;
         let (k, n) = self.shard;
-        Ok((0..total).filter(|i| i % n == k - 1).collect())
+        Ok((k - 1..total).step_by(usize::try_from(n).unwrap_or(usize::MAX)))
+    }
+
+    /// How many games this shard plays.
+    pub fn shard_games(&self) -> Result<u64, String> {
+        let total = self.total()?;
+        let (k, n) = self.shard;
+        Ok(if total < k { 0 } else { (total - k) / n + 1 })
     }
 
     /// The run, seed and seating of game `index` ([`Plan::seatings`]).
     pub fn game(&self, index: u64, runs: &[Vec<usize>]) -> (usize, u64, Vec<usize>) {
-        let run = (index / self.games) as usize;
-        let nth = (index % self.games) as usize;
-        let seats = match self.seatings {
-            Seatings::Rotate => seating(&runs[run], nth),
-            Seatings::Fixed => runs[run].clone(),
-            Seatings::All => order(&runs[run], nth),
-        };
+        let (run, seats) = seats_of(self.seatings, self.games, runs, index);
         (run, game_seed(self.seed, index), seats)
     }
 }
 
+/// The runs of `n` strategies at `players` seats ([`Plan::runs`]), with
+/// or without repeats.
+pub fn runs_of(n: usize, players: usize, repeats: bool) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    subsets(
+        n,
+        players,
+        0,
+        usize::from(!repeats),
+        &mut Vec::new(),
+        &mut out,
+    );
+    out
+}
+
+/// The most runs (combinations of strategies) a tournament plays.
+pub const MAX_RUNS: u64 = 100_000;
+
+/// How many runs `n` strategies make at `players` seats (every subset, or
+/// with `repeats` every multiset), counted without listing them; `None`
+/// beyond 2^64.
+pub fn count_runs(n: usize, players: usize, repeats: bool) -> Option<u64> {
+    let (n, k) = (n as u128, players as u128);
+    let top = if repeats { (n + k).checked_sub(1)? } else { n };
+    if k > top {
+        return Some(u64::from(k == 0));
+    }
+    let k = k.min(top - k);
+    let mut c: u128 = 1;
+    for i in 0..k {
+        // Exact at every step: c is C(top, i) before it.
+        c = c.checked_mul(top - i)? / (i + 1);
+        if c > u128::from(u64::MAX) {
+            return None;
+        }
+    }
+    u64::try_from(c).ok()
+}
+
+/// [`runs_of`], refused (before any is listed) beyond [`MAX_RUNS`].
+pub fn runs_checked(n: usize, players: usize, repeats: bool) -> Result<Vec<Vec<usize>>, String> {
+    match count_runs(n, players, repeats) {
+        Some(runs) if runs <= MAX_RUNS => Ok(runs_of(n, players, repeats)),
+        runs => Err(format!(
+            "{n} strategies at {players} seats{} make {} runs: dealer plays at most {MAX_RUNS}; give fewer strategies",
+            if repeats { " with repeats" } else { "" },
+            runs.map_or("more than 2^64".to_string(), |r| r.to_string())
+        )),
+    }
+}
+
+/// The games of `runs` runs of `games` games each, or why there are more
+/// than dealer can number.
+pub fn total_of(runs: usize, games: u64) -> Result<u64, String> {
+    (runs as u64).checked_mul(games).ok_or_else(|| {
+        format!(
+            "--games {games}: {runs} runs of {games} games are more games than dealer can number (2^64 - 1 at most); give fewer games or strategies"
+        )
+    })
+}
+
+/// The run (from 0) and the seating (strategies by seat) of game `index`.
+pub fn seats_of(
+    seatings: Seatings,
+    games: u64,
+    runs: &[Vec<usize>],
+    index: u64,
+) -> (usize, Vec<usize>) {
+    let run = (index / games) as usize;
+    let nth = index % games;
+    let seats = match seatings {
+        Seatings::Rotate => seating(&runs[run], nth),
+        Seatings::Fixed => runs[run].clone(),
+        Seatings::All => order(&runs[run], nth),
+    };
+    (run, seats)
+}
+
 /// The seats of a run's combination shifted by `shift` places.
-fn seating(combo: &[usize], shift: usize) -> Vec<usize> {
+fn seating(combo: &[usize], shift: u64) -> Vec<usize> {
+    let shift = (shift % combo.len() as u64) as usize;
     (0..combo.len())
         .map(|s| combo[(s + shift) % combo.len()])
         .collect()
@@ -108,14 +191,15 @@ fn seating(combo: &[usize], shift: usize) -> Vec<usize> {
 
 /// The `nth` order (modulo `k!`, in lexicographic order of seat
 /// positions) of a run's `k` strategies.
-fn order(combo: &[usize], nth: usize) -> Vec<usize> {
+fn order(combo: &[usize], nth: u64) -> Vec<usize> {
     let mut left: Vec<usize> = combo.to_vec();
-    let factorial = |n: usize| (1..=n).product::<usize>();
+    // At most 20! fits: more seats than that are not a card game's.
+    let factorial = |n: usize| (1..=n as u64).fold(1u64, |f, k| f.saturating_mul(k));
     let mut rest = nth % factorial(left.len());
     let mut out = Vec::with_capacity(combo.len());
     while !left.is_empty() {
         let block = factorial(left.len() - 1);
-        out.push(left.remove(rest / block));
+        out.push(left.remove((rest / block) as usize));
         rest %= block;
     }
     out
@@ -151,57 +235,41 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Plays every game of the plan not yet in `csv` (which is created or
-/// appended to), calling `done` after each game; returns every record of
-/// the shard, old and new.
+/// Plays every game of the shard not yet among `old` (the rows `csv`
+/// holds, checked already), appending each to `csv` as it ends and
+/// calling `done` after each; returns every record of the shard, old and
+/// new. The games are taken a batch at a time, never listed all at once.
 pub fn run(
     plan: &Plan,
-    csv: &Path,
+    csv: &mut CsvFile,
+    old: BTreeMap<u64, Record>,
     done: &(dyn Fn(&Record) + Sync),
 ) -> Result<BTreeMap<u64, Record>, String> {
+    const BATCH: usize = 1024;
     let runs = plan.runs()?;
-    let (old, _) = read_csv(csv)?;
-    let fresh = old.is_empty();
-    let mut file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(csv)
-        .map_err(|e| format!("cannot open {}: {e}", csv.display()))?;
-    {
-        use std::io::Write;
-        if fresh {
-            writeln!(file, "{HEADER}").map_err(|e| e.to_string())?;
-        } else if !ends_with_newline(csv) {
-            // The last line was cut short by an interruption: end it, so
-            // that the next record starts a line (the cut one is skipped).
-            writeln!(file).map_err(|e| e.to_string())?;
+    let mut pending = plan.indices()?.filter(|i| !old.contains_key(i)).peekable();
+    let mut new = BTreeMap::new();
+    let file = Mutex::new(csv);
+    while pending.peek().is_some() {
+        let batch: Vec<u64> = pending.by_ref().take(BATCH).collect();
+        let results: Vec<Result<Record, String>> = batch
+            .par_iter()
+            .map(|&index| {
+                let record = play_one(plan, &runs, index)?;
+                file.lock().expect("csv lock").append(&record)?;
+                done(&record);
+                Ok(record)
+            })
+            .collect();
+        for r in results {
+            let r = r?;
+            new.insert(r.index, r);
         }
     }
-    let pending: Vec<u64> = plan
-        .indices()?
-        .into_iter()
-        .filter(|i| !old.contains_key(i))
-        .collect();
-    let file = Mutex::new(file);
-    let results: Vec<Result<Record, String>> = pending
-        .par_iter()
-        .map(|&index| {
-            let record = play_one(plan, &runs, index)?;
-            append(&mut file.lock().expect("csv lock"), &record).map_err(|e| e.to_string())?;
-            done(&record);
-            Ok(record)
-        })
-        .collect();
+    drop(pending);
     let mut all = old;
-    for r in results {
-        let r = r?;
-        all.insert(r.index, r);
-    }
+    all.extend(new);
     Ok(all)
-}
-
-fn ends_with_newline(path: &Path) -> bool {
-    std::fs::read(path).map_or(true, |b| b.last().is_none_or(|&c| c == b'\n'))
 }
 
 /// Plays game `index` of the plan.
@@ -269,6 +337,45 @@ mod tests {
         assert!(after.values().all(|&n| n == 3), "{after:?}");
     }
 
+    /// A plan of 2^64 - 1 games or of 10^11 is never listed: its shard's
+    /// first games and their count come at once; a plan of more games than
+    /// a u64 numbers is refused, naming --games.
+    #[test]
+    fn a_huge_plan_is_counted_not_listed() {
+        let strategy = crate::strategy::find(None, "gofish", "random").unwrap();
+        let plan = |strategies: usize, games: u64, shard: (u64, u64)| Plan {
+            game: "gofish".into(),
+            deal: Deal::Referee(crate::cards::Size::Teaching),
+            strategies: vec![strategy.clone(); strategies],
+            players: 3,
+            games,
+            seed: 1,
+            shard,
+            engine: Engine::default(),
+            repeats: false,
+            max_moves: None,
+            seatings: Seatings::All,
+        };
+        let p = plan(3, u64::MAX, (1, 1_000_000_000_000));
+        assert_eq!(p.shard_games().unwrap(), 18_446_745);
+        let first: Vec<u64> = p.indices().unwrap().take(2).collect();
+        assert_eq!(first, [0, 1_000_000_000_000]);
+        assert_eq!(
+            p.indices().unwrap().last(),
+            Some(18_446_744_000_000_000_000)
+        );
+        let p = plan(3, 100_000_000_000, (3, 4));
+        assert_eq!(p.shard_games().unwrap(), 25_000_000_000);
+        assert_eq!(p.game(99_999_999_999, &p.runs().unwrap()).0, 0);
+        let e = plan(4, 4_611_686_018_427_387_904, (1, 1))
+            .total()
+            .unwrap_err();
+        assert!(e.starts_with("--games 4611686018427387904: 4 runs"), "{e}");
+        assert!(plan(4, 4_611_686_018_427_387_904, (1, 1))
+            .indices()
+            .is_err());
+    }
+
     #[test]
     fn seats_rotate_unless_fixed() {
         assert_eq!(seating(&[0, 1, 2, 3], 0), vec![0, 1, 2, 3]);
@@ -284,6 +391,22 @@ mod tests {
         assert_eq!(out[0], vec![0, 0, 0]);
         assert_eq!(out[1], vec![0, 0, 1]);
         assert_eq!(out[9], vec![2, 2, 2]);
+        for (n, k, repeats) in [
+            (3, 3, true),
+            (4, 3, false),
+            (2, 3, false),
+            (9, 4, true),
+            (30, 5, false),
+        ] {
+            let listed = runs_of(n, k, repeats).len() as u64;
+            assert_eq!(count_runs(n, k, repeats), Some(listed), "{n} {k} {repeats}");
+        }
+        let e = runs_checked(200, 4, true).unwrap_err();
+        assert!(
+            e.contains("make 68685050 runs: dealer plays at most 100000"),
+            "{e}"
+        );
+        assert_eq!(count_runs(3, usize::MAX, true), None);
         assert!(out.contains(&vec![0, 1, 2]));
         assert_ne!(game_seed(1, 0), game_seed(2, 0));
     }

@@ -36,7 +36,7 @@ impl Cell {
         self.wins += u64::from(won);
         self.ties += u64::from(tied);
         self.sum += score as f64;
-        self.sum_sq += (score * score) as f64;
+        self.sum_sq += (score as f64) * (score as f64);
     }
 
     fn finish(&mut self) {
@@ -86,9 +86,9 @@ pub struct Summary {
 pub fn summarise(game: &str, strategies: &[String], records: &[&Record]) -> Summary {
     let mut runs: BTreeMap<usize, BTreeMap<String, Cell>> = BTreeMap::new();
     let mut total: BTreeMap<String, Cell> = BTreeMap::new();
-    let mut turns = 0u64;
+    let mut turns = 0f64;
     for r in records {
-        turns += r.turns as u64;
+        turns += r.turns as f64;
         let sole = r.winners.len() == 1;
         for (seat, name) in r.strategies.iter().enumerate() {
             let best = r.winners.contains(&seat);
@@ -121,7 +121,7 @@ pub fn summarise(game: &str, strategies: &[String], records: &[&Record]) -> Summ
             seen
         }),
         games: records.len() as u64,
-        mean_turns: turns as f64 / records.len().max(1) as f64,
+        mean_turns: turns / records.len().max(1) as f64,
         runs,
         total,
         ranking,

@@ -146,15 +146,147 @@ fn size(rng: &mut ChaCha8Rng) -> String {
     }
 }
 
+/// The tournament whose folder the folder cases copy and edit: one run of
+/// three strategies, two short games.
+const TINY: &[&str] = &[
+    "tournament",
+    "gofish",
+    "--strategies",
+    "random,most-cards,first-order",
+    "--games",
+    "2",
+    "--seed",
+    "5",
+    "--size",
+    "small",
+    "--max-moves",
+    "30",
+];
+
+/// `text` with one random edit: cut at a byte, a byte replaced, a line
+/// doubled, dropped or added, a field replaced, or unchanged.
+fn edited(rng: &mut ChaCha8Rng, given: &[u8]) -> Vec<u8> {
+    let mut out = given.to_vec();
+    let len = out.len();
+    let mut lines: Vec<Vec<u8>> = given.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect();
+    let line = rng.random_range(0..lines.len().max(1));
+    match rng.random_range(0..8) {
+        0 => out.truncate(rng.random_range(0..=len)),
+        1 if len > 0 => {
+            let at = rng.random_range(0..len);
+            out[at] = *b",;0123456789-\n x\"{}:\xff".choose(rng).unwrap_or(&b'0');
+        }
+        2 if !lines.is_empty() => {
+            let copy = lines[line].clone();
+            lines.insert(line, copy);
+            out = lines.join(&b'\n');
+        }
+        3 if !lines.is_empty() => {
+            lines.remove(line);
+            out = lines.join(&b'\n');
+        }
+        4 if !lines.is_empty() => {
+            // One field (`,` or `:` separated) of a line replaced.
+            let text = String::from_utf8_lossy(&lines[line]).to_string();
+            let sep = if text.contains(',') { ',' } else { ':' };
+            let mut fields: Vec<String> = text.split(sep).map(str::to_string).collect();
+            let f = rng.random_range(0..fields.len());
+            fields[f] = if rng.random_bool(0.5) {
+                pick(rng, NUMBERS).to_string()
+            } else {
+                format!("{};{}", number(rng, 9), number(rng, 9))
+            };
+            lines[line] = fields.join(&sep.to_string()).into_bytes();
+            out = lines.join(&b'\n');
+        }
+        5 => out.extend_from_slice(text(rng).as_bytes()),
+        _ => {}
+    }
+    out
+}
+
+/// A tournament folder case: the first makes the tiny tournament's folder
+/// (`dir/folder-seed`); each later one copies it to `dir/case-N` with its
+/// CSV (and sometimes its manifest) edited at random, and resumes it
+/// (sometimes as a shard, sometimes with a setting changed) or merges it
+/// with the original.
+fn folder_case(rng: &mut ChaCha8Rng, dir: &Path) -> Vec<String> {
+    let mut args: Vec<String> = TINY.iter().map(|s| s.to_string()).collect();
+    let seed = dir.join("folder-seed");
+    let (Ok(csv), Ok(manifest)) = (
+        std::fs::read(seed.join("games.csv")),
+        std::fs::read(seed.join("manifest.json")),
+    ) else {
+        args.extend(["--out".into(), seed.display().to_string()]);
+        return args;
+    };
+    let case = dir.join(format!("case-{}", rng.random_range(0..4)));
+    let _ = std::fs::remove_dir_all(&case);
+    let _ = std::fs::create_dir_all(&case);
+    let sharded = rng.random_bool(0.2);
+    let name = if sharded {
+        "games-1-of-2.csv"
+    } else {
+        "games.csv"
+    };
+    let _ = std::fs::write(case.join(name), edited(rng, &csv));
+    let manifest = if rng.random_bool(0.3) {
+        edited(rng, &manifest)
+    } else {
+        manifest
+    };
+    if rng.random_bool(0.95) {
+        let _ = std::fs::write(case.join("manifest.json"), manifest);
+    }
+    if rng.random_bool(0.4) {
+        let out = dir.join(format!("merged-{}", rng.random_range(0..3)));
+        return vec![
+            "tournament".into(),
+            "merge".into(),
+            "--out".into(),
+            out.display().to_string(),
+            case.join(name).display().to_string(),
+            seed.join("games.csv").display().to_string(),
+        ];
+    }
+    args.extend(["--out".into(), case.display().to_string()]);
+    if sharded {
+        args.extend(["--shard".into(), "1/2".into()]);
+    }
+    if rng.random_bool(0.2) {
+        let (flag, value) = [
+            ("--seed", "6"),
+            ("--games", "1"),
+            ("--max-moves", "31"),
+            ("--seatings", "all"),
+            ("--size", "full"),
+        ]
+        .choose(rng)
+        .copied()
+        .unwrap_or(("--seed", "6"));
+        let at = args.iter().position(|a| a == flag);
+        match at {
+            Some(i) => args[i + 1] = value.into(),
+            None => args.extend([flag.into(), value.into()]),
+        }
+    }
+    args
+}
+
 /// One random command line (without the program's name): `tournament`,
-/// `play` or `bench --play` with random flags, or `run`/`check` of a
-/// random path. `dir` is a scratch folder (it should hold a file `file`).
+/// `play` or `bench --play` with random flags, a resume or merge of a
+/// tournament folder with its files edited at random, or `run`/`check`
+/// of a random path. `dir` is a scratch folder (it should hold a file
+/// `file`).
 pub fn random_args(rng: &mut ChaCha8Rng, dir: &Path) -> Vec<String> {
     let mut args: Vec<String> = Vec::new();
     let flag = |args: &mut Vec<String>, name: &str, value: String| {
         args.push(name.to_string());
         args.push(value);
     };
+    if rng.random_bool(0.3) {
+        return folder_case(rng, dir);
+    }
     match rng.random_range(0..7) {
         0..=2 => {
             args.push("tournament".into());
