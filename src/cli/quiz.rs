@@ -123,7 +123,8 @@ pub fn run(args: &QuizArgs, color: bool) -> u8 {
     let name = script.name.clone();
     let src = script.src.clone();
     let mut quiz = Quiz::new(script, Session::new(options), 0, generated);
-    let terminal = std::io::stdin().is_terminal();
+    let given = INPUT.with(|i| i.borrow().is_some());
+    let terminal = !given && std::io::stdin().is_terminal();
     crate::engine::cancel::clear();
     crate::repl::interrupt::install();
     let lines = answer_lines();
@@ -259,12 +260,16 @@ enum Line {
 /// lossily; the channel closes at the end of input.
 fn answer_lines() -> mpsc::Receiver<String> {
     let (tx, rx) = mpsc::channel();
+    let given = INPUT.with(|i| i.borrow_mut().take());
     std::thread::spawn(move || {
-        let mut stdin = std::io::stdin().lock();
+        let mut input: Box<dyn BufRead> = match given {
+            Some(bytes) => Box::new(std::io::Cursor::new(bytes)),
+            None => Box::new(std::io::stdin().lock()),
+        };
         let mut buf = Vec::new();
         loop {
             buf.clear();
-            match stdin.read_until(b'\n', &mut buf) {
+            match input.read_until(b'\n', &mut buf) {
                 Ok(0) | Err(_) => return,
                 Ok(_) => {
                     let line = String::from_utf8_lossy(&buf);
@@ -277,6 +282,21 @@ fn answer_lines() -> mpsc::Receiver<String> {
         }
     });
     rx
+}
+
+thread_local! {
+    /// Answers given in place of standard input ([`with_input`]).
+    static INPUT: std::cell::RefCell<Option<Vec<u8>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` (a call of [`crate::cli::main_from`] with `quiz`) with
+/// `input` as the answers instead of standard input: for callers that run
+/// dealer in-process, such as the command-line fuzzer.
+pub fn with_input<T>(input: Vec<u8>, f: impl FnOnce() -> T) -> T {
+    INPUT.with(|i| *i.borrow_mut() = Some(input));
+    let out = f();
+    INPUT.with(|i| i.borrow_mut().take());
+    out
 }
 
 /// The next answer line, waiting for it while no interrupt is asked.

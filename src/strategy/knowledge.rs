@@ -167,9 +167,13 @@ pub fn probe(strategy: &Strategy) -> Result<Checked, Diagnostic> {
             )
         })
     };
-    seen.lock()
-        .expect("probe cache")
-        .insert(key, answer.clone());
+    let mut seen = seen.lock().expect("probe cache");
+    // Kept for the strategies a process seats again and again; a process
+    // that reads many strategies (a fuzzer) starts the memory afresh.
+    if seen.len() >= 4096 {
+        seen.clear();
+    }
+    seen.insert(key, answer.clone());
     answer
 }
 

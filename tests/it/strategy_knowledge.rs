@@ -304,3 +304,24 @@ fn a_strategy_for_no_game_is_refused() {
     assert!(err.contains("no game `chess`"), "{err}");
     assert!(err.contains("x.strat:1:"), "{err}");
 }
+
+/// Random, mutated and truncated strategy files given to `check`, `play`
+/// and `tournament`, and random quiz answers, in-process: every run ends
+/// with an exit code, none panics (`examples/cli_fuzz.rs` runs many more).
+#[test]
+fn random_strategy_files_and_quiz_answers_end_without_a_panic() {
+    use rand::SeedableRng;
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    for _ in 0..60 {
+        let case = crate::common::strat_args::random_case(&mut rng, dir.path());
+        let argv = std::iter::once("dealer".to_string()).chain(case.args.clone());
+        let run = std::panic::catch_unwind(|| match case.input.clone() {
+            Some(answers) => {
+                dealer::cli::quiz::with_input(answers, || dealer::cli::main_from(argv))
+            }
+            None => dealer::cli::main_from(argv),
+        });
+        assert!(run.is_ok(), "panicked: {:?}", case.args);
+    }
+}
