@@ -62,9 +62,9 @@ fn main() {
         let result = std::panic::catch_unwind(|| {
             let argv = std::iter::once("dealer".to_string()).chain(argv.clone());
             match input {
-                Some(answers) => dealer::cli::quiz::with_input(answers, || {
-                    dealer::cli::main_from(argv)
-                }),
+                Some(answers) => {
+                    dealer::cli::quiz::with_input(answers, || dealer::cli::main_from(argv))
+                }
                 None => dealer::cli::main_from(argv),
             }
         });

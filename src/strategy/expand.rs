@@ -273,7 +273,10 @@ fn domain_values(
             );
             let count = (i128::from(b) - i128::from(a) + 1).max(0);
             if count > most as i128 {
-                return Err(format!("the range `{dom}` has {count} values: {}", too_large()));
+                return Err(format!(
+                    "the range `{dom}` has {count} values: {}",
+                    too_large()
+                ));
             }
             (a..=b).map(|n| n.to_string()).collect()
         }
@@ -392,8 +395,12 @@ mod limits {
         let start = std::time::Instant::now();
         let err = expand_placeholder("any(y in 1..100000000: hand_1(Q) >= y)").unwrap_err();
         assert!(err.contains("100000000 values"), "{err}");
-        let err = expand("any(y in -9223372036854775808..9223372036854775807: p)", &players(2), "1")
-            .unwrap_err();
+        let err = expand(
+            "any(y in -9223372036854775808..9223372036854775807: p)",
+            &players(2),
+            "1",
+        )
+        .unwrap_err();
         assert!(err.contains("more than 1,048,576 bytes"), "{err}");
         let nested = |n: usize| {
             let mut f = "hand_me(Q)".to_string();

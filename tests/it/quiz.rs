@@ -468,7 +468,10 @@ fn an_unwritable_sheet_is_refused_before_any_question() {
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(!stdout.contains("Q1."), "{stdout}");
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("cannot write") && err.contains("sheet.csv"), "{err}");
+    assert!(
+        err.contains("cannot write") && err.contains("sheet.csv"),
+        "{err}"
+    );
 }
 
 /// A step that fails after some questions stops the quiz with the score
@@ -483,7 +486,10 @@ fn an_error_later_keeps_every_answer_given() {
     let f = file.to_str().unwrap();
     let (out, code) = quiz_cli(&[f, "--out", sheet.to_str().unwrap()], "n\n=1+1\n");
     assert_eq!(code, 2, "{out}");
-    assert!(out.contains("stopped by an error: announce hand1(A)"), "{out}");
+    assert!(
+        out.contains("stopped by an error: announce hand1(A)"),
+        "{out}"
+    );
     assert!(out.contains("score 1/2"), "{out}");
     assert!(!out.contains("Q3."), "{out}");
     let csv = std::fs::read_to_string(&sheet).unwrap();
@@ -496,7 +502,10 @@ fn an_error_later_keeps_every_answer_given() {
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["records"].as_array().unwrap().len(), 2);
     assert_eq!(v["right"], 1);
-    assert!(v["stopped"].as_str().unwrap().contains("announce"), "{json}");
+    assert!(
+        v["stopped"].as_str().unwrap().contains("announce"),
+        "{json}"
+    );
     // A quiz that runs to its end has no `stopped`.
     let own = dir.path().join("own.deal");
     std::fs::write(&own, OWN).unwrap();
@@ -540,7 +549,10 @@ fn an_interrupt_keeps_every_answer_given() {
         std::thread::sleep(std::time::Duration::from_millis(20));
     };
     assert_eq!(rows.lines().count(), 3, "{rows}");
-    assert!(rows.lines().nth(2).unwrap().contains(",'+3,false"), "{rows}");
+    assert!(
+        rows.lines().nth(2).unwrap().contains(",'+3,false"),
+        "{rows}"
+    );
     // SAFETY: a signal to the child this test started.
     unsafe {
         libc::kill(child.id() as libc::pid_t, libc::SIGINT);

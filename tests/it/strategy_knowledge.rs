@@ -231,7 +231,10 @@ fn check_says_what_it_checked_of_every_shipped_strategy() {
         for ((line, rule), c) in lines.iter().zip(&strategy.rules).zip(&checks) {
             assert!(!line.contains("NOT CHECKED"), "{name}: {line}");
             if line.contains("instance(s) decided") {
-                assert!(c.asked > 0 && c.by_syntax + c.by_model > 0, "{name}: {line}");
+                assert!(
+                    c.asked > 0 && c.by_syntax + c.by_model > 0,
+                    "{name}: {line}"
+                );
                 assert!(rule.guard.is_some() || !rule.score.is_empty(), "{name}");
             }
         }
@@ -251,7 +254,10 @@ fn a_strategy_of_own_knowledge_passes_and_an_unasked_rule_is_named() {
     let lines = describe(&strategy, &checks);
     assert!(checks[0].by_syntax > 0, "{lines:?}");
     assert!(lines[0].starts_with("rule sure: "), "{lines:?}");
-    assert!(lines[0].contains("decided by the player's knowledge"), "{lines:?}");
+    assert!(
+        lines[0].contains("decided by the player's knowledge"),
+        "{lines:?}"
+    );
     assert!(lines[1].contains("NOT CHECKED"), "{lines:?}");
     assert_eq!(checks[1].asked, 0);
 }
