@@ -242,7 +242,7 @@ pub fn random_case(rng: &mut ChaCha8Rng, dir: &Path) -> Case {
             "play".into(),
             game,
             "--agents".into(),
-            format!("{path},random"),
+            path,
             "--size".into(),
             "small".into(),
         ],
