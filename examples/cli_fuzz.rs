@@ -2,8 +2,10 @@
 //! ([`dealer::cli::main_from`]) called in-process with random flags
 //! (`tests/it/common/cli_args.rs`: decks, hands, game counts, seeds,
 //! strategies, sizes, shards, paths; tournament folders copied with their
-//! CSV and manifest cut or edited, then resumed or merged), each run
-//! timed and any panic caught. It prints, on standard error, how many runs ended with each
+//! CSV and manifest cut or edited, then resumed or merged), or with a
+//! random strategy file or quiz answers (`tests/it/common/strat_args.rs`),
+//! each run timed and any panic caught. It prints, on standard error, how
+//! many runs ended with each
 //! exit code, the slowest run, and every run that panicked or took more
 //! than 10 s (there must be none); it exits 1 if there was one. An abort
 //! ends the process, with the run's arguments printed before it.
@@ -23,6 +25,22 @@ use rand_chacha::ChaCha8Rng;
 #[path = "../tests/it/common/cli_args.rs"]
 mod cli_args;
 
+#[allow(dead_code)]
+#[path = "../tests/it/common/strat_args.rs"]
+mod strat_args;
+
+/// One run: every other one (drawn) a strategy file or a quiz's answers
+/// (`strat_args`), else random flags (`cli_args`).
+fn one_run(rng: &mut ChaCha8Rng, dir: &std::path::Path) -> (Vec<String>, Option<Vec<u8>>) {
+    use rand::RngExt;
+    if rng.random_bool(0.5) {
+        let case = strat_args::random_case(rng, dir);
+        (case.args, case.input)
+    } else {
+        (cli_args::random_args(rng, dir), None)
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let runs: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(1000);
@@ -39,12 +57,18 @@ fn main() {
     let mut slowest = (Duration::ZERO, Vec::new());
     let started = Instant::now();
     for i in 0..runs {
-        let argv = cli_args::random_args(&mut rng, &dir);
+        let (argv, input) = one_run(&mut rng, &dir);
         // Written first, so that an abort leaves the run that caused it.
         let _ = writeln!(std::io::stderr(), "run {i}: {argv:?}\x1b[1A");
         let t = Instant::now();
         let result = std::panic::catch_unwind(|| {
-            dealer::cli::main_from(std::iter::once("dealer".to_string()).chain(argv.clone()))
+            let argv = std::iter::once("dealer".to_string()).chain(argv.clone());
+            match input {
+                Some(answers) => {
+                    dealer::cli::quiz::with_input(answers, || dealer::cli::main_from(argv))
+                }
+                None => dealer::cli::main_from(argv),
+            }
         });
         let took = t.elapsed();
         let code = match result {

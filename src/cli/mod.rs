@@ -67,7 +67,7 @@ pub enum Command {
         #[command(flatten)]
         model: ModelArgs,
     },
-    /// Parse a scenario, check its names and build its deal, without playing a move or answering a query; or check a strategy (`.strat`): it parses, and every guard and score is decided by its player's knowledge.
+    /// Parse a scenario, check its names and build its deal, without playing a move or answering a query; or check a strategy (`.strat`): it parses, and every guard and score it asks in trial games is decided by its player's knowledge (each rule is reported).
     Check {
         /// The scenario (`.deal` file; `-` reads standard input), or a strategy (`.strat` file).
         file: PathBuf,
@@ -369,17 +369,31 @@ where
 }
 
 /// `check FILE.strat`: parses a strategy and tries it on seeded games of
-/// its game (`strategy::knowledge::probe`): every guard and score must be
-/// decided by its player's knowledge. Returns the exit code.
+/// its game (`strategy::knowledge::probe`): every guard and score asked
+/// must be decided by its player's knowledge. Prints what was checked,
+/// rule by rule, and what was not. Returns the exit code.
 fn check_strategy(file: &Path) -> u8 {
-    match crate::strategy::load(file) {
-        Ok(s) => {
+    use crate::strategy::knowledge::{describe, Checked, PROBE_GAMES};
+    match crate::strategy::load_checked(file) {
+        Ok((s, Checked::Played(checks))) => {
             println!(
-                "ok: strategy {} for {}, {} rule(s); every guard and score it asked in {} games of {} (teaching deck) is decided by its player's knowledge",
+                "ok: strategy {} for {}, {} rule(s), tried in {PROBE_GAMES} seeded games of {} (teaching deck) at every seat; every guard and score asked was decided by its player's knowledge:",
                 s.name,
                 s.game,
                 s.rules.len(),
-                crate::strategy::knowledge::PROBE_GAMES,
+                s.game
+            );
+            for line in describe(&s, &checks) {
+                println!("  {line}");
+            }
+            0
+        }
+        Ok((s, Checked::NoReferee)) => {
+            println!(
+                "ok: strategy {} for {}, {} rule(s) parsed; its knowledge was not checked: {} has no referee, so it offers no legal moves and no command seats a strategy for it",
+                s.name,
+                s.game,
+                s.rules.len(),
                 s.game
             );
             0

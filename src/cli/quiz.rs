@@ -4,12 +4,17 @@
 //! asked again; from a pipe it counts as wrong, and a question with no line
 //! left is unanswered (wrong). `score K/N` is printed last. `--json`
 //! prints one JSON document with a record per question instead of the
-//! text; `--out sheet.csv` writes the records as CSV. With `--generate N
+//! text; `--out sheet.csv` writes the records as CSV, each as it is
+//! answered. Ctrl-C, the end of input at a terminal and an error of the
+//! scenario or engine stop the quiz with the score of what was answered,
+//! every answer kept. With `--generate N
 //! --seed S [--level L]`, the questions are generated
 //! ([`crate::interp::generate`]) instead of the file's own.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::Duration;
 
 use clap::Args;
 use colored::Colorize;
@@ -58,9 +63,26 @@ struct Report<'a> {
     records: &'a [Record],
     right: usize,
     asked: usize,
+    /// Why the quiz stopped before its end (an engine error, an
+    /// interrupt); absent when it ran to its end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped: Option<String>,
 }
 
-/// Runs the quiz; the exit code (0, or 2 on an error).
+/// How the quiz ended.
+enum End {
+    /// Every question was asked.
+    Finished,
+    /// An error of the scenario or the engine (shown already).
+    Failed(String),
+    /// Ctrl-C, or the end of input at a terminal.
+    Interrupted(&'static str),
+}
+
+/// Runs the quiz; the exit code (0; 2 on an error; 130 when interrupted).
+/// `--out` is created before the first question and each answer is
+/// written to it as it is given, so an error or an interrupt keeps every
+/// answer given.
 pub fn run(args: &QuizArgs, color: bool) -> u8 {
     let options = args.model.options(false);
     let script = match read_script(&args.file) {
@@ -69,6 +91,17 @@ pub fn run(args: &QuizArgs, color: bool) -> u8 {
             eprint!("{}", shown.render(color));
             return 2;
         }
+    };
+    let cannot_write = |e: String| {
+        eprint!(
+            "{}",
+            Diagnostic::unlocated("cannot-write", e).render("", "", color)
+        );
+        2
+    };
+    let mut sheet = match args.out.as_deref().map(Sheet::create).transpose() {
+        Ok(sheet) => sheet,
+        Err(e) => return cannot_write(e),
     };
     let generated = match args.generate {
         None => None,
@@ -90,23 +123,30 @@ pub fn run(args: &QuizArgs, color: bool) -> u8 {
     let name = script.name.clone();
     let src = script.src.clone();
     let mut quiz = Quiz::new(script, Session::new(options), 0, generated);
-    let stdin = std::io::stdin();
-    let terminal = stdin.is_terminal();
-    let mut lines = stdin.lock().lines();
+    let given = INPUT.with(|i| i.borrow().is_some());
+    let terminal = !given && std::io::stdin().is_terminal();
+    crate::engine::cancel::clear();
+    crate::repl::interrupt::install();
+    let lines = answer_lines();
     let text = !args.json;
-    loop {
+    let failed = |d: &Diagnostic| {
+        eprint!("{}", d.render(&name, &src, color));
+        if crate::engine::cancel::requested() {
+            End::Interrupted("interrupted")
+        } else {
+            End::Failed(d.message.clone())
+        }
+    };
+    let end = 'quiz: loop {
         let (events, asked) = match quiz.advance() {
             Ok(x) => x,
-            Err(d) => {
-                eprint!("{}", d.render(&name, &src, color));
-                return 2;
-            }
+            Err(d) => break failed(&d),
         };
         if text {
             show_events(&events);
         }
         let Some(asked) = asked else {
-            break;
+            break End::Finished;
         };
         let n = quiz.records().len() + 1;
         let hint = match asked.answer {
@@ -119,7 +159,12 @@ pub fn run(args: &QuizArgs, color: bool) -> u8 {
                 print!("{} {}  [{hint}] ", format!("Q{n}.").bold(), asked.text);
                 let _ = std::io::stdout().flush();
             }
-            let line = lines.next().and_then(Result::ok);
+            let line = match next_line(&lines) {
+                Line::Text(l) => Some(l),
+                Line::End if terminal => break 'quiz End::Interrupted("end of input"),
+                Line::End => None,
+                Line::Interrupted => break 'quiz End::Interrupted("interrupted"),
+            };
             if text && !terminal {
                 println!("{}", line.as_deref().unwrap_or("(no answer)"));
             }
@@ -144,34 +189,29 @@ pub fn run(args: &QuizArgs, color: bool) -> u8 {
                     if text {
                         show_verdict(&v);
                     }
+                    if let (Some(sheet), Some(r)) = (sheet.as_mut(), quiz.records().last()) {
+                        if let Err(e) = sheet.add(r) {
+                            return cannot_write(e);
+                        }
+                    }
                     break;
                 }
-                Err(QuizError::Engine(d)) => {
-                    eprint!("{}", d.render(&name, &src, color));
-                    return 2;
-                }
-                Err(e) => {
-                    eprintln!("dealer quiz: {e:?}");
-                    return 2;
-                }
+                Err(QuizError::Engine(d)) => break 'quiz failed(&d),
+                Err(e) => break 'quiz End::Failed(format!("{e:?}")),
             }
         }
-    }
+    };
     let (right, asked) = quiz.score();
-    if asked == 0 && args.generate.is_none() {
+    if asked == 0 && args.generate.is_none() && matches!(end, End::Finished) {
         eprintln!(
             "{name} has no `question` statement after the step it starts at: add some, or ask generated ones with --generate N"
         );
     }
-    if let Some(out) = &args.out {
-        if let Err(e) = write_csv(out, quiz.records()) {
-            eprint!(
-                "{}",
-                Diagnostic::unlocated("cannot-write", e).render("", "", color)
-            );
-            return 2;
-        }
-    }
+    let stopped = match &end {
+        End::Finished => None,
+        End::Failed(why) => Some(format!("stopped by an error: {why}")),
+        End::Interrupted(why) => Some(format!("stopped: {why}")),
+    };
     if args.json {
         let report = Report {
             schema: "dealer-quiz/1",
@@ -179,15 +219,129 @@ pub fn run(args: &QuizArgs, color: bool) -> u8 {
             records: quiz.records(),
             right,
             asked,
+            stopped: stopped.clone(),
         };
         println!(
             "{}",
             serde_json::to_string_pretty(&report).expect("plain data serialises")
         );
     } else {
-        println!("score {right}/{asked}");
+        if stopped.is_some() {
+            println!();
+        }
+        match &stopped {
+            None => println!("score {right}/{asked}"),
+            Some(why) => println!(
+                "{why}; score {right}/{asked} of the questions answered{}",
+                args.out
+                    .as_ref()
+                    .map(|p| format!(", kept in {}", p.display()))
+                    .unwrap_or_default()
+            ),
+        }
     }
-    0
+    match end {
+        End::Finished => 0,
+        End::Failed(_) => 2,
+        End::Interrupted(_) => 130,
+    }
+}
+
+/// A line of answers, or why there is none.
+enum Line {
+    Text(String),
+    End,
+    Interrupted,
+}
+
+/// Standard input's lines, read on a thread of their own so that the quiz
+/// can notice Ctrl-C while it waits for an answer (a read in progress is
+/// not interrupted by the signal). Bytes that are not UTF-8 are read
+/// lossily; the channel closes at the end of input.
+fn answer_lines() -> mpsc::Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    let given = INPUT.with(|i| i.borrow_mut().take());
+    std::thread::spawn(move || {
+        let mut input: Box<dyn BufRead> = match given {
+            Some(bytes) => Box::new(std::io::Cursor::new(bytes)),
+            None => Box::new(std::io::stdin().lock()),
+        };
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match input.read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => return,
+                Ok(_) => {
+                    let line = String::from_utf8_lossy(&buf);
+                    let line = line.trim_end_matches(['\n', '\r']).to_string();
+                    if tx.send(line).is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+    });
+    rx
+}
+
+thread_local! {
+    /// Answers given in place of standard input ([`with_input`]).
+    static INPUT: std::cell::RefCell<Option<Vec<u8>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` (a call of [`crate::cli::main_from`] with `quiz`) with
+/// `input` as the answers instead of standard input: for callers that run
+/// dealer in-process, such as the command-line fuzzer.
+pub fn with_input<T>(input: Vec<u8>, f: impl FnOnce() -> T) -> T {
+    INPUT.with(|i| *i.borrow_mut() = Some(input));
+    let out = f();
+    INPUT.with(|i| i.borrow_mut().take());
+    out
+}
+
+/// The next answer line, waiting for it while no interrupt is asked.
+fn next_line(lines: &mpsc::Receiver<String>) -> Line {
+    loop {
+        if crate::engine::cancel::requested() {
+            return Line::Interrupted;
+        }
+        match lines.recv_timeout(Duration::from_millis(50)) {
+            Ok(l) => return Line::Text(l),
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => return Line::End,
+        }
+    }
+}
+
+/// The `--out` file: created (with its header) before the first
+/// question, a record appended and flushed after each answer, so that it
+/// is a whole CSV file at every moment.
+struct Sheet {
+    file: std::fs::File,
+    path: PathBuf,
+}
+
+impl Sheet {
+    fn create(path: &Path) -> Result<Sheet, String> {
+        let mut sheet = Sheet {
+            file: std::fs::File::create(path)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+            path: path.to_path_buf(),
+        };
+        sheet.write(CSV_HEADER)?;
+        Ok(sheet)
+    }
+
+    fn add(&mut self, record: &Record) -> Result<(), String> {
+        self.write(&csv_row(record))
+    }
+
+    fn write(&mut self, text: &str) -> Result<(), String> {
+        self.file
+            .write_all(text.as_bytes())
+            .and_then(|()| self.file.flush())
+            .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+    }
 }
 
 fn show_events(events: &[Event]) {
@@ -223,34 +377,46 @@ fn show_verdict(v: &Verdict) {
     }
 }
 
+/// The CSV file's header line.
+const CSV_HEADER: &str = "step,line,question,formula,expected,given,right\n";
+
 /// The records as CSV with a header line.
 pub fn csv(records: &[Record]) -> String {
-    let mut out = String::from("step,line,question,formula,expected,given,right\n");
+    let mut out = String::from(CSV_HEADER);
     for r in records {
-        let fields = [
-            r.step.to_string(),
-            r.line.to_string(),
-            r.question.clone(),
-            r.formula.clone(),
-            r.expected.clone(),
-            r.given.clone().unwrap_or_default(),
-            r.right.to_string(),
-        ];
-        let quoted: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
-        out.push_str(&quoted.join(","));
-        out.push('\n');
+        out.push_str(&csv_row(r));
     }
     out
 }
 
-fn csv_field(f: &str) -> String {
-    if f.contains([',', '"', '\n']) {
-        format!("\"{}\"", f.replace('"', "\"\""))
-    } else {
-        f.to_string()
-    }
+/// One record as a CSV line.
+fn csv_row(r: &Record) -> String {
+    let fields = [
+        r.step.to_string(),
+        r.line.to_string(),
+        r.question.clone(),
+        r.formula.clone(),
+        r.expected.clone(),
+        r.given.clone().unwrap_or_default(),
+        r.right.to_string(),
+    ];
+    let quoted: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
+    format!("{}\n", quoted.join(","))
 }
 
-fn write_csv(path: &Path, records: &[Record]) -> Result<(), String> {
-    std::fs::write(path, csv(records)).map_err(|e| format!("cannot write {}: {e}", path.display()))
+/// A field quoted when it holds a comma, a quote or a line break; a field
+/// that starts with `=`, `+`, `-` or `@` (which a spreadsheet would take
+/// for a formula: a student's answer `=1+1`) gets a leading `'`, which
+/// spreadsheets show as text.
+pub fn csv_field(f: &str) -> String {
+    let f = if f.starts_with(['=', '+', '-', '@']) {
+        format!("'{f}")
+    } else {
+        f.to_string()
+    };
+    if f.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", f.replace('"', "\"\""))
+    } else {
+        f
+    }
 }

@@ -391,6 +391,7 @@ impl Asker<'_> {
             let Some(bindings) = self.matches(&rule.template, text, rule)? else {
                 continue;
             };
+            knowledge::note(rule, knowledge::Decided::Asked);
             let guard = match &seated.guard {
                 Some(g) => {
                     let g = self.instance(g, &bindings, rule)?;
@@ -435,7 +436,11 @@ impl Asker<'_> {
                     self.vet(rule, &f, "score")?;
                     sign * i64::from(self.ask(&f)?)
                 }
-                SeatedTerm::Known(atom, sign) => sign * self.known(atom, bindings, rule)?,
+                SeatedTerm::Known(atom, sign) => {
+                    // `K_me ATOM >= n`: the player's knowledge by its form.
+                    knowledge::note(rule, knowledge::Decided::BySyntax);
+                    sign * self.known(atom, bindings, rule)?
+                }
                 SeatedTerm::Card(what, var, sign) => {
                     sign * self.card_value(*what, var, bindings)?
                 }
@@ -454,18 +459,23 @@ impl Asker<'_> {
 
     /// Refuses an instance of a guard or a score's `[φ]` that the player
     /// does not decide: not by syntax ([`knowledge::unread`]) and not
-    /// `Kw_me φ` in the actual world. A player whose game lets it read
-    /// beyond its knowledge (the Cabo-like game's `psychic` player) is not
-    /// checked.
+    /// `Kw_me φ` in the actual world. The one exemption: a rule whose move
+    /// is a `glimpse`, played by a player whose game lets it look beyond
+    /// its knowledge (the Cabo-like game's `psychic` player); every other
+    /// rule of its strategy is checked. How each instance was decided is
+    /// noted for [`knowledge::probe`].
     fn vet(&mut self, rule: &Rule, instance: &Formula, what: &str) -> Result<(), Diagnostic> {
         let table = &self.seat.table;
         let me_index = self.seat.me;
-        if crate::cards::game_named(&self.seat.strategy.game)
-            .is_some_and(|g| g.reads_beyond_knowledge(table, me_index))
+        if knowledge::glimpses(rule)
+            && crate::cards::game_named(&self.seat.strategy.game)
+                .is_some_and(|g| g.reads_beyond_knowledge(table, me_index))
         {
+            knowledge::note(rule, knowledge::Decided::Exempt);
             return Ok(());
         }
         let Some(sub) = knowledge::unread(instance, me_index, table) else {
+            knowledge::note(rule, knowledge::Decided::BySyntax);
             return Ok(());
         };
         let read = sub.to_string();
@@ -474,6 +484,7 @@ impl Asker<'_> {
             span: instance.span,
         };
         if self.ask(&kw)? {
+            knowledge::note(rule, knowledge::Decided::ByModel);
             return Ok(());
         }
         let me = &table.players[me_index];
@@ -487,7 +498,7 @@ impl Asker<'_> {
         )
         .with_label(format!("this {what} reads what player {me} does not know"))
         .with_help(format!(
-            "a {what} may read the player's own hand, the public piles and what it knows (`K_me φ`, `Kw_me φ`, `M_me φ`); a player declared `psychic` is not checked"
+            "a {what} may read the player's own hand, the public piles and what it knows (`K_me φ`, `Kw_me φ`, `M_me φ`); only a `glimpse` rule of a player declared `psychic` is not checked"
         )))
     }
 

@@ -6,6 +6,8 @@
 //! `hand_x(r)` has the variables `x` and `r` (and `hand`, which is no
 //! variable), and `K_me` has `me`.
 
+use crate::syntax::{MAX_DEPTH, MAX_STATEMENT_BYTES};
+
 /// Replaces every run of letters and digits equal to a bound variable by
 /// its value.
 pub fn substitute(text: &str, bindings: &[(String, String)]) -> String {
@@ -38,20 +40,29 @@ pub fn calls(
     name: &str,
     f: &dyn Fn(&str) -> Result<String, String>,
 ) -> Result<String, String> {
-    let bytes = text.as_bytes();
     let head = format!("{name}(");
-    let start = (0..text.len()).find(|&i| {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = word_at(rest, &head) {
+        let open = start + name.len();
+        let close = matching(rest, open).ok_or_else(|| format!("a `{head}` is not closed"))?;
+        out.push_str(&rest[..start]);
+        out.push_str(&f(rest[open + 1..close].trim())?);
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+/// The first byte offset where `word` starts a word of `text` (not after
+/// a letter, digit or `_`). Compared as bytes, so any character may stand
+/// around it.
+fn word_at(text: &str, word: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    (0..bytes.len()).find(|&i| {
         (i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_'))
-            && text[i..].starts_with(&head)
-    });
-    let Some(start) = start else {
-        return Ok(text.to_string());
-    };
-    let open = start + name.len();
-    let close = matching(text, open).ok_or_else(|| format!("a `{head}` is not closed"))?;
-    let replaced = f(text[open + 1..close].trim())?;
-    let rest = calls(&text[close + 1..], name, f)?;
-    Ok(format!("{}{replaced}{rest}", &text[..start]))
+            && bytes[i..].starts_with(word.as_bytes())
+    })
 }
 
 /// The strategy language's functions of bound cards and names, replaced
@@ -107,64 +118,111 @@ impl CardFacts for Placeholder {
 /// Expands the quantifiers of `text`: `players` and `others` are the
 /// players' names and those other than `me`.
 pub fn expand(text: &str, players: &[String], me: &str) -> Result<String, String> {
-    expand_with(text, &|domain: &str| domain_values(domain, players, me))
+    let domain = |domain: &str, most: usize| domain_values(domain, players, me, most);
+    let mut budget = MAX_EXPANDED_BYTES;
+    expand_with(text, &domain, 0, &mut budget)
 }
 
 /// Expands the quantifiers over a one-element domain (`1`), to check a
 /// formula's syntax before any game is dealt.
 pub(crate) fn expand_placeholder(text: &str) -> Result<String, String> {
-    expand_with(text, &|domain: &str| {
-        domain_values(domain, &["1".to_string()], "")
-    })
+    let one = ["1".to_string()];
+    let domain = |domain: &str, most: usize| domain_values(domain, &one, "", most);
+    let mut budget = MAX_EXPANDED_BYTES;
+    expand_with(text, &domain, 0, &mut budget)
 }
 
-type Domain<'a> = dyn Fn(&str) -> Result<Vec<String>, String> + 'a;
+type Domain<'a> = dyn Fn(&str, usize) -> Result<Vec<String>, String> + 'a;
 
-fn expand_with(text: &str, domain: &Domain<'_>) -> Result<String, String> {
-    let Some((start, all)) = find_quantifier(text) else {
-        return Ok(text.to_string());
-    };
-    let open = start + 3;
-    let close = matching(text, open).ok_or("a quantifier's `(` is not closed")?;
-    let inner = &text[open + 1..close];
-    let (head, body) = inner
-        .split_once(':')
-        .ok_or("write a quantifier as `any(y in players: φ)`")?;
-    let (var, dom) = head
-        .trim()
-        .split_once(" in ")
-        .ok_or("write a quantifier as `any(y in players: φ)`")?;
-    let var = var.trim();
-    let values = domain(dom.trim())?;
-    let parts: Vec<String> = values
-        .iter()
-        .map(|v| {
+/// The most bytes a rule's formula may expand to: a scenario's longest
+/// statement ([`MAX_STATEMENT_BYTES`]), which is what the parser reads
+/// after the expansion.
+pub const MAX_EXPANDED_BYTES: usize = MAX_STATEMENT_BYTES;
+
+/// How deeply quantifiers may nest: each level adds brackets, and the
+/// parser reads at most [`MAX_DEPTH`] levels of them.
+pub const MAX_QUANTIFIER_DEPTH: usize = MAX_DEPTH / 2;
+
+fn too_large() -> String {
+    format!(
+        "its quantifiers expand to more than {} bytes, the longest formula dealer reads: use a smaller domain or fewer nested quantifiers",
+        crate::diag::thousands(MAX_EXPANDED_BYTES as u64)
+    )
+}
+
+/// Expands every quantifier of `text`, at nesting `depth`, within
+/// `budget` bytes of output: each call counts the bytes it adds to what
+/// its inner calls made (which counted theirs), so the expansion stops as
+/// soon as the result would grow past [`MAX_EXPANDED_BYTES`], and a range
+/// too large for what is left is refused before it is listed.
+fn expand_with(
+    text: &str,
+    domain: &Domain<'_>,
+    depth: usize,
+    budget: &mut usize,
+) -> Result<String, String> {
+    let mut out = String::new();
+    let mut rest = text;
+    // The bytes of `out` that inner calls made (and counted).
+    let mut made = 0;
+    while let Some((start, all)) = find_quantifier(rest) {
+        if depth >= MAX_QUANTIFIER_DEPTH {
+            return Err(format!(
+                "its quantifiers nest more than {MAX_QUANTIFIER_DEPTH} deep, more than dealer reads"
+            ));
+        }
+        let open = start + 3;
+        let close = matching(rest, open).ok_or("a quantifier's `(` is not closed")?;
+        let inner = &rest[open + 1..close];
+        let (head, body) = inner
+            .split_once(':')
+            .ok_or("write a quantifier as `any(y in players: φ)`")?;
+        let (var, dom) = head
+            .trim()
+            .split_once(" in ")
+            .ok_or("write a quantifier as `any(y in players: φ)`")?;
+        let var = var.trim();
+        // Each value costs at least its copy of the body and ` | ()`.
+        let most = *budget / (body.len() + 5).max(1);
+        let values = domain(dom.trim(), most)?;
+        let mut parts = Vec::with_capacity(values.len());
+        for v in &values {
             let body = substitute(body, &[(var.to_string(), v.clone())]);
-            expand_with(&body, domain).map(|b| format!("({})", b.trim()))
-        })
-        .collect::<Result<_, _>>()?;
-    let joined = match (parts.is_empty(), all) {
-        (true, true) => "true".to_string(),
-        (true, false) => "false".to_string(),
-        (false, true) => parts.join(" & "),
-        (false, false) => parts.join(" | "),
-    };
-    let rest = expand_with(&text[close + 1..], domain)?;
-    Ok(format!("{}({joined}){rest}", &text[..start]))
+            let b = expand_with(&body, domain, depth + 1, budget)?;
+            made += b.len();
+            parts.push(format!("({})", b.trim()));
+        }
+        let joined = match (parts.is_empty(), all) {
+            (true, true) => "true".to_string(),
+            (true, false) => "false".to_string(),
+            (false, true) => parts.join(" & "),
+            (false, false) => parts.join(" | "),
+        };
+        out.push_str(&rest[..start]);
+        out.push('(');
+        out.push_str(&joined);
+        out.push(')');
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    *budget = budget
+        .checked_sub(out.len().saturating_sub(made))
+        .ok_or_else(too_large)?;
+    Ok(out)
 }
 
 /// The first `any(` or `all(` that starts a word; whether it is `all`.
 fn find_quantifier(text: &str) -> Option<(usize, bool)> {
     let bytes = text.as_bytes();
-    (0..text.len()).find_map(|i| {
+    (0..bytes.len()).find_map(|i| {
         let word_start = i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_');
         if !word_start {
             return None;
         }
-        let rest = &text[i..];
-        if rest.starts_with("any(") {
+        let rest = &bytes[i..];
+        if rest.starts_with(b"any(") {
             Some((i, false))
-        } else if rest.starts_with("all(") {
+        } else if rest.starts_with(b"all(") {
             Some((i, true))
         } else {
             None
@@ -190,10 +248,17 @@ pub(super) fn matching(text: &str, open: usize) -> Option<usize> {
     None
 }
 
-fn domain_values(dom: &str, players: &[String], me: &str) -> Result<Vec<String>, String> {
-    match dom {
-        "players" => Ok(players.to_vec()),
-        "others" => Ok(players.iter().filter(|p| *p != me).cloned().collect()),
+/// The values of a domain, refused when there are more than `most` (the
+/// expansion would be too large), before they are listed.
+fn domain_values(
+    dom: &str,
+    players: &[String],
+    me: &str,
+    most: usize,
+) -> Result<Vec<String>, String> {
+    let values = match dom {
+        "players" => players.to_vec(),
+        "others" => players.iter().filter(|p| *p != me).cloned().collect(),
         _ => {
             let (a, b) = dom.split_once("..").ok_or_else(|| {
                 format!("`{dom}` is no domain: use `players`, `others` or a range such as `1..4`")
@@ -206,9 +271,20 @@ fn domain_values(dom: &str, players: &[String], me: &str) -> Result<Vec<String>,
                     .parse()
                     .map_err(|_| format!("`{dom}` is not a range"))?,
             );
-            Ok((a..=b).map(|n| n.to_string()).collect())
+            let count = (i128::from(b) - i128::from(a) + 1).max(0);
+            if count > most as i128 {
+                return Err(format!(
+                    "the range `{dom}` has {count} values: {}",
+                    too_large()
+                ));
+            }
+            (a..=b).map(|n| n.to_string()).collect()
         }
+    };
+    if values.len() > most {
+        return Err(too_large());
     }
+    Ok(values)
 }
 
 #[cfg(test)]
@@ -279,5 +355,71 @@ pub(crate) mod tests {
             "((((hand_1(<3,1>)) | (hand_2(<3,1>)))) & (((hand_1(<3,2>)) | (hand_2(<3,2>)))))"
         );
         assert!(expand("any(y in friends: p)", &p, "1").is_err());
+    }
+}
+
+#[cfg(test)]
+mod limits {
+    use super::*;
+
+    fn players(n: usize) -> Vec<String> {
+        (1..=n).map(|i| i.to_string()).collect()
+    }
+
+    #[test]
+    fn non_ascii_around_quantifiers_and_calls_is_kept() {
+        let p = players(2);
+        assert_eq!(
+            expand("¬any(y in others: K_me ¬hand_y(Q)) ∧ é", &p, "1").unwrap(),
+            "¬((K_me ¬hand_2(Q))) ∧ é"
+        );
+        assert_eq!(
+            calls("∧rank(5S)¬rank(6S)", "rank", &|c| Ok(format!("<{c}>"))).unwrap(),
+            "∧<5S>¬<6S>"
+        );
+        let text = "any(y in 1..2: is(c, *S) ∧ rank(c))";
+        for (i, _) in text.char_indices() {
+            for c in ["¬", "é", "😀"] {
+                let t = format!("{}{c}{}", &text[..i], &text[i..]);
+                let _ = expand(&t, &p, "1");
+                let _ = expand_placeholder(&t);
+                let _ = functions(&t, &Placeholder);
+            }
+        }
+    }
+
+    /// A huge range and deeply nested quantifiers are refused at once, the
+    /// expansion never listed.
+    #[test]
+    fn huge_expansions_are_refused_fast() {
+        let start = std::time::Instant::now();
+        let err = expand_placeholder("any(y in 1..100000000: hand_1(Q) >= y)").unwrap_err();
+        assert!(err.contains("100000000 values"), "{err}");
+        let err = expand(
+            "any(y in -9223372036854775808..9223372036854775807: p)",
+            &players(2),
+            "1",
+        )
+        .unwrap_err();
+        assert!(err.contains("more than 1,048,576 bytes"), "{err}");
+        let nested = |n: usize| {
+            let mut f = "hand_me(Q)".to_string();
+            for i in 0..n {
+                f = format!("any(y{i} in players: K_y{i} {f})");
+            }
+            f
+        };
+        let err = expand(&nested(16), &players(4), "1").unwrap_err();
+        assert!(err.contains("more than 1,048,576 bytes"), "{err}");
+        // Within the limit, expanded: 4^6 copies.
+        assert!(expand(&nested(6), &players(4), "1").unwrap().len() > 50_000);
+        let err = expand(&nested(500), &players(1), "1").unwrap_err();
+        assert!(err.contains("nest more than 100 deep"), "{err}");
+        // Many quantifiers and calls side by side: no recursion per one.
+        let side = "any(y in 1..1: p) & ".repeat(20_000) + "true";
+        assert!(expand(&side, &players(2), "1").is_ok());
+        let ranks = "rank(5S) ".repeat(50_000);
+        assert!(functions(&ranks, &tests::Spades).is_ok());
+        assert!(start.elapsed() < std::time::Duration::from_secs(2));
     }
 }

@@ -12,9 +12,16 @@
 //! the actual world. A rule that reads a fact outside its player's
 //! knowledge is refused with the rule's line and the subformula it read.
 //!
-//! A player declared `psychic` (the Cabo-like game's psychic, whose
-//! strategy glimpses) is the exception: its strategy is not checked.
+//! The one exception is a rule whose move is a `glimpse`, played by a
+//! player declared `psychic` (the Cabo-like game's psychic, who looks at
+//! cards unnoticed): that rule's guard and score are not checked. Every
+//! other rule of the same strategy is checked like any other.
+//!
+//! [`probe`] reports what it checked, rule by rule ([`Checked`]): how
+//! many instances were decided by their form, how many by the model, how
+//! many were exempt, and which rules were never asked or not tried.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
@@ -25,7 +32,71 @@ use crate::play::Match;
 use crate::syntax::ast::{Formula, FormulaKind};
 
 use super::agent::StrategyAgent;
-use super::Strategy;
+use super::{Rule, Strategy};
+
+/// How one instance of a rule was decided (noted while [`probe`] plays).
+#[derive(Clone, Copy, Debug)]
+pub enum Decided {
+    /// The rule's move was among the legal moves and the rule was tried.
+    Asked,
+    /// A guard or `[φ]` decided by its form ([`unread`]), or a `known`
+    /// term (`K_me` by construction).
+    BySyntax,
+    /// A guard or `[φ]` the model showed the player decides (`Kw_me φ`).
+    ByModel,
+    /// A `glimpse` rule's guard or `[φ]` of a `psychic` player: not checked.
+    Exempt,
+}
+
+/// What [`probe`] checked of one rule, in the games it played.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RuleCheck {
+    /// The moves the rule was tried on.
+    pub asked: u64,
+    /// Instances decided by their form.
+    pub by_syntax: u64,
+    /// Instances the model showed decided.
+    pub by_model: u64,
+    /// Instances exempt (a psychic player's `glimpse`).
+    pub exempt: u64,
+}
+
+/// What [`probe`] did with a strategy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Checked {
+    /// It played [`PROBE_GAMES`] games; one entry per rule, in order.
+    Played(Vec<RuleCheck>),
+    /// The strategy's game has no referee: it offers no legal moves, so
+    /// no command seats the strategy and nothing was tried.
+    NoReferee,
+}
+
+thread_local! {
+    /// The notes of the probe running on this thread, by rule (its
+    /// span's start); `None` when no probe runs.
+    static NOTES: RefCell<Option<HashMap<usize, RuleCheck>>> = const { RefCell::new(None) };
+}
+
+/// Notes how an instance of `rule` was decided, when a probe runs.
+pub(crate) fn note(rule: &Rule, decided: Decided) {
+    NOTES.with(|n| {
+        if let Some(notes) = n.borrow_mut().as_mut() {
+            let c = notes.entry(rule.span.start).or_default();
+            match decided {
+                Decided::Asked => c.asked += 1,
+                Decided::BySyntax => c.by_syntax += 1,
+                Decided::ByModel => c.by_model += 1,
+                Decided::Exempt => c.exempt += 1,
+            }
+        }
+    });
+}
+
+/// Whether `rule`'s move is a `glimpse` (the one move whose guard a
+/// `psychic` player's strategy may read beyond its knowledge with).
+pub fn glimpses(rule: &Rule) -> bool {
+    rule.template.words.first().is_some_and(|w| w == "glimpse")
+}
 
 /// The first subformula of `f` that player `me` does not decide by
 /// syntax alone (see the module's comment); `None` when `f` is decided.
@@ -61,46 +132,99 @@ pub const PROBE_GAMES: u64 = 2;
 const PROBE_MOVES: usize = 300;
 
 /// Tries a strategy on [`PROBE_GAMES`] seeded games of its game at the
-/// teaching size, the strategy at every seat, each to its end or
-/// [`PROBE_MOVES`] moves (a strategy that glimpses plays a `psychic`
-/// player and is not tried): every instance of
-/// a guard and a score that its rules ask is checked as the module's
-/// comment says. The first refusal is returned, located at its rule. A
-/// strategy whose game has no referee is not tried. The answer for a
-/// strategy is kept for the process: commands and the web page seat the
-/// same strategies again and again.
-pub fn probe(strategy: &Strategy) -> Result<(), Diagnostic> {
-    static SEEN: OnceLock<Mutex<HashMap<String, Result<(), Diagnostic>>>> = OnceLock::new();
+/// teaching size, the strategy at every seat (without its `glimpse`
+/// rules, which are exempt), each to its end or [`PROBE_MOVES`] moves:
+/// every instance of a guard and a score that its rules ask is checked as
+/// the module's comment says. The first refusal is returned, located at
+/// its rule; otherwise what was checked, rule by rule. A strategy whose
+/// game has no referee is not tried ([`Checked::NoReferee`]). The answer
+/// for a strategy is kept for the process: commands and the web page seat
+/// the same strategies again and again.
+pub fn probe(strategy: &Strategy) -> Result<Checked, Diagnostic> {
+    type Answers = HashMap<String, Result<Checked, Diagnostic>>;
+    static SEEN: OnceLock<Mutex<Answers>> = OnceLock::new();
     let key = format!("{strategy:?}");
     let seen = SEEN.get_or_init(Mutex::default);
     if let Some(answer) = seen.lock().expect("probe cache").get(&key) {
         return answer.clone();
     }
-    // A psychic player's strategy is not checked: nothing to try.
-    let answer = if strategy.psychic() {
-        Ok(())
-    } else {
-        (1..=PROBE_GAMES).try_for_each(|seed| probe_game(strategy, seed))
-    };
-    seen.lock()
-        .expect("probe cache")
-        .insert(key, answer.clone());
-    answer
-}
-
-fn probe_game(strategy: &Strategy, seed: u64) -> Result<(), Diagnostic> {
-    if game_named(&strategy.game)
+    let answer = if game_named(&strategy.game)
         .and_then(|g| g.referee())
         .is_none()
     {
-        return Ok(());
+        Ok(Checked::NoReferee)
+    } else {
+        NOTES.with(|n| *n.borrow_mut() = Some(HashMap::new()));
+        let played = (1..=PROBE_GAMES).try_for_each(|seed| probe_game(strategy, seed));
+        let notes = NOTES.with(|n| n.borrow_mut().take()).unwrap_or_default();
+        played.map(|()| {
+            Checked::Played(
+                strategy
+                    .rules
+                    .iter()
+                    .map(|r| notes.get(&r.span.start).cloned().unwrap_or_default())
+                    .collect(),
+            )
+        })
+    };
+    let mut seen = seen.lock().expect("probe cache");
+    // Kept for the strategies a process seats again and again; a process
+    // that reads many strategies (a fuzzer) starts the memory afresh.
+    if seen.len() >= 4096 {
+        seen.clear();
     }
+    seen.insert(key, answer.clone());
+    answer
+}
+
+/// One line per rule: what [`probe`] checked of it and how.
+pub fn describe(strategy: &Strategy, checks: &[RuleCheck]) -> Vec<String> {
+    strategy
+        .rules
+        .iter()
+        .zip(checks)
+        .map(|(rule, c)| {
+            let reads = rule.guard.is_some()
+                || rule
+                    .score
+                    .iter()
+                    .any(|t| matches!(t, super::Term::Holds { .. } | super::Term::Known { .. }));
+            let what = if glimpses(rule) {
+                "a glimpse, exempt: not checked nor tried (the referee offers it only to a player declared psychic, who may look at any card)".to_string()
+            } else if !reads {
+                "no guard or score: reads nothing".to_string()
+            } else if c.asked == 0 {
+                "NOT CHECKED: its move was never among the legal moves of these games".to_string()
+            } else if c.by_syntax + c.by_model == 0 {
+                "NOT CHECKED: no instance of its guard or score was asked (an earlier rule decided)"
+                    .to_string()
+            } else {
+                format!(
+                    "{} instance(s) decided by the player's knowledge: {} by their form, {} by the model (Kw_me)",
+                    c.by_syntax + c.by_model,
+                    c.by_syntax,
+                    c.by_model
+                )
+            };
+            format!("rule {}: {what}", rule.name)
+        })
+        .collect()
+}
+
+fn probe_game(strategy: &Strategy, seed: u64) -> Result<(), Diagnostic> {
     let refused = |m: String| super::error("strategy-probe", m);
     let mut game =
         Match::new(&strategy.game, seed, Size::Teaching, Options::default()).map_err(refused)?;
     let players = game.playing().table.players.len();
+    // A strategy's `glimpse` rules are exempt, and they would make its
+    // players psychic, whose glimpses are belief events (a game of them
+    // takes tens of seconds at this size): its other rules are tried
+    // without them, by players who are not psychic. In a played game
+    // every instance is checked again, psychic players' included.
+    let mut tried = strategy.clone();
+    tried.rules.retain(|r| !glimpses(r));
     let agents = (0..players)
-        .map(|_| Box::new(StrategyAgent::new(strategy.clone())) as Box<dyn crate::play::Agent>)
+        .map(|_| Box::new(StrategyAgent::new(tried.clone())) as Box<dyn crate::play::Agent>)
         .collect();
     game.seat_agents(agents, None).map_err(refused)?;
     game.set_move_cap(Some(PROBE_MOVES));

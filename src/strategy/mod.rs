@@ -155,6 +155,18 @@ pub fn load(path: &Path) -> Result<Strategy, String> {
 /// that reads what its player does not know is refused, with the rule and
 /// the subformula. Errors are rendered against `src` under `name`.
 pub fn vetted(name: &str, src: &str) -> Result<Strategy, String> {
+    vetted_checked(name, src).map(|(s, _)| s)
+}
+
+/// A strategy file read, parsed and tried, with what the trial checked
+/// rule by rule (for `dealer check`).
+pub fn load_checked(path: &Path) -> Result<(Strategy, knowledge::Checked), String> {
+    let (name, src) = crate::interp::read_source(path)?;
+    vetted_checked(&name, &src)
+}
+
+/// [`vetted`], with what the trial checked ([`knowledge::Checked`]).
+pub fn vetted_checked(name: &str, src: &str) -> Result<(Strategy, knowledge::Checked), String> {
     let strategy = parse(src).map_err(|d| d.render(name, src, false))?;
     if crate::cards::game_named(&strategy.game).is_none() {
         let at = src.find(&format!("for {}", strategy.game)).unwrap_or(0);
@@ -169,8 +181,8 @@ pub fn vetted(name: &str, src: &str) -> Result<Strategy, String> {
         );
         return Err(d.render(name, src, false));
     }
-    knowledge::probe(&strategy).map_err(|d| d.render(name, src, false))?;
-    Ok(strategy)
+    let checked = knowledge::probe(&strategy).map_err(|d| d.render(name, src, false))?;
+    Ok((strategy, checked))
 }
 
 /// Finds a strategy by name: a path to a `.strat` file, or `NAME` for

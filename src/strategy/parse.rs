@@ -245,7 +245,7 @@ fn find_word(text: &str, word: &str) -> Option<usize> {
             b')' | b']' | b'}' => depth -= 1,
             _ => {}
         }
-        if depth == 0 && text[i..].starts_with(word) {
+        if depth == 0 && bytes[i..].starts_with(word.as_bytes()) {
             let before = i == 0 || !is_word(bytes[i - 1]);
             let after = bytes.get(i + word.len()).is_none_or(|&c| !is_word(c));
             if before && after {
@@ -417,4 +417,40 @@ fn split_terms(text: &str) -> Vec<(i64, String)> {
         out.push((sign, part.to_string()));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A rule with every part written: name, chance, move, guard, score.
+    const RULE: &str = "strategy s for gofish\nrule ask chance 1/2: ask me x r when ¬hand_x(r) ∧ K_me hand_me(r) prefer known hand_x(r) + [K_me ¬hand_x(r)] - 2*points(r) # ok\n";
+
+    #[test]
+    fn formulas_may_use_the_languages_symbols() {
+        let s = parse(RULE).unwrap();
+        let rule = &s.rules[0];
+        assert_eq!(rule.guard.as_deref(), Some("¬hand_x(r) ∧ K_me hand_me(r)"));
+        assert_eq!(rule.score.len(), 3);
+        assert_eq!(rule.chance, Some((1, 2)));
+    }
+
+    /// A non-ASCII character at any place of any part of a rule is read
+    /// or refused with an error, never a panic.
+    #[test]
+    fn any_character_anywhere_is_read_or_refused() {
+        let boundaries: Vec<usize> = (0..=RULE.len())
+            .filter(|&i| RULE.is_char_boundary(i))
+            .collect();
+        for c in ["∧", "¬", "é", "→", "😀", "\u{0301}"] {
+            for &i in &boundaries {
+                let text = format!("{}{c}{}", &RULE[..i], &RULE[i..]);
+                if let Err(d) = parse(&text) {
+                    assert!(d.span.end <= text.len(), "{text}: {d:?}");
+                }
+                let cut = format!("{}{c}", &RULE[..i]);
+                let _ = parse(&cut);
+            }
+        }
+    }
 }

@@ -16,7 +16,10 @@ pub use parser::errors::statement_words;
 /// The words of the language a statement or move starts with; a game's
 /// own move word (`pick`, `play`) is never one of them.
 pub use parser::fast::BUILTIN as LANGUAGE_WORDS;
-pub use parser::{both_parsers, parse, parse_formula, parse_statement, parse_with_grammar};
+pub use parser::{
+    both_parsers, parse, parse_formula, parse_statement, parse_with_grammar, MAX_DEPTH,
+    MAX_STATEMENT_BYTES,
+};
 pub use split::is_complete;
 
 /// The most bytes of a scenario or strategy file dealer reads: a larger

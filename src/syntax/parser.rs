@@ -24,7 +24,7 @@ use super::SyntaxError;
 pub(crate) struct DealerParser;
 
 /// How deeply formulas may nest before the parser gives up (no stack overflow).
-const MAX_DEPTH: usize = 200;
+pub const MAX_DEPTH: usize = 200;
 
 /// The longest statement read, in bytes (a `\\`-continued statement counts
 /// whole): a longer one is refused before the grammar reads it, so that

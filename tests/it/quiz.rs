@@ -434,3 +434,136 @@ fn the_quiz_reads_answers_and_writes_records() {
     assert_eq!(recs[11]["step"], 1, "after the ask");
     assert_eq!(recs[11]["expected"], "1 2 3");
 }
+
+/// A scenario whose third statement after its questions fails: a false
+/// announcement.
+const FAILS_LATER: &str = "\
+game gofish
+players 1 2 3
+deck Q*4 A*4
+deal 1: Q Q | 2: A Q | 3: A A
+question K1 !2_Q
+question Kw1 hand2(A)
+announce hand1(A)
+question K3 K1 hand3(A)
+";
+
+/// An `--out` that cannot be written is refused before the first
+/// question is asked.
+#[test]
+fn an_unwritable_sheet_is_refused_before_any_question() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("own.deal");
+    std::fs::write(&file, OWN).unwrap();
+    let sheet = dir.path().join("no such folder").join("sheet.csv");
+    let out = Command::cargo_bin("dealer")
+        .unwrap()
+        .env("NO_COLOR", "1")
+        .args(["quiz", file.to_str().unwrap(), "--out"])
+        .arg(&sheet)
+        .write_stdin("n\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(!stdout.contains("Q1."), "{stdout}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("cannot write") && err.contains("sheet.csv"),
+        "{err}"
+    );
+}
+
+/// A step that fails after some questions stops the quiz with the score
+/// of what was answered; the sheet holds every answer, and cells that a
+/// spreadsheet would read as formulas start with `'`.
+#[test]
+fn an_error_later_keeps_every_answer_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("fails.deal");
+    std::fs::write(&file, FAILS_LATER).unwrap();
+    let sheet = dir.path().join("sheet.csv");
+    let f = file.to_str().unwrap();
+    let (out, code) = quiz_cli(&[f, "--out", sheet.to_str().unwrap()], "n\n=1+1\n");
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.contains("stopped by an error: announce hand1(A)"),
+        "{out}"
+    );
+    assert!(out.contains("score 1/2"), "{out}");
+    assert!(!out.contains("Q3."), "{out}");
+    let csv = std::fs::read_to_string(&sheet).unwrap();
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows.len(), 3, "{csv}");
+    assert!(rows[1].ends_with(",no,no,true"), "{csv}");
+    assert!(rows[2].ends_with(",no,'=1+1,false"), "{csv}");
+    let (json, code) = quiz_cli(&[f, "--json"], "n\n");
+    assert_eq!(code, 2);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["records"].as_array().unwrap().len(), 2);
+    assert_eq!(v["right"], 1);
+    assert!(
+        v["stopped"].as_str().unwrap().contains("announce"),
+        "{json}"
+    );
+    // A quiz that runs to its end has no `stopped`.
+    let own = dir.path().join("own.deal");
+    std::fs::write(&own, OWN).unwrap();
+    let (json, code) = quiz_cli(&[own.to_str().unwrap(), "--json"], "");
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert!(v.get("stopped").is_none(), "{json}");
+}
+
+/// Ctrl-C while a question waits for its answer stops the quiz with the
+/// score so far; the sheet was written as each answer came and keeps
+/// them.
+#[cfg(unix)]
+#[test]
+fn an_interrupt_keeps_every_answer_given() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("own.deal");
+    std::fs::write(&file, OWN).unwrap();
+    let sheet = dir.path().join("sheet.csv");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("dealer"))
+        .env("NO_COLOR", "1")
+        .args(["quiz", file.to_str().unwrap(), "--out"])
+        .arg(&sheet)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"n\n+3\n").unwrap();
+    stdin.flush().unwrap();
+    // Both answers are on the sheet before the quiz ends.
+    let started = std::time::Instant::now();
+    let rows = loop {
+        let csv = std::fs::read_to_string(&sheet).unwrap_or_default();
+        if csv.lines().count() == 3 || started.elapsed().as_secs() > 20 {
+            break csv;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert_eq!(rows.lines().count(), 3, "{rows}");
+    assert!(
+        rows.lines().nth(2).unwrap().contains(",'+3,false"),
+        "{rows}"
+    );
+    // SAFETY: a signal to the child this test started.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let out = child.wait_with_output().unwrap();
+    drop(stdin);
+    assert_eq!(out.status.code(), Some(130));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.contains("stopped: interrupted; score 1/2 of the questions answered"),
+        "{stdout}"
+    );
+    assert_eq!(std::fs::read_to_string(&sheet).unwrap(), rows);
+}

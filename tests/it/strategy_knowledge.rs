@@ -2,13 +2,15 @@
 //! reads another player's hand (or anything its player does not know) is
 //! refused by `dealer check FILE.strat` and by every command that seats a
 //! strategy, with the rule's line and the subformula; every shipped
-//! strategy passes; a psychic player is the documented exception.
+//! strategy passes; a psychic player's `glimpse` rules are the documented
+//! exception, and `check` says rule by rule what it checked.
 
 use std::path::PathBuf;
 
 use assert_cmd::Command;
 use dealer::cards::{game_named, Size};
-use dealer::strategy::{vetted, BUILT_IN};
+use dealer::strategy::knowledge::{describe, Checked};
+use dealer::strategy::{vetted, vetted_checked, BUILT_IN};
 
 /// One cheating strategy per game: each reads the hidden cards of others.
 const CHEATS: &[(&str, &str, &str)] = &[
@@ -162,15 +164,143 @@ fn every_shipped_strategy_knows_only_what_its_player_knows() {
     }
 }
 
-/// A psychic player is the exception: the same cheat in a strategy that
-/// glimpses (its player is declared `psychic`) is accepted.
+/// The exemption is a psychic player's `glimpse` rules only: a strategy
+/// with a glimpse rule (even a dead one, `when false`) has every other
+/// rule checked, so one that reads an unseen slot is refused by `dealer
+/// check` and cannot be seated in a tournament.
 #[test]
-fn a_psychic_strategy_is_not_checked() {
-    let src = "strategy seer for cabo\nrule look: glimpse me s when !Kv_me s\nrule peek: draw me when any(y in others: y.3(0..1))\nrule away: discard me c\n";
-    assert!(vetted("seer.strat", src).is_ok());
-    let path = write("seer", "cabo-seer.strat", src);
+fn only_a_psychic_players_glimpse_is_exempt() {
+    let dead = "strategy cheat for cabo\nrule look: glimpse me s when false\nrule peek: draw me when any(y in others: y.3(0..1))\nrule away: discard me c\n";
+    let err = vetted("cheat.strat", dead).unwrap_err();
+    assert!(err.contains("error[strategy-knowledge]"), "{err}");
+    assert!(err.contains("cheat.strat:3:1"), "{err}");
+    assert!(err.contains("rule `peek` reads `2.3(0..1)`"), "{err}");
+    let path = write("dead-glimpse", "cabo-cheat.strat", dead);
+    let file = path.to_str().unwrap();
+    let (ok, out, err) = dealer(&["check", file]);
+    assert!(!ok && err.contains("rule `peek` reads"), "{out}{err}");
+    let out_dir = path.parent().unwrap().join("tournament");
+    let (ok, out, err) = dealer(&[
+        "tournament",
+        "cabo",
+        "--strategies",
+        &format!("{file},regular"),
+        "--games",
+        "1",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert!(!ok && err.contains("rule `peek` reads"), "{out}{err}");
+    assert!(!out_dir.join("results.csv").exists());
+
+    // The glimpse's own guard may read any card: it is exempt, and
+    // `check` says so; the rule that reads only the player's knowledge
+    // is checked.
+    let seer = "strategy seer for cabo\nrule look: glimpse me s when any(y in others: y.3(0..1))\nrule open: draw me from open: t when any(w in 1..4: K_me !me.w(0..t))\nrule closed: draw me\nrule away: discard me c\n";
+    let (_, checked) = vetted_checked("seer.strat", seer).unwrap();
+    let Checked::Played(checks) = checked else {
+        panic!("the seer was not tried: {checked:?}")
+    };
+    assert!(checks[1].asked > 0 && checks[1].by_syntax > 0, "{checks:?}");
+    let path = write("seer", "cabo-seer.strat", seer);
     let (ok, out, err) = dealer(&["check", path.to_str().unwrap()]);
     assert!(ok, "{out}{err}");
+    assert!(out.contains("rule look: a glimpse, exempt"), "{out}");
+    assert!(
+        out.contains(&format!(
+            "rule open: {} instance(s) decided by the player's knowledge",
+            checks[1].by_syntax + checks[1].by_model
+        )),
+        "{out}"
+    );
+    assert!(out.contains("rule closed: no guard or score"), "{out}");
+}
+
+/// `check` says what it checked, and it is true of every shipped
+/// strategy: every rule that reads something was asked and decided in
+/// the trial games, none is left unchecked.
+#[test]
+fn check_says_what_it_checked_of_every_shipped_strategy() {
+    for (name, src) in BUILT_IN {
+        let (strategy, checked) = vetted_checked(name, src).unwrap();
+        let Checked::Played(checks) = checked else {
+            panic!("{name} was not tried")
+        };
+        let lines = describe(&strategy, &checks);
+        assert_eq!(lines.len(), strategy.rules.len(), "{name}");
+        for ((line, rule), c) in lines.iter().zip(&strategy.rules).zip(&checks) {
+            assert!(!line.contains("NOT CHECKED"), "{name}: {line}");
+            if line.contains("instance(s) decided") {
+                assert!(
+                    c.asked > 0 && c.by_syntax + c.by_model > 0,
+                    "{name}: {line}"
+                );
+                assert!(rule.guard.is_some() || !rule.score.is_empty(), "{name}");
+            }
+        }
+    }
+}
+
+/// A strategy that reads only its player's knowledge passes, with its
+/// rule reported checked; a rule whose move never comes up is reported
+/// not checked rather than passed off as checked.
+#[test]
+fn a_strategy_of_own_knowledge_passes_and_an_unasked_rule_is_named() {
+    let src = "strategy mine for gofish\nrule sure: ask me x r when K_me hand_x(r) ∧ ¬K_me ¬hand_me(r)\nrule never: pass me when hand_2(Q)\nrule rest: ask me _ _\n";
+    let (strategy, checked) = vetted_checked("mine.strat", src).unwrap();
+    let Checked::Played(checks) = checked else {
+        panic!("not tried")
+    };
+    let lines = describe(&strategy, &checks);
+    assert!(checks[0].by_syntax > 0, "{lines:?}");
+    assert!(lines[0].starts_with("rule sure: "), "{lines:?}");
+    assert!(
+        lines[0].contains("decided by the player's knowledge"),
+        "{lines:?}"
+    );
+    assert!(lines[1].contains("NOT CHECKED"), "{lines:?}");
+    assert_eq!(checks[1].asked, 0);
+}
+
+/// A strategy for the free game (no referee) is parsed but cannot be
+/// tried, and `check` says that nothing was checked.
+#[test]
+fn a_strategy_for_the_free_game_is_not_said_checked() {
+    let src = "strategy f for free\nrule a: any when hand_2(Q)\n";
+    let (_, checked) = vetted_checked("f.strat", src).unwrap();
+    assert_eq!(checked, Checked::NoReferee);
+    let path = write("free", "free-f.strat", src);
+    let (ok, out, err) = dealer(&["check", path.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("its knowledge was not checked: free has no referee"),
+        "{out}"
+    );
+    assert!(!out.contains("decided by"), "{out}");
+}
+
+/// A quantifier over a huge range, or many nested ones, is refused at
+/// once with the rule's line, before anything is expanded.
+#[test]
+fn huge_quantifiers_are_refused_fast_with_a_location() {
+    let start = std::time::Instant::now();
+    let range = "strategy big for gofish\nrule a: ask me x r when any(y in 1..100000000: hand_me(r) >= y)\n";
+    let err = vetted("big.strat", range).unwrap_err();
+    assert!(err.contains("big.strat:2:1"), "{err}");
+    assert!(err.contains("100000000 values"), "{err}");
+    let mut f = "K_me hand_me(r)".to_string();
+    for i in 0..16 {
+        f = format!("any(y{i} in players: {f})");
+    }
+    let nested = format!("strategy deep for gofish\n\n# nested\nrule a: ask me x r when {f}\n");
+    let err = vetted("deep.strat", &nested).unwrap_err();
+    assert!(err.contains("deep.strat:4:1"), "{err}");
+    assert!(err.contains("more than 1,048,576 bytes"), "{err}");
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(1),
+        "{:?}",
+        start.elapsed()
+    );
 }
 
 /// A strategy for a game dealer does not have is refused at its header.
@@ -179,4 +309,25 @@ fn a_strategy_for_no_game_is_refused() {
     let err = vetted("x.strat", "strategy x for chess\nrule a: any\n").unwrap_err();
     assert!(err.contains("no game `chess`"), "{err}");
     assert!(err.contains("x.strat:1:"), "{err}");
+}
+
+/// Random, mutated and truncated strategy files given to `check`, `play`
+/// and `tournament`, and random quiz answers, in-process: every run ends
+/// with an exit code, none panics (`examples/cli_fuzz.rs` runs many more).
+#[test]
+fn random_strategy_files_and_quiz_answers_end_without_a_panic() {
+    use rand::SeedableRng;
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    for _ in 0..60 {
+        let case = crate::common::strat_args::random_case(&mut rng, dir.path());
+        let argv = std::iter::once("dealer".to_string()).chain(case.args.clone());
+        let run = std::panic::catch_unwind(|| match case.input.clone() {
+            Some(answers) => {
+                dealer::cli::quiz::with_input(answers, || dealer::cli::main_from(argv))
+            }
+            None => dealer::cli::main_from(argv),
+        });
+        assert!(run.is_ok(), "panicked: {:?}", case.args);
+    }
 }

@@ -6,6 +6,7 @@
 pub mod browser;
 pub mod cli_args;
 pub mod load;
+pub mod strat_args;
 pub mod web_call;
 
 use std::path::{Path, PathBuf};
