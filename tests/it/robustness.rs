@@ -295,10 +295,20 @@ fn a_full_standard_output_is_an_error_not_a_panic() {
     for args in [
         &["run", "scenarios/gofish/simplified.deal"][..],
         &["check", "scenarios/gofish/simplified.deal"],
-        &["play", "gofish", "--seed", "1", "--agents", "random,random,random"],
+        &[
+            "play",
+            "gofish",
+            "--seed",
+            "1",
+            "--agents",
+            "random,random,random",
+        ],
         &["completions", "bash"],
     ] {
-        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
         let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("dealer"))
             .args(args)
             .current_dir(env!("CARGO_MANIFEST_DIR"))

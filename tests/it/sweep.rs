@@ -96,7 +96,11 @@ fn sweep(check: impl Fn(&Path) -> Vec<String> + Sync) {
             let started = std::time::Instant::now();
             let failures = check(path);
             if std::env::var_os("DEALER_SWEEP_TIMES").is_some() {
-                eprintln!("{:>7.2}s {}", started.elapsed().as_secs_f64(), path.display());
+                eprintln!(
+                    "{:>7.2}s {}",
+                    started.elapsed().as_secs_f64(),
+                    path.display()
+                );
             }
             failures
                 .into_iter()
