@@ -7,7 +7,7 @@
 
 use oxidd::BooleanFunction;
 
-use super::vars::{add, oom, Bdd, BitVec, Meta, Res};
+use super::vars::{add, constant, oom, Bdd, BitVec, Meta, Res};
 use crate::engine::formula::{Cmp, Comparison, Term};
 use crate::engine::{EngineError, Prop};
 use oxidd::VarNo;
@@ -85,25 +85,12 @@ fn product(meta: &Meta, a: &Nat, b: &Nat) -> Res<Nat> {
     Ok(Nat { bits: acc, max })
 }
 
-/// The constant `c` on `w` bits.
-fn constant_bits(meta: &Meta, c: u128, w: usize) -> BitVec {
-    (0..w)
-        .map(|i| {
-            if c >> i & 1 == 1 {
-                meta.top()
-            } else {
-                meta.bot()
-            }
-        })
-        .collect()
-}
-
 /// A term as `(P, N)`: its value is `P - N`.
 fn term(meta: &Meta, props: &[VarNo], t: &Term) -> Res<(Nat, Nat)> {
     Ok(match t {
         Term::Const(c) => {
             let max = u128::from(*c);
-            let bits = constant_bits(meta, max, width(max)?);
+            let bits = constant(meta, max, width(max)?);
             (Nat { bits, max }, zero())
         }
         Term::Var(bits) => {
@@ -201,7 +188,7 @@ pub(crate) fn observed(meta: &Meta, props: &[VarNo], t: &Term) -> Res<Observed> 
     let (p, minus) = term(meta, props, t)?;
     let offset = minus.max;
     let shift = Nat {
-        bits: constant_bits(meta, offset, width(offset)?),
+        bits: constant(meta, offset, width(offset)?),
         max: offset,
     };
     let plus = sum(meta, &p, &shift)?;

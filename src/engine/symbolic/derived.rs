@@ -333,7 +333,7 @@ pub(crate) fn minus(meta: &Meta, c: u32, x: &[Bdd], width: usize) -> Res<BitVec>
     }
     let modulus = if width >= 32 { 0 } else { 1u32 << width };
     let c1 = c.wrapping_add(1) & modulus.wrapping_sub(1);
-    add(meta, &constant(meta, c1, width), &not_x, width)
+    add(meta, &constant(meta, c1.into(), width), &not_x, width)
 }
 
 /// Every count of a state from its stored ones: `counts[meta.fact(k, l)]`

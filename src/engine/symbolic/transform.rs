@@ -780,7 +780,7 @@ fn compile(
                         set(&mut c, source, left);
                     }
                     let dst = value(st, &c, Target::Fact(meta.fact(*kind, to)))?;
-                    let sum = add(meta, &dst, &constant(meta, *n, w), w)?;
+                    let sum = add(meta, &dst, &constant(meta, (*n).into(), w), w)?;
                     set(&mut c, Target::Fact(meta.fact(*kind, to)), sum);
                 }
                 Post::MoveAll { from, to } => {

@@ -354,7 +354,7 @@ pub(crate) fn add(meta: &Meta, x: &[Bdd], y: &[Bdd], width: usize) -> Res<BitVec
 }
 
 /// The constant `c` on `width` bits.
-pub(crate) fn constant(meta: &Meta, c: u32, width: usize) -> BitVec {
+pub(crate) fn constant(meta: &Meta, c: u128, width: usize) -> BitVec {
     (0..width)
         .map(|i| {
             if c >> i & 1 == 1 {
@@ -371,7 +371,7 @@ pub(crate) fn sub_const(meta: &Meta, x: &[Bdd], c: u32, width: usize) -> Res<(Bi
     let under = lt_const(meta, x, c)?;
     let modulus = if width >= 32 { 0 } else { 1u32 << width };
     let neg = modulus.wrapping_sub(c) & modulus.wrapping_sub(1);
-    let out = add(meta, x, &constant(meta, neg, width), width)?;
+    let out = add(meta, x, &constant(meta, neg.into(), width), width)?;
     Ok((out, under))
 }
 
