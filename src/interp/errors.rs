@@ -26,6 +26,9 @@ pub fn engine(e: &EngineError, span: Span) -> Diagnostic {
         EngineError::OutOfMemory => Some(
             "the BDDs grew past the symbolic engine's node limit: ask about fewer cards at once, or use a smaller deck",
         ),
+        EngineError::Unsupported(m) if m.contains("bits") => Some(
+            "the symbolic engine holds a term in at most 64 bits: narrow the ranges of the term's variables (or split the product), or, when their assignments fit the budget, run with `--engine explicit`",
+        ),
         EngineError::Unsupported(_) => Some("run with `--engine explicit` (or `auto`)"),
         EngineError::Interrupted => Some("cancelled: the session is as it was before this statement"),
         EngineError::TooManyWorlds { .. } => Some(

@@ -16,6 +16,16 @@ use crate::engine::{Agent, Backend, GroupAccess, Kind, WorldId};
 /// Models larger than this are not narrated (narration visits the worlds).
 pub const MAX_NARRATED_WORLDS: u128 = 200_000;
 
+/// A model is listed for narration only while its worlds times its
+/// players (plus one, for the common set) are at most 20 times
+/// [`MAX_NARRATED_WORLDS`]: listing writes every player's relation.
+///
+/// Narration reads each hand's count of each kind in every world each
+/// player considers (and in the common set): when that is more than this
+/// many counts (80 players in 100,000 worlds of 160 hands), the move is
+/// not narrated, as a model over [`MAX_NARRATED_WORLDS`] is not.
+pub const MAX_NARRATED_COUNTS: u128 = 20_000_000;
+
 /// What is settled about each hand and kind in a set of worlds:
 /// `bounds[hand][kind] = (least count, greatest count)`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,36 +71,57 @@ pub fn knowledge(table: &Table, model: &dyn Backend) -> Option<Knowledge> {
         || model.surely_unlistable()
         || model.listable().is_err()
         || model.world_count() > MAX_NARRATED_WORLDS
+        || model.world_count() * (hands as u128 + 1) > MAX_NARRATED_WORLDS * 20
     {
         return None;
     }
     let actual = model.actual();
-    let players = (0..hands)
-        .map(|p| bounds(table, model, &model.accessible(p, actual)))
-        .collect();
     let agents: Vec<Agent> = (0..hands).collect();
-    let common = bounds(
-        table,
-        model,
-        &model.group_accessible(GroupAccess::Common, &agents, actual),
-    );
+    let mut sets: Vec<Vec<WorldId>> = Vec::with_capacity(hands + 1);
+    let per_world = (hands * table.deck.kinds.len()) as u128;
+    let mut counts = 0u128;
+    for p in 0..=hands {
+        let set = if p < hands {
+            model.accessible(p, actual)
+        } else {
+            model.group_accessible(GroupAccess::Common, &agents, actual)
+        };
+        counts += set.len() as u128 * per_world;
+        if counts > MAX_NARRATED_COUNTS {
+            return None;
+        }
+        sets.push(set);
+    }
+    let mut players = bounds(table, model, &sets);
+    let common = players.pop()?;
     Some(Knowledge { players, common })
 }
 
-fn bounds(table: &Table, model: &dyn Backend, worlds: &[WorldId]) -> Bounds {
+/// The bounds over each set of worlds, each world read once however many
+/// sets hold it.
+fn bounds(table: &Table, model: &dyn Backend, sets: &[Vec<WorldId>]) -> Vec<Bounds> {
     let hands = table.players.len();
     let kinds = table.deck.kinds.len();
-    let mut b: Vec<Vec<(u32, u32)>> = vec![vec![(u32::MAX, 0); kinds]; hands];
-    for &w in worlds {
+    let mut holders: std::collections::HashMap<WorldId, Vec<usize>> = Default::default();
+    for (i, set) in sets.iter().enumerate() {
+        for &w in set {
+            holders.entry(w).or_default().push(i);
+        }
+    }
+    let mut b: Vec<Vec<Vec<(u32, u32)>>> =
+        vec![vec![vec![(u32::MAX, 0); kinds]; hands]; sets.len()];
+    for (w, sets) in holders {
         let view = model.world(w);
-        for (h, row) in b.iter_mut().enumerate() {
-            for (k, cell) in row.iter_mut().enumerate() {
-                let n = view.cards[table.hand(h)][k];
-                *cell = (cell.0.min(n), cell.1.max(n));
+        for i in sets {
+            for (h, row) in b[i].iter_mut().enumerate() {
+                for (k, cell) in row.iter_mut().enumerate() {
+                    let n = view.cards[table.hand(h)][k];
+                    *cell = (cell.0.min(n), cell.1.max(n));
+                }
             }
         }
     }
-    Bounds(b)
+    b.into_iter().map(Bounds).collect()
 }
 
 impl Bounds {

@@ -1298,7 +1298,20 @@ impl Session {
             actual,
             budget: self.options.max_worlds,
         };
+        // The symbolic engine holds a term in at most 64 bits: a wider
+        // observed term or term of a law is refused here, with the caret
+        // on it.
+        let fits = |t: &ast::Term| -> Result<(), Diagnostic> {
+            let term = scope.term(t)?;
+            crate::engine::symbolic::term_fits(&term).map_err(|e| errors::engine(&e, t.span()))
+        };
         let structure = || -> Result<Rc<dyn Backend>, Diagnostic> {
+            for (_, terms) in &setup.observes {
+                terms.iter().try_for_each(fits)?;
+            }
+            for law in &setup.laws {
+                compared_terms(law).into_iter().try_for_each(fits)?;
+            }
             let laws: Vec<Formula> = spec.laws.iter().map(|(f, _)| f.clone()).collect();
             let o = crate::engine::symbolic::observe::Observations {
                 props: props.len(),
@@ -1730,5 +1743,21 @@ fn expect(
                 format!("{who} scores {found}"),
             )))
         }
+    }
+}
+
+/// The terms compared in a law, through its connectives (a term under a
+/// quantifier is left to the engine, which refuses it at the statement).
+fn compared_terms(f: &ast::Formula) -> Vec<&ast::Term> {
+    use ast::FormulaKind as F;
+    match &f.kind {
+        F::Compare { left, right, .. } => vec![&**left, &**right],
+        F::Not(g) => compared_terms(g),
+        F::And(a, b) | F::Or(a, b) | F::Implies(a, b) | F::Iff(a, b) => {
+            let mut out = compared_terms(a);
+            out.extend(compared_terms(b));
+            out
+        }
+        _ => Vec::new(),
     }
 }

@@ -261,3 +261,31 @@ fn a_score_is_the_referees() {
     let held = crate::common::held(&outputs);
     assert_eq!(held, vec![true, true, true, true, false]);
 }
+
+/// A term the symbolic engine cannot hold (more than 64 bits) is refused
+/// before any BDD is built, with the caret on the term, in an observation,
+/// a law and a query, and the help names what works: narrower ranges.
+#[test]
+fn a_term_wider_than_64_bits_is_refused_at_the_term() {
+    let head = "players A B\nvar x, y, z in 4000000000..4000000999\n\
+                actual x = 4000000001, y = 4000000002, z = 4000000003\n";
+    for (rest, at) in [
+        ("A observes x * y * z\nB observes y\n? x > 0\n", "4:12"),
+        ("law x * y * z > 5\nA observes x\nB observes y\n? x > 0\n", "4:5"),
+        ("A observes x\nB observes y\n? x * y * z > 5\n", "6:3"),
+    ] {
+        let (e, where_) = fails(&format!("{head}{rest}"));
+        assert_eq!((e.code, where_.as_str()), ("symbolic-unsupported", at), "{rest}");
+        assert!(e.message.contains("more than 64 bits"), "{}", e.message);
+        assert!(e.help.as_deref().unwrap_or("").contains("narrow the ranges"), "{:?}", e.help);
+    }
+    // Narrower ranges, as the help says, are answered by the same engine.
+    let src = "players A B\nvar x, y, z in 0..15\nactual x = 1, y = 2, z = 3\n\
+               A observes x * y * z\nB observes y\n\
+               expect K_A (x * y * z = 6)\nexpect !K_A (x = 1)\n";
+    let options = Options {
+        engine: Engine::Symbolic,
+        ..Options::default()
+    };
+    assert_eq!(held(&run_with(src, options).0), vec![true, true]);
+}

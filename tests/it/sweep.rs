@@ -284,14 +284,10 @@ fn every_scenario_is_quizzed_at_every_level() {
 }
 
 /// The REPL loads each scenario and steps to its end with `:next`; no
-/// step fails, and the position says it is at the end. A [`heavy`]
-/// scenario is stepped through its first ten moves only: the REPL spends
-/// seconds a step on the largest benchmarks (dc-80: about eight minutes
-/// to its end in a test build, where `dealer run` takes a second).
+/// step fails, and the position says it is at the end.
 #[test]
 fn every_scenario_steps_to_its_end_in_the_repl() {
     sweep(|path| {
-        let most = if heavy(path) { Some(10) } else { None };
         let mut repl = Repl::new(Options::default());
         let mut failures = Vec::new();
         let errors = |items: &[Item]| -> Vec<String> {
@@ -305,8 +301,8 @@ fn every_scenario_steps_to_its_end_in_the_repl() {
         };
         failures.extend(errors(&repl.load(path.to_str().unwrap())));
         let statements = repl.script().map_or(0, |s| s.statements.len());
-        for step in 0..=statements {
-            if repl.prompt().ends_with(":end> ") || most.is_some_and(|m| step >= m) {
+        for _ in 0..=statements {
+            if repl.prompt().ends_with(":end> ") {
                 break;
             }
             failures.extend(errors(&repl.eval(":next")));
@@ -314,7 +310,7 @@ fn every_scenario_steps_to_its_end_in_the_repl() {
                 break;
             }
         }
-        if failures.is_empty() && most.is_none() && !repl.prompt().ends_with(":end> ") {
+        if failures.is_empty() && !repl.prompt().ends_with(":end> ") {
             failures.push("`:next` never reached the end".into());
         }
         failures
@@ -351,7 +347,7 @@ fn every_scenario_is_lectured_on_the_web() {
                     for path in chunk {
                         let rel = path.strip_prefix(&root).unwrap().display().to_string();
                         let started = std::time::Instant::now();
-                        let every_step = !heavy(&path);
+                        let every_step = true;
                         for f in lecture(&app, &rel, every_step).await {
                             failures.push(format!("{rel}: {f}"));
                         }

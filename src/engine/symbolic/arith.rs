@@ -85,8 +85,59 @@ fn product(meta: &Meta, a: &Nat, b: &Nat) -> Res<Nat> {
     Ok(Nat { bits: acc, max })
 }
 
-/// A term as `(P, N)`: its value is `P - N`.
+/// The largest values of `(P, N)` for term `t` held as `P - N` (as
+/// [`term`] builds them), refused as [`term`] would refuse them, with no
+/// BDD built: a product of wide variables is refused before its
+/// multiplication is attempted.
+fn maxima(t: &Term) -> Res<(u128, u128)> {
+    let sum = |a: u128, b: u128| -> Res<u128> {
+        let m = a.saturating_add(b);
+        width(m)?;
+        Ok(m)
+    };
+    let product = |a: u128, b: u128| -> Res<u128> {
+        let m = a.saturating_mul(b);
+        width(m)?;
+        Ok(m)
+    };
+    Ok(match t {
+        Term::Const(c) => {
+            let max = u128::from(*c);
+            width(max)?;
+            (max, 0)
+        }
+        Term::Var(bits) => ((1u128 << bits.len().min(127)) - 1, 0),
+        Term::Add(a, b) => {
+            let ((ap, an), (bp, bn)) = (maxima(a)?, maxima(b)?);
+            (sum(ap, bp)?, sum(an, bn)?)
+        }
+        Term::Sub(a, b) => {
+            let ((ap, an), (bp, bn)) = (maxima(a)?, maxima(b)?);
+            (sum(ap, bn)?, sum(an, bp)?)
+        }
+        Term::Mul(a, b) => {
+            let ((ap, an), (bp, bn)) = (maxima(a)?, maxima(b)?);
+            let pos = sum(product(ap, bp)?, product(an, bn)?)?;
+            let neg = sum(product(ap, bn)?, product(an, bp)?)?;
+            (pos, neg)
+        }
+    })
+}
+
+/// Whether the symbolic engine can hold term `t`: every part of it fits
+/// in 64 bits. The error is the one building it would give.
+pub fn fits(t: &Term) -> Res<()> {
+    maxima(t).map(|_| ())
+}
+
+/// A term as `(P, N)`: its value is `P - N`. Refused (by [`maxima`])
+/// before any BDD is built when a part of it is too wide.
 fn term(meta: &Meta, props: &[VarNo], t: &Term) -> Res<(Nat, Nat)> {
+    maxima(t)?;
+    build(meta, props, t)
+}
+
+fn build(meta: &Meta, props: &[VarNo], t: &Term) -> Res<(Nat, Nat)> {
     Ok(match t {
         Term::Const(c) => {
             let max = u128::from(*c);
@@ -108,15 +159,15 @@ fn term(meta: &Meta, props: &[VarNo], t: &Term) -> Res<(Nat, Nat)> {
             (Nat { bits: vars, max }, zero())
         }
         Term::Add(a, b) => {
-            let ((ap, an), (bp, bn)) = (term(meta, props, a)?, term(meta, props, b)?);
+            let ((ap, an), (bp, bn)) = (build(meta, props, a)?, build(meta, props, b)?);
             (sum(meta, &ap, &bp)?, sum(meta, &an, &bn)?)
         }
         Term::Sub(a, b) => {
-            let ((ap, an), (bp, bn)) = (term(meta, props, a)?, term(meta, props, b)?);
+            let ((ap, an), (bp, bn)) = (build(meta, props, a)?, build(meta, props, b)?);
             (sum(meta, &ap, &bn)?, sum(meta, &an, &bp)?)
         }
         Term::Mul(a, b) => {
-            let ((ap, an), (bp, bn)) = (term(meta, props, a)?, term(meta, props, b)?);
+            let ((ap, an), (bp, bn)) = (build(meta, props, a)?, build(meta, props, b)?);
             let pos = sum(meta, &product(meta, &ap, &bp)?, &product(meta, &an, &bn)?)?;
             let neg = sum(meta, &product(meta, &ap, &bn)?, &product(meta, &an, &bp)?)?;
             (pos, neg)

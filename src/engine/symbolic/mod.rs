@@ -40,6 +40,8 @@ mod transform;
 mod vars;
 mod walk;
 
+pub use arith::fits as term_fits;
+
 use std::cell::OnceCell;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
@@ -295,6 +297,7 @@ fn new_meta(
         copies,
         locs,
         collect_from: limits.collect_from.min(nodes / 2),
+        next_collect: std::cell::Cell::new(limits.collect_from.min(nodes / 2)),
         slots: Default::default(),
         props,
         cubes: Default::default(),

@@ -35,6 +35,12 @@ pub(crate) struct Meta {
     pub locs: usize,
     /// Dead nodes are collected when the manager holds more nodes than this.
     pub collect_from: usize,
+    /// The node count that triggers the next collection: `collect_from`
+    /// at first, then, after each collection, the nodes that survived it
+    /// plus the larger of `collect_from` and the survivors. Nodes kept alive
+    /// (a REPL's undo history holds every earlier model) raise it, so a
+    /// collection that frees little is not repeated before every operation.
+    pub next_collect: std::cell::Cell<usize>,
     /// For each target (fact index, then `facts + p` for proposition p),
     /// spare copies of its bits placed next to it in the order: an update
     /// that rewrites the target takes a copy no live variable uses, so new
@@ -79,10 +85,19 @@ impl Meta {
     /// this runs before every query and update.
     pub fn maybe_gc(&self) {
         self.mgr.with_manager_shared(|m| {
-            if m.approx_num_inner_nodes() > self.collect_from {
+            if m.approx_num_inner_nodes() > self.next_collect.get() {
                 m.gc();
+                self.collected(m.approx_num_inner_nodes());
             }
         });
+    }
+
+    /// Sets the next collection's threshold after a collection that left
+    /// `survivors` nodes.
+    fn collected(&self, survivors: usize) {
+        let allowance = self.collect_from.max(survivors);
+        self.next_collect
+            .set(survivors.saturating_add(allowance).max(self.collect_from));
     }
 
     /// Runs `op`; when the manager runs out of nodes, collects the dead
@@ -91,7 +106,10 @@ impl Meta {
         self.maybe_gc();
         match op() {
             Err(EngineError::OutOfMemory) => {
-                self.mgr.with_manager_shared(|m| m.gc());
+                self.mgr.with_manager_shared(|m| {
+                    m.gc();
+                    self.collected(m.approx_num_inner_nodes());
+                });
                 op()
             }
             other => other,
@@ -464,6 +482,7 @@ pub(crate) fn test_meta(vars: usize) -> Meta {
         copies: vec![],
         locs: 0,
         collect_from: 1 << 15,
+        next_collect: std::cell::Cell::new(1 << 15),
         slots: Default::default(),
         props: 0,
         cubes: Default::default(),

@@ -31,8 +31,13 @@ pub fn held(outputs: &[Output]) -> Vec<bool> {
 
 /// Replays a scenario that must succeed; its outputs and the session.
 pub fn run(src: &str) -> (Vec<Output>, Session) {
+    run_with(src, Options::default())
+}
+
+/// [`run`] with the given options.
+pub fn run_with(src: &str, options: Options) -> (Vec<Output>, Session) {
     let scenario = syntax::parse(src).unwrap_or_else(|e| panic!("parse error: {e:?}"));
-    let mut session = Session::new(Options::default());
+    let mut session = Session::new(options);
     let mut outputs = Vec::new();
     for stmt in &scenario.statements {
         let out = session
