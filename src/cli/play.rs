@@ -48,6 +48,10 @@ pub struct PlayArgs {
     /// there is one).
     #[arg(long)]
     pub strategies_dir: Option<PathBuf>,
+    /// End the game after this many moves, scored as it stands, instead of
+    /// at the game's own limit (as `tournament --max-moves`).
+    #[arg(long, value_parser = super::whole::<usize>)]
+    pub max_moves: Option<usize>,
     /// Print how long each move took.
     #[arg(long)]
     pub times: bool,
@@ -76,6 +80,9 @@ pub fn run(args: &PlayArgs, color: bool) -> u8 {
 /// Deals the game and seats the agents (and the person).
 fn setup(args: &PlayArgs) -> Result<(Match, Option<usize>), String> {
     let mut game = Match::new(&args.game, args.seed, args.size, args.model.options(false))?;
+    if args.max_moves.is_some() {
+        game.set_move_cap(args.max_moves);
+    }
     let players = game.playing().table.players.clone();
     let me = match &args.me {
         None => None,

@@ -271,13 +271,27 @@ fn a_term_wider_than_64_bits_is_refused_at_the_term() {
                 actual x = 4000000001, y = 4000000002, z = 4000000003\n";
     for (rest, at) in [
         ("A observes x * y * z\nB observes y\n? x > 0\n", "4:12"),
-        ("law x * y * z > 5\nA observes x\nB observes y\n? x > 0\n", "4:5"),
+        (
+            "law x * y * z > 5\nA observes x\nB observes y\n? x > 0\n",
+            "4:5",
+        ),
         ("A observes x\nB observes y\n? x * y * z > 5\n", "6:3"),
     ] {
         let (e, where_) = fails(&format!("{head}{rest}"));
-        assert_eq!((e.code, where_.as_str()), ("symbolic-unsupported", at), "{rest}");
+        assert_eq!(
+            (e.code, where_.as_str()),
+            ("symbolic-unsupported", at),
+            "{rest}"
+        );
         assert!(e.message.contains("more than 64 bits"), "{}", e.message);
-        assert!(e.help.as_deref().unwrap_or("").contains("narrow the ranges"), "{:?}", e.help);
+        assert!(
+            e.help
+                .as_deref()
+                .unwrap_or("")
+                .contains("narrow the ranges"),
+            "{:?}",
+            e.help
+        );
     }
     // Narrower ranges, as the help says, are answered by the same engine.
     let src = "players A B\nvar x, y, z in 0..15\nactual x = 1, y = 2, z = 3\n\

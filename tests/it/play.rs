@@ -746,3 +746,37 @@ fn the_seat_factory_seats_every_front_end() {
     assert_eq!(a.outcome(), b.outcome());
     assert_eq!(a.scenario(), b.scenario());
 }
+
+/// `play --max-moves N` stops the game after N moves, says so, and the
+/// written game has exactly those N moves and replays with its score.
+#[test]
+fn play_stops_at_max_moves_and_the_written_game_replays() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("short.deal");
+    let run = Command::cargo_bin("dealer")
+        .expect("binary")
+        .args([
+            "play",
+            "kemps",
+            "--size",
+            "small",
+            "--seed",
+            "3",
+            "--max-moves",
+            "7",
+            "--out",
+        ])
+        .arg(&out)
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&run.get_output().stdout).to_string();
+    assert!(
+        stdout.contains("at its limit: 7 moves (--max-moves)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("7 moves in"), "{stdout}");
+    let text = std::fs::read_to_string(&out).expect("the game written");
+    assert!(failed_expectations(&text, Engine::Explicit).is_empty());
+    assert!(text.contains("checkpoint \"turn 7\"\n"), "{text}");
+    assert!(!text.contains("checkpoint \"turn 8\""), "{text}");
+}

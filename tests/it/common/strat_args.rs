@@ -245,12 +245,16 @@ pub fn random_case(rng: &mut ChaCha8Rng, dir: &Path) -> Case {
             path,
             "--size".into(),
             "small".into(),
+            "--max-moves".into(),
+            "60".into(),
         ],
         _ => vec![
             "tournament".into(),
             game,
             "--strategies".into(),
-            format!("{path},random"),
+            // Every game seats at least two and at most four: four seats
+            // of the fuzzed strategy are played by all.
+            format!("{path},{path},{path},{path}"),
             "--games".into(),
             "1".into(),
             "--size".into(),
