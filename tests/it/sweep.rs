@@ -231,7 +231,7 @@ fn every_scenario_is_quizzed_at_every_level() {
                 level,
             };
             let generated = match generate(&script, Options::default(), settings) {
-                Ok(g) => g,
+                Ok(g) => g.questions,
                 Err(d) => {
                     if d.message.is_empty() || d.code.is_empty() {
                         failures.push(format!("level {level}: an error without a message"));
