@@ -43,13 +43,16 @@ pub struct QuizArgs {
     /// Ask N generated questions instead of the file's own.
     #[arg(long, value_name = "N")]
     pub generate: Option<usize>,
-    /// The seed of the generated questions.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Generated questions: 1 facts about hands, 2 knowledge of knowledge,
-    /// 3 common and distributed knowledge and counts.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=3))]
-    pub level: u8,
+    /// The seed of the generated questions (default 1; only with
+    /// `--generate`).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Generated questions (default 1; only with `--generate`): 1 what a
+    /// player knows about the cards or values, 2 what a player knows about
+    /// another's knowledge, 3 common, mutual and distributed knowledge and
+    /// counts.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=3))]
+    pub level: Option<u8>,
     /// The engine and its budget.
     #[command(flatten)]
     pub model: ModelArgs,
@@ -67,6 +70,14 @@ struct Report<'a> {
     /// interrupt); absent when it ran to its end.
     #[serde(skip_serializing_if = "Option::is_none")]
     stopped: Option<String>,
+}
+
+/// A warning with no place in the scenario.
+fn warning(code: &'static str, message: impl Into<String>) -> Diagnostic {
+    Diagnostic {
+        severity: crate::diag::Severity::Warning,
+        ..Diagnostic::unlocated(code, message)
+    }
 }
 
 /// How the quiz ended.
@@ -103,16 +114,40 @@ pub fn run(args: &QuizArgs, color: bool) -> u8 {
         Ok(sheet) => sheet,
         Err(e) => return cannot_write(e),
     };
+    let text = !args.json;
     let generated = match args.generate {
-        None => None,
+        None => {
+            if args.seed.is_some() || args.level.is_some() {
+                eprint!(
+                    "{}",
+                    warning(
+                        "without-generate",
+                        "`--seed` and `--level` choose generated questions: without `--generate N` the file's own questions are asked",
+                    )
+                                        .render("", "", color)
+                );
+            }
+            None
+        }
         Some(count) => {
             let settings = Settings {
                 count,
-                seed: args.seed,
-                level: args.level,
+                seed: args.seed.unwrap_or(1),
+                level: args.level.unwrap_or(1),
             };
             match generate::generate(&script, options, settings) {
-                Ok(g) => Some(g),
+                Ok(g) => {
+                    if text {
+                        println!("{}", generate::level_words(settings.level).dimmed());
+                    }
+                    if let Some(note) = &g.note {
+                        eprint!(
+                            "{}",
+                            warning("few-questions", note.clone()).render("", "", color)
+                        );
+                    }
+                    Some(g.questions)
+                }
                 Err(d) => {
                     eprint!("{}", d.render(&script.name, &script.src, color));
                     return 2;
@@ -128,7 +163,6 @@ pub fn run(args: &QuizArgs, color: bool) -> u8 {
     crate::engine::cancel::clear();
     crate::repl::interrupt::install();
     let lines = answer_lines();
-    let text = !args.json;
     let failed = |d: &Diagnostic| {
         eprint!("{}", d.render(&name, &src, color));
         if crate::engine::cancel::requested() {

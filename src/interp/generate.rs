@@ -1,23 +1,41 @@
 //! Generated questions: `dealer quiz FILE --generate N --seed S --level L`.
 //!
 //! The scenario is replayed once; the *points* are the states after each
-//! move and at each checkpoint (at most [`MOST_POINTS`], evenly spread).
-//! Candidate questions are written from the table: level 1 asks about
-//! hands (`K2 hand3(A)`, `K1 !hand2(Q)`, `Kw1 hand2(Q)`), level 2 about
-//! knowledge of knowledge (`K1 K2 hand3(A)`, `K1 !K3 ...`, `M1 K2 ...`),
-//! level 3 common and distributed knowledge and counts (`C !hand2(Q)`,
-//! `D{1,2} hand3(A)`, `question considers 1`); a scenario without cards
-//! asks the same of its propositions. The candidates, in a seeded order,
-//! are decided by the engine at every point, and a candidate whose answer
-//! is the same at every point is dropped (it teaches nothing about the
-//! moves), until twice as many as asked for are kept (or
-//! [`MOST_CANDIDATES`] were tried). The questions are then drawn, seeded, alternating between the
-//! true and the false ones while both last, so that about half are true.
-//! The same scenario, seed and level give the same questions.
+//! move and at each checkpoint (at most [`MOST_POINTS`], evenly spread),
+//! and the questions are spread over them. A question is about a *fact*:
+//! a card kind in a hand, a pile or a slot (`hand1(A)`, `forehead2(M)`), a
+//! variable's value (`(month = 7)`), or a proposition. Level 1 asks what a
+//! player knows of a fact (`K2 hand3(A)`, `K1 !hand2(Q)`, `Kw1 hand2(Q)`),
+//! level 2 what a player knows of another's knowledge (`K1 K2 hand3(A)`,
+//! `K1 !K3 ...`, `K1 Kw2 ...`, `M1 K2 ...`), level 3 group knowledge and
+//! counts (`C`, `E`, `D{1,2}`, `who knows`, `considers 1`).
+//!
+//! Every question is worth asking: it needs a step of reasoning about
+//! knowledge. A candidate is asked at a point only if its answer does not
+//! follow from the facts alone there: `K_a φ` only when φ holds and is not
+//! common knowledge, `K_a !φ` only when φ is false and that is not common
+//! knowledge, `Kw_a φ` only when neither φ nor its negation is common
+//! knowledge, a player is never asked about a place it sees, `D{a,b} φ`
+//! only when neither knows φ alone, and so on. At one point no two
+//! questions are about the same fact (no complementary pairs); a question
+//! is asked again only once its answer has changed; a card kind laid down
+//! in a book is not asked about.
+//!
+//! The work is bounded: candidates are drawn at random (seeded), the cheap
+//! tests (who sees what, what was asked) come first, and at most
+//! [`MOST_DECIDED`] formulas are decided at a point, so that a large model
+//! is quizzed in seconds. At each point a yes-or-no question whose answer
+//! is the opposite of the last one's is preferred while the budget lasts,
+//! so that about half are true where the scenario allows it.
+//! When fewer questions are found than asked for, [`Generated::note`] says
+//! why. The same scenario, seed and level give the same questions.
+
+use std::collections::{HashMap, HashSet};
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::cards::table::LocKind;
 use crate::cards::Table;
 use crate::diag::{Diagnostic, Span};
 use crate::syntax::ast::StatementKind;
@@ -30,8 +48,10 @@ use super::Script;
 
 /// The most points questions are asked at.
 pub const MOST_POINTS: usize = 16;
-/// The most candidate questions decided at every point.
-pub const MOST_CANDIDATES: usize = 150;
+/// The most formulas decided at one point of a symbolic model, over all
+/// the candidates tried there (the bound on the work on a large model); an
+/// explicit model's point gets four times as many.
+pub const MOST_DECIDED: usize = 48;
 
 /// What to generate.
 #[derive(Clone, Copy, Debug)]
@@ -40,75 +60,132 @@ pub struct Settings {
     pub count: usize,
     /// The seed.
     pub seed: u64,
-    /// 1: facts about hands; 2: knowledge of knowledge; 3: common and
-    /// distributed knowledge and counts.
+    /// 1: what a player knows of a fact; 2: what a player knows of
+    /// another's knowledge; 3: common, mutual and distributed knowledge,
+    /// who knows, and counts of worlds.
     pub level: u8,
 }
 
-/// Questions for `script`: each with the index of the statement it is
-/// asked after, in the scenario's order.
+/// What a level asks, in words (for the quiz's opening).
+pub fn level_words(level: u8) -> &'static str {
+    match level {
+        1 => "level 1: what one player knows about the cards or values (one step of knowledge)",
+        2 => "level 2: what one player knows about another player's knowledge (two steps)",
+        _ => "level 3: what everybody, the group together or each player knows, and how many worlds a player considers",
+    }
+}
+
+/// The generated questions.
+#[derive(Clone, Debug, Default)]
+pub struct Generated {
+    /// Each question with the index of the statement it is asked after,
+    /// in the scenario's order.
+    pub questions: Vec<(usize, Posed)>,
+    /// Why fewer questions than asked for were found, if so.
+    pub note: Option<String>,
+}
+
+/// Questions for `script` (see the module's documentation).
 pub fn generate(
     script: &Script,
     options: Options,
     settings: Settings,
-) -> Result<Vec<(usize, Posed)>, Diagnostic> {
+) -> Result<Generated, Diagnostic> {
     let points = points(script, options)?;
-    let Some(table) = points
-        .first()
-        .and_then(|(_, s)| s.playing())
-        .map(|p| p.table.clone())
-    else {
-        return Err(Diagnostic::error(
-            "nothing-to-ask",
-            format!(
-                "{} has no move or checkpoint after its deal, so there is no point to ask at",
-                script.name
-            ),
-            Span::default(),
-        )
-        .with_help("questions are generated after each move and at each checkpoint"));
+    let Some(first) = points.first().map(|(_, s)| s) else {
+        return Err(nothing_to_ask(script));
     };
-    let props = points[0]
-        .1
-        .playing()
-        .map(|p| p.props.clone())
-        .unwrap_or_default();
-    let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
-    let mut texts = candidates(&table, &props, settings.level);
-    shuffle(&mut texts, &mut rng);
-    texts.truncate(MOST_CANDIDATES);
-    // (candidate, point, answer) for the candidates whose answer changes;
-    // candidates are decided until there are twice as many as questions.
-    let enough = (2 * settings.count).max(8);
-    let mut pool: Vec<(usize, usize, Answer)> = Vec::new();
-    let mut posed = Vec::new();
-    for text in &texts {
-        if posed.len() >= enough {
-            break;
-        }
-        let p = Posed::parse(&format!("question {text}"), 0)?;
-        let Some(answers) = decide(&p, &points) else {
-            continue;
-        };
-        if answers.iter().all(|a| *a == answers[0]) {
-            continue;
-        }
-        let c = posed.len();
-        posed.push(p);
-        pool.extend(answers.into_iter().enumerate().map(|(i, a)| (c, i, a)));
+    let Some(table) = first.playing().map(|p| p.table.clone()) else {
+        return Err(nothing_to_ask(script));
+    };
+    let facts = facts(first, &table);
+    if facts.is_empty() && settings.level < 3 {
+        return Ok(Generated {
+            questions: Vec::new(),
+            note: Some(format!(
+                "{} has no cards, variables or propositions to ask about at level {}",
+                script.name, settings.level
+            )),
+        });
     }
-    let chosen = draw(pool, settings.count, &mut rng);
-    let mut out: Vec<(usize, Posed)> = chosen
-        .into_iter()
-        .map(|(c, i)| {
-            let index = points[i].0;
-            let mut p = posed[c].clone();
-            p.line = script.line(index);
-            (index, p)
-        })
+    let mut g = Generator {
+        table: &table,
+        facts: &facts,
+        level: settings.level,
+        rng: ChaCha8Rng::seed_from_u64(settings.seed),
+        yes: false,
+        relaxed: false,
+        chosen: Vec::new(),
+        at_point: HashSet::new(),
+        used: HashSet::new(),
+    };
+    g.yes = g.rng.random_range(0..2) == 0;
+    let n = points.len();
+    let mut want = vec![0usize; n];
+    for j in 0..settings.count {
+        want[j * n / settings.count.max(1)] += 1;
+    }
+    let mut state: Vec<PointState> = points
+        .iter()
+        .map(|(_, s)| PointState::new(s, &table))
         .collect();
-    out.sort_by_key(|(index, _)| *index);
-    Ok(out)
+    // First pass: each point its share, a shortfall carried to the next;
+    // second pass: what is still missing, wherever budget is left; third
+    // (beyond level 1): what is missing, where what a player knows may be
+    // common knowledge already, with half a budget more.
+    let mut carry = 0;
+    for pass in 0..3 {
+        if pass == 2 {
+            if settings.level == 1 {
+                break;
+            }
+            g.relaxed = true;
+            for s in &mut state {
+                s.budget += MOST_DECIDED / 2;
+                s.draws += 4 * MOST_DECIDED;
+            }
+        }
+        for i in 0..n {
+            let need = if pass == 0 { want[i] + carry } else { carry };
+            if need == 0 {
+                continue;
+            }
+            let got = g.fill(i, &points[i].1, &mut state[i], need);
+            carry = need - got;
+        }
+    }
+    let mut questions = Vec::new();
+    for (i, text) in g.chosen {
+        let index = points[i].0;
+        let mut p = Posed::parse(&format!("question {text}"), 0)?;
+        p.line = script.line(index);
+        questions.push((index, p));
+    }
+    questions.sort_by_key(|(index, _)| *index);
+    let note = (questions.len() < settings.count).then(|| {
+        format!(
+            "{} question(s) of {} asked for: at level {} nothing else worth asking was found at the {} point(s) of {} (a question is asked only where its answer needs reasoning about knowledge, not where the facts or what everybody already knows answer it, and at most {} formulas are decided at a point)",
+            questions.len(),
+            settings.count,
+            settings.level,
+            n,
+            script.name,
+            MOST_DECIDED
+        )
+    });
+    Ok(Generated { questions, note })
+}
+
+fn nothing_to_ask(script: &Script) -> Diagnostic {
+    Diagnostic::error(
+        "nothing-to-ask",
+        format!(
+            "{} has no move or checkpoint after its deal, so there is no point to ask at",
+            script.name
+        ),
+        Span::default(),
+    )
+    .with_help("questions are generated after each move and at each checkpoint")
 }
 
 /// The states after each move and at each checkpoint, with the index of
@@ -143,142 +220,437 @@ fn points(script: &Script, options: Options) -> Result<Vec<(usize, Session)>, Di
     Ok(points)
 }
 
-/// The answers of `p` at every point; `None` when one cannot be given
-/// (a count on a model whose counts are not exact).
-fn decide(p: &Posed, points: &[(usize, Session)]) -> Option<Vec<Answer>> {
-    points
-        .iter()
-        .map(|(_, s)| s.ask_question(&p.question, p.span, &p.src).ok())
-        .map(|a| a.map(|a| a.answer))
-        .collect()
+/// A fact questions are about.
+struct Fact {
+    /// As a formula (`hand1(A)`, `(month = 7)`, `p`).
+    text: String,
+    /// The players who see it (never asked whether they know it).
+    seen_by: Vec<usize>,
+    /// The card kind it is about, if any.
+    kind: Option<usize>,
 }
 
-/// Draws `count` questions from the pool, seeded: a number question every
-/// fourth draw when there are any, and otherwise a yes-or-no question whose
-/// answer is the opposite of the last one's (the first's is drawn) while
-/// both kinds are left; each candidate at most once while unused
-/// candidates are left.
-fn draw(
-    mut pool: Vec<(usize, usize, Answer)>,
-    count: usize,
-    rng: &mut ChaCha8Rng,
-) -> Vec<(usize, usize)> {
-    let mut chosen = Vec::new();
-    let mut used = std::collections::HashSet::new();
-    // The truth of the next yes-or-no question, flipped after each one.
-    let mut yes: bool = rng.random_range(0..2) == 0;
-    let fits = |a: &Answer, sort: Sort| match (a, sort) {
-        (Answer::YesNo(v), Sort::YesNo(w)) => *v == w,
-        (Answer::Number(_) | Answer::Players(_), Sort::Number) => true,
-        _ => false,
-    };
-    for i in 0..count {
-        let mut sorts = Vec::new();
-        if i % 4 == 3 {
-            sorts.push(Sort::Number);
-        }
-        sorts.extend([Sort::YesNo(yes), Sort::YesNo(!yes), Sort::Number]);
-        let pick = |pool: &[(usize, usize, Answer)], sort: Sort, fresh: bool| -> Vec<usize> {
-            (0..pool.len())
-                .filter(|&j| fits(&pool[j].2, sort) && (!fresh || !used.contains(&pool[j].0)))
-                .collect()
-        };
-        let found = [true, false].iter().find_map(|&fresh| {
-            sorts.iter().find_map(|&s| {
-                let c = pick(&pool, s, fresh);
-                (!c.is_empty()).then(|| c[rng.random_range(0..c.len())])
-            })
-        });
-        let Some(j) = found else {
-            break;
-        };
-        let (c, point, answer) = pool.swap_remove(j);
-        if let Answer::YesNo(v) = answer {
-            yes = !v;
-        }
-        used.insert(c);
-        chosen.push((c, point));
-    }
-    chosen
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Sort {
-    YesNo(bool),
-    Number,
-}
-
-fn shuffle<T>(items: &mut [T], rng: &mut ChaCha8Rng) {
-    for i in (1..items.len()).rev() {
-        let j = rng.random_range(0..=i);
-        items.swap(i, j);
-    }
-}
-
-/// The candidate formulas of a level (after `question `), in a fixed order.
-fn candidates(table: &Table, props: &[String], level: u8) -> Vec<String> {
-    let n = table.players.len();
-    let facts = facts(table, props);
-    let k = |a: usize| format!("K{}", agent(table, a));
+/// The facts of the scenario: a card kind at each hand, pile and slot; a
+/// variable's values; the propositions.
+fn facts(session: &Session, table: &Table) -> Vec<Fact> {
     let mut out = Vec::new();
-    for a in 0..n {
-        for (owner, fact) in &facts {
-            match level {
-                1 => {
-                    if *owner == Some(a) {
-                        continue;
-                    }
-                    out.push(format!("{} {fact}", k(a)));
-                    out.push(format!("{} !{fact}", k(a)));
-                    out.push(format!("Kw{} {fact}", agent(table, a)));
-                }
-                2 => {
-                    for b in (0..n).filter(|&b| b != a && *owner != Some(b)) {
-                        out.push(format!("{} {} {fact}", k(a), k(b)));
-                        out.push(format!("{} !{} {fact}", k(a), k(b)));
-                        out.push(format!("{} Kw{} {fact}", k(a), agent(table, b)));
-                        out.push(format!("M{} {} {fact}", agent(table, a), k(b)));
-                    }
-                }
-                _ => {
-                    for b in (a + 1..n).filter(|&b| *owner != Some(a) && *owner != Some(b)) {
-                        let g = format!("{{{},{}}}", table.players[a], table.players[b]);
-                        out.push(format!("D{g} {fact}"));
-                        out.push(format!("D{g} !{fact}"));
+    for (l, loc) in table.locations.iter().enumerate() {
+        if !matches!(
+            loc.kind,
+            LocKind::Hand(_) | LocKind::Pile | LocKind::Slot(..)
+        ) {
+            continue;
+        }
+        let name = table.location_name(l);
+        for (k, kind) in table.deck.kinds.iter().enumerate() {
+            out.push(Fact {
+                text: format!("{name}({})", kind.name),
+                seen_by: loc.seen_by.clone(),
+                kind: Some(k),
+            });
+        }
+    }
+    for (name, lo, hi, seen_by) in session.variables() {
+        for v in lo..=hi.min(lo + 31) {
+            out.push(Fact {
+                text: format!("({name} = {v})"),
+                seen_by: seen_by.clone(),
+                kind: None,
+            });
+        }
+    }
+    if let Some(p) = session.playing() {
+        for prop in p.props.iter().filter(|p| !p.contains('#')) {
+            out.push(Fact {
+                text: prop.clone(),
+                seen_by: Vec::new(),
+                kind: None,
+            });
+        }
+    }
+    out
+}
+
+/// What is known of one point while questions are chosen there.
+struct PointState {
+    /// The card kinds laid down in a book.
+    laid: Vec<bool>,
+    /// Formulas decided so far.
+    holds: HashMap<String, Option<bool>>,
+    /// Formulas that may still be decided.
+    budget: usize,
+    /// Whether the model is symbolic (large).
+    symbolic: bool,
+    /// Candidates that may still be drawn.
+    draws: usize,
+}
+
+impl PointState {
+    fn new(session: &Session, table: &Table) -> PointState {
+        let mut laid = vec![false; table.deck.kinds.len()];
+        if let Some(p) = session.playing() {
+            for (l, loc) in table.locations.iter().enumerate() {
+                if matches!(loc.kind, LocKind::Books(_)) {
+                    for (k, n) in table.real_cards(&*p.model, l).into_iter().enumerate() {
+                        if n > 0 && k < laid.len() {
+                            laid[k] = true;
+                        }
                     }
                 }
             }
         }
-    }
-    if level >= 3 {
-        for (_, fact) in &facts {
-            out.push(format!("C {fact}"));
-            out.push(format!("C !{fact}"));
-            out.push(format!("E {fact}"));
+        let symbolic = session.playing().is_some_and(|p| {
+            !matches!(
+                p.model.representation(),
+                crate::engine::Representation::Explicit
+            )
+        });
+        PointState {
+            symbolic,
+            laid,
+            holds: HashMap::new(),
+            budget: if symbolic {
+                MOST_DECIDED
+            } else {
+                4 * MOST_DECIDED
+            },
+            draws: 32 * MOST_DECIDED,
         }
-        for a in 0..n {
-            out.push(format!("considers {}", table.players[a]));
+    }
+
+    /// Whether `f` holds, decided once (`None`: it cannot be decided, or
+    /// the budget is spent).
+    fn holds(&mut self, session: &Session, f: &str) -> Option<bool> {
+        if let Some(v) = self.holds.get(f) {
+            return *v;
+        }
+        if self.budget == 0 {
+            return None;
+        }
+        self.budget -= 1;
+        let v = crate::syntax::parse_formula(f)
+            .ok()
+            .and_then(|ast| session.holds(&ast).ok());
+        self.holds.insert(f.to_string(), v);
+        v
+    }
+
+    /// Whether `f` holds in every world of the model: its common
+    /// knowledge, as the model keeps only the worlds connected to the
+    /// actual one (cheaper than `C` on a large symbolic model), decided
+    /// once (`None`: it cannot be decided, or the budget is spent).
+    fn valid(&mut self, session: &Session, f: &str) -> Option<bool> {
+        let key = format!("valid {f}");
+        if let Some(v) = self.holds.get(&key) {
+            return *v;
+        }
+        if self.budget == 0 {
+            return None;
+        }
+        self.budget -= 1;
+        let v = crate::syntax::parse_formula(f).ok().and_then(|ast| {
+            let phi = session.formula(&ast).ok()?;
+            session.playing()?.model.eval_valid(&phi).ok()
+        });
+        self.holds.insert(key, v);
+        v
+    }
+
+    /// Whether a condition holds at the point.
+    fn meets(&mut self, session: &Session, pre: &Pre) -> Option<bool> {
+        match pre {
+            Pre::True(f) => self.holds(session, f),
+            Pre::False(f) => self.holds(session, f).map(|v| !v),
+            // Common knowledge implies truth: a false formula is not.
+            // On a large symbolic model, "someone does not know it" (not
+            // `E`, hence not `C`) stands for "not common knowledge": a
+            // stricter test that takes microseconds where `C` takes minutes.
+            Pre::NotCommon(f) | Pre::NotCommonKnowledge(f) => match self.holds(session, f)? {
+                false => Some(true),
+                true if self.symbolic => self.holds(session, &format!("E {f}")).map(|v| !v),
+                true => self.valid(session, f).map(|v| !v),
+            },
         }
     }
-    out
 }
 
-/// The facts questions are about: a card kind in a hand (with the hand's
-/// owner), or a proposition.
-fn facts(table: &Table, props: &[String]) -> Vec<(Option<usize>, String)> {
-    if table.deck.kinds.is_empty() {
-        return props
-            .iter()
-            .filter(|p| !p.contains('#'))
-            .map(|p| (None, p.clone()))
-            .collect();
+/// A condition a candidate needs at a point to be worth asking.
+enum Pre {
+    True(String),
+    False(String),
+    /// Not common knowledge.
+    NotCommon(String),
+    /// What a player knows (or not) is not common knowledge: relaxed on
+    /// the last pass.
+    NotCommonKnowledge(String),
+}
+
+/// The forms of question.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Form {
+    K,
+    KNot,
+    Kw,
+    KK,
+    KNotK,
+    KKw,
+    MK,
+    C,
+    E,
+    D,
+    Who,
+    Considers,
+}
+
+/// One candidate: its form, fact (or player, for `considers`) and players.
+struct Candidate {
+    form: Form,
+    fact: usize,
+    a: usize,
+    b: usize,
+}
+
+/// What no two questions at one point share.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Topic {
+    Fact(usize),
+    Player(usize),
+}
+
+fn not(f: &str) -> String {
+    format!("!{f}")
+}
+
+struct Generator<'a> {
+    table: &'a Table,
+    facts: &'a [Fact],
+    level: u8,
+    rng: ChaCha8Rng,
+    /// The answer the next yes-or-no question should have.
+    yes: bool,
+    /// Whether what a player knows may be common knowledge (the last
+    /// pass, beyond level 1, when the strict one found too few).
+    relaxed: bool,
+    /// The questions so far: point and text.
+    chosen: Vec<(usize, String)>,
+    /// (point, topic) of the questions chosen.
+    at_point: HashSet<(usize, Topic)>,
+    /// (text, answer) of the questions chosen.
+    used: HashSet<(String, String)>,
+}
+
+impl Generator<'_> {
+    fn k(&self, a: usize) -> String {
+        format!("K{}", agent(self.table, a))
     }
-    let mut out = Vec::new();
-    for p in 0..table.players.len() {
-        let hand = table.location_name(table.hand(p));
-        for kind in &table.deck.kinds {
-            out.push((Some(p), format!("{hand}({})", kind.name)));
+
+    /// A random candidate of the level (`None`: the draw does not fit).
+    fn draw(&mut self) -> Option<Candidate> {
+        let n = self.table.players.len();
+        if self.level >= 3 && self.chosen.len() % 4 == 3 && self.rng.random_range(0..2) == 0 {
+            let a = self.rng.random_range(0..n);
+            return Some(Candidate {
+                form: Form::Considers,
+                fact: a,
+                a,
+                b: a,
+            });
+        }
+        if self.facts.is_empty() {
+            return None;
+        }
+        let forms: &[Form] = match self.level {
+            1 => &[Form::K, Form::KNot, Form::Kw],
+            2 => &[Form::KK, Form::KNotK, Form::KKw, Form::MK],
+            _ => &[Form::C, Form::E, Form::D, Form::D, Form::Who],
+        };
+        let form = forms[self.rng.random_range(0..forms.len())];
+        let fact = self.rng.random_range(0..self.facts.len());
+        let a = self.rng.random_range(0..n);
+        let b = self.rng.random_range(0..n);
+        let seen = &self.facts[fact].seen_by;
+        let fits = match form {
+            Form::K | Form::KNot | Form::Kw => !seen.contains(&a),
+            Form::KK | Form::KNotK | Form::KKw | Form::MK => a != b && !seen.contains(&b),
+            Form::D => a < b && !seen.contains(&a) && !seen.contains(&b),
+            Form::C | Form::E | Form::Who | Form::Considers => true,
+        };
+        fits.then_some(Candidate { form, fact, a, b })
+    }
+
+    /// The question's text (after `question`) and what it needs; `truth`:
+    /// whether the fact holds at the point (questions beyond level 1 are
+    /// about whichever of the fact and its negation holds).
+    fn text(&self, c: &Candidate, truth: bool) -> (String, Vec<Pre>) {
+        if c.form == Form::Considers {
+            return (format!("considers {}", self.table.players[c.a]), Vec::new());
+        }
+        let fact = self.facts[c.fact].text.clone();
+        let f = match c.form {
+            Form::K | Form::KNot | Form::Kw | Form::KKw => fact,
+            _ if truth => fact,
+            _ => not(&fact),
+        };
+        let (ka, kb) = (self.k(c.a), self.k(c.b));
+        let kbf = format!("{kb} {f}");
+        let kwb = format!("Kw{} {f}", agent(self.table, c.b));
+        match c.form {
+            Form::K => (
+                format!("{ka} {f}"),
+                vec![Pre::True(f.clone()), Pre::NotCommon(f)],
+            ),
+            Form::KNot => (
+                format!("{ka} {}", not(&f)),
+                vec![Pre::False(f.clone()), Pre::NotCommon(not(&f))],
+            ),
+            Form::Kw => (
+                format!("Kw{} {f}", agent(self.table, c.a)),
+                vec![Pre::NotCommon(f.clone()), Pre::NotCommon(not(&f))],
+            ),
+            Form::KK => (
+                format!("{ka} {kbf}"),
+                vec![Pre::True(kbf.clone()), Pre::NotCommonKnowledge(kbf)],
+            ),
+            Form::KNotK => (
+                format!("{ka} {}", not(&kbf)),
+                vec![
+                    Pre::True(f),
+                    Pre::False(kbf.clone()),
+                    Pre::NotCommonKnowledge(not(&kbf)),
+                ],
+            ),
+            Form::KKw => (
+                format!("{ka} {kwb}"),
+                vec![Pre::True(kwb.clone()), Pre::NotCommonKnowledge(kwb)],
+            ),
+            Form::MK => (
+                format!("M{} {kbf}", agent(self.table, c.a)),
+                vec![Pre::False(kbf.clone()), Pre::NotCommonKnowledge(not(&kbf))],
+            ),
+            Form::C => (format!("C {f}"), vec![Pre::True(f)]),
+            Form::E => (
+                format!("E {f}"),
+                vec![Pre::True(f.clone()), Pre::NotCommon(f)],
+            ),
+            Form::D => (
+                format!(
+                    "D{{{},{}}} {f}",
+                    self.table.players[c.a], self.table.players[c.b]
+                ),
+                vec![
+                    Pre::True(f.clone()),
+                    Pre::False(format!("{ka} {f}")),
+                    Pre::False(format!("{kb} {f}")),
+                ],
+            ),
+            Form::Who => (
+                format!("who knows {f}"),
+                vec![Pre::True(f.clone()), Pre::NotCommon(f)],
+            ),
+            Form::Considers => unreachable!("handled above"),
         }
     }
-    out
+
+    /// Chooses up to `need` questions at point `i`; how many were chosen.
+    fn fill(&mut self, i: usize, session: &Session, st: &mut PointState, need: usize) -> usize {
+        let mut got = 0;
+        let mut spares: Vec<(String, Topic, Answer)> = Vec::new();
+        let mut tried: HashSet<String> = HashSet::new();
+        while got < need && st.budget > 0 && st.draws > 0 {
+            st.draws -= 1;
+            let Some(c) = self.draw() else {
+                continue;
+            };
+            // `C` and `E` on a large symbolic model take minutes.
+            if matches!(c.form, Form::C | Form::E) && st.symbolic {
+                continue;
+            }
+            let topic = if c.form == Form::Considers {
+                Topic::Player(c.a)
+            } else {
+                Topic::Fact(c.fact)
+            };
+            if self.at_point.contains(&(i, topic)) {
+                continue;
+            }
+            if let Some(k) = self.facts.get(c.fact).and_then(|f| f.kind) {
+                if c.form != Form::Considers && st.laid.get(k) == Some(&true) {
+                    continue;
+                }
+            }
+            let truth = match self.facts.get(c.fact) {
+                Some(f) if c.form != Form::Considers => match st.holds(session, &f.text) {
+                    Some(v) => v,
+                    None => continue,
+                },
+                _ => true,
+            };
+            let (text, pres) = self.text(&c, truth);
+            if !tried.insert(text.clone()) {
+                continue;
+            }
+            let mut worth = true;
+            for pre in &pres {
+                if self.relaxed && matches!(pre, Pre::NotCommonKnowledge(_)) {
+                    continue;
+                }
+                if st.meets(session, pre) != Some(true) {
+                    worth = false;
+                    break;
+                }
+            }
+            if !worth || st.budget == 0 {
+                continue;
+            }
+            st.budget -= 1;
+            let Some(answer) = decide(session, &text) else {
+                continue;
+            };
+            if self.used.contains(&(text.clone(), answer.to_string())) {
+                continue;
+            }
+            let wanted = match answer {
+                Answer::YesNo(v) => v == self.yes,
+                _ => true,
+            };
+            if wanted {
+                if self.take(i, text, topic, &answer) {
+                    got += 1;
+                }
+            } else {
+                spares.push((text, topic, answer));
+            }
+        }
+        for (text, topic, answer) in spares {
+            if got < need && self.take(i, text, topic, &answer) {
+                got += 1;
+            }
+        }
+        got
+    }
+
+    /// Chooses a question, unless its topic is taken at the point or it was
+    /// asked with the same answer.
+    fn take(&mut self, i: usize, text: String, topic: Topic, answer: &Answer) -> bool {
+        let key = (text.clone(), answer.to_string());
+        if self.at_point.contains(&(i, topic)) || self.used.contains(&key) {
+            return false;
+        }
+        if let Answer::YesNo(v) = answer {
+            self.yes = !v;
+        }
+        self.at_point.insert((i, topic));
+        self.used.insert(key);
+        self.chosen.push((i, text));
+        true
+    }
+}
+
+/// The answer of `question TEXT` at a point, if it can be given.
+fn decide(session: &Session, text: &str) -> Option<Answer> {
+    let p = Posed::parse(&format!("question {text}"), 0).ok()?;
+    session
+        .ask_question(&p.question, p.span, &p.src)
+        .ok()
+        .map(|a| a.answer)
 }

@@ -336,6 +336,30 @@ impl Session {
         &self.move_cards
     }
 
+    /// The declared variables: each name, its smallest and largest value,
+    /// and the players who observe it directly (`P observes x`).
+    pub fn variables(&self) -> Vec<(String, u64, u64, Vec<crate::engine::Agent>)> {
+        let players = self.play.as_ref().map_or(&[][..], |p| &p.table.players[..]);
+        self.setup
+            .vars
+            .iter()
+            .map(|v| {
+                let seen = self
+                    .setup
+                    .observes
+                    .iter()
+                    .filter(|(_, terms)| {
+                        terms
+                            .iter()
+                            .any(|t| matches!(t, ast::Term::Name(n) if n.text == v.name.text))
+                    })
+                    .filter_map(|(p, _)| players.iter().position(|q| *q == p.text))
+                    .collect();
+                (v.name.text.to_string(), v.lo, v.hi, seen)
+            })
+            .collect()
+    }
+
     /// The checkpoints passed so far.
     pub fn checkpoints(&self) -> &[String] {
         &self.checkpoints
