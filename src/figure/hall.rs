@@ -8,7 +8,7 @@
 
 use super::layout::{self, Frame, Layout};
 use super::look::{Look, Theme};
-use super::tikz::{joined, Wrapped};
+use super::tikz::{joined, wrap, Wrapped};
 use super::{KripkeLike, Node};
 
 /// The screen's height in label lines a hall figure is laid out for: the
@@ -18,6 +18,9 @@ const FRAME_LINES: f64 = 40.0;
 
 /// The widths short label lines are joined up to, in characters.
 const JOINS: [usize; 3] = [12, 16, 22];
+
+/// The widths long label lines are wrapped to, in characters.
+const WRAPS: [usize; 2] = [12, 8];
 
 /// The hall's look: the projector's colours and lines at 14 pt labels.
 pub fn look() -> Look {
@@ -40,6 +43,7 @@ pub fn to_svg<K: KripkeLike + ?Sized>(fig: &K, aspect: f64) -> String {
     let frame = Frame {
         w: FRAME_LINES * font * aspect,
         h: FRAME_LINES * font,
+        fill: true,
     };
     let mut bases: Vec<(Vec<Node>, Vec<String>)> = vec![(fig.nodes().to_vec(), Vec::new())];
     if let Some(shared) = fig.shared() {
@@ -55,10 +59,25 @@ pub fn to_svg<K: KripkeLike + ?Sized>(fig: &K, aspect: f64) -> String {
         bases.push((nodes, vec![shared.note.clone()]));
     }
     let mut best: Option<(f64, usize, Wrapped<'_, K>, Layout)> = None;
+    // Labels already laid out (a wrap or a join often changes nothing).
+    let mut tried: Vec<Vec<Node>> = Vec::new();
     for (nodes, notes) in &bases {
         let variants = std::iter::once(nodes.clone())
-            .chain(JOINS.iter().map(|&w| nodes.iter().map(|n| joined(n, w)).collect()));
+            .chain(
+                JOINS
+                    .iter()
+                    .map(|&w| nodes.iter().map(|n| joined(n, w)).collect()),
+            )
+            .chain(
+                WRAPS
+                    .iter()
+                    .map(|&w| nodes.iter().map(|n| wrap(n, w)).collect()),
+            );
         for nodes in variants {
+            if tried.contains(&nodes) {
+                continue;
+            }
+            tried.push(nodes.clone());
             let wrapped = Wrapped {
                 inner: fig,
                 nodes,

@@ -58,7 +58,10 @@ pub(crate) fn draw<K: KripkeLike + ?Sized>(
     let height = lay.height + legend_h;
     let mut out = String::new();
     let data = hall.map_or_else(String::new, |rows| {
-        format!(r#" data-legend="{}""#, esc(&rows.join("\n")).replace('\n', "&#10;"))
+        format!(
+            r#" data-legend="{}""#,
+            esc(&rows.join("\n")).replace('\n', "&#10;")
+        )
     });
     let _ = writeln!(
         out,
@@ -69,7 +72,7 @@ pub(crate) fn draw<K: KripkeLike + ?Sized>(
     regions(&mut out, fig, lay, look, small);
     edges(&mut out, fig, lay, look, small);
     let id_size = if hall.is_some() { font } else { font * 0.8 };
-    nodes(&mut out, fig, lay, font, id_size);
+    nodes(&mut out, fig, lay, font, (id_size, hall.is_some()));
     draw_legend(&mut out, &legend, lay.height, small, look);
     out.push_str("</svg>\n");
     out
@@ -179,13 +182,7 @@ fn regions<K: KripkeLike + ?Sized>(
     }
 }
 
-fn edges<K: KripkeLike + ?Sized>(
-    out: &mut String,
-    fig: &K,
-    lay: &Layout,
-    look: &Look,
-    small: f64,
-) {
+fn edges<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &Layout, look: &Look, small: f64) {
     let marks = agent_marks(fig);
     for c in &lay.curves {
         let e = lay.edges[c.edge];
@@ -239,7 +236,7 @@ fn nodes<K: KripkeLike + ?Sized>(
     fig: &K,
     lay: &Layout,
     font: f64,
-    id_size: f64,
+    (id_size, hall): (f64, bool),
 ) {
     for (i, (node, b)) in fig.nodes().iter().zip(&lay.boxes).enumerate() {
         let actual = fig.actual() == Some(i);
@@ -281,13 +278,24 @@ fn nodes<K: KripkeLike + ?Sized>(
                 b.h - 2.0 * g
             );
         }
-        let _ = writeln!(
-            out,
-            r##"<text x="{x:.1}" y="{:.1}" font-size="{:.1}" fill="#555555">{}</text>"##,
-            y - font * 0.3,
-            id_size,
-            esc(&node.id)
-        );
+        // The hall's figure leaves out a name its box already says (a
+        // world of variables, `month=5,day=15`).
+        let label: String = node
+            .lines
+            .iter()
+            .flatten()
+            .map(|s| s.text.as_str())
+            .collect();
+        let said = node.id.contains('=') && node.id.split(',').all(|part| label.contains(part));
+        if !(hall && said) {
+            let _ = writeln!(
+                out,
+                r##"<text x="{x:.1}" y="{:.1}" font-size="{:.1}" fill="#555555">{}</text>"##,
+                y - font * 0.3,
+                id_size,
+                esc(&node.id)
+            );
+        }
         let weight = if actual { r#" font-weight="bold""# } else { "" };
         for (l, line) in node.lines.iter().enumerate() {
             let baseline = y + PAD + font * LINE_HEIGHT * (l as f64 + 0.78);

@@ -242,7 +242,7 @@ fn plan_with<K: KripkeLike + ?Sized>(fig: &K, base: &[Node], notes: &[String]) -
 
 /// `node` with its label lines longer than `width` characters broken at
 /// spaces (a word is never broken; common knowledge stays underlined).
-fn wrap(node: &Node, width: usize) -> Node {
+pub(crate) fn wrap(node: &Node, width: usize) -> Node {
     let mut lines = Vec::new();
     for line in &node.lines {
         let length: usize = line.iter().map(|s| s.text.chars().count()).sum();
@@ -369,6 +369,7 @@ fn slide_layout<K: KripkeLike + ?Sized>(fig: &K) -> layout::Layout {
     let frame = layout::Frame {
         w: BEAMER_TEXTWIDTH,
         h: SLIDE_HEIGHT * BEAMER_TEXTHEIGHT - legend,
+        fill: false,
     };
     layout::layout_in(fig, SLIDE_LAYOUT, Some(frame))
 }

@@ -396,7 +396,8 @@ impl Lecture {
         });
         let pos = self.steps.pos();
         // A student sees the statements run, less those that give answers.
-        let shown = |i: usize| !self.student || (i < pos && shown_to_student(&script.statements[i].kind));
+        let shown =
+            |i: usize| !self.student || (i < pos && shown_to_student(&script.statements[i].kind));
         State {
             name: script.name.clone(),
             src: if self.student {
@@ -593,11 +594,18 @@ impl Lecture {
             .session()
             .playing()
             .ok_or("no cards are dealt yet")?;
-        let names: Vec<&str> = play.table.locations.iter().map(|l| l.name.as_str()).collect();
-        names
+        let names: Vec<&str> = play
+            .table
+            .locations
             .iter()
-            .position(|&l| l == name)
-            .ok_or_else(|| format!("hide: no location {name:?} (the table has {})", names.join(", ")))
+            .map(|l| l.name.as_str())
+            .collect();
+        names.iter().position(|&l| l == name).ok_or_else(|| {
+            format!(
+                "hide: no location {name:?} (the table has {})",
+                names.join(", ")
+            )
+        })
     }
 
     /// Resolves a card kind written like `2_A` or `6S` for `--for`.

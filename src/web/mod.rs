@@ -305,11 +305,7 @@ async fn create(
     let student = match req.view.as_deref() {
         None | Some("" | "lecture" | "hall") => false,
         Some("quiz") => true,
-        Some(other) => {
-            return Err(bad(format!(
-                "view {other:?}: lecture, hall or quiz"
-            )))
-        }
+        Some(other) => return Err(bad(format!("view {other:?}: lecture, hall or quiz"))),
     };
     let id = app.pool.new_id();
     let key = id.clone();
@@ -607,6 +603,10 @@ struct FigureQuery {
     fit: Option<String>,
     /// `aspect=1.9`: the hall figure's screen, its width over its height.
     aspect: Option<f64>,
+    /// `layout=screen`: laid out as the hall's figure (for a box `aspect`
+    /// times as wide as high, every text at the label size, the legend in
+    /// `data-legend`), with the usual bound on boxes.
+    layout: Option<String>,
 }
 
 async fn figure(
@@ -676,7 +676,15 @@ async fn figure(
                 ..View::default()
             };
             let fig = l.figure_value(&view).map_err(bad)?;
-            let bytes = if hall && format == Format::Svg {
+            let screen = match q.layout.as_deref() {
+                None | Some("") => false,
+                Some("screen") => true,
+                Some(other) => return Err(bad(format!("layout {other:?}: only screen"))),
+            };
+            // `DEALER_RENDERER=graphviz` keeps Graphviz's figure on the page.
+            let graphviz = crate::figure::render::renderer_from_env()
+                == crate::figure::render::Renderer::Graphviz;
+            let bytes = if (hall || (screen && !graphviz)) && format == Format::Svg {
                 crate::figure::hall::to_svg(&fig, q.aspect.unwrap_or(16.0 / 9.0)).into_bytes()
             } else {
                 crate::figure::render::render(

@@ -252,7 +252,7 @@ function caption(state) {
       ? `Start: ${lines.join(" · ")}`
       : "Start: the deal, before the first move"
     : `Step ${state.step}: ${lines.join(" · ").replace(/^move /, "")}`;
-  const legend = VIEW === "hall" ? $("figure-box").dataset.legend || "" : "";
+  const legend = $("figure-box").dataset.legend || "";
   return legend ? `${step}\n${legend.split("\n").join(" · ")}` : step;
 }
 
@@ -367,11 +367,20 @@ function figureUrl(format) {
   const hide = [...$("hide-rows").querySelectorAll("input:checked")].map((c) => c.value);
   if (hide.length) p.set("hide", hide.join(","));
   if ($("all").checked) p.set("all", "1");
-  if (VIEW === "hall") {
-    p.set("fit", "hall");
-    p.set("aspect", (window.innerWidth / Math.max(1, hallHeight())).toFixed(3));
-  }
   return `/api/sessions/${session}/figure?${p}`;
+}
+
+// The figure the page draws: laid out for its box's shape, every text at
+// the label size, its legend in the caption under it (the downloads are
+// the figure as `dealer export` writes it). The hall view draws at most 12
+// boxes.
+function screenUrl() {
+  const p = new URLSearchParams();
+  const box = $("figure-box");
+  const high = VIEW === "hall" ? hallHeight() : VIEW === "quiz" ? innerHeight - 190 : innerHeight * 0.62;
+  p.set(VIEW === "hall" ? "fit" : "layout", VIEW === "hall" ? "hall" : "screen");
+  p.set("aspect", (Math.max(1, box.clientWidth) / Math.max(1, high)).toFixed(3));
+  return `${figureUrl("svg")}&${p}`;
 }
 
 // The figure's SVG placed inline (it is dealer's own output, every text
@@ -414,8 +423,8 @@ async function highlight(box) {
 
 async function figure() {
   if (!session) return;
-  const url = figureUrl("svg");
-  $("svg").href = url;
+  const url = screenUrl();
+  $("svg").href = figureUrl("svg");
   $("dot").href = figureUrl("dot");
   $("png").href = figureUrl("png");
   let r;
