@@ -15,27 +15,33 @@ let lastState = null;
 // Cancel button and disables the controls until it is answered or
 // cancelled (cancelling drops the request, and the server stops its work).
 let inFlight = 0;
+let locks = 0;
 let controller = new AbortController();
 let busyTimer = null;
-function busy(on) {
+// `lock`: a request that may change the session (or answer a question)
+// disables the controls while it is under way; drawing the figure only
+// shows the busy sign, and a click meanwhile is served after it.
+function busy(on, lock) {
   inFlight += on ? 1 : -1;
+  if (lock) locks += on ? 1 : -1;
   clearTimeout(busyTimer);
   if (inFlight > 0) {
     busyTimer = setTimeout(() => {
       $("busy").hidden = false;
       document.body.classList.add("busy");
-      enable(false, true);
+      if (locks > 0) enable(false, true);
     }, 250);
-  } else {
+  }
+  if (locks === 0 && session) enable(true, true);
+  if (inFlight === 0) {
     $("busy").hidden = true;
     document.body.classList.remove("busy");
-    if (session) enable(true, true);
-    else ["load", "rerun"].forEach((id) => ($(id).disabled = false));
+    if (!session) ["load", "rerun"].forEach((id) => ($(id).disabled = false));
   }
 }
 
 async function api(method, url, body) {
-  busy(true);
+  busy(true, true);
   try {
     const r = await fetch(url, {
       method,
@@ -50,7 +56,7 @@ async function api(method, url, body) {
     if (e && e.name === "AbortError") throw { error: "cancelled: the page is as it was before", cancelled: true };
     throw e;
   } finally {
-    busy(false);
+    busy(false, true);
   }
 }
 
@@ -335,7 +341,7 @@ function cards(names) {
 }
 
 function enable(on, fromBusy) {
-  if (!fromBusy && inFlight > 0 && on) return;
+  if (!fromBusy && locks > 0 && on) return;
   ["load", "back", "step", "checkpoint", "agent", "only", "card", "all", "full", "hall", "q", "ask-button", "rerun"].forEach((id) => {
     $(id).disabled = !on && (!["load", "rerun"].includes(id) || fromBusy);
   });
