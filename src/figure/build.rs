@@ -290,6 +290,20 @@ fn guard(count: usize, what: &'static str, limit: usize) -> Result<(), FigureErr
 }
 
 fn caption(table: &Table, view: &View) -> String {
+    // A projection's boxes are places of a card, not worlds: its caption
+    // says so, and never calls them reachable worlds.
+    if let Some(k) = view.card {
+        let card = &table.deck.kinds[k].name;
+        let among = match (view.only, view.all) {
+            (Some(p), _) => format!(
+                ", among the worlds {} considers possible",
+                describe_player(table, p)
+            ),
+            (None, true) => ", over every world".to_string(),
+            (None, false) => String::new(),
+        };
+        return format!("where {card} is{among}: a projection, each box one place of {card}");
+    }
     let mut parts = vec![match (view.only, view.all) {
         (Some(p), _) => format!(
             "the worlds {} considers possible",

@@ -221,6 +221,9 @@ pub struct Frame {
     pub w: f64,
     /// The frame's height, in points.
     pub h: f64,
+    /// A screen to fill (the lecture hall's figure): more than four
+    /// worlds on a circle sit on an ellipse of the frame's shape instead.
+    pub fill: bool,
 }
 
 /// Lays out `fig` with labels at `font` points.
@@ -709,7 +712,7 @@ fn shapes(sizes: &[(f64, f64)], font: f64, frame: Option<Frame>) -> Vec<Shape> {
         _ => {}
     }
     out.push(Shape {
-        slots: place(sizes, font),
+        slots: place(sizes, font, frame),
         firsts: vec![0],
     });
     if let Some(frame) = frame {
@@ -828,13 +831,13 @@ fn arrange<K: KripkeLike + ?Sized>(
         }
         // A grid with more crossings than the circle gives way to it.
         if best.is_some() {
-            consider(&place(sizes, font), &mut best);
+            consider(&place(sizes, font, frame), &mut best);
         }
         // And the circle with each agent's classes side by side, one
         // agent at a time (a class's chain then runs round the circle
         // instead of across it).
         if let Some(classes) = &classes {
-            let circle = place(sizes, font);
+            let circle = place(sizes, font, frame);
             let mut agents: Vec<usize> = classes.iter().map(|(a, _)| *a).collect();
             agents.dedup();
             for agent in agents {
@@ -863,7 +866,7 @@ fn arrange<K: KripkeLike + ?Sized>(
     }
     let at = match best {
         Some((_, at)) => at,
-        None => place(sizes, font),
+        None => place(sizes, font, frame),
     };
     let (mut lines, mut regioned) = (Vec::new(), Vec::new());
     plan(
@@ -991,8 +994,11 @@ fn factorial(k: usize) -> usize {
 }
 
 /// Node centres: a row for up to two nodes, a circle for more.
-fn place(sizes: &[(f64, f64)], font: f64) -> Vec<Point> {
+fn place(sizes: &[(f64, f64)], font: f64, frame: Option<Frame>) -> Vec<Point> {
     let n = sizes.len();
+    if let Some(frame) = frame.filter(|f| f.fill && n > 4) {
+        return ellipse(sizes, font, frame);
+    }
     let gap = 3.0 * font;
     let widest = sizes.iter().map(|s| s.0).fold(0.0, f64::max);
     let tallest = sizes.iter().map(|s| s.1).fold(0.0, f64::max);
@@ -1018,6 +1024,89 @@ fn place(sizes: &[(f64, f64)], font: f64) -> Vec<Point> {
             }
         })
         .collect()
+}
+
+/// The circle of [`place`] for a frame: an ellipse of the frame's shape,
+/// as flat as it can be with no two boxes closer than a gap (in one
+/// direction or the other), so that a wide screen is filled.
+fn ellipse(sizes: &[(f64, f64)], font: f64, frame: Frame) -> Vec<Point> {
+    let n = sizes.len();
+    let gap = 2.0 * font;
+    let widest = sizes.iter().map(|s| s.0).fold(0.0, f64::max);
+    let tallest = sizes.iter().map(|s| s.1).fold(0.0, f64::max);
+    let target = frame.w / frame.h;
+    let at = |rx: f64, ry: f64| -> Vec<Point> {
+        (0..n)
+            .map(|i| {
+                let a =
+                    -std::f64::consts::FRAC_PI_2 + 2.0 * std::f64::consts::PI * i as f64 / n as f64;
+                Point {
+                    x: rx * a.cos(),
+                    y: ry * a.sin(),
+                }
+            })
+            .collect()
+    };
+    let apart = |p: &[Point]| {
+        (0..n).all(|i| {
+            (i + 1..n).all(|j| {
+                (p[i].x - p[j].x).abs() >= widest + gap
+                    || (p[i].y - p[j].y).abs() >= tallest + gap + NAME_ROOM * font
+            })
+        })
+    };
+    let (cw, ch) = (widest + gap, tallest + gap + NAME_ROOM * font);
+    let scale = |p: &[Point]| {
+        let span = |f: fn(&Point) -> f64| {
+            let v = p.iter().map(f);
+            v.clone().fold(f64::NEG_INFINITY, f64::max) - v.fold(f64::INFINITY, f64::min)
+        };
+        (frame.w / (span(|p| p.x) + cw)).min(frame.h / (span(|p| p.y) + ch))
+    };
+    let mut best: Option<Vec<Point>> = None;
+    let mut keep = |p: Vec<Point>| {
+        if best.as_ref().is_none_or(|b| scale(&p) > scale(b)) {
+            best = Some(p);
+        }
+    };
+    let mut ry = tallest;
+    for _ in 0..200 {
+        let height = 2.0 * ry + tallest + NAME_ROOM * font;
+        let rx = ((target * height - widest) / 2.0).max(widest);
+        let p = at(rx, ry);
+        if apart(&p) {
+            keep(p);
+            break;
+        }
+        ry *= 1.05;
+    }
+    // The ring of a rectangle's border cells, in the circle's order
+    // (clockwise from the top left): the same cyclic order, so the same
+    // crossings, and no room lost inside an ellipse.
+    for rows in 2..=n.div_ceil(2) {
+        for cols in 2..=n {
+            let slots = 2 * cols + 2 * rows.saturating_sub(2);
+            if slots < n || (rows > 2 && slots - n >= 2 * (rows - 2) + 2) {
+                continue;
+            }
+            let mut ring = Vec::with_capacity(slots);
+            ring.extend((0..cols).map(|c| (c, 0)));
+            ring.extend((1..rows - 1).map(|r| (cols - 1, r)));
+            ring.extend((0..cols).rev().map(|c| (c, rows - 1)));
+            ring.extend((1..rows - 1).rev().map(|r| (0, r)));
+            let p: Vec<Point> = (0..n)
+                .map(|i| {
+                    let (c, r) = ring[i * slots / n];
+                    Point {
+                        x: c as f64 * cw,
+                        y: r as f64 * ch,
+                    }
+                })
+                .collect();
+            keep(p);
+        }
+    }
+    best.unwrap_or_else(|| place(sizes, font, None))
 }
 
 /// Curves for every edge: parallel edges spread apart, each bent away from

@@ -25,6 +25,7 @@
 pub mod build;
 pub mod dot;
 pub mod files;
+pub mod hall;
 pub mod layout;
 pub mod look;
 pub mod render;

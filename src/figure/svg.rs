@@ -24,9 +24,31 @@ fn esc(text: &str) -> String {
 pub fn to_svg<K: KripkeLike + ?Sized>(fig: &K, look: &Look) -> String {
     let font = f64::from(look.text_size());
     let lay = layout::layout(fig, font);
-    let legend = legend_rows(fig, look, !lay.regions.is_empty());
-    let small = font * 0.85;
-    let legend_h = legend.len() as f64 * small * 1.5 + MARGIN;
+    draw(fig, look, &lay, None)
+}
+
+/// The SVG text of `fig` laid out as `lay`. With `hall` (the lecture
+/// hall's figure, [`super::hall`]), every text is at the label size and
+/// the legend is not drawn: its rows go, one a line, into the `svg`
+/// element's `data-legend`, for the page to write beside the figure.
+pub(crate) fn draw<K: KripkeLike + ?Sized>(
+    fig: &K,
+    look: &Look,
+    lay: &Layout,
+    hall: Option<&[String]>,
+) -> String {
+    let font = f64::from(look.text_size());
+    let legend = if hall.is_some() {
+        Vec::new()
+    } else {
+        legend_rows(fig, look, !lay.regions.is_empty())
+    };
+    let small = if hall.is_some() { font } else { font * 0.85 };
+    let legend_h = if legend.is_empty() {
+        0.0
+    } else {
+        legend.len() as f64 * small * 1.5 + MARGIN
+    };
     let legend_w = legend
         .iter()
         .map(|r| r.text.chars().count() as f64 * small * CHAR_WIDTH + 4.0 * small)
@@ -35,15 +57,22 @@ pub fn to_svg<K: KripkeLike + ?Sized>(fig: &K, look: &Look) -> String {
     let width = lay.width.max(legend_w);
     let height = lay.height + legend_h;
     let mut out = String::new();
+    let data = hall.map_or_else(String::new, |rows| {
+        format!(
+            r#" data-legend="{}""#,
+            esc(&rows.join("\n")).replace('\n', "&#10;")
+        )
+    });
     let _ = writeln!(
         out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.1} {height:.1}" font-family="DejaVu Sans Mono, Menlo, Consolas, monospace">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.1} {height:.1}" font-family="DejaVu Sans Mono, Menlo, Consolas, monospace"{data}>"#
     );
     let _ = writeln!(out, r#"<rect width="100%" height="100%" fill="white"/>"#);
     arrow_markers(&mut out, fig, look);
-    regions(&mut out, fig, &lay, look);
-    edges(&mut out, fig, &lay, look);
-    nodes(&mut out, fig, &lay, font);
+    regions(&mut out, fig, lay, look, small);
+    edges(&mut out, fig, lay, look, small);
+    let id_size = if hall.is_some() { font } else { font * 0.8 };
+    nodes(&mut out, fig, lay, font, (id_size, hall.is_some()));
     draw_legend(&mut out, &legend, lay.height, small, look);
     out.push_str("</svg>\n");
     out
@@ -124,9 +153,14 @@ pub fn mark_point(lay: &Layout, c: &layout::Curve) -> Point {
 /// The classes drawn as rounded rectangles, under everything else: the
 /// agent's colour and dash, a faint fill, the agent's name on the bottom
 /// side.
-fn regions<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &Layout, look: &Look) {
+fn regions<K: KripkeLike + ?Sized>(
+    out: &mut String,
+    fig: &K,
+    lay: &Layout,
+    look: &Look,
+    small: f64,
+) {
     let marks = agent_marks(fig);
-    let small = f64::from(look.text_size()) * 0.85;
     for r in &lay.regions {
         let (colour, _) = look.agent(r.agent);
         let members: Vec<String> = r.members.iter().map(|m| m.to_string()).collect();
@@ -148,9 +182,8 @@ fn regions<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &Layout, look
     }
 }
 
-fn edges<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &Layout, look: &Look) {
+fn edges<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &Layout, look: &Look, small: f64) {
     let marks = agent_marks(fig);
-    let small = f64::from(look.text_size()) * 0.85;
     for c in &lay.curves {
         let e = lay.edges[c.edge];
         let (colour, _) = look.agent(e.agent);
@@ -198,7 +231,13 @@ fn edges<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &Layout, look: 
     }
 }
 
-fn nodes<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &Layout, font: f64) {
+fn nodes<K: KripkeLike + ?Sized>(
+    out: &mut String,
+    fig: &K,
+    lay: &Layout,
+    font: f64,
+    (id_size, hall): (f64, bool),
+) {
     for (i, (node, b)) in fig.nodes().iter().zip(&lay.boxes).enumerate() {
         let actual = fig.actual() == Some(i);
         let marked = fig.marked().contains(&i);
@@ -239,13 +278,24 @@ fn nodes<K: KripkeLike + ?Sized>(out: &mut String, fig: &K, lay: &Layout, font: 
                 b.h - 2.0 * g
             );
         }
-        let _ = writeln!(
-            out,
-            r##"<text x="{x:.1}" y="{:.1}" font-size="{:.1}" fill="#555555">{}</text>"##,
-            y - font * 0.3,
-            font * 0.8,
-            esc(&node.id)
-        );
+        // The hall's figure leaves out a name its box already says (a
+        // world of variables, `month=5,day=15`).
+        let label: String = node
+            .lines
+            .iter()
+            .flatten()
+            .map(|s| s.text.as_str())
+            .collect();
+        let said = node.id.contains('=') && node.id.split(',').all(|part| label.contains(part));
+        if !(hall && said) {
+            let _ = writeln!(
+                out,
+                r##"<text x="{x:.1}" y="{:.1}" font-size="{:.1}" fill="#555555">{}</text>"##,
+                y - font * 0.3,
+                id_size,
+                esc(&node.id)
+            );
+        }
         let weight = if actual { r#" font-weight="bold""# } else { "" };
         for (l, line) in node.lines.iter().enumerate() {
             let baseline = y + PAD + font * LINE_HEIGHT * (l as f64 + 0.78);

@@ -242,7 +242,7 @@ fn plan_with<K: KripkeLike + ?Sized>(fig: &K, base: &[Node], notes: &[String]) -
 
 /// `node` with its label lines longer than `width` characters broken at
 /// spaces (a word is never broken; common knowledge stays underlined).
-fn wrap(node: &Node, width: usize) -> Node {
+pub(crate) fn wrap(node: &Node, width: usize) -> Node {
     let mut lines = Vec::new();
     for line in &node.lines {
         let length: usize = line.iter().map(|s| s.text.chars().count()).sum();
@@ -291,7 +291,7 @@ fn wrap(node: &Node, width: usize) -> Node {
 
 /// `node` with consecutive label lines joined by [`JOIN`] while the
 /// joined line is at most `width` characters long.
-fn joined(node: &Node, width: usize) -> Node {
+pub(crate) fn joined(node: &Node, width: usize) -> Node {
     let length = |line: &[Segment]| -> usize { line.iter().map(|s| s.text.chars().count()).sum() };
     let mut lines: Vec<Vec<Segment>> = Vec::new();
     for line in &node.lines {
@@ -311,10 +311,10 @@ fn joined(node: &Node, width: usize) -> Node {
 
 /// A figure with other nodes (its labels wrapped, or without what every
 /// world shares) and more legend lines, the rest its own.
-struct Wrapped<'a, K: ?Sized> {
-    inner: &'a K,
-    nodes: Vec<Node>,
-    notes: Vec<String>,
+pub(crate) struct Wrapped<'a, K: ?Sized> {
+    pub(crate) inner: &'a K,
+    pub(crate) nodes: Vec<Node>,
+    pub(crate) notes: Vec<String>,
 }
 
 impl<K: KripkeLike + ?Sized> KripkeLike for Wrapped<'_, K> {
@@ -369,6 +369,7 @@ fn slide_layout<K: KripkeLike + ?Sized>(fig: &K) -> layout::Layout {
     let frame = layout::Frame {
         w: BEAMER_TEXTWIDTH,
         h: SLIDE_HEIGHT * BEAMER_TEXTHEIGHT - legend,
+        fill: false,
     };
     layout::layout_in(fig, SLIDE_LAYOUT, Some(frame))
 }

@@ -10,8 +10,14 @@ use serde::Serialize;
 use crate::diag::Diagnostic;
 use crate::figure::build::{build_named, View};
 use crate::figure::render::{render, renderer_from_env, Format};
+use crate::interp::narrate::{self, Knowledge};
 use crate::interp::{OnError, Options, Output, Script, Session, Step, Stepper};
 use crate::syntax::ast::StatementKind;
+
+/// The most boxes a lecture hall's figure draws (`fit=hall`): a model
+/// with more worlds is drawn as the per-card projection of a card of the
+/// last move, with the count of worlds in words.
+pub const HALL_BOXES: usize = 12;
 
 /// A located problem, for the page to show at its line.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
@@ -33,6 +39,10 @@ pub struct Ran {
     pub lines: Vec<String>,
     /// For an `expect`: whether it held.
     pub expect: Option<bool>,
+    /// For a move: what it made known, as the REPL narrates it ("now
+    /// common knowledge: ..."); empty for other statements and for models
+    /// too large to narrate.
+    pub narration: Vec<String>,
 }
 
 /// A scenario being stepped through; each position keeps what the
@@ -42,6 +52,23 @@ pub struct Lecture {
     steps: Stepper<Vec<Ran>>,
     /// The problem that stopped the last step, if any.
     problem: Option<Problem>,
+    /// A student's session (the quiz view): its state never shows an
+    /// answer, an `expect` or a statement not yet run, and the query box
+    /// is refused.
+    student: bool,
+    /// The first answer given to each question (by statement), right or
+    /// wrong: the quiz view's score.
+    score: std::collections::BTreeMap<usize, bool>,
+}
+
+/// The quiz view's score: questions answered (the first answer counts)
+/// and how many of them rightly.
+#[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Score {
+    /// Questions answered.
+    pub answered: usize,
+    /// Answered rightly the first time.
+    pub right: usize,
 }
 
 /// One world, as a click on the figure shows it.
@@ -65,6 +92,8 @@ pub struct WorldInfo {
 /// A statement as the page lists it.
 #[derive(Serialize)]
 pub struct Statement {
+    /// Its index in the scenario (what `pos` and `ran` count).
+    pub index: usize,
     /// 1-based line.
     pub line: usize,
     /// Its text.
@@ -76,6 +105,9 @@ pub struct Statement {
 /// The state the page draws.
 #[derive(Serialize)]
 pub struct State {
+    /// The scenario's name: its path under the scenario folder, `<editor>`,
+    /// or `game ID` for a game opened from the play page.
+    pub name: String,
     /// The scenario's text.
     pub src: String,
     /// Its statements.
@@ -92,8 +124,17 @@ pub struct State {
     pub agents: Vec<String>,
     /// The deck's card kinds, by name (the figure's card menu).
     pub cards: Vec<String>,
+    /// The table's locations (hands, piles, the stock), by name: what the
+    /// figure's boxes can leave out (`hide`).
+    pub locations: Vec<String>,
     /// The problem that stopped the last step.
     pub problem: Option<Problem>,
+    /// A student's session (the quiz view): `src` is empty, and
+    /// `statements` and `ran` hold only the statements run that are not
+    /// queries, questions or expectations.
+    pub student: bool,
+    /// The quiz's score so far.
+    pub score: Score,
 }
 
 /// Turns a diagnostic into a [`Problem`] located in `src`.
@@ -159,9 +200,51 @@ fn lines_of(out: &Output) -> (Vec<String>, Option<bool>) {
     }
 }
 
+/// What is known before `stmt`, when it is a move (to narrate after it).
+fn known_before(session: &Session, stmt: &crate::syntax::ast::Statement) -> Option<Knowledge> {
+    let play = session.playing()?;
+    // Narration visits every world for every player: a web step narrates
+    // only models small enough to stay fast.
+    let small = play.model.agents() <= NARRATED_AGENTS
+        && play.model.listable().is_ok()
+        && play.model.world_count() <= NARRATED_WORLDS;
+    (small && crate::interp::is_move(stmt))
+        .then(|| narrate::knowledge(&play.table, &*play.model))
+        .flatten()
+}
+
+/// The most players a web step narrates for.
+const NARRATED_AGENTS: usize = 12;
+/// The most worlds a web step narrates.
+const NARRATED_WORLDS: u128 = 20_000;
+
+/// Whether a student sees `kind` in the quiz view: not a query, a
+/// question or an expectation, whose text or output gives an answer.
+fn shown_to_student(kind: &StatementKind) -> bool {
+    !matches!(
+        kind,
+        StatementKind::Query(_)
+            | StatementKind::Valid(_)
+            | StatementKind::Expect(_)
+            | StatementKind::Question(_)
+            | StatementKind::Why(_)
+            | StatementKind::WhyFor { .. }
+            | StatementKind::Worlds(_)
+            | StatementKind::WorldsWhere { .. }
+            | StatementKind::WorldsFor { .. }
+            | StatementKind::Stats
+    )
+}
+
 /// Keeps what a statement produced (`ran`), or the problem that stopped
 /// the step; false when it failed.
-fn record(ran: &mut Vec<Ran>, problem: &mut Option<Problem>, script: &Script, step: Step) -> bool {
+fn record(
+    ran: &mut Vec<Ran>,
+    problem: &mut Option<Problem>,
+    (script, session): (&Script, &Session),
+    step: Step,
+    before: Option<Knowledge>,
+) -> bool {
     match step.outcome {
         Ok(outs) => {
             let mut lines = Vec::new();
@@ -171,10 +254,17 @@ fn record(ran: &mut Vec<Ran>, problem: &mut Option<Problem>, script: &Script, st
                 lines.extend(l);
                 expect = expect.or(e);
             }
+            let narration = match (before, session.playing()) {
+                (Some(before), Some(play)) => narrate::knowledge(&play.table, &*play.model)
+                    .map(|after| narrate::lines(&play.table, &narrate::narrate(&before, &after)))
+                    .unwrap_or_default(),
+                _ => Vec::new(),
+            };
             ran.extend(step.index.map(|index| Ran {
                 index,
                 lines,
                 expect,
+                narration,
             }));
             true
         }
@@ -194,11 +284,18 @@ impl Lecture {
         let mut problem = None;
         steps.run(
             |_, st| crate::interp::is_move(st),
-            |_, _| (),
-            |ran, script, _, step, ()| record(ran, &mut problem, script, step),
+            known_before,
+            |ran, script, session, step, before| {
+                record(ran, &mut problem, (script, session), step, before)
+            },
         );
         steps.set_start();
-        Ok(Lecture { steps, problem })
+        Ok(Lecture {
+            steps,
+            problem,
+            student: false,
+            score: Default::default(),
+        })
     }
 
     /// The scenario, the current session and the indices of the
@@ -217,8 +314,10 @@ impl Lecture {
         let mut problem = None;
         self.steps.step(
             OnError::Stop,
-            |_, _| (),
-            |ran, script, _, step, ()| record(ran, &mut problem, script, step),
+            known_before,
+            |ran, script, session, step, before| {
+                record(ran, &mut problem, (script, session), step, before)
+            },
         );
         self.problem = problem;
     }
@@ -239,8 +338,10 @@ impl Lecture {
         self.steps.goto(
             target,
             OnError::Stop,
-            |_, _| (),
-            |ran, script, _, step, ()| record(ran, &mut problem, script, step),
+            known_before,
+            |ran, script, session, step, before| {
+                record(ran, &mut problem, (script, session), step, before)
+            },
         );
         self.problem = problem;
         Ok(())
@@ -269,6 +370,31 @@ impl Lecture {
         self.steps.session()
     }
 
+    /// Makes this a student's session (the quiz view): see [`State::student`].
+    pub fn for_student(&mut self) {
+        self.student = true;
+    }
+
+    /// Whether this is a student's session (the quiz view).
+    pub fn is_student(&self) -> bool {
+        self.student
+    }
+
+    /// Records an answer to the question of statement `index`; only the
+    /// first answer to a question counts. Returns the score.
+    pub fn record_answer(&mut self, index: usize, right: bool) -> Score {
+        self.score.entry(index).or_insert(right);
+        self.score()
+    }
+
+    /// The quiz's score so far.
+    pub fn score(&self) -> Score {
+        Score {
+            answered: self.score.len(),
+            right: self.score.values().filter(|&&r| r).count(),
+        }
+    }
+
     /// The state the page draws.
     pub fn state(&self) -> State {
         let session = self.steps.session();
@@ -278,18 +404,35 @@ impl Lecture {
                 .map(|a| crate::cards::rules::describe_player(&p.table, a))
                 .collect()
         });
+        let pos = self.steps.pos();
+        // A student sees the statements run, less those that give answers.
+        let shown =
+            |i: usize| !self.student || (i < pos && shown_to_student(&script.statements[i].kind));
         State {
-            src: script.src.clone(),
+            name: script.name.clone(),
+            src: if self.student {
+                String::new()
+            } else {
+                script.src.clone()
+            },
             statements: (0..script.statements.len())
+                .filter(|&i| shown(i))
                 .map(|i| Statement {
+                    index: i,
                     line: script.line(i),
                     text: script.text(i).to_string(),
                     is_move: self.steps.is_move(i),
                 })
                 .collect(),
-            pos: self.steps.pos(),
+            pos,
             step: self.steps.steps(),
-            ran: self.steps.extra().clone(),
+            ran: self
+                .steps
+                .extra()
+                .iter()
+                .filter(|r| shown(r.index))
+                .cloned()
+                .collect(),
             checkpoints: script
                 .statements
                 .iter()
@@ -302,7 +445,12 @@ impl Lecture {
             cards: session.playing().map_or_else(Vec::new, |p| {
                 p.table.deck.kinds.iter().map(|k| k.name.clone()).collect()
             }),
+            locations: session.playing().map_or_else(Vec::new, |p| {
+                p.table.locations.iter().map(|l| l.name.clone()).collect()
+            }),
             problem: self.problem.clone(),
+            student: self.student,
+            score: self.score(),
         }
     }
 
@@ -445,6 +593,28 @@ impl Lecture {
             (None, [a]) => model.accessible(*a, actual),
             (None, _) => return Err("one agent, or a group with E, C or D".into()),
             (Some(access), group) => model.group_accessible(access, group, actual),
+        })
+    }
+
+    /// The index of the table's location `name` (a player's hand by its
+    /// name or number, a pile, the stock), for `hide`.
+    pub fn location(&self, name: &str) -> Result<usize, String> {
+        let play = self
+            .steps
+            .session()
+            .playing()
+            .ok_or("no cards are dealt yet")?;
+        let names: Vec<&str> = play
+            .table
+            .locations
+            .iter()
+            .map(|l| l.name.as_str())
+            .collect();
+        names.iter().position(|&l| l == name).ok_or_else(|| {
+            format!(
+                "hide: no location {name:?} (the table has {})",
+                names.join(", ")
+            )
         })
     }
 

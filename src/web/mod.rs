@@ -280,11 +280,13 @@ async fn scenarios(State(app): State<Shared>) -> Json<Vec<String>> {
     Json(scenario_list(&app.root))
 }
 
-/// `POST /api/sessions`: `{ "path": "gofish/simplified.deal" }` or `{ "src": "..." }`.
+/// `POST /api/sessions`: `{ "path": "gofish/simplified.deal" }` or `{ "src": "..." }`,
+/// with `"view": "quiz"` for a student's session (see [`lecture::State::student`]).
 #[derive(Deserialize)]
 struct Create {
     path: Option<String>,
     src: Option<String>,
+    view: Option<String>,
 }
 
 async fn create(
@@ -300,17 +302,25 @@ async fn create(
         (None, Some(src)) => ("<editor>".to_string(), src),
         _ => return Err(bad("give either \"path\" or \"src\"")),
     };
+    let student = match req.view.as_deref() {
+        None | Some("" | "lecture" | "hall") => false,
+        Some("quiz") => true,
+        Some(other) => return Err(bad(format!("view {other:?}: lecture, hall or quiz"))),
+    };
     let id = app.pool.new_id();
     let key = id.clone();
     let out = app
         .pool
         .run(&id, move |sessions, waiting| {
-            let lecture = Lecture::load(&name, &src, options()).map_err(|ps| {
+            let mut lecture = Lecture::load(&name, &src, options()).map_err(|ps| {
                 ApiError(
                     StatusCode::UNPROCESSABLE_ENTITY,
                     json!({ "error": "the scenario has errors", "problems": ps }),
                 )
             })?;
+            if student {
+                lecture.for_student();
+            }
             let state = serde_json::to_value(lecture.state()).unwrap_or_default();
             if waiting() {
                 sessions.insert(key, lecture).map_err(|e| {
@@ -440,6 +450,9 @@ async fn edit(
     Json(req): Json<Edit>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     change(&app, id, move |l| {
+        if l.is_student() {
+            return Err(bad("a quiz session's scenario cannot be edited"));
+        }
         let steps = l.state().step;
         let mut fresh = Lecture::load("<editor>", &req.src, options()).map_err(|ps| {
             ApiError(
@@ -471,6 +484,12 @@ async fn query(
     app.pool
         .run(&id, move |sessions, _| {
             let l = sessions.get(&key).ok_or_else(no_session)?;
+            if l.is_student() {
+                return Err(ApiError(
+                    StatusCode::FORBIDDEN,
+                    json!({ "error": "the quiz view answers only its questions: give an answer to one", "code": "quiz" }),
+                ));
+            }
             if panic_on.as_deref() == Some(req.q.as_str()) {
                 panic!("the test's panic on the query {:?}", req.q);
             }
@@ -575,6 +594,19 @@ struct FigureQuery {
     card: Option<String>,
     /// `only=N`: the worlds agent N considers possible.
     only: Option<usize>,
+    /// `hide=stock,table`: locations whose rows the boxes leave out.
+    hide: Option<String>,
+    /// `all=1`: every world, not only those reachable from the actual one.
+    all: Option<u8>,
+    /// `fit=hall`: the lecture hall's figure (see [`lecture::HALL_BOXES`]
+    /// and [`crate::figure::hall`]).
+    fit: Option<String>,
+    /// `aspect=1.9`: the hall figure's screen, its width over its height.
+    aspect: Option<f64>,
+    /// `layout=screen`: laid out as the hall's figure (for a box `aspect`
+    /// times as wide as high, every text at the label size, the legend in
+    /// `data-legend`), with the usual bound on boxes.
+    layout: Option<String>,
 }
 
 async fn figure(
@@ -614,20 +646,54 @@ async fn figure(
                 .map(|c| l.kind(c))
                 .transpose()
                 .map_err(bad)?;
+            let hide = q
+                .hide
+                .as_deref()
+                .unwrap_or("")
+                .split(',')
+                .map(str::trim)
+                .filter(|h| !h.is_empty())
+                .map(|h| l.location(h))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(bad)?;
+            let hall = match q.fit.as_deref() {
+                None | Some("") => false,
+                Some("hall") => true,
+                Some(other) => return Err(bad(format!("fit {other:?}: only hall"))),
+            };
             let view = View {
                 card,
                 only: q.only,
                 agents: drawn,
                 highlight,
+                hide,
+                all: q.all == Some(1),
+                max_nodes: if hall {
+                    lecture::HALL_BOXES
+                } else {
+                    crate::figure::build::DEFAULT_MAX_NODES
+                },
                 ..View::default()
             };
             let fig = l.figure_value(&view).map_err(bad)?;
-            let bytes = crate::figure::render::render(
-                &fig,
-                format,
-                crate::figure::render::renderer_from_env(),
-            )
-            .map_err(|e| bad(e.to_string()))?;
+            let screen = match q.layout.as_deref() {
+                None | Some("") => false,
+                Some("screen") => true,
+                Some(other) => return Err(bad(format!("layout {other:?}: only screen"))),
+            };
+            // `DEALER_RENDERER=graphviz` keeps Graphviz's figure on the page.
+            let graphviz = crate::figure::render::renderer_from_env()
+                == crate::figure::render::Renderer::Graphviz;
+            let bytes = if (hall || (screen && !graphviz)) && format == Format::Svg {
+                crate::figure::hall::to_svg(&fig, q.aspect.unwrap_or(16.0 / 9.0)).into_bytes()
+            } else {
+                crate::figure::render::render(
+                    &fig,
+                    format,
+                    crate::figure::render::renderer_from_env(),
+                )
+                .map_err(|e| bad(e.to_string()))?
+            };
             let projected = fig.projected.map(|p| p.name);
             Ok::<_, ApiError>((bytes, projected))
         })

@@ -107,25 +107,32 @@ pub async fn answer(
                 .check_answer(q, span, &script.src, Some(&given))
                 .map_err(|d| super::bad(d.message))?;
             let model = &*play.model;
+            // A right answer is explained with the same evidence as a
+            // wrong one: the model's answer, its witness worlds, the chain
+            // for common knowledge.
+            let shown = if verdict.right {
+                session
+                    .check_answer(q, span, &script.src, None)
+                    .map(|(_, shown)| shown)
+                    .unwrap_or(verdict)
+            } else {
+                verdict
+            };
+            let right = given == asked.answer;
             let mut worlds: Vec<usize> = Vec::new();
-            if !verdict.right {
-                for w in &verdict.witnesses {
-                    worlds.extend(deciding(model, w));
-                }
-            } else if let Ok((_, shown)) = session.check_answer(q, span, &script.src, None) {
-                // A right answer is shown with the same evidence.
-                for w in &shown.witnesses {
-                    worlds.extend(deciding(model, w));
-                }
+            for w in &shown.witnesses {
+                worlds.extend(deciding(model, w));
             }
             worlds.sort_unstable();
             worlds.dedup();
+            let score = l.record_answer(index, right);
             Ok(Json(json!({
-                "right": verdict.right,
+                "right": right,
                 "expected": asked.answer.to_string(),
                 "given": given.to_string(),
-                "lines": verdict.lines,
+                "lines": shown.lines,
                 "worlds": worlds,
+                "score": score,
             })))
         })
         .await

@@ -225,7 +225,11 @@ fn assert_drawn(name: &str, fig: &Figure) -> Layout {
 
 /// About a 4:3 beamer frame less a legend of three lines, as
 /// `--for-slides` lays figures out for.
-const SLIDE: layout::Frame = layout::Frame { w: 307.3, h: 179.3 };
+const SLIDE: layout::Frame = layout::Frame {
+    w: 307.3,
+    h: 179.3,
+    fill: false,
+};
 
 /// The label size the crossing checks lay figures out at.
 const FONT: f64 = 14.0;

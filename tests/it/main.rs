@@ -17,6 +17,7 @@ mod books;
 mod browser;
 mod browser_lecture_hall;
 mod browser_quiz;
+mod browser_views;
 mod cabo_psychic;
 mod cabo_psychic_full;
 mod cabo_uncounted;

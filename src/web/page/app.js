@@ -3,17 +3,67 @@
 "use strict";
 const $ = (id) => document.getElementById(id);
 let session = null;
+// The view: `lecture` (the default), `hall` (the figure on the whole
+// screen, for a projector) or `quiz` (a student's: no answers on the page).
+const PARAMS = new URLSearchParams(location.search);
+const VIEW = ["hall", "quiz"].includes(PARAMS.get("view")) ? PARAMS.get("view") : "lecture";
+document.body.classList.add(`view-${VIEW}`);
+// The last state drawn (quiz.js reads its score).
+let lastState = null;
+
+// Busy: a request that takes more than a moment shows a busy sign with a
+// Cancel button and disables the controls until it is answered or
+// cancelled (cancelling drops the request, and the server stops its work).
+let inFlight = 0;
+let locks = 0;
+let controller = new AbortController();
+let busyTimer = null;
+// `lock`: a request that may change the session (or answer a question)
+// disables the controls while it is under way; drawing the figure only
+// shows the busy sign, and a click meanwhile is served after it.
+function busy(on, lock) {
+  inFlight += on ? 1 : -1;
+  if (lock) locks += on ? 1 : -1;
+  clearTimeout(busyTimer);
+  if (inFlight > 0) {
+    busyTimer = setTimeout(() => {
+      $("busy").hidden = false;
+      document.body.classList.add("busy");
+      if (locks > 0) enable(false, true);
+    }, 250);
+  }
+  if (locks === 0 && session) enable(true, true);
+  if (inFlight === 0) {
+    $("busy").hidden = true;
+    document.body.classList.remove("busy");
+    if (!session) ["load", "rerun"].forEach((id) => ($(id).disabled = false));
+  }
+}
 
 async function api(method, url, body) {
-  const r = await fetch(url, {
-    method,
-    headers: body ? { "content-type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const data = await r.json().catch(() => ({ error: r.statusText }));
-  if (!r.ok) throw data;
-  return data;
+  busy(true, true);
+  try {
+    const r = await fetch(url, {
+      method,
+      headers: body ? { "content-type": "application/json" } : {},
+      body: body ? JSON.stringify(body) : undefined,
+      signal: controller.signal,
+    });
+    const data = await r.json().catch(() => ({ error: r.statusText }));
+    if (!r.ok) throw data;
+    return data;
+  } catch (e) {
+    if (e && e.name === "AbortError") throw { error: "cancelled: the page is as it was before", cancelled: true };
+    throw e;
+  } finally {
+    busy(false, true);
+  }
 }
+
+$("cancel").onclick = () => {
+  controller.abort();
+  controller = new AbortController();
+};
 
 function showProblem(err) {
   const p = $("problem");
@@ -105,18 +155,33 @@ function colour() {
   hl.scrollTop = $("editor").scrollTop;
 }
 
+// The statement just played: the last move run (else the last statement run).
+function played(state) {
+  const run = state.statements.filter((s) => s.index < state.pos);
+  const moves = run.filter((s) => s.is_move);
+  const last = moves.length ? moves[moves.length - 1] : run[run.length - 1];
+  return last ? last.index : -1;
+}
+
 function render(state) {
+  lastState = state;
   $("problem").hidden = true;
   errorLines = new Set();
   const list = $("statements");
   list.textContent = "";
   const ran = new Map(state.ran.map((r) => [r.index, r]));
-  state.statements.forEach((s, i) => {
+  const just = played(state);
+  state.statements.forEach((s) => {
+    const i = s.index;
     const li = document.createElement("li");
     li.value = s.line;
     li.textContent = s.text;
+    li.dataset.index = String(i);
     li.className = i < state.pos ? "done" : "todo";
-    if (i === state.pos) li.classList.add("current");
+    // The marker is on the move just played; the next statement is shown
+    // as next.
+    if (i === just) li.classList.add("current");
+    if (i === state.pos) li.classList.add("next");
     const r = ran.get(i);
     if (r && r.expect === true) li.classList.add("held");
     if (r && r.expect === false) li.classList.add("failed");
@@ -126,16 +191,17 @@ function render(state) {
       out.textContent = r.lines.join("\n");
       li.appendChild(out);
     }
-    if (i === state.pos - 1 && state.pos === state.statements.length) li.classList.add("last");
     list.appendChild(li);
   });
-  // The list follows the step: the current statement (or the last one run)
-  // scrolled into the middle of the list.
-  const cur = list.querySelector("li.current") || list.querySelector("li.last");
+  // The list follows the step: the move just played scrolled into view,
+  // a third of the way down the list.
+  const cur = list.querySelector("li.current");
   if (cur) list.scrollTop = Math.max(0, cur.offsetTop - list.offsetTop - list.clientHeight / 3);
   if (document.activeElement !== $("editor")) $("editor").value = state.src;
   colour();
-  $("where").textContent = `step ${state.step} · ${state.pos}/${state.statements.length} statements`;
+  $("where").textContent = state.student
+    ? `step ${state.step}`
+    : `step ${state.step} · ${state.pos}/${state.statements.length} statements`;
   const cp = $("checkpoint");
   cp.length = 1;
   state.checkpoints.forEach((c) => cp.add(new Option(c, c)));
@@ -147,16 +213,90 @@ function render(state) {
   cp.value = passed.length ? passed[passed.length - 1][1] : "";
   perspectives(state.agents);
   cards(state.cards || []);
+  hideRows(state.locations || []);
+  scenarioMenu(state.name);
   enable(true);
   // The world panel shows a world of this step only: worlds are numbered
   // afresh by every move.
   $("world").hidden = true;
   $("world").textContent = "";
   delete $("world").dataset.world;
-  const last = state.ran.filter((r) => r.lines.length).slice(-3);
-  $("narration").textContent = last.map((r) => r.lines.join("\n")).join("\n");
+  // The narration of this step as the REPL gives it: the move, its notes,
+  // what it made known; the statements after it (answers, not the
+  // expectations, which the list marks).
+  $("narration").textContent = narration(state).join("\n");
+  $("caption").textContent = caption(state);
+  // The Ask answer was about the step before: asked again of this one.
+  if ($("answer").textContent && $("q").value.trim()) ask();
+  else $("answer").textContent = "";
   if (state.problem) showProblem({ problem: state.problem });
   figure();
+}
+
+// The lines of the current step: from its move on.
+function narration(state) {
+  const run = state.ran.filter((r) => r.index < state.pos);
+  const moves = state.statements.filter((s) => s.is_move && s.index < state.pos).map((s) => s.index);
+  const from = moves.length ? moves[moves.length - 1] : -1;
+  const out = [];
+  run
+    .filter((r) => r.index >= from && r.expect === null)
+    .forEach((r) => {
+      out.push(...r.lines);
+      out.push(...(r.narration || []));
+    });
+  return out;
+}
+
+// The caption under the figure: the step, the move just played in words,
+// what it made known; in the hall view also the figure's legend (what it
+// shows, a projection's counts in words).
+function caption(state) {
+  const lines = narration(state).filter((l) => !/^(\?|\?\?|checkpoint) /.test(l));
+  const step = !state.step
+    ? lines.length
+      ? `Start: ${lines.join(" · ")}`
+      : "Start: the deal, before the first move"
+    : `Step ${state.step}: ${lines.join(" · ").replace(/^move /, "")}`;
+  const legend = $("figure-box").dataset.legend || "";
+  return legend ? `${step}\n${legend.split("\n").join(" · ")}` : step;
+}
+
+// The scenario menu names the session's own scenario (a session opened by
+// `?session=ID` may come from a game, which no file holds).
+function scenarioMenu(name) {
+  const menu = $("scenario");
+  if (!name) return;
+  let opt = [...menu.options].find((o) => o.value === name);
+  if (!opt) {
+    opt = [...menu.options].find((o) => o.dataset.own) || new Option();
+    opt.text = name;
+    opt.value = name;
+    opt.dataset.own = "1";
+    if (!opt.parentNode) menu.add(opt, 0);
+  }
+  menu.value = name;
+}
+
+// One checkbox a location: its rows left out of the boxes.
+function hideRows(locations) {
+  const box = $("hide-rows");
+  const was = new Set([...box.querySelectorAll("input:checked")].map((c) => c.value));
+  if (box.dataset.locations === locations.join(",")) return;
+  box.dataset.locations = locations.join(",");
+  box.textContent = "";
+  if (!locations.length) return;
+  box.append("Hide ");
+  locations.forEach((loc) => {
+    const l = document.createElement("label");
+    const c = document.createElement("input");
+    c.type = "checkbox";
+    c.value = loc;
+    c.checked = was.has(loc);
+    c.onchange = figure;
+    l.append(c, ` ${loc} `);
+    box.appendChild(l);
+  });
 }
 
 // The perspectives offered: everyone, each agent (K), and E, C and D of
@@ -200,16 +340,18 @@ function cards(names) {
   c.value = names.includes(chosen) ? chosen : "";
 }
 
-function enable(on) {
-  ["back", "step", "checkpoint", "agent", "only", "card", "full", "q", "ask-button"].forEach((id) => {
-    $(id).disabled = !on;
+function enable(on, fromBusy) {
+  if (!fromBusy && locks > 0 && on) return;
+  ["load", "back", "step", "checkpoint", "agent", "only", "card", "all", "full", "hall", "q", "ask-button", "rerun"].forEach((id) => {
+    $(id).disabled = !on && (!["load", "rerun"].includes(id) || fromBusy);
   });
+  $("hide-rows").querySelectorAll("input").forEach((c) => (c.disabled = !on));
   // The quiz mode (quiz.js) keeps the perspective, which shades the figure, off.
   if (document.body.classList.contains("quiz")) $("agent").disabled = true;
   ["svg", "dot", "png"].forEach((id) => {
     $(id).hidden = !on;
   });
-  $("q").placeholder = on ? "K1 hand2(QH)" : "load a scenario first";
+  $("q").placeholder = on ? "? K1 hand2(QH)" : "load a scenario first";
 }
 
 function perspective() {
@@ -228,7 +370,23 @@ function figureUrl(format) {
   }
   if ($("card").value) p.set("for", $("card").value);
   if ($("only").value) p.set("only", $("only").value);
+  const hide = [...$("hide-rows").querySelectorAll("input:checked")].map((c) => c.value);
+  if (hide.length) p.set("hide", hide.join(","));
+  if ($("all").checked) p.set("all", "1");
   return `/api/sessions/${session}/figure?${p}`;
+}
+
+// The figure the page draws: laid out for its box's shape, every text at
+// the label size, its legend in the caption under it (the downloads are
+// the figure as `dealer export` writes it). The hall view draws at most 12
+// boxes.
+function screenUrl() {
+  const p = new URLSearchParams();
+  const box = $("figure-box");
+  const high = VIEW === "hall" ? hallHeight() : VIEW === "quiz" ? innerHeight - 190 : innerHeight * 0.62;
+  p.set(VIEW === "hall" ? "fit" : "layout", VIEW === "hall" ? "hall" : "screen");
+  p.set("aspect", (Math.max(1, box.clientWidth) / Math.max(1, high)).toFixed(3));
+  return `${figureUrl("svg")}&${p}`;
 }
 
 // The figure's SVG placed inline (it is dealer's own output, every text
@@ -271,11 +429,22 @@ async function highlight(box) {
 
 async function figure() {
   if (!session) return;
-  const url = figureUrl("svg");
-  $("svg").href = url;
+  const url = screenUrl();
+  $("svg").href = figureUrl("svg");
   $("dot").href = figureUrl("dot");
   $("png").href = figureUrl("png");
-  const r = await fetch(url);
+  let r;
+  busy(true);
+  try {
+    r = await fetch(url, { signal: controller.signal });
+  } catch (e) {
+    $("figure-error").textContent = "cancelled: the figure was not drawn";
+    $("figure-error").hidden = false;
+    $("figure-box").dataset.ready = "1";
+    return;
+  } finally {
+    busy(false);
+  }
   const box = $("figure-box");
   box.dataset.highlighted = "";
   // A model too large to draw comes back as one card's projection: the
@@ -287,6 +456,9 @@ async function figure() {
     const svg = inline(await r.text());
     box.textContent = "";
     if (svg) box.appendChild(svg);
+    // The hall's figure leaves its legend to the caption.
+    box.dataset.legend = (svg && svg.dataset.legend) || "";
+    if (lastState) $("caption").textContent = caption(lastState);
     legible();
     $("figure-error").hidden = true;
     await highlight(box);
@@ -309,7 +481,7 @@ async function act(method, path, body) {
 
 async function load(body) {
   try {
-    const r = await api("POST", "/api/sessions", body);
+    const r = await api("POST", "/api/sessions", { ...body, view: VIEW });
     session = r.id;
     render(r.state);
   } catch (e) {
@@ -317,7 +489,11 @@ async function load(body) {
   }
 }
 
-$("load").onclick = () => load({ path: $("scenario").value });
+$("load").onclick = () => {
+  const opt = $("scenario").selectedOptions[0];
+  if (opt && opt.dataset.own && session) return act("GET", "");
+  return load({ path: $("scenario").value });
+};
 $("step").onclick = () => act("POST", "/step");
 $("back").onclick = () => act("POST", "/back", { n: 1 });
 $("checkpoint").onchange = () => $("checkpoint").value && act("POST", "/goto", { name: $("checkpoint").value });
@@ -351,6 +527,7 @@ $("figure-box").onclick = async (ev) => {
 };
 $("card").onchange = figure;
 $("only").onchange = figure;
+$("all").onchange = figure;
 // Full screen: the figure as large as the screen allows, and its text
 // never under 18 px, legible from the back of a lecture hall; a figure too
 // large for both is drawn larger than the screen and scrolls.
@@ -393,22 +570,68 @@ $("full").onclick = () => {
   if (document.fullscreenElement) document.exitFullscreen();
   else if (box.requestFullscreen) box.requestFullscreen();
 };
-$("ask").onsubmit = async (ev) => {
-  ev.preventDefault();
+async function ask() {
   if (!session) return;
+  $("answer").textContent = "…";
   try {
     const r = await api("POST", `/api/sessions/${session}/query`, { q: $("q").value });
     $("answer").textContent = r.lines.join("\n");
   } catch (e) {
     $("answer").textContent = e.error;
   }
+}
+$("ask").onsubmit = (ev) => {
+  ev.preventDefault();
+  ask();
 };
+$("hall").onclick = () => {
+  const p = new URLSearchParams();
+  p.set("view", "hall");
+  if (session) p.set("session", session);
+  location.href = `/?${p}`;
+};
+
+// The hall view's keys: a clicker's Page Down, the arrows, space and
+// Enter step forward, Page Up, the arrows and Backspace back; `?` opens
+// the ask box (Escape closes it).
+function hallHeight() {
+  const b = $("figure-box");
+  return b.clientHeight || window.innerHeight * 0.85;
+}
+if (VIEW === "hall") {
+  document.addEventListener("keydown", (ev) => {
+    if (document.body.classList.contains("asking")) {
+      if (ev.key === "Escape") document.body.classList.remove("asking");
+      return;
+    }
+    if (ev.target.matches && ev.target.matches("input, textarea, select")) return;
+    if (ev.key === "?") {
+      ev.preventDefault();
+      document.body.classList.add("asking");
+      $("q").focus();
+      return;
+    }
+    if (!session || inFlight > 0) return;
+    if (["ArrowRight", "ArrowDown", " ", "PageDown", "Enter"].includes(ev.key)) {
+      ev.preventDefault();
+      act("POST", "/step");
+    } else if (["ArrowLeft", "ArrowUp", "PageUp", "Backspace"].includes(ev.key)) {
+      ev.preventDefault();
+      act("POST", "/back", { n: 1 });
+    }
+  });
+  let resized = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resized);
+    resized = setTimeout(figure, 300);
+  });
+}
 
 (async () => {
   loadGrammar().catch(() => {});
   const list = await api("GET", "/api/scenarios");
   list.forEach((s) => $("scenario").add(new Option(s, s)));
-  const params = new URLSearchParams(location.search);
+  const params = PARAMS;
   const want = params.get("scenario");
   const open = params.get("session");
   if (open) {

@@ -33,8 +33,28 @@ body.quiz #figure-box g.hl ellipse { fill: none; }
   label.append(mode, " Quiz mode: hide the answers until they are given");
   const list = document.createElement("ol");
   list.id = "quiz-questions";
-  panel.append(title, label, list);
-  document.getElementById("right").appendChild(panel);
+  const score = document.createElement("p");
+  score.id = "quiz-score";
+  panel.append(title, label, score, list);
+  // The quiz view (`?view=quiz`, a student's): the mode is always on, and
+  // the questions stand beside the figure.
+  const student = document.body.classList.contains("view-quiz");
+  if (student) {
+    label.hidden = true;
+    mode.checked = true;
+    document.body.classList.add("quiz");
+    title.textContent = "Questions";
+    document.getElementById("left").prepend(panel);
+  } else {
+    document.getElementById("right").appendChild(panel);
+  }
+
+  function showScore(s) {
+    if (!s) return;
+    score.textContent = `Score: ${s.right} right of ${s.answered} answered`;
+    score.dataset.right = String(s.right);
+    score.dataset.answered = String(s.answered);
+  }
 
   const hints = { "yes-no": "y or n", number: "a number", players: "players, or nobody" };
   // The worlds highlighted for the last answer, kept across redraws.
@@ -51,21 +71,23 @@ body.quiz #figure-box g.hl ellipse { fill: none; }
     box.dataset.deciding = deciding.join(",");
   }
 
-  async function answer(q, input, out) {
+  async function answer(q, input, go, out) {
     out.textContent = "";
     try {
       const r = await api("POST", `/api/sessions/${session}/quiz/${q.index}`, { given: input.value });
       const head = document.createElement("span");
       head.className = r.right ? "right" : "wrong";
-      head.textContent = r.right ? "right" : "wrong";
+      head.textContent = r.right ? `right: ${r.expected}` : `wrong: you said ${r.given}`;
       const rest = document.createElement("span");
       rest.className = "verdict";
       rest.textContent = r.lines.join("\n");
       out.append(head, rest);
       out.dataset.right = String(r.right);
       input.disabled = true;
+      go.disabled = true;
       deciding = r.worlds;
       mark();
+      showScore(r.score);
     } catch (e) {
       out.textContent = e.error || String(e);
     }
@@ -74,6 +96,7 @@ body.quiz #figure-box g.hl ellipse { fill: none; }
   async function refresh() {
     deciding = [];
     list.textContent = "";
+    if (typeof lastState !== "undefined" && lastState) showScore(lastState.score);
     if (!session || !mode.checked) return;
     let r;
     try {
@@ -98,7 +121,7 @@ body.quiz #figure-box g.hl ellipse { fill: none; }
       form.append(input, go);
       form.onsubmit = (ev) => {
         ev.preventDefault();
-        answer(q, input, out);
+        answer(q, input, go, out);
       };
       li.append(text, form, out);
       list.appendChild(li);

@@ -1,0 +1,112 @@
+//! The lecture hall's figure (`dealer serve`'s hall view): the built-in
+//! SVG laid out for the screen's shape, every text at the label size and
+//! the legend left to the page (it writes it under the figure at the
+//! same size). Of the labels as they are, without what every drawn world
+//! shares ([`super::Shared`]), and each with short lines joined
+//! (`1: A  2: A`), the one whose text comes out largest on the screen is
+//! drawn (the fewest crossing lines among equals).
+
+use super::layout::{self, Frame, Layout};
+use super::look::{Look, Theme};
+use super::tikz::{joined, wrap, Wrapped};
+use super::{KripkeLike, Node};
+
+/// The screen's height in label lines a hall figure is laid out for: the
+/// layout packs the worlds into a frame of this many lines, and of
+/// `aspect` times as many characters' height wide.
+const FRAME_LINES: f64 = 40.0;
+
+/// The widths short label lines are joined up to, in characters.
+const JOINS: [usize; 3] = [12, 16, 22];
+
+/// The widths long label lines are wrapped to, in characters.
+const WRAPS: [usize; 2] = [12, 8];
+
+/// The hall's look: the projector's colours and lines at 14 pt labels.
+pub fn look() -> Look {
+    Look {
+        theme: Theme::Projector,
+        ..Look::default()
+    }
+}
+
+/// The SVG of `fig` for a screen (the figure's part of it) `aspect` times
+/// as wide as it is high.
+pub fn to_svg<K: KripkeLike + ?Sized>(fig: &K, aspect: f64) -> String {
+    let look = look();
+    let font = f64::from(look.text_size());
+    let aspect = if aspect.is_finite() {
+        aspect.clamp(0.5, 4.0)
+    } else {
+        16.0 / 9.0
+    };
+    let frame = Frame {
+        w: FRAME_LINES * font * aspect,
+        h: FRAME_LINES * font,
+        fill: true,
+    };
+    let mut bases: Vec<(Vec<Node>, Vec<String>)> = vec![(fig.nodes().to_vec(), Vec::new())];
+    if let Some(shared) = fig.shared() {
+        let nodes = fig
+            .nodes()
+            .iter()
+            .zip(&shared.lines)
+            .map(|(n, lines)| Node {
+                lines: lines.clone(),
+                ..n.clone()
+            })
+            .collect();
+        bases.push((nodes, vec![shared.note.clone()]));
+    }
+    let mut best: Option<(f64, usize, Wrapped<'_, K>, Layout)> = None;
+    // Labels already laid out (a wrap or a join often changes nothing).
+    let mut tried: Vec<Vec<Node>> = Vec::new();
+    for (nodes, notes) in &bases {
+        let variants = std::iter::once(nodes.clone())
+            .chain(
+                JOINS
+                    .iter()
+                    .map(|&w| nodes.iter().map(|n| joined(n, w)).collect()),
+            )
+            .chain(
+                WRAPS
+                    .iter()
+                    .map(|&w| nodes.iter().map(|n| wrap(n, w)).collect()),
+            );
+        for nodes in variants {
+            if tried.contains(&nodes) {
+                continue;
+            }
+            tried.push(nodes.clone());
+            let wrapped = Wrapped {
+                inner: fig,
+                nodes,
+                notes: notes.clone(),
+            };
+            let lay = layout::layout_in(&wrapped, font, Some(frame));
+            let scale = (frame.w / lay.width).min(frame.h / lay.height);
+            let crossings = lay.crossings();
+            let better = best.as_ref().is_none_or(|(s, c, _, _)| {
+                scale > s * 1.02 || (scale > s * 0.98 && crossings < *c)
+            });
+            if better {
+                best = Some((scale, crossings, wrapped, lay));
+            }
+        }
+    }
+    let Some((_, _, wrapped, lay)) = best else {
+        return super::svg::to_svg(fig, &look);
+    };
+    super::svg::draw(&wrapped, &look, &lay, Some(&legend(&wrapped)))
+}
+
+/// The legend's rows, for the page: what the figure shows (a projection's
+/// counts in words), what the boxes leave out, the shading, the
+/// conventions.
+fn legend<K: KripkeLike + ?Sized>(fig: &K) -> Vec<String> {
+    let mut rows = vec![fig.caption().to_string()];
+    rows.extend(fig.notes());
+    rows.extend(fig.marked_note().map(str::to_string));
+    rows.push("double border: the actual world; underlined: common knowledge".into());
+    rows
+}
