@@ -113,7 +113,9 @@ pub enum Term {
 }
 
 impl Term {
-    /// The value, with `bit(p)` the value of proposition `p`.
+    /// The value, with `bit(p)` the value of proposition `p`. Exact while
+    /// every part stays within ±2^127 (three 64-bit factors and more
+    /// saturate; the symbolic engine refuses a term over 64 bits).
     pub fn value(&self, bit: &impl Fn(Prop) -> bool) -> i128 {
         match self {
             Term::Const(c) => i128::from(*c),
@@ -122,8 +124,8 @@ impl Term {
                 .enumerate()
                 .map(|(i, &p)| i128::from(bit(p)) << i)
                 .sum(),
-            Term::Add(a, b) => a.value(bit) + b.value(bit),
-            Term::Sub(a, b) => a.value(bit) - b.value(bit),
+            Term::Add(a, b) => a.value(bit).saturating_add(b.value(bit)),
+            Term::Sub(a, b) => a.value(bit).saturating_sub(b.value(bit)),
             Term::Mul(a, b) => a.value(bit).saturating_mul(b.value(bit)),
         }
     }

@@ -303,3 +303,19 @@ fn a_term_wider_than_64_bits_is_refused_at_the_term() {
     };
     assert_eq!(held(&run_with(src, options).0), vec![true, true]);
 }
+
+/// A term beyond 128 bits on the explicit engine saturates instead of
+/// overflowing (a panic in a test build): the comparison is still right.
+#[test]
+fn a_term_beyond_128_bits_is_compared_on_the_explicit_engine() {
+    let big = "18446744073709551615 * 18446744073709551615 * 18446744073709551615";
+    let src = format!(
+        "players A B\nvar x in 0..1\nactual x = 1\nA observes x\n\
+         expect x * {big} + {big} * 2 > 5\nexpect !(0 - {big} - {big} * 2 > 5)\n"
+    );
+    let options = Options {
+        engine: Engine::Explicit,
+        ..Options::default()
+    };
+    assert_eq!(held(&run_with(&src, options).0), vec![true, true]);
+}
