@@ -33,7 +33,8 @@ pub(crate) struct Meta {
     pub copies: Vec<u32>,
     /// The number of locations.
     pub locs: usize,
-    /// Dead nodes are collected when the manager holds more nodes than this.
+    /// Dead nodes are first collected when the manager holds more nodes
+    /// than this, and never at fewer (see [`Meta::next_collect`]).
     pub collect_from: usize,
     /// The node count that triggers the next collection: `collect_from`
     /// at first, then, after each collection, the nodes that survived it
