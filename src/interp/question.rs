@@ -247,6 +247,40 @@ impl Context<'_> {
     }
 }
 
+/// Whether `f` speaks of belief: `Some(Some((player, φ)))` for `B_player
+/// φ` itself, `Some(None)` for a formula with a `B` inside, `None` for one
+/// without.
+fn believed(f: &ast::Formula) -> Option<Option<(&ast::Name, &ast::Formula)>> {
+    use ast::FormulaKind as F;
+    fn inside(f: &ast::Formula) -> bool {
+        match &f.kind {
+            F::B(..) => true,
+            F::Not(g)
+            | F::K(_, g)
+            | F::M(_, g)
+            | F::Kw(_, g)
+            | F::E(_, g)
+            | F::C(_, g)
+            | F::D(_, g)
+            | F::After(_, g)
+            | F::AfterDiamond(_, g) => inside(g),
+            F::Quant { body, .. } => inside(body),
+            F::And(a, b)
+            | F::Or(a, b)
+            | F::Implies(a, b)
+            | F::Iff(a, b)
+            | F::Announce(a, b)
+            | F::AnnounceDiamond(a, b) => inside(a) || inside(b),
+            _ => false,
+        }
+    }
+    match &f.kind {
+        F::B(who, g) if !inside(g) => Some(Some((who, &**g))),
+        _ if inside(f) => Some(None),
+        _ => None,
+    }
+}
+
 /// Decides `q` in the actual world (`span`: the statement's).
 pub fn ask(cx: &Context, q: &ast::Question, span: Span) -> Result<Asked, Diagnostic> {
     let table = cx.scope.table;
@@ -256,7 +290,19 @@ pub fn ask(cx: &Context, q: &ast::Question, span: Span) -> Result<Asked, Diagnos
             let phi = cx.scope.formula(f)?;
             let written = cx.text(f.span);
             let value = cx.engine(cx.model.eval_actual(&phi), f.span)?;
-            let worded = wording::yes_no(table, props, &phi, &written);
+            let worded = match believed(f) {
+                // `B1 φ` is `K1 φ` to the engine: worded from what was written.
+                Some(Some((who, inner))) => {
+                    let a = cx.scope.agent(who)?;
+                    let inner = cx.scope.formula(inner)?;
+                    wording::words(table, props, &inner).map_or_else(
+                        || format!("Is `{written}` true?"),
+                        |x| format!("Does {} believe that {x}?", cx.who(a)),
+                    )
+                }
+                Some(None) => format!("Is `{written}` true?"),
+                None => wording::yes_no(table, props, &phi, &written),
+            };
             (written, worded, Answer::YesNo(value))
         }
         Ask::WhoKnows(f) => {

@@ -8,7 +8,9 @@
 
 use crate::diag::{Diagnostic, Severity, Span};
 
-use super::ast::{CmpOp, Expectation, Formula, FormulaKind, MoveKind, Statement, StatementKind};
+use super::ast::{
+    Ask, CmpOp, Expectation, Formula, FormulaKind, MoveKind, Question, Statement, StatementKind,
+};
 
 /// The warnings for the statements of a scenario whose text is `src`, in source order.
 pub fn warnings(statements: &[Statement], src: &str) -> Vec<Diagnostic> {
@@ -16,6 +18,9 @@ pub fn warnings(statements: &[Statement], src: &str) -> Vec<Diagnostic> {
     for stmt in statements {
         for f in statement_formulas(&stmt.kind) {
             visit(f, src, &mut out);
+        }
+        if let StatementKind::Question(q) = &stmt.kind {
+            out.extend(question_words(q));
         }
     }
     out.sort_by_key(|d| d.span.start);
@@ -103,6 +108,62 @@ fn visit(f: &Formula, src: &str, out: &mut Vec<Diagnostic>) {
         | Compare { .. }
         | KvTerms(..) => {}
     }
+}
+
+/// The warning for a question whose words ask for another sort of answer
+/// than it has ("Can player 3 ...?" answered by a number of worlds), or
+/// that says "know" of a belief (`B1 φ`).
+fn question_words(q: &Question) -> Option<Diagnostic> {
+    let text = q.text.as_ref()?;
+    let lower = text.text.trim().to_lowercase();
+    let first = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .find(|w| !w.is_empty())
+        .unwrap_or("");
+    let yes_no = [
+        "is", "are", "am", "was", "were", "does", "do", "did", "can", "could", "will", "would",
+        "has", "have", "had", "should", "shall", "must", "may", "might",
+    ]
+    .contains(&first);
+    let number = lower.starts_with("how many") || lower.starts_with("how much");
+    let who = matches!(first, "who" | "whom" | "which");
+    let (sort, words) = match &q.ask {
+        Ask::YesNo(_) if number => ("yes or no", "a number"),
+        Ask::YesNo(_) if who => ("yes or no", "players"),
+        Ask::Considers(_) | Ask::Worlds(_) if yes_no => ("a number of worlds", "yes or no"),
+        Ask::Considers(_) | Ask::Worlds(_) if who => ("a number of worlds", "players"),
+        Ask::WhoKnows(_) if yes_no => ("the players who know", "yes or no"),
+        Ask::WhoKnows(_) if number => ("the players who know", "a number"),
+        Ask::YesNo(f)
+            if matches!(f.kind, FormulaKind::B(..))
+                && lower.contains("know")
+                && !lower.contains("believ") =>
+        {
+            let mut d = Diagnostic::error(
+                "question-belief",
+                "a question about belief (`B`) is worded \"know\"",
+                text.span,
+            )
+            .with_label("the formula asks what the player believes")
+            .with_help("word it with \"believe\" (\"Does Sally believe that ...?\"), or ask `K` for knowledge");
+            d.severity = Severity::Warning;
+            return Some(d);
+        }
+        _ => return None,
+    };
+    let mut d = Diagnostic::error(
+        "question-sort",
+        format!("the question's words ask for {words}, but its answer is {sort}"),
+        text.span,
+    )
+    .with_label(format!("answered by {sort}"))
+    .with_help(match &q.ask {
+        Ask::YesNo(_) => "word it as a yes-or-no question (\"Does ...?\", \"Is ...?\"), or ask `considers P`, `worlds` or `who knows` for a number or players",
+        Ask::Considers(_) | Ask::Worlds(_) => "word it as \"How many worlds ...?\", or ask a formula for yes or no",
+        Ask::WhoKnows(_) => "word it as \"Who knows ...?\" or \"Which players know ...?\"",
+    });
+    d.severity = Severity::Warning;
+    Some(d)
 }
 
 /// The hint for `H4<8` written glued: a count (player 4 holds fewer than
@@ -198,6 +259,31 @@ mod tests {
         );
         assert_eq!(codes("? K1 (not hand1(A) -> q)").len(), 1);
         assert_eq!(codes("expect [!r] not p | q").len(), 1);
+    }
+
+    #[test]
+    fn a_question_worded_for_another_sort_of_answer_is_flagged() {
+        assert_eq!(
+            codes("question \"Can player 3 place every card?\" considers 3"),
+            ["the question's words ask for yes or no, but its answer is a number of worlds"]
+        );
+        assert_eq!(
+            codes("question \"How many worlds has player 1?\" K1 p"),
+            ["the question's words ask for a number, but its answer is yes or no"]
+        );
+        assert_eq!(
+            codes("question \"Does anyone know p?\" who knows p"),
+            ["the question's words ask for yes or no, but its answer is the players who know"]
+        );
+        assert_eq!(
+            codes("question \"Does Sally know the marble is in the basket?\" B_Sally p"),
+            ["a question about belief (`B`) is worded \"know\""]
+        );
+        assert!(codes("question \"How many worlds does 3 consider?\" considers 3").is_empty());
+        assert!(codes("question \"Does Sally believe p?\" B_Sally p").is_empty());
+        assert!(codes("question \"Who knows p?\" who knows p").is_empty());
+        assert!(codes("question \"Is p so?\" K1 p").is_empty());
+        assert!(codes("question K1 p").is_empty());
     }
 
     #[test]

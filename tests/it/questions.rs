@@ -218,3 +218,32 @@ fn given_answers_are_read_by_the_sort_of_question() {
         .unwrap_err()
         .contains("not a player"));
 }
+
+/// A question about belief is worded "believe", never "know" (`B1 φ` is
+/// `K1 φ` to the engine, read as belief on a belief model); a belief
+/// inside another operator is shown as written. The answers are the
+/// queries' answers.
+#[test]
+fn a_belief_question_is_worded_believe() {
+    let src = format!("{DEAL}question B1 !2_Q\nquestion K2 B1 !2_Q\n? B1 !2_Q\n? K2 B1 !2_Q\n");
+    let outs = outputs(&src, Engine::Explicit);
+    let texts: Vec<String> = outs
+        .iter()
+        .filter_map(|o| match o {
+            Output::Question { asked, .. } => Some(asked.text.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            "Does player 1 believe that player 2 holds no Q?",
+            "Is `K2 B1 !2_Q` true?",
+        ]
+    );
+    let said: Vec<String> = answers(&src, Engine::Explicit)
+        .into_iter()
+        .map(|a| a.replace("yes", "true").replace("no", "false"))
+        .collect();
+    assert_eq!(said[..2], said[2..], "{said:?}");
+}
