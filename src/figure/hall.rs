@@ -47,16 +47,7 @@ pub fn to_svg<K: KripkeLike + ?Sized>(fig: &K, aspect: f64) -> String {
     };
     let mut bases: Vec<(Vec<Node>, Vec<String>)> = vec![(fig.nodes().to_vec(), Vec::new())];
     if let Some(shared) = fig.shared() {
-        let nodes = fig
-            .nodes()
-            .iter()
-            .zip(&shared.lines)
-            .map(|(n, lines)| Node {
-                lines: lines.clone(),
-                ..n.clone()
-            })
-            .collect();
-        bases.push((nodes, vec![shared.note.clone()]));
+        bases.push((shared.nodes(fig.nodes()), vec![shared.note.clone()]));
     }
     let mut best: Option<(f64, usize, Wrapped<'_, K>, Layout)> = None;
     // Labels already laid out (a wrap or a join often changes nothing).

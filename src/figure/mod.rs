@@ -199,6 +199,20 @@ pub struct Shared {
     pub places: Vec<(usize, Vec<u32>)>,
 }
 
+impl Shared {
+    /// `nodes` with their labels cut to what is not shared.
+    pub fn nodes(&self, nodes: &[Node]) -> Vec<Node> {
+        nodes
+            .iter()
+            .zip(&self.lines)
+            .map(|(n, lines)| Node {
+                lines: lines.clone(),
+                ..n.clone()
+            })
+            .collect()
+    }
+}
+
 /// The card a figure was projected on because the model is too large.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Projected {

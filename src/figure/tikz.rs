@@ -126,15 +126,7 @@ fn slide_plan<K: KripkeLike + ?Sized>(fig: &K) -> SlidePlan {
     let Some(shared) = fig.shared() else {
         return full;
     };
-    let nodes: Vec<Node> = fig
-        .nodes()
-        .iter()
-        .zip(&shared.lines)
-        .map(|(n, lines)| Node {
-            lines: lines.clone(),
-            ..n.clone()
-        })
-        .collect();
+    let nodes = shared.nodes(fig.nodes());
     let less = plan_with(fig, &nodes, std::slice::from_ref(&shared.note));
     if less.label > full.label + 1e-9 && less.lay.crossings() <= full.lay.crossings() {
         less

@@ -13,37 +13,21 @@
 //! Without `/usr/bin/chromium` and `chromedriver` it says it is skipped,
 //! unless `DEALER_REQUIRE_TOOLS=1`, when it fails.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use dealer::figure::View;
 use dealer::interp::Options;
 use dealer::web::lecture::Lecture;
 use fantoccini::{Client, Locator};
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::common::browser as harness;
-use harness::{browser_with, screenshot};
+use harness::{browser_with, screenshot, until};
 
 type Res<T> = Result<T, fantoccini::error::CmdError>;
 
 /// The least text size, in px on the screen, a lecture hall can read.
 const LEGIBLE: f64 = 18.0;
-
-/// Waits until `script` returns something other than null or false.
-async fn until(client: &Client, script: &str, what: &str) -> Res<Value> {
-    let start = Instant::now();
-    loop {
-        let v = client.execute(script, vec![]).await?;
-        if !v.is_null() && v != json!(false) {
-            return Ok(v);
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "waited for {what}"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
 
 /// Waits for the figure after an action (the page sets `data-ready`).
 async fn figure_drawn(client: &Client) -> Res<()> {
@@ -322,7 +306,8 @@ async fn use_the_page(client: &Client, web: u16, renderer: &str) -> Res<()> {
         .await?;
     let answer = until(
         client,
-        "const t = document.getElementById('answer').textContent; return t || null;",
+        // "…" marks a query under way, not its answer.
+        "const t = document.getElementById('answer').textContent; return t && t !== '…' ? t : null;",
         "the answer",
     )
     .await?;

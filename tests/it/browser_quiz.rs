@@ -110,6 +110,14 @@ async fn the_quiz_mode_hides_answers_and_highlights_the_deciding_world() {
             .for_element(Locator::Css("#checkpoint option[value='turn 1']"))
             .await?;
         client.find(Locator::Id("quiz-mode")).await?.click().await?;
+        // The controls are disabled while the page loads the scenario: a
+        // choice made then would be lost.
+        crate::common::browser::until(
+            client,
+            "return typeof inFlight !== 'undefined' && inFlight === 0 && !document.getElementById('checkpoint').disabled;",
+            "the page at rest",
+        )
+        .await?;
         client
             .find(Locator::Id("checkpoint"))
             .await?

@@ -20,31 +20,15 @@
 //! `DEALER_REQUIRE_TOOLS=1`.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use fantoccini::Client;
 use serde_json::{json, Value};
 
 use crate::common::browser as harness;
-use harness::{browser, screenshot};
+use harness::{browser, screenshot, until};
 
 type Res<T> = Result<T, fantoccini::error::CmdError>;
-
-/// Waits until `script` returns something other than null or false.
-async fn until(client: &Client, script: &str, what: &str) -> Res<Value> {
-    let start = Instant::now();
-    loop {
-        let v = client.execute(script, vec![]).await?;
-        if !v.is_null() && v != json!(false) {
-            return Ok(v);
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "waited for {what}"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
 
 /// Runs `action` (page script) and waits for the figure it draws.
 async fn drawn_after(client: &Client, action: &str) -> Res<()> {
@@ -82,15 +66,23 @@ async fn open(client: &Client, web: u16, query: &str) -> Res<()> {
 /// The page's viewport made exactly `w` x `h` (the window is the viewport
 /// plus whatever the browser keeps for itself).
 async fn viewport(client: &Client, w: u32, h: u32) -> Res<()> {
-    client.set_window_size(w, h).await?;
-    let v = client
-        .execute("return [innerWidth, innerHeight];", vec![])
-        .await?;
-    let (iw, ih) = (v[0].as_u64().unwrap() as u32, v[1].as_u64().unwrap() as u32);
-    client.set_window_size(w + (w - iw), h + (h - ih)).await?;
-    let v = client
-        .execute("return [innerWidth, innerHeight];", vec![])
-        .await?;
+    // A resize settles after the call returns: measure, correct, and
+    // measure again until the viewport is right (or the tries run out).
+    let (mut ww, mut wh) = (w, h);
+    let mut v = json!(null);
+    for _ in 0..20 {
+        client.set_window_size(ww, wh).await?;
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        v = client
+            .execute("return [innerWidth, innerHeight];", vec![])
+            .await?;
+        let (iw, ih) = (v[0].as_u64().unwrap() as u32, v[1].as_u64().unwrap() as u32);
+        if (iw, ih) == (w, h) {
+            break;
+        }
+        ww = (ww + w).saturating_sub(iw).max(w);
+        wh = (wh + h).saturating_sub(ih).max(h);
+    }
     assert_eq!(v, json!([w, h]), "the viewport");
     Ok(())
 }

@@ -165,3 +165,24 @@ pub async fn settled(
         }
     }
 }
+
+/// Waits (at most a minute) until `script` returns something other than
+/// null or false.
+pub async fn until(
+    client: &fantoccini::Client,
+    script: &str,
+    what: &str,
+) -> Result<serde_json::Value, fantoccini::error::CmdError> {
+    let start = Instant::now();
+    loop {
+        let v = client.execute(script, vec![]).await?;
+        if !v.is_null() && v != serde_json::json!(false) {
+            return Ok(v);
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "waited for {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
