@@ -325,6 +325,12 @@ pub trait Backend {
     fn listable(&self) -> Result<(), EngineError> {
         Ok(())
     }
+    /// Whether [`Backend::listable`] holds, asking the cheap
+    /// [`Backend::surely_unlistable`] first: for figures and narration,
+    /// which only need the answer, on models often far too large to list.
+    fn can_list(&self) -> bool {
+        !self.surely_unlistable() && self.listable().is_ok()
+    }
     /// A cheap test that [`Backend::listable`] fails (false when unsure):
     /// a symbolic model counts the states one agent considers possible,
     /// without the fixpoint of its reachable states, so that narration

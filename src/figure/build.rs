@@ -230,7 +230,7 @@ fn placement_figure(
     let Some(kind) = view.card else {
         return Ok(None);
     };
-    if view.all || model.listable().is_ok() {
+    if view.all || model.can_list() {
         return Ok(None);
     }
     let Some(found) = model.placements(kind, view.only, view.max_nodes) else {
@@ -898,7 +898,7 @@ impl<'a> Labeller<'a> {
 /// Whether the worlds `view` draws are more than it may draw, or cannot be
 /// listed one by one.
 pub fn too_large(model: &dyn Backend, view: &View) -> bool {
-    if model.listable().is_err() {
+    if !model.can_list() {
         return true;
     }
     let limit = view.max_nodes as u128;

@@ -206,7 +206,7 @@ fn known_before(session: &Session, stmt: &crate::syntax::ast::Statement) -> Opti
     // Narration visits every world for every player: a web step narrates
     // only models small enough to stay fast.
     let small = play.model.agents() <= NARRATED_AGENTS
-        && play.model.listable().is_ok()
+        && play.model.can_list()
         && play.model.world_count() <= NARRATED_WORLDS;
     (small && crate::interp::is_move(stmt))
         .then(|| narrate::knowledge(&play.table, &*play.model))

@@ -50,8 +50,10 @@ fn checkpoints(script: &Script) -> Vec<String> {
 
 /// Whether a scenario is a benchmark (under `scenarios/bench/`) or starts
 /// from a symbolic model (a full deck): its every step is too slow to draw
-/// and quiz in a test build. The web lecture draws and quizzes it at its
-/// start and its end (stepping through every move between), and the
+/// and quiz in a test build (all of them took 190 s on the loaded 2-core
+/// machine). The web lecture draws and quizzes it every
+/// [`HEAVY_STRIDE`] steps and at its end (stepping through every move
+/// between; `DEALER_LONG=1` draws every step), and the
 /// generated quiz leaves it out (generating is bounded per point, but
 /// replaying these and deciding on their symbolic models takes a minute or
 /// more in a test build: the full-deck Kwartet about 90 s a level).
@@ -318,6 +320,9 @@ fn every_scenario_steps_to_its_end_in_the_repl() {
     });
 }
 
+/// The steps between two figures of a [`heavy`] scenario on the web.
+const HEAVY_STRIDE: usize = 10;
+
 /// The web lecture: load, then at every step the figure and the step's
 /// questions (each answered), then a step, to the end. No request answers
 /// 5xx; a figure that cannot be drawn is refused with a reason.
@@ -335,6 +340,7 @@ fn every_scenario_is_lectured_on_the_web() {
     );
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
     let files = shipped();
+    let long = std::env::var("DEALER_LONG").is_ok_and(|v| v == "1");
     let failures: Vec<String> = runtime.block_on(async {
         let mut all = Vec::new();
         let tasks: Vec<_> = files
@@ -348,8 +354,12 @@ fn every_scenario_is_lectured_on_the_web() {
                     for path in chunk {
                         let rel = path.strip_prefix(&root).unwrap().display().to_string();
                         let started = std::time::Instant::now();
-                        let every_step = !heavy(&path);
-                        for f in lecture(&app, &rel, every_step).await {
+                        let stride = if heavy(&path) && !long {
+                            HEAVY_STRIDE
+                        } else {
+                            1
+                        };
+                        for f in lecture(&app, &rel, stride).await {
                             failures.push(format!("{rel}: {f}"));
                         }
                         if std::env::var_os("DEALER_SWEEP_TIMES").is_some() {
@@ -367,7 +377,7 @@ fn every_scenario_is_lectured_on_the_web() {
     });
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 
-    async fn lecture(app: &axum::Router, rel: &str, every_step: bool) -> Vec<String> {
+    async fn lecture(app: &axum::Router, rel: &str, stride: usize) -> Vec<String> {
         let mut failures = Vec::new();
         let (s, v) = call(app, "POST", "/api/sessions", Some(json!({ "path": rel }))).await;
         if s != StatusCode::OK {
@@ -377,7 +387,7 @@ fn every_scenario_is_lectured_on_the_web() {
         let statements = v["state"]["statements"].as_array().map_or(0, Vec::len);
         let mut state = v["state"].clone();
         for step in 0..=statements {
-            if !(every_step || step == 0 || at_end(&state)) {
+            if !(step % stride == 0 || at_end(&state)) {
                 let (s, next) = call(app, "POST", &format!("/api/sessions/{id}/step"), None).await;
                 if s != StatusCode::OK {
                     failures.push(format!("step from {}: {s} {next}", state["step"]));

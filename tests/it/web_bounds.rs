@@ -261,3 +261,55 @@ async fn a_busy_session_does_not_hold_up_another() {
     assert!(!busy.is_finished(), "A's job still runs");
     assert!(matches!(busy.await.unwrap(), Err(Failure::Timeout(_))));
 }
+
+/// Muddy children with 100 children after 96 rounds of "nobody knows":
+/// the worlds where at least 97 are muddy, C(100,97) + C(100,98) +
+/// C(100,99) + 1 = 166,751. That is within the symbolic engine's 200,000
+/// worlds to list, but listing them computes 100 relations: the figure and
+/// the quiz of this step were stopped at the time limit (20 s) while the
+/// server listed. The list budget now counts (world, agent) pairs, so the
+/// figure says at once that the model is too large, with its count and
+/// what each child considers possible (the world where it is clean, and
+/// the actual one), and the quiz answers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn muddy_children_after_96_rounds_is_drawn_as_too_large_at_once() {
+    let app = router_with("scenarios".into(), Limits::default());
+    let src = std::fs::read_to_string("scenarios/bench/muddy-100.deal").unwrap();
+    let mut kept: Vec<&str> = Vec::new();
+    for line in src.lines() {
+        kept.push(line);
+        if line.trim_end().ends_with("# round 96") {
+            break;
+        }
+    }
+    let src = format!("{}\ncheckpoint \"r96\"\n", kept.join("\n"));
+    let (s, v) = call(&app, "POST", "/api/sessions", Some(json!({ "src": src }))).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let id = v["id"].as_str().unwrap().to_string();
+    let uri = format!("/api/sessions/{id}/goto");
+    let (s, v) = call(&app, "POST", &uri, Some(json!({ "name": "r96" }))).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["step"], 97, "the father and 96 rounds");
+
+    let req = axum::http::Request::builder()
+        .uri(format!("/api/sessions/{id}/figure"))
+        .body(axum::body::Body::empty())
+        .unwrap();
+    use tower::ServiceExt;
+    let resp = app.clone().oneshot(req).await.unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    let bytes = axum::body::to_bytes(resp.into_body(), 1 << 24)
+        .await
+        .unwrap();
+    let svg = String::from_utf8(bytes.to_vec()).unwrap();
+    assert!(
+        svg.contains("the model has 166,751 worlds, too many to draw"),
+        "{}",
+        &svg[..svg.len().min(2000)]
+    );
+    for child in [1, 50, 100] {
+        assert!(svg.contains(&format!("player {child} considers 2 possible")));
+    }
+    let (s, v) = call(&app, "GET", &format!("/api/sessions/{id}/quiz"), None).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+}
