@@ -4,6 +4,7 @@
 //!
 //! It never prints: it returns [`Output`]s and [`Diagnostic`](crate::diag::Diagnostic)s for a front end to show.
 
+pub mod decides;
 pub mod errors;
 pub mod explain;
 pub mod explicit;

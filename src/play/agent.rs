@@ -126,21 +126,32 @@ impl<'a> View<'a> {
         ask(self.session, &wrapped)
     }
 
-    /// Evaluates formulas that are about the player's perspective as they
-    /// are written (their outermost operators are the player's own `K_me`,
-    /// `M_me`, `Kv_me`, `Kw_me`); any other formula is refused, since it
-    /// could read what the player does not see.
+    /// Evaluates formulas as they are written, each of which must be
+    /// decided by what the player knows (`interp::decides`, the check
+    /// strategies pass): built from the player's own `K_me`, `M_me`,
+    /// `Kv_me`, `Kw_me`, `B_me`, its own hand and the public piles, or else
+    /// known whether true (`Kw_me φ`) on the model. Any other formula is
+    /// refused, naming what it reads that the player does not see.
     pub fn ask_all(&self, formulas: &[String]) -> Result<Vec<bool>, Diagnostic> {
         let me = self.me_name();
-        let own = ["K", "M", "Kv", "Kw", "B"].map(|op| format!("{op}_{me} "));
+        let table = self.table();
         for f in formulas {
-            if !own.iter().any(|o| f.trim_start().starts_with(o.as_str())) {
+            let parsed = crate::syntax::parse_formula(f).map_err(|e| e.to_diagnostic())?;
+            let decided = crate::interp::decides::decided(&parsed, self.me, table, |kw| {
+                Ok(ask(self.session, &[kw.to_string()])?[0])
+            })?;
+            if let Err(sub) = decided {
+                let read = f.get(sub.span.start..sub.span.end).unwrap_or(f.as_str());
                 return Err(Diagnostic::error(
                     "not-own-perspective",
-                    format!("`{f}` is not a question about what player {me} knows"),
-                    Span::new(0, 0),
+                    format!(
+                        "`{f}` reads `{read}`, which player {me} does not know: its answer could differ among the worlds {me} considers possible"
+                    ),
+                    sub.span,
                 )
-                .with_help(format!("start it with K_{me}, M_{me}, Kv_{me} or Kw_{me}")));
+                .with_help(format!(
+                    "ask about what player {me} knows: K_{me} φ, M_{me} φ, Kv_{me} or Kw_{me} φ, its own hand and the public piles"
+                )));
             }
         }
         ask(self.session, formulas)

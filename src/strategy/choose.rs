@@ -474,19 +474,20 @@ impl Asker<'_> {
             knowledge::note(rule, knowledge::Decided::Exempt);
             return Ok(());
         }
-        let Some(sub) = knowledge::unread(instance, me_index, table) else {
-            knowledge::note(rule, knowledge::Decided::BySyntax);
-            return Ok(());
+        let seat = self.seat;
+        let decided =
+            crate::interp::decides::decided(instance, me_index, &seat.table, |kw| self.ask(kw))?;
+        let read = match decided {
+            Ok(crate::interp::decides::Decided::BySyntax) => {
+                knowledge::note(rule, knowledge::Decided::BySyntax);
+                return Ok(());
+            }
+            Ok(crate::interp::decides::Decided::ByModel) => {
+                knowledge::note(rule, knowledge::Decided::ByModel);
+                return Ok(());
+            }
+            Err(sub) => sub.to_string(),
         };
-        let read = sub.to_string();
-        let kw = Formula {
-            kind: FormulaKind::Kw(self.me_name(instance.span), Box::new(instance.clone())),
-            span: instance.span,
-        };
-        if self.ask(&kw)? {
-            knowledge::note(rule, knowledge::Decided::ByModel);
-            return Ok(());
-        }
         let me = &table.players[me_index];
         Err(Diagnostic::error(
             "strategy-knowledge",

@@ -25,11 +25,10 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
-use crate::cards::{game_named, Size, Table};
+use crate::cards::{game_named, Size};
 use crate::diag::Diagnostic;
 use crate::interp::Options;
 use crate::play::Match;
-use crate::syntax::ast::{Formula, FormulaKind};
 
 use super::agent::StrategyAgent;
 use super::{Rule, Strategy};
@@ -98,32 +97,7 @@ pub fn glimpses(rule: &Rule) -> bool {
     rule.template.words.first().is_some_and(|w| w == "glimpse")
 }
 
-/// The first subformula of `f` that player `me` does not decide by
-/// syntax alone (see the module's comment); `None` when `f` is decided.
-pub fn unread<'a>(f: &'a Formula, me: usize, table: &Table) -> Option<&'a Formula> {
-    let mine = |name: &str| table.find_player(name) == Some(me);
-    match &f.kind {
-        FormulaKind::True | FormulaKind::False => None,
-        FormulaKind::Named { name, .. } => {
-            let seen = table
-                .find_location(&name.text)
-                .is_some_and(|l| table.locations[l].seen_by.contains(&me));
-            (!seen).then_some(f)
-        }
-        FormulaKind::HoldsSeq { player, .. } => (!mine(&player.text)).then_some(f),
-        FormulaKind::Not(a) => unread(a, me, table),
-        FormulaKind::And(a, b)
-        | FormulaKind::Or(a, b)
-        | FormulaKind::Implies(a, b)
-        | FormulaKind::Iff(a, b) => unread(a, me, table).or_else(|| unread(b, me, table)),
-        FormulaKind::K(who, _)
-        | FormulaKind::B(who, _)
-        | FormulaKind::M(who, _)
-        | FormulaKind::Kw(who, _) => (!mine(&who.text)).then_some(f),
-        FormulaKind::Kv(who, _) | FormulaKind::KvTerms(who, _) => (!mine(&who.text)).then_some(f),
-        _ => Some(f),
-    }
-}
+pub use crate::interp::decides::unread;
 
 /// The games a strategy is tried on before it is seated ([`probe`]).
 pub const PROBE_GAMES: u64 = 2;
@@ -234,6 +208,7 @@ fn probe_game(strategy: &Strategy, seed: u64) -> Result<(), Diagnostic> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cards::Table;
     use crate::diag::Span;
     use crate::syntax::parse_formula;
 

@@ -780,3 +780,61 @@ fn play_stops_at_max_moves_and_the_written_game_replays() {
     assert!(text.contains("checkpoint \"turn 7\"\n"), "{text}");
     assert!(!text.contains("checkpoint \"turn 8\""), "{text}");
 }
+
+/// An agent may ask only what its player decides, checked on the syntax
+/// tree as strategies are (`interp::decides`). The check was a prefix of
+/// the text, so `K_1 φ & hand_2(X)` was answered: it reads player 2's
+/// hand, which player 1 does not see. Now it is refused with what it
+/// reads; what the player decides by form or by the model is answered as
+/// the engine answers it.
+#[test]
+fn an_agent_asks_only_what_its_player_decides() {
+    use dealer::play::agent::View;
+    let m = Match::new("gofish", 3, Size::Teaching, Options::default()).unwrap();
+    let session = m.session();
+    let view = View::new(session, 0, &[], &[]);
+    let engine = |f: &str| m.ask_all(&[f.to_string()]).unwrap()[0];
+    // A kind whose place in hands 2 and 3 player 1 does not know.
+    let kind = m
+        .playing()
+        .table
+        .deck
+        .kinds
+        .iter()
+        .map(|k| k.name.clone())
+        .find(|k| !engine(&format!("Kw_1 hand_2({k}) | Kw_1 hand_3({k})")))
+        .expect("a kind player 1 cannot place");
+
+    for sneaky in [
+        format!("K_1 true & hand_2({kind})"),
+        format!("hand_2({kind})"),
+        format!("K_2 hand_2({kind})"),
+        format!("hand_3({kind}) | K_1 false"),
+    ] {
+        assert!(!engine(&format!("Kw_1 ({sneaky})")), "{sneaky}");
+        let err = view.ask_all(std::slice::from_ref(&sneaky)).unwrap_err();
+        assert_eq!(err.code, "not-own-perspective", "{sneaky}");
+        assert!(
+            err.message.contains("player 1 does not know"),
+            "{}",
+            err.message
+        );
+        assert!(
+            err.message.contains(&format!("reads `hand_2({kind})`"))
+                || err.message.contains(&format!("reads `K_2 hand_2({kind})`"))
+                || err.message.contains(&format!("reads `hand_3({kind})`")),
+            "{}",
+            err.message
+        );
+    }
+    for fair in [
+        format!("K_1 hand_2({kind})"),
+        format!("hand_1({kind})"),
+        format!("!M_1 hand_2({kind}) | Kw_1 hand_3({kind})"),
+        // Not by its form, but by the model: a tautology is known.
+        format!("hand_2({kind}) | !hand_2({kind})"),
+    ] {
+        let got = view.ask_all(std::slice::from_ref(&fair)).unwrap();
+        assert_eq!(got, vec![engine(&fair)], "{fair}");
+    }
+}
