@@ -37,6 +37,9 @@ function busy(on, lock) {
     $("busy").hidden = true;
     document.body.classList.remove("busy");
     if (!session) ["load", "rerun"].forEach((id) => ($(id).disabled = false));
+    // After the answer is drawn (its figure's request starts before this
+    // timer fires), the next queued key.
+    if (queued.length) setTimeout(runQueued, 0);
   }
 }
 
@@ -60,10 +63,34 @@ async function api(method, url, body) {
   }
 }
 
+// Cancel: the page's requests dropped, the keys queued meanwhile
+// forgotten, and the server told, which stops the session's work at the
+// engine's next step (so the next request is answered at once).
 $("cancel").onclick = () => {
   controller.abort();
   controller = new AbortController();
+  queued = [];
+  sayQueued();
+  if (session) fetch(`/api/sessions/${session}/cancel`, { method: "POST" }).catch(() => {});
 };
+
+// The hall view's keys pressed while a request is under way: run in
+// order once the page is at rest, the busy sign counting them.
+let queued = [];
+function sayQueued() {
+  const n = queued.length;
+  $("busy-what").textContent = n ? `working… ${n} step${n > 1 ? "s" : ""} waiting` : "working…";
+  if (n) {
+    $("busy").hidden = false;
+    document.body.classList.add("busy");
+  }
+}
+function runQueued() {
+  if (inFlight > 0 || !queued.length) return;
+  const next = queued.shift();
+  sayQueued();
+  next();
+}
 
 function showProblem(err) {
   const p = $("problem");
@@ -611,13 +638,22 @@ if (VIEW === "hall") {
       $("q").focus();
       return;
     }
-    if (!session || inFlight > 0) return;
+    if (!session) return;
+    let action = null;
     if (["ArrowRight", "ArrowDown", " ", "PageDown", "Enter"].includes(ev.key)) {
-      ev.preventDefault();
-      act("POST", "/step");
+      action = () => act("POST", "/step");
     } else if (["ArrowLeft", "ArrowUp", "PageUp", "Backspace"].includes(ev.key)) {
-      ev.preventDefault();
-      act("POST", "/back", { n: 1 });
+      action = () => act("POST", "/back", { n: 1 });
+    }
+    if (!action) return;
+    ev.preventDefault();
+    // A key pressed while the page is busy waits its turn (the busy sign
+    // counts it); none is dropped.
+    if (inFlight > 0 || queued.length) {
+      queued.push(action);
+      sayQueued();
+    } else {
+      action();
     }
   });
   let resized = null;
