@@ -321,7 +321,11 @@ fn a_world_s_cards_are_written_alike_in_the_figure_the_panel_and_why() {
                 list[&node.id]
             );
             // A line whose commonly known part is not its first cards.
-            let known: String = line.iter().filter(|s| s.common).map(|s| s.text.as_str()).collect();
+            let known: String = line
+                .iter()
+                .filter(|s| s.common)
+                .map(|s| s.text.as_str())
+                .collect();
             if !known.is_empty() && !cards.starts_with(&known) {
                 mixed += 1;
             }
@@ -333,5 +337,8 @@ fn a_world_s_cards_are_written_alike_in_the_figure_the_panel_and_why() {
         }
     }
     assert!(mixed > 0, "no box marks a part that does not come first");
-    assert!(in_why > 0, "`why` writes no drawn world as `worlds` does: {why}");
+    assert!(
+        in_why > 0,
+        "`why` writes no drawn world as `worlds` does: {why}"
+    );
 }

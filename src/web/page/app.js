@@ -320,7 +320,7 @@ function hideRows(locations) {
     c.type = "checkbox";
     c.value = loc;
     c.checked = was.has(loc);
-    c.onchange = figure;
+    c.onchange = () => figure();
     l.append(c, ` ${loc} `);
     box.appendChild(l);
   });
@@ -454,7 +454,24 @@ async function highlight(box) {
   box.dataset.highlighted = [...lit].sort((a, b) => a - b).join(",");
 }
 
-async function figure() {
+// The hall's caption at the size of the figure's smallest text (not under
+// the hall's least size, nor over a thirtieth of the screen's height);
+// true when that changed the figure's box, which is then drawn again for
+// its new shape (twice at most: the sizes settle at once).
+function hallCaption(svg) {
+  const box = $("figure-box");
+  const cap = $("caption");
+  const least = smallestText(svg);
+  if (!(least < Infinity)) return false;
+  const floor = Math.max(20, innerHeight * 0.0225);
+  const size = Math.max(floor, Math.min(least, innerHeight * 0.032));
+  if (Math.abs(parseFloat(getComputedStyle(cap).fontSize) - size) < 0.5) return false;
+  const before = box.clientHeight;
+  cap.style.fontSize = `${size.toFixed(1)}px`;
+  return Math.abs(box.clientHeight - before) > 2;
+}
+
+async function figure(round = 0) {
   if (!session) return;
   const url = screenUrl();
   $("svg").href = figureUrl("svg");
@@ -488,6 +505,7 @@ async function figure() {
     if (lastState) $("caption").textContent = caption(lastState);
     legible();
     $("figure-error").hidden = true;
+    if (VIEW === "hall" && svg && hallCaption(svg) && round < 2) return figure(round + 1);
     await highlight(box);
   } else {
     const e = await r.json().catch(() => ({ error: r.statusText }));
@@ -525,7 +543,7 @@ $("step").onclick = () => act("POST", "/step");
 $("back").onclick = () => act("POST", "/back", { n: 1 });
 $("checkpoint").onchange = () => $("checkpoint").value && act("POST", "/goto", { name: $("checkpoint").value });
 $("rerun").onclick = () => (session ? act("PUT", "", { src: $("editor").value }) : load({ src: $("editor").value }));
-$("agent").onchange = figure;
+$("agent").onchange = () => figure();
 $("editor").oninput = () => {
   errorLines = new Set();
   colour();
@@ -552,9 +570,9 @@ $("figure-box").onclick = async (ev) => {
     $("world").hidden = false;
   }
 };
-$("card").onchange = figure;
-$("only").onchange = figure;
-$("all").onchange = figure;
+$("card").onchange = () => figure();
+$("only").onchange = () => figure();
+$("all").onchange = () => figure();
 // Full screen: the figure as large as the screen allows, and its text
 // never under 18 px, legible from the back of a lecture hall; a figure too
 // large for both is drawn larger than the screen and scrolls.
@@ -659,7 +677,7 @@ if (VIEW === "hall") {
   let resized = null;
   window.addEventListener("resize", () => {
     clearTimeout(resized);
-    resized = setTimeout(figure, 300);
+    resized = setTimeout(() => figure(), 300);
   });
 }
 
