@@ -378,7 +378,7 @@ function enable(on, fromBusy) {
   ["svg", "dot", "png"].forEach((id) => {
     $(id).hidden = !on;
   });
-  $("q").placeholder = on ? "? K1 hand2(QH)" : "load a scenario first";
+  $("q").placeholder = on ? (lastState && lastState.example) || "? K1 hand2(Q)" : "load a scenario first";
 }
 
 function perspective() {
