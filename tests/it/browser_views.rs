@@ -108,7 +108,7 @@ const MEASURE: &str = "\
     return { least, drawn, boxes: svg.querySelectorAll('g[id]').length, \
              caption: parseFloat(getComputedStyle(cap).fontSize), \
              captionBottom: cap.getBoundingClientRect().bottom, \
-             captionText: cap.textContent, \
+             captionText: cap.textContent, captionLeast: cap.dataset.least, \
              scrolls: se.scrollHeight > innerHeight + 1 || se.scrollWidth > innerWidth + 1, \
              w: innerWidth, h: innerHeight, rect: [r.left, r.top, r.right, r.bottom], \
              box: [fb.width, fb.height] };";
@@ -203,7 +203,8 @@ fn hall_ok(m: &Value, least_wanted: f64, what: &str, failures: &mut Vec<String>)
     let same = least.min(0.032 * h).max(least_wanted.max(20.0));
     if cap < least_wanted.max(20.0) - 0.05 || (cap - same).abs() > 0.1 * same {
         failures.push(format!(
-            "{what}: caption at {cap} px, the figure's smallest text {least:.1} px"
+            "{what}: caption at {cap} px, the figure's smallest text {least:.1} px (when drawn: {})",
+            m["captionLeast"]
         ));
     }
     let inside = d[0] >= -0.5 && d[1] >= -0.5 && d[2] <= w + 0.5 && d[3] <= h + 0.5;

@@ -455,23 +455,32 @@ async function highlight(box) {
 }
 
 // The hall's caption at the size of the figure's smallest text (not under
-// the hall's least size, nor over a thirtieth of the screen's height);
-// true when that changed the figure's box, which is then drawn again for
-// its new shape (twice at most: the sizes settle at once).
-function hallCaption(svg) {
-  const box = $("figure-box");
+// the hall's least size, nor over a thirtieth of the screen's height). The
+// figure is not drawn again for its box's new shape: the caption changes
+// by a few pixels, and the drawing scales with its box.
+function hallCaption(svg, tries = 0) {
   const cap = $("caption");
   const least = smallestText(svg);
-  if (!(least < Infinity)) return false;
+  // Not laid out yet: at the next frame.
+  if (!(least < Infinity)) {
+    if (tries < 20 && svg.isConnected) requestAnimationFrame(() => hallCaption(svg, tries + 1));
+    return;
+  }
   const floor = Math.max(20, innerHeight * 0.0225);
   const size = Math.max(floor, Math.min(least, innerHeight * 0.032));
-  if (Math.abs(parseFloat(getComputedStyle(cap).fontSize) - size) < 0.5) return false;
-  const before = box.clientHeight;
-  cap.style.fontSize = `${size.toFixed(1)}px`;
-  return Math.abs(box.clientHeight - before) > 2;
+  if (Math.abs(parseFloat(getComputedStyle(cap).fontSize) - size) >= 0.5) cap.style.fontSize = `${size.toFixed(1)}px`;
+  cap.dataset.least = least.toFixed(1);
+}
+// The box's size may still change after the figure is drawn (the page
+// settling): the caption follows the drawing's text.
+if (VIEW === "hall" && window.ResizeObserver) {
+  new ResizeObserver(() => {
+    const svg = $("figure-box").querySelector("svg");
+    if (svg) hallCaption(svg);
+  }).observe($("figure-box"));
 }
 
-async function figure(round = 0) {
+async function figure() {
   if (!session) return;
   const url = screenUrl();
   $("svg").href = figureUrl("svg");
@@ -505,7 +514,7 @@ async function figure(round = 0) {
     if (lastState) $("caption").textContent = caption(lastState);
     legible();
     $("figure-error").hidden = true;
-    if (VIEW === "hall" && svg && hallCaption(svg) && round < 2) return figure(round + 1);
+    if (VIEW === "hall" && svg) hallCaption(svg);
     await highlight(box);
   } else {
     const e = await r.json().catch(() => ({ error: r.statusText }));
