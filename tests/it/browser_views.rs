@@ -198,7 +198,7 @@ fn hall_ok(m: &Value, least_wanted: f64, what: &str, failures: &mut Vec<String>)
         failures.push(format!("{what}: smallest text {least:.1} px"));
     }
     // The caption at the size of the figure's smallest text (up to a
-    // thirtieth of the screen's height, and never under the size wanted).
+    // 3.2% of the screen's height, and never under the size wanted).
     let cap = m["caption"].as_f64().unwrap();
     let same = least.min(0.032 * h).max(least_wanted.max(20.0));
     if cap < least_wanted.max(20.0) - 0.05 || (cap - same).abs() > 0.1 * same {

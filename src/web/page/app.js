@@ -455,7 +455,7 @@ async function highlight(box) {
 }
 
 // The hall's caption at the size of the figure's smallest text (not under
-// the hall's least size, nor over a thirtieth of the screen's height). The
+// the hall's least size, nor over 3.2% of the screen's height). The
 // figure is not drawn again for its box's new shape: the caption changes
 // by a few pixels, and the drawing scales with its box.
 function hallCaption(svg, tries = 0) {
