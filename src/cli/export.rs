@@ -27,7 +27,8 @@ pub struct ExportArgs {
     /// start (unless the scenario has a checkpoint named "start").
     #[arg(long)]
     pub at: Option<String>,
-    /// The figure to write; its extension names the format: .dot, .svg, .png, .pdf or .tex (TikZ).
+    /// The figure to write; its extension names the format: .dot, .svg, .png,
+    /// .tex (TikZ), all drawn by dealer itself, or .pdf (needs Graphviz's `dot`).
     /// Give `-o` again to write the same figure in several formats from one replay.
     #[arg(short = 'o', long = "output", required = true)]
     pub output: Vec<PathBuf>,
@@ -62,7 +63,8 @@ pub struct ExportArgs {
     /// The label font size in points.
     #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(6..=72))]
     pub font_size: u32,
-    /// PNG resolution in dots per inch (Graphviz's default is 96).
+    /// PNG resolution in dots per inch (default 96, as Graphviz's): 192
+    /// draws the same figure twice as many pixels wide.
     #[arg(long, value_parser = clap::value_parser!(u32).range(24..=1200))]
     pub dpi: Option<u32>,
     /// TikZ: write a whole LaTeX document (standalone class), not only the tikzpicture.
@@ -86,9 +88,9 @@ pub enum FormatArg {
     Dot,
     /// SVG.
     Svg,
-    /// PNG (needs Graphviz).
+    /// PNG (drawn by dealer itself; by Graphviz with `DEALER_RENDERER=graphviz`).
     Png,
-    /// PDF (needs Graphviz).
+    /// PDF (needs Graphviz's `dot`).
     Pdf,
     /// A TikZ picture for LaTeX.
     Tikz,

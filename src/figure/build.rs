@@ -252,8 +252,7 @@ fn placement_figure(
     }
     let nodes = order
         .iter()
-        .enumerate()
-        .map(|(r, &i)| placement_node(table, kind, r, &p.keys[i], &p.common[i]))
+        .map(|&i| placement_node(table, kind, &p.keys[i], &p.common[i]))
         .collect();
     let mut edges: Vec<Edge> = shown
         .iter()
@@ -466,8 +465,7 @@ fn project(
     let common = common_placements(model, worlds, &of_world, &keys, kind)?;
     let nodes = order
         .iter()
-        .enumerate()
-        .map(|(r, &i)| placement_node(table, kind, r, &keys[i], &common[i]))
+        .map(|&i| placement_node(table, kind, &keys[i], &common[i]))
         .collect();
     let class = worlds
         .iter()
@@ -520,7 +518,23 @@ fn common_placements(
     Ok(known)
 }
 
-fn placement_node(table: &Table, kind: Kind, r: usize, key: &[u32], common: &[u32]) -> Node {
+/// A place of a card named by where its copies are (`at 2`, `at 1+stock`,
+/// `at stock+stock`): the same box has the same name in every view of the
+/// model (lecture, hall, quiz, `export`), whichever other places are drawn.
+fn placement_name(table: &Table, key: &[u32]) -> String {
+    let at: Vec<&str> = key
+        .iter()
+        .enumerate()
+        .flat_map(|(l, &n)| std::iter::repeat_n(table.locations[l].name.as_str(), n as usize))
+        .collect();
+    if at.is_empty() {
+        "nowhere".into()
+    } else {
+        format!("at {}", at.join("+"))
+    }
+}
+
+fn placement_node(table: &Table, kind: Kind, key: &[u32], common: &[u32]) -> Node {
     let lines = key
         .iter()
         .enumerate()
@@ -550,7 +564,7 @@ fn placement_node(table: &Table, kind: Kind, r: usize, key: &[u32], common: &[u3
         })
         .collect();
     Node {
-        id: format!("s{r}"),
+        id: placement_name(table, key),
         world: None,
         lines,
     }
@@ -811,7 +825,9 @@ impl<'a> Labeller<'a> {
         })
     }
 
-    /// `1: QQA` with the commonly known part (`QQ`) first and marked.
+    /// `1: QQA`, the cards in the deck's order (as `worlds`, `why` and the
+    /// world panel write them), the commonly known copies of each kind
+    /// (`QQ`) first among its copies and marked.
     fn cards_line(&self, w: WorldId, l: usize, counts: &[u32]) -> Vec<Segment> {
         self.cards_line_less(w, l, counts, None)
     }
@@ -827,41 +843,46 @@ impl<'a> Labeller<'a> {
     ) -> Vec<Segment> {
         let deck = &self.table.deck;
         let less = |k: usize| less.map_or(0, |m| m[k]);
-        let known: Vec<u32> = counts
-            .iter()
-            .enumerate()
-            .map(|(k, &c)| {
-                let run = (1..=c)
-                    .take_while(|&n| self.common[&(l, k, n)].contains(&w))
-                    .count() as u32;
-                run.saturating_sub(less(k))
-            })
-            .collect();
-        let rest: Vec<u32> = counts
-            .iter()
-            .zip(&known)
-            .enumerate()
-            .map(|(k, (c, n))| c - less(k) - n)
-            .collect();
         let mut line = vec![Segment::plain(format!(
             "{}: ",
             self.table.locations[l].name
         ))];
-        let any_known = known.iter().any(|&n| n > 0);
-        let any_rest = rest.iter().any(|&n| n > 0);
-        if any_known {
-            line.push(Segment {
-                text: deck.show_cards(&known),
-                common: true,
-            });
+        // Each card once, in the deck's order, marked when commonly known.
+        let mut cards: Vec<(usize, bool)> = Vec::new();
+        for (k, &c) in counts.iter().enumerate() {
+            let run = (1..=c)
+                .take_while(|&n| self.common[&(l, k, n)].contains(&w))
+                .count() as u32;
+            let known = run.saturating_sub(less(k));
+            let shown = c - less(k).min(c);
+            for i in 0..shown {
+                cards.push((k, i < known));
+            }
         }
-        if any_rest || !any_known {
-            let sep = if any_known && !deck.short_names() {
-                " "
-            } else {
-                ""
-            };
-            line.push(Segment::plain(format!("{sep}{}", deck.show_cards(&rest))));
+        if cards.is_empty() {
+            line.push(Segment::plain(deck.show_cards(&vec![0; counts.len()])));
+            return line;
+        }
+        let sep = if deck.short_names() { "" } else { " " };
+        let mut i = 0;
+        while i < cards.len() {
+            let common = cards[i].1;
+            let mut j = i;
+            while j < cards.len() && cards[j].1 == common {
+                j += 1;
+            }
+            let text: Vec<&str> = cards[i..j]
+                .iter()
+                .map(|&(k, _)| deck.kinds[k].name.as_str())
+                .collect();
+            if i > 0 && !sep.is_empty() {
+                line.push(Segment::plain(sep.to_string()));
+            }
+            line.push(Segment {
+                text: text.join(sep),
+                common,
+            });
+            i = j;
         }
         line
     }

@@ -22,6 +22,27 @@ const JOINS: [usize; 3] = [12, 16, 22];
 /// The widths long label lines are wrapped to, in characters.
 const WRAPS: [usize; 2] = [12, 8];
 
+/// The more room between boxes tried when lines bend far round them
+/// (times the usual room).
+const ROOMS: [f64; 3] = [1.6, 2.4, 3.5];
+
+/// Whether the lines reach far beyond the boxes: the drawing more than a
+/// fifth larger, in one direction, than its boxes and their names.
+fn reaches_far(lay: &Layout, font: f64) -> bool {
+    if lay.boxes.is_empty() {
+        return false;
+    }
+    let span = |lo: &dyn Fn(&layout::Boxed) -> f64, hi: &dyn Fn(&layout::Boxed) -> f64| {
+        let min = lay.boxes.iter().map(lo).fold(f64::INFINITY, f64::min);
+        let max = lay.boxes.iter().map(hi).fold(f64::NEG_INFINITY, f64::max);
+        max - min + 2.0 * layout::MARGIN
+    };
+    let w = span(&|b| b.centre.x - b.w / 2.0, &|b| b.centre.x + b.w / 2.0);
+    let h =
+        span(&|b| b.centre.y - b.h / 2.0, &|b| b.centre.y + b.h / 2.0) + layout::NAME_ROOM * font;
+    lay.width > 1.2 * w || lay.height > 1.2 * h
+}
+
 /// The hall's look: the projector's colours and lines at 14 pt labels.
 pub fn look() -> Look {
     Look {
@@ -44,6 +65,7 @@ pub fn to_svg<K: KripkeLike + ?Sized>(fig: &K, aspect: f64) -> String {
         w: FRAME_LINES * font * aspect,
         h: FRAME_LINES * font,
         fill: true,
+        room: 1.0,
     };
     let mut bases: Vec<(Vec<Node>, Vec<String>)> = vec![(fig.nodes().to_vec(), Vec::new())];
     if let Some(shared) = fig.shared() {
@@ -85,9 +107,24 @@ pub fn to_svg<K: KripkeLike + ?Sized>(fig: &K, aspect: f64) -> String {
             }
         }
     }
-    let Some((_, _, wrapped, lay)) = best else {
+    let Some((scale, crossings, wrapped, lay)) = best else {
         return super::svg::to_svg(fig, &look);
     };
+    // Lines bent far round the boxes (many arrows between packed boxes, a
+    // belief model's) shrink the drawing: the same labels with more room
+    // between the boxes, which the lines then pass through, when that
+    // draws larger.
+    let mut best = (scale, crossings, wrapped, lay);
+    if reaches_far(&best.3, font) {
+        for room in ROOMS {
+            let lay = layout::layout_in(&best.2, font, Some(Frame { room, ..frame }));
+            let scale = (frame.w / lay.width).min(frame.h / lay.height);
+            if scale > best.0 * 1.02 {
+                best = (scale, lay.crossings(), best.2, lay);
+            }
+        }
+    }
+    let (_, _, wrapped, lay) = best;
     super::svg::draw(&wrapped, &look, &lay, Some(&legend(&wrapped)))
 }
 
@@ -95,8 +132,15 @@ pub fn to_svg<K: KripkeLike + ?Sized>(fig: &K, aspect: f64) -> String {
 /// counts in words), what the boxes leave out, the shading, the
 /// conventions.
 fn legend<K: KripkeLike + ?Sized>(fig: &K) -> Vec<String> {
-    let mut rows = vec![fig.caption().to_string()];
-    rows.extend(fig.notes());
+    let notes = fig.notes();
+    // A projection's note says what a box is: the caption need not again.
+    let caption = fig.caption();
+    let caption = match caption.split_once(": a projection") {
+        Some((what, _)) if notes.iter().any(|n| n.starts_with("a projection")) => what,
+        _ => caption,
+    };
+    let mut rows = vec![caption.to_string()];
+    rows.extend(notes);
     rows.extend(fig.marked_note().map(str::to_string));
     rows.push("double border: the actual world; underlined: common knowledge".into());
     rows

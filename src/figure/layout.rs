@@ -224,6 +224,11 @@ pub struct Frame {
     /// A screen to fill (the lecture hall's figure): more than four
     /// worlds on a circle sit on an ellipse of the frame's shape instead.
     pub fill: bool,
+    /// How many times the usual room between boxes to leave (1 for a
+    /// slide); more lets many lines pass between the boxes instead of
+    /// bending far round them (the hall's figure tries it when its lines
+    /// bend far).
+    pub room: f64,
 }
 
 /// Lays out `fig` with labels at `font` points.
@@ -619,10 +624,9 @@ fn grid(rows: usize, cols: usize, cw: f64, ch: f64) -> Shape {
 /// between neighbours for two or three lines bent apart and the world
 /// names above the boxes; on a slide (`frame`), for one line and a name.
 fn cells(sizes: &[(f64, f64)], font: f64, frame: Option<Frame>) -> (f64, f64) {
-    let (gx, gy) = if frame.is_some() {
-        (2.0, 2.5)
-    } else {
-        (4.5, 4.5)
+    let (gx, gy) = match frame {
+        Some(f) => (2.0 * f.room, 2.5 * f.room),
+        None => (4.5, 4.5),
     };
     let widest = sizes.iter().map(|s| s.0).fold(0.0, f64::max);
     let tallest = sizes.iter().map(|s| s.1).fold(0.0, f64::max);
@@ -999,7 +1003,7 @@ fn place(sizes: &[(f64, f64)], font: f64, frame: Option<Frame>) -> Vec<Point> {
     if let Some(frame) = frame.filter(|f| f.fill && n > 4) {
         return ellipse(sizes, font, frame);
     }
-    let gap = 3.0 * font;
+    let gap = 3.0 * font * frame.map_or(1.0, |f| f.room);
     let widest = sizes.iter().map(|s| s.0).fold(0.0, f64::max);
     let tallest = sizes.iter().map(|s| s.1).fold(0.0, f64::max);
     if n <= 2 {
@@ -1031,7 +1035,7 @@ fn place(sizes: &[(f64, f64)], font: f64, frame: Option<Frame>) -> Vec<Point> {
 /// direction or the other), so that a wide screen is filled.
 fn ellipse(sizes: &[(f64, f64)], font: f64, frame: Frame) -> Vec<Point> {
     let n = sizes.len();
-    let gap = 2.0 * font;
+    let gap = 2.0 * font * frame.room;
     let widest = sizes.iter().map(|s| s.0).fold(0.0, f64::max);
     let tallest = sizes.iter().map(|s| s.1).fold(0.0, f64::max);
     let target = frame.w / frame.h;

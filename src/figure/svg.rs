@@ -279,14 +279,15 @@ fn nodes<K: KripkeLike + ?Sized>(
             );
         }
         // The hall's figure leaves out a name its box already says (a
-        // world of variables, `month=5,day=15`).
+        // world of variables, `month=5,day=15`; a card's place, `at 2`).
         let label: String = node
             .lines
             .iter()
             .flatten()
             .map(|s| s.text.as_str())
             .collect();
-        let said = node.id.contains('=') && node.id.split(',').all(|part| label.contains(part));
+        let said = node.world.is_none()
+            || node.id.contains('=') && node.id.split(',').all(|part| label.contains(part));
         if !(hall && said) {
             let _ = writeln!(
                 out,

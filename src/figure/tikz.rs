@@ -362,6 +362,7 @@ fn slide_layout<K: KripkeLike + ?Sized>(fig: &K) -> layout::Layout {
         w: BEAMER_TEXTWIDTH,
         h: SLIDE_HEIGHT * BEAMER_TEXTHEIGHT - legend,
         fill: false,
+        room: 1.0,
     };
     layout::layout_in(fig, SLIDE_LAYOUT, Some(frame))
 }

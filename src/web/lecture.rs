@@ -59,6 +59,8 @@ pub struct Lecture {
     /// The first answer given to each question (by statement), right or
     /// wrong: the quiz view's score.
     score: std::collections::BTreeMap<usize, bool>,
+    /// The Ask box's example query ([`State::example`]).
+    example: String,
 }
 
 /// The quiz view's score: questions answered (the first answer counts)
@@ -135,6 +137,9 @@ pub struct State {
     pub student: bool,
     /// The quiz's score so far.
     pub score: Score,
+    /// A query the Ask box answers on this scenario (its placeholder):
+    /// `? K1 hand2(Q)`.
+    pub example: String,
 }
 
 /// Turns a diagnostic into a [`Problem`] located in `src`.
@@ -290,12 +295,62 @@ impl Lecture {
             },
         );
         steps.set_start();
-        Ok(Lecture {
+        let mut lecture = Lecture {
             steps,
             problem,
             student: false,
             score: Default::default(),
-        })
+            example: String::new(),
+        };
+        lecture.example = lecture.example_query();
+        Ok(lecture)
+    }
+
+    /// A query about the loaded scenario that the Ask box answers: whether
+    /// the first player knows where a card of the second player's hand is
+    /// (`? K1 hand2(Q)`), else knows a value of a variable (`? K[Albert]
+    /// month = 7`) or a proposition true in the actual world; asked with
+    /// `?`, which any model answers (`why` lists worlds, which a full deck
+    /// has too many of). Checked here, so the example answers. A scenario
+    /// whose deal is not built yet (nothing before its first move asked
+    /// about it: the first question builds it) gets `? true`, unchecked.
+    fn example_query(&self) -> String {
+        let Some(play) = self.steps.session().playing() else {
+            return "? true".into();
+        };
+        let table = &play.table;
+        let agent = |a: usize| {
+            let name = &table.players[a];
+            if name.chars().all(|c| c.is_ascii_digit()) {
+                name.clone()
+            } else {
+                format!("[{name}]")
+            }
+        };
+        let mut tries = Vec::new();
+        if !table.players.is_empty() {
+            let a = agent(0);
+            let b = table.players.len().min(2) - 1;
+            let actual = play.model.actual_world();
+            if !table.deck.kinds.is_empty() {
+                let held = actual.cards[table.hand(b)].iter().position(|&n| n > 0);
+                let kind = &table.deck.kinds[held.unwrap_or(0)].name;
+                tries.push(format!("? K{a} hand{}({kind})", agent(b)));
+            }
+            let name = play.world_name(play.model.actual());
+            if let Some((var, value)) = name.split(',').next().and_then(|v| v.split_once('=')) {
+                tries.push(format!("? K{a} {var} = {value}"));
+            }
+            let props = play.props.iter().zip(&actual.props);
+            if let Some((p, _)) = props.clone().find(|(p, &v)| v && !p.contains('#')) {
+                tries.push(format!("? K{a} {p}"));
+            }
+            tries.push(format!("? K{a} true"));
+        }
+        tries
+            .into_iter()
+            .find(|q| self.query(q).is_ok())
+            .unwrap_or_else(|| "? true".into())
     }
 
     /// The scenario, the current session and the indices of the
@@ -451,6 +506,7 @@ impl Lecture {
             problem: self.problem.clone(),
             student: self.student,
             score: self.score(),
+            example: self.example.clone(),
         }
     }
 

@@ -208,6 +208,7 @@ pub fn router_with(root: PathBuf, limits: Limits) -> Router {
         .route("/api/sessions/{id}/back", post(back))
         .route("/api/sessions/{id}/goto", post(goto))
         .route("/api/sessions/{id}/query", post(query))
+        .route("/api/sessions/{id}/cancel", post(cancel_jobs))
         .route("/api/sessions/{id}/figure", get(figure))
         .route("/api/sessions/{id}/world/{w}", get(world))
         .route("/api/sessions/{id}/perspective", get(perspective))
@@ -467,6 +468,17 @@ async fn edit(
         Ok(())
     })
     .await
+}
+
+/// `POST /api/sessions/{id}/cancel`: the page's Cancel button. Stops the
+/// session's requests under way at the engine's next step (each answers
+/// as interrupted and changes nothing), without waiting in the session's
+/// queue; answers `{ "cancelled": N }`, the number of requests stopped.
+async fn cancel_jobs(
+    State(app): State<Shared>,
+    UrlPath(id): UrlPath<String>,
+) -> Json<serde_json::Value> {
+    Json(json!({ "cancelled": app.pool.cancel(&id) }))
 }
 
 #[derive(Deserialize)]

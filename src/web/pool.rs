@@ -15,6 +15,10 @@
 //! the handler also cancels when it stops waiting (the time limit, or the
 //! client gone): the engine stops the job at its next step, so the
 //! session's next request does not queue behind an abandoned computation.
+//! The page's Cancel button does the same at once ([`Pool::cancel`]): it
+//! cancels the tokens of every job of the session that a handler still
+//! waits for, so the request sent after it is answered as soon as the
+//! engine reaches its next step.
 //!
 //! A job that panics (a bug in dealer) ends with [`Failure::Panic`]; its
 //! thread and session stay, and so do all the other sessions.
@@ -180,6 +184,9 @@ struct State {
     closed: HashSet<String>,
     closed_order: VecDeque<String>,
     swept: Option<Instant>,
+    /// The tokens of the cancellable jobs each session's handlers wait
+    /// for, by job number (what [`Pool::cancel`] cancels).
+    waited: HashMap<String, Vec<(u64, cancel::Token)>>,
 }
 
 /// How many closed sessions' ids are remembered.
@@ -189,6 +196,8 @@ struct Registry {
     state: Mutex<State>,
     limits: Limits,
     threads: AtomicU64,
+    /// Numbers the jobs (for [`State::waited`]).
+    jobs: AtomicU64,
 }
 
 impl Registry {
@@ -298,6 +307,7 @@ impl Pool {
                 state: Mutex::new(State::default()),
                 limits: limits.clone(),
                 threads: AtomicU64::new(0),
+                jobs: AtomicU64::new(0),
             }),
             next: AtomicU64::new(0),
             seed: std::collections::hash_map::RandomState::new()
@@ -320,6 +330,22 @@ impl Pool {
         let state = self.registry.lock();
         let held = state.live.values().filter(|l| l.holds);
         held.fold((0, 0), |(n, b), l| (n + 1, b + l.bytes))
+    }
+
+    /// Cancels every job of session `id` that a handler waits for (the
+    /// page's Cancel button): each stops at the engine's next step, commits
+    /// nothing and answers as interrupted, so the session's next request
+    /// runs at once. A game's move, which runs to its end, is not
+    /// cancelled. Answers how many jobs were cancelled.
+    pub fn cancel(&self, id: &str) -> usize {
+        let state = self.registry.lock();
+        let Some(list) = state.waited.get(id) else {
+            return 0;
+        };
+        for (_, token) in list {
+            token.cancel();
+        }
+        list.len()
     }
 
     /// The thread of session `id`, started when it has none; `Closed`
@@ -417,16 +443,46 @@ impl Pool {
         let deadline = Instant::now() + self.limit + Duration::from_millis(250);
         let token = cancel::Token::new(cancellable.then_some(deadline));
         // Cancels the job when this future ends without its answer: the
-        // time limit below, or the client gone (the future dropped).
-        struct StopUnlessDone(cancel::Token, bool, bool);
+        // time limit below, or the client gone (the future dropped); and
+        // keeps its token where a Cancel finds it while it is waited for.
+        struct StopUnlessDone {
+            token: cancel::Token,
+            answered: bool,
+            cancellable: bool,
+            registry: Arc<Registry>,
+            id: String,
+            job: u64,
+        }
         impl Drop for StopUnlessDone {
             fn drop(&mut self) {
-                if !self.1 && self.2 {
-                    self.0.cancel();
+                if !self.answered && self.cancellable {
+                    self.token.cancel();
+                }
+                if self.cancellable {
+                    let mut state = self.registry.lock();
+                    if let Some(list) = state.waited.get_mut(&self.id) {
+                        list.retain(|(n, _)| *n != self.job);
+                        if list.is_empty() {
+                            state.waited.remove(&self.id);
+                        }
+                    }
                 }
             }
         }
-        let mut guard = StopUnlessDone(token.clone(), false, cancellable);
+        let job_no = self.registry.jobs.fetch_add(1, Ordering::Relaxed);
+        if cancellable {
+            let mut state = self.registry.lock();
+            let list = state.waited.entry(id.to_string()).or_default();
+            list.push((job_no, token.clone()));
+        }
+        let mut guard = StopUnlessDone {
+            token: token.clone(),
+            answered: false,
+            cancellable,
+            registry: self.registry.clone(),
+            id: id.to_string(),
+            job: job_no,
+        };
         let job: Job = Box::new(move |s: &mut Sessions| {
             let waiting = || !tx.is_closed() && !token.is_cancelled();
             let out = catch_unwind(AssertUnwindSafe(|| {
@@ -443,7 +499,7 @@ impl Pool {
             self.thread(id)?.send(job).map_err(|_| Failure::Gone)?;
         }
         let answer = tokio::time::timeout(self.limit, rx).await;
-        guard.1 = answer.as_ref().is_ok_and(|a| a.is_ok());
+        guard.answered = answer.as_ref().is_ok_and(|a| a.is_ok());
         drop(guard);
         match answer {
             Ok(Ok(Ok(v))) => Ok(v),

@@ -229,6 +229,7 @@ const SLIDE: layout::Frame = layout::Frame {
     w: 307.3,
     h: 179.3,
     fill: false,
+    room: 1.0,
 };
 
 /// The label size the crossing checks lay figures out at.

@@ -400,6 +400,29 @@ fn every_scenario_is_lectured_on_the_web() {
             if s.is_server_error() || (s != StatusCode::OK && fig["error"].as_str().is_none()) {
                 failures.push(format!("figure at step {}: {s} {fig}", state["step"]));
             }
+            // The Ask box's example parses and answers here (not asked of
+            // a heavy scenario, whose first question may build its deal
+            // for longer than the time limit, in a step the engine cannot
+            // stop).
+            match state["example"].as_str() {
+                Some(example) if every_step => {
+                    let (s, a) = call(
+                        app,
+                        "POST",
+                        &format!("/api/sessions/{id}/query"),
+                        Some(json!({ "q": example })),
+                    )
+                    .await;
+                    if s != StatusCode::OK || a["lines"].as_array().is_none_or(Vec::is_empty) {
+                        failures.push(format!(
+                            "example {example:?} at step {}: {s} {a}",
+                            state["step"]
+                        ));
+                    }
+                }
+                Some(_) => {}
+                None => failures.push("no example query".into()),
+            }
             let (s, q) = call(app, "GET", &format!("/api/sessions/{id}/quiz"), None).await;
             if s != StatusCode::OK {
                 failures.push(format!("quiz at step {}: {s} {q}", state["step"]));

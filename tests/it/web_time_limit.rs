@@ -124,3 +124,70 @@ async fn a_late_game_move_is_not_cancelled() {
     assert!(matches!(late, Err(Failure::Timeout(_))));
     assert_eq!(rx.recv_timeout(Duration::from_secs(2)), Ok(true));
 }
+
+/// The page's Cancel (`POST /api/sessions/{id}/cancel`): a long query
+/// (muddy children with 200 children, the father's announcement and 150
+/// rounds of "nobody knows" inside one `?`, about 9 s in a test build)
+/// is stopped a moment after it started; it answers as interrupted at
+/// once, and the session's next, light question is answered within a
+/// second of the Cancel, the session as it was.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancel_stops_a_long_query_and_the_next_question_answers_at_once() {
+    let app = router("scenarios".into(), Duration::from_secs(60));
+    // The scenario up to the father's announcement (its first move), with
+    // the announcement as a `let`.
+    let full = dealer::cli::gen::muddy(200);
+    let mut src = String::new();
+    for line in full.lines() {
+        if let Some(some) = line.strip_prefix("announce ") {
+            src.push_str(&format!("let some = {}\n", some.split('#').next().unwrap()));
+            break;
+        }
+        src.push_str(line);
+        src.push('\n');
+    }
+    let (s, v) = call(&app, "POST", "/api/sessions", Some(json!({ "src": src }))).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let id = v["id"].as_str().unwrap().to_string();
+    let before = v["state"].clone();
+
+    let long = {
+        let (app, id) = (app.clone(), id.clone());
+        tokio::spawn(async move {
+            let q = format!("? [!some] {}everyone", "[!nobody] ".repeat(150));
+            let uri = format!("/api/sessions/{id}/query");
+            let (s, v) = call(&app, "POST", &uri, Some(json!({ "q": q }))).await;
+            (s, v, Instant::now())
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(!long.is_finished(), "the long query ended by itself");
+    let cancelled = Instant::now();
+    let (s, v) = call(&app, "POST", &format!("/api/sessions/{id}/cancel"), None).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["cancelled"], 1, "{v}");
+    // Child 1 sees child 2's forehead.
+    let (s, v) = call(
+        &app,
+        "POST",
+        &format!("/api/sessions/{id}/query"),
+        Some(json!({ "q": "? K1 forehead2(M)" })),
+    )
+    .await;
+    let took = cancelled.elapsed();
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["lines"][0], "? K1 forehead2(M): true", "{v}");
+    assert!(
+        took < Duration::from_secs(1),
+        "the question waited {took:?}"
+    );
+    let (s, v, ended) = long.await.unwrap();
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("interrupted"), "{v}");
+    assert!(ended.duration_since(cancelled) < Duration::from_secs(1));
+    // Nothing changed, and a Cancel with nothing under way stops nothing.
+    let (_, now) = call(&app, "GET", &format!("/api/sessions/{id}"), None).await;
+    assert_eq!(now, before);
+    let (_, v) = call(&app, "POST", &format!("/api/sessions/{id}/cancel"), None).await;
+    assert_eq!(v["cancelled"], 0, "{v}");
+}

@@ -285,3 +285,60 @@ fn worlds_of_variables_are_named_by_their_values() {
     }
     assert_eq!(fig.nodes[fig.actual.unwrap()].id, "month=7,day=16");
 }
+
+/// One order of cards everywhere: a world's cards are written alike, in
+/// the deck's order (`QQA`, never the commonly known part first), by the
+/// figure's box, the world panel, `worlds` and `why`, also where the box
+/// underlines the commonly known copies of a hand.
+#[test]
+fn a_world_s_cards_are_written_alike_in_the_figure_the_panel_and_why() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scenarios/gofish/simplified.deal"
+    );
+    let src = std::fs::read_to_string(file).unwrap();
+    let mut lecture = Lecture::load("simplified.deal", &src, options()).unwrap();
+    lecture.goto("turn 2").unwrap();
+    let fig = lecture.figure_value(&View::default()).unwrap();
+    let list = listed(&lecture);
+    // `why` names another world player 3 considers possible and writes
+    // it as `worlds` does.
+    let why = lecture.query("why K3 1_QQQ").unwrap().join("\n");
+    let mut mixed = 0;
+    let mut in_why = 0;
+    for node in &fig.nodes {
+        let info = lecture.world(node.world.unwrap()).unwrap();
+        for line in &node.lines {
+            let text: String = line.iter().map(|s| s.text.as_str()).collect();
+            let (loc, cards) = text.split_once(": ").unwrap();
+            let panel = &info.places.iter().find(|(l, _)| l == loc).unwrap().1;
+            assert_eq!(cards, panel, "{}: the box and the world panel", node.id);
+            let listed = format!("{loc}:{cards}");
+            assert!(
+                list[&node.id].split(' ').any(|part| part == listed),
+                "{}: the box writes {listed}, `worlds` {}",
+                node.id,
+                list[&node.id]
+            );
+            // A line whose commonly known part is not its first cards.
+            let known: String = line
+                .iter()
+                .filter(|s| s.common)
+                .map(|s| s.text.as_str())
+                .collect();
+            if !known.is_empty() && !cards.starts_with(&known) {
+                mixed += 1;
+            }
+        }
+        let line = format!("{} {}", node.id, list[&node.id]);
+        let words = |l: &str| l.split_whitespace().collect::<Vec<_>>().join(" ");
+        if why.lines().any(|l| words(l) == words(&line)) {
+            in_why += 1;
+        }
+    }
+    assert!(mixed > 0, "no box marks a part that does not come first");
+    assert!(
+        in_why > 0,
+        "`why` writes no drawn world as `worlds` does: {why}"
+    );
+}

@@ -37,6 +37,9 @@ function busy(on, lock) {
     $("busy").hidden = true;
     document.body.classList.remove("busy");
     if (!session) ["load", "rerun"].forEach((id) => ($(id).disabled = false));
+    // After the answer is drawn (its figure's request starts before this
+    // timer fires), the next queued key.
+    if (queued.length) setTimeout(runQueued, 0);
   }
 }
 
@@ -60,10 +63,34 @@ async function api(method, url, body) {
   }
 }
 
+// Cancel: the page's requests dropped, the keys queued meanwhile
+// forgotten, and the server told, which stops the session's work at the
+// engine's next step (so the next request is answered at once).
 $("cancel").onclick = () => {
   controller.abort();
   controller = new AbortController();
+  queued = [];
+  sayQueued();
+  if (session) fetch(`/api/sessions/${session}/cancel`, { method: "POST" }).catch(() => {});
 };
+
+// The hall view's keys pressed while a request is under way: run in
+// order once the page is at rest, the busy sign counting them.
+let queued = [];
+function sayQueued() {
+  const n = queued.length;
+  $("busy-what").textContent = n ? `working… ${n} step${n > 1 ? "s" : ""} waiting` : "working…";
+  if (n) {
+    $("busy").hidden = false;
+    document.body.classList.add("busy");
+  }
+}
+function runQueued() {
+  if (inFlight > 0 || !queued.length) return;
+  const next = queued.shift();
+  sayQueued();
+  next();
+}
 
 function showProblem(err) {
   const p = $("problem");
@@ -293,7 +320,7 @@ function hideRows(locations) {
     c.type = "checkbox";
     c.value = loc;
     c.checked = was.has(loc);
-    c.onchange = figure;
+    c.onchange = () => figure();
     l.append(c, ` ${loc} `);
     box.appendChild(l);
   });
@@ -351,7 +378,7 @@ function enable(on, fromBusy) {
   ["svg", "dot", "png"].forEach((id) => {
     $(id).hidden = !on;
   });
-  $("q").placeholder = on ? "? K1 hand2(QH)" : "load a scenario first";
+  $("q").placeholder = on ? (lastState && lastState.example) || "? K1 hand2(Q)" : "load a scenario first";
 }
 
 function perspective() {
@@ -427,6 +454,32 @@ async function highlight(box) {
   box.dataset.highlighted = [...lit].sort((a, b) => a - b).join(",");
 }
 
+// The hall's caption at the size of the figure's smallest text (not under
+// the hall's least size, nor over 3.2% of the screen's height). The
+// figure is not drawn again for its box's new shape: the caption changes
+// by a few pixels, and the drawing scales with its box.
+function hallCaption(svg, tries = 0) {
+  const cap = $("caption");
+  const least = smallestText(svg);
+  // Not laid out yet: at the next frame.
+  if (!(least < Infinity)) {
+    if (tries < 20 && svg.isConnected) requestAnimationFrame(() => hallCaption(svg, tries + 1));
+    return;
+  }
+  const floor = Math.max(20, innerHeight * 0.0225);
+  const size = Math.max(floor, Math.min(least, innerHeight * 0.032));
+  if (Math.abs(parseFloat(getComputedStyle(cap).fontSize) - size) >= 0.5) cap.style.fontSize = `${size.toFixed(1)}px`;
+  cap.dataset.least = least.toFixed(1);
+}
+// The box's size may still change after the figure is drawn (the page
+// settling): the caption follows the drawing's text.
+if (VIEW === "hall" && window.ResizeObserver) {
+  new ResizeObserver(() => {
+    const svg = $("figure-box").querySelector("svg");
+    if (svg) hallCaption(svg);
+  }).observe($("figure-box"));
+}
+
 async function figure() {
   if (!session) return;
   const url = screenUrl();
@@ -461,6 +514,7 @@ async function figure() {
     if (lastState) $("caption").textContent = caption(lastState);
     legible();
     $("figure-error").hidden = true;
+    if (VIEW === "hall" && svg) hallCaption(svg);
     await highlight(box);
   } else {
     const e = await r.json().catch(() => ({ error: r.statusText }));
@@ -498,7 +552,7 @@ $("step").onclick = () => act("POST", "/step");
 $("back").onclick = () => act("POST", "/back", { n: 1 });
 $("checkpoint").onchange = () => $("checkpoint").value && act("POST", "/goto", { name: $("checkpoint").value });
 $("rerun").onclick = () => (session ? act("PUT", "", { src: $("editor").value }) : load({ src: $("editor").value }));
-$("agent").onchange = figure;
+$("agent").onchange = () => figure();
 $("editor").oninput = () => {
   errorLines = new Set();
   colour();
@@ -525,9 +579,9 @@ $("figure-box").onclick = async (ev) => {
     $("world").hidden = false;
   }
 };
-$("card").onchange = figure;
-$("only").onchange = figure;
-$("all").onchange = figure;
+$("card").onchange = () => figure();
+$("only").onchange = () => figure();
+$("all").onchange = () => figure();
 // Full screen: the figure as large as the screen allows, and its text
 // never under 18 px, legible from the back of a lecture hall; a figure too
 // large for both is drawn larger than the screen and scrolls.
@@ -611,19 +665,28 @@ if (VIEW === "hall") {
       $("q").focus();
       return;
     }
-    if (!session || inFlight > 0) return;
+    if (!session) return;
+    let action = null;
     if (["ArrowRight", "ArrowDown", " ", "PageDown", "Enter"].includes(ev.key)) {
-      ev.preventDefault();
-      act("POST", "/step");
+      action = () => act("POST", "/step");
     } else if (["ArrowLeft", "ArrowUp", "PageUp", "Backspace"].includes(ev.key)) {
-      ev.preventDefault();
-      act("POST", "/back", { n: 1 });
+      action = () => act("POST", "/back", { n: 1 });
+    }
+    if (!action) return;
+    ev.preventDefault();
+    // A key pressed while the page is busy waits its turn (the busy sign
+    // counts it); none is dropped.
+    if (inFlight > 0 || queued.length) {
+      queued.push(action);
+      sayQueued();
+    } else {
+      action();
     }
   });
   let resized = null;
   window.addEventListener("resize", () => {
     clearTimeout(resized);
-    resized = setTimeout(figure, 300);
+    resized = setTimeout(() => figure(), 300);
   });
 }
 
