@@ -354,12 +354,9 @@ fn every_scenario_is_lectured_on_the_web() {
                     for path in chunk {
                         let rel = path.strip_prefix(&root).unwrap().display().to_string();
                         let started = std::time::Instant::now();
-                        let stride = if heavy(&path) && !long {
-                            HEAVY_STRIDE
-                        } else {
-                            1
-                        };
-                        for f in lecture(&app, &rel, stride).await {
+                        let heavy = heavy(&path);
+                        let stride = if heavy && !long { HEAVY_STRIDE } else { 1 };
+                        for f in lecture(&app, &rel, stride, !heavy).await {
                             failures.push(format!("{rel}: {f}"));
                         }
                         if std::env::var_os("DEALER_SWEEP_TIMES").is_some() {
@@ -377,7 +374,12 @@ fn every_scenario_is_lectured_on_the_web() {
     });
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 
-    async fn lecture(app: &axum::Router, rel: &str, stride: usize) -> Vec<String> {
+    async fn lecture(
+        app: &axum::Router,
+        rel: &str,
+        stride: usize,
+        ask_example: bool,
+    ) -> Vec<String> {
         let mut failures = Vec::new();
         let (s, v) = call(app, "POST", "/api/sessions", Some(json!({ "path": rel }))).await;
         if s != StatusCode::OK {
@@ -405,7 +407,7 @@ fn every_scenario_is_lectured_on_the_web() {
             // for longer than the time limit, in a step the engine cannot
             // stop).
             match state["example"].as_str() {
-                Some(example) if every_step => {
+                Some(example) if ask_example => {
                     let (s, a) = call(
                         app,
                         "POST",
