@@ -638,6 +638,8 @@ fn listed(cx: &Context, ids: &[WorldId]) -> Vec<String> {
 
 /// `why φ for CARD` with the first card kind `phi` mentions; nothing when
 /// it mentions none.
+/// A model the engine answers but cannot lay out card by card (a belief
+/// structure held symbolically) gets the answer alone, with why.
 fn per_card(cx: &Context, f: &ast::Formula, phi: &Formula) -> Result<Vec<String>, Diagnostic> {
     let Some(kind) = first_kind(phi) else {
         return Ok(Vec::new());
@@ -649,7 +651,14 @@ fn per_card(cx: &Context, f: &ast::Formula, phi: &Formula) -> Result<Vec<String>
         kind,
         span: f.span,
     };
-    view.why(f)
+    match view.why(f) {
+        Err(d) if matches!(d.code, "too-many-worlds" | "unsupported" | "out-of-memory") => {
+            Ok(vec![
+                "(this model is too large to show world by world, and its worlds cannot be grouped card by card)".into(),
+            ])
+        }
+        other => other,
+    }
 }
 
 /// The first card kind an atom of `f` counts.

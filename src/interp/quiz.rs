@@ -307,6 +307,12 @@ impl Quiz {
     }
 }
 
+/// Whether an answer line asks to stop the quiz: `quit`, `:q` or
+/// `:quit` (the score of the questions answered is kept).
+pub fn is_quit(line: &str) -> bool {
+    matches!(line.trim().to_lowercase().as_str(), "quit" | ":q" | ":quit")
+}
+
 /// Why an answer was not taken.
 #[derive(Debug)]
 pub enum QuizError {

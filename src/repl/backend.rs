@@ -47,6 +47,23 @@ pub struct Repl {
     quiz: Option<Quiz>,
 }
 
+/// Whether a statement leaves the session as it is (a quiz may replay it).
+fn reads_only(kind: &StatementKind) -> bool {
+    matches!(
+        kind,
+        StatementKind::Question(_)
+            | StatementKind::Query(_)
+            | StatementKind::Valid(_)
+            | StatementKind::Expect(_)
+            | StatementKind::Why(_)
+            | StatementKind::WhyFor { .. }
+            | StatementKind::Worlds(_)
+            | StatementKind::WorldsFor { .. }
+            | StatementKind::WorldsWhere { .. }
+            | StatementKind::Stats
+    )
+}
+
 /// The name under which typed lines are shown in errors.
 pub const INPUT: &str = "<input>";
 
@@ -173,13 +190,22 @@ impl Repl {
         }
     }
 
-    /// `:quiz`: a quiz over the file from the current step, on a copy of
-    /// the session (the REPL's own position does not move).
+    /// `:quiz`: a quiz over the file from the current point, on a copy of
+    /// the session (the REPL's own position does not move). The point's
+    /// questions are asked even when the REPL has passed them (`:goto`
+    /// stops before the next move, after its checkpoint's questions): the
+    /// quiz starts back over the statements that change nothing
+    /// (questions, queries, expectations) up to the point's checkpoint or
+    /// move.
     fn start_quiz(&mut self) -> Vec<Item> {
         let Some(script) = self.script().cloned() else {
             return Vec::new();
         };
-        let quiz = Quiz::new(script, self.session().clone(), self.steps.pos(), None);
+        let mut from = self.steps.pos().min(script.statements.len());
+        while from > 0 && reads_only(&script.statements[from - 1].kind) {
+            from -= 1;
+        }
+        let quiz = Quiz::new(script, self.session().clone(), from, None);
         self.quiz = Some(quiz);
         let mut items = vec![Item::Info(vec![
             "quiz: answer each question on a line (y/n, a number, players); `:quiz stop` ends it"
@@ -192,12 +218,15 @@ impl Repl {
     /// A line typed while a quiz is on: an answer, `:quiz stop` or `:quit`.
     fn quizzing(&mut self, line: &str) -> Vec<Item> {
         let text = line.trim();
+        if text.eq_ignore_ascii_case("quit") {
+            return self.end_quiz("quiz stopped");
+        }
         if text.starts_with(':') {
             return match command::parse(line) {
                 Ok(Command::Quiz(false)) => self.end_quiz("quiz stopped"),
                 Ok(Command::Quit) => {
                     self.quit = true;
-                    Vec::new()
+                    self.end_quiz("quiz stopped")
                 }
                 Ok(_) => vec![Item::Info(vec![
                     "a quiz is on: type the answer, or `:quiz stop` to end it".into(),
@@ -285,6 +314,12 @@ impl Repl {
         };
         let (right, asked) = quiz.score();
         vec![Item::Info(vec![format!("{why}: score {right}/{asked}")])]
+    }
+
+    /// The end of input: a quiz going on stops with the score of the
+    /// questions answered.
+    pub fn finish(&mut self) -> Vec<Item> {
+        self.end_quiz("quiz stopped at the end of input")
     }
 
     /// Whether a quiz is going on (typed lines are its answers).

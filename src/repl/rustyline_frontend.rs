@@ -71,6 +71,7 @@ fn piped(mut repl: Repl, color: bool) -> ExitCode {
         let reply = render(&repl.eval(&input), color);
         let _ = write!(out, "{shown}{reply}");
     }
+    let _ = write!(out, "{}", render(&repl.finish(), color));
     ExitCode::SUCCESS
 }
 
@@ -124,7 +125,12 @@ fn terminal(repl: Repl, color: bool) -> ExitCode {
                 }
             }
             Err(ReadlineError::Interrupted) => continue,
-            Err(_) => break,
+            Err(_) => {
+                if let Some(assist) = editor.helper_mut() {
+                    print!("{}", render(&assist.repl.finish(), color));
+                }
+                break;
+            }
         }
     }
     if let Some(h) = &history {

@@ -452,7 +452,9 @@ fn engine_answers_score_all(path: &str, engine: &str, level: &str) {
     ];
     let mut args = vec![path];
     args.extend(base);
-    let (first, code) = quiz_cli(&args, "");
+    // Levels 1 and 2 ask yes or no: a `y` to each question reads every
+    // answer (the end of the answers would stop the quiz).
+    let (first, code) = quiz_cli(&args, &"y\n".repeat(10));
     assert_eq!(code, 0);
     let recs = records(&first);
     assert!(recs.len() >= 6, "{path}: {} questions", recs.len());
@@ -523,6 +525,8 @@ fn the_quiz_reads_answers_and_writes_records() {
     let sheet = dir.path().join("sheet.csv");
     let f = file.to_str().unwrap();
     // K1 !2_Q is false: `n` is right, and `maybe` cannot be read (wrong).
+    // The answers end there: the quiz stops, its score is of the two
+    // questions answered, and the twelve not reached are not recorded.
     let (out, code) = quiz_cli(&[f, "--out", sheet.to_str().unwrap()], "n\nmaybe\n");
     assert_eq!(code, 0);
     assert!(
@@ -530,9 +534,14 @@ fn the_quiz_reads_answers_and_writes_records() {
         "{out}"
     );
     assert!(out.contains("`maybe`: answer y or n"), "{out}");
-    assert!(out.contains("ask 1 2 Q"), "the move is narrated: {out}");
-    assert!(out.contains(">> now common knowledge"), "{out}");
-    assert_eq!(out.lines().last().unwrap(), "score 1/14");
+    assert!(!out.contains("Q4."), "{out}");
+    assert_eq!(
+        out.lines().last().unwrap(),
+        format!(
+            "stopped: end of input; score 1/2 of the questions answered, kept in {}",
+            sheet.display()
+        )
+    );
     let csv = std::fs::read_to_string(&sheet).unwrap();
     let mut rows = csv.lines();
     assert_eq!(
@@ -544,17 +553,96 @@ fn the_quiz_reads_answers_and_writes_records() {
         "0,5,Does player 1 know that player 2 holds no Q?,K1 !2_Q,no,no,true"
     );
     assert!(rows.next().unwrap().ends_with(",no,maybe,false"));
-    assert_eq!(csv.lines().count(), 15);
-    let (json, _) = quiz_cli(&[f, "--json"], "no\nno\nno\n");
+    assert_eq!(csv.lines().count(), 3);
+    let (json, code) = quiz_cli(&[f, "--json"], "no\nno\nno\n");
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["stopped"], "stopped: end of input");
     let recs = records(&json);
-    assert_eq!(recs.len(), 14);
+    assert_eq!(recs.len(), 3);
     assert_eq!(recs[0]["step"], 0);
     assert_eq!(recs[0]["formula"], "K1 !2_Q");
     assert_eq!(recs[2]["given"], "no");
     assert_eq!(recs[2]["right"], true);
-    assert_eq!(recs[3]["given"], serde_json::Value::Null);
+    // An answer to every question: the quiz runs to its end.
+    let (out, code) = quiz_cli(&[f], &"n\n".repeat(14));
+    assert_eq!(code, 0);
+    assert!(out.contains("ask 1 2 Q"), "the move is shown: {out}");
+    assert!(out.lines().last().unwrap().starts_with("score "), "{out}");
+    let (json, _) = quiz_cli(&[f, "--json"], &"n\n".repeat(14));
+    let recs = records(&json);
+    assert_eq!(recs.len(), 14);
     assert_eq!(recs[11]["step"], 1, "after the ask");
     assert_eq!(recs[11]["expected"], "1 2 3");
+}
+
+/// `quit` (or `:q`) stops the quiz: the score is of the questions
+/// answered, and a `--out` file named `.json` holds them, written whole
+/// after each answer, with why the quiz stopped.
+#[test]
+fn quit_keeps_the_score_of_the_questions_answered() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("own.deal");
+    std::fs::write(&file, OWN).unwrap();
+    let f = file.to_str().unwrap();
+    let sheet = dir.path().join("sheet.json");
+    let (out, code) = quiz_cli(&[f, "--out", sheet.to_str().unwrap()], "n\ny\nquit\nn\n");
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("Q2."), "{out}");
+    assert!(!out.contains("Q4."), "{out}");
+    assert!(
+        out.contains("stopped: quit; score 1/2 of the questions answered"),
+        "{out}"
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&sheet).unwrap()).unwrap();
+    assert_eq!(v["schema"], "dealer-quiz/1");
+    assert_eq!(v["asked"], 2);
+    assert_eq!(v["right"], 1);
+    assert_eq!(v["stopped"], "stopped: quit");
+    let recs = v["records"].as_array().unwrap();
+    assert_eq!(recs[1]["formula"], "Kw1 hand2(A)");
+    assert_eq!(recs[1]["given"], "yes");
+    assert!(!dir.path().join("sheet.json.part").exists());
+    let (out, _) = quiz_cli(&[f], "y\n:q\n");
+    assert!(
+        out.contains("stopped: quit; score 0/1 of the questions answered"),
+        "{out}"
+    );
+    // An unwritable `.json` is refused before the first question too.
+    let bad = dir.path().join("no such folder").join("sheet.json");
+    let (out, code) = quiz_cli(&[f, "--out", bad.to_str().unwrap()], "n\n");
+    assert_eq!(code, 2);
+    assert!(!out.contains("Q1."), "{out}");
+}
+
+/// A belief structure held symbolically (a card moved while a player
+/// looks away, in a full deck) is quizzed wherever `dealer run` answers
+/// its questions: the answer is checked, and the explanation says why it
+/// shows no worlds.
+#[test]
+fn a_belief_model_can_be_quizzed() {
+    let src = std::fs::read_to_string(root().join("scenarios/gofish/private-move.deal")).unwrap();
+    let upto: String = src
+        .lines()
+        .take_while(|l| !l.starts_with("expect 3(QS)"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let text = format!("{upto}question B1 2(QS)\nquestion K2 3(QS)\n");
+    let script = Script::parse("private.deal", &text).unwrap();
+    let mut quiz = Quiz::new(script, Session::new(options(Engine::Auto)), 0, None);
+    let (events, asked) = quiz.advance().unwrap();
+    assert!(events.len() >= 4, "{events:?}");
+    let asked = asked.unwrap();
+    assert_eq!(asked.text, "Does player 1 believe that player 2 holds QS?");
+    assert_eq!(asked.answer, Answer::YesNo(true));
+    let verdict = quiz.answer(Some("n")).unwrap();
+    assert!(!verdict.right);
+    assert_eq!(verdict.lines[0], "the answer is yes");
+    let (_, asked) = quiz.advance().unwrap();
+    assert_eq!(asked.unwrap().answer, Answer::YesNo(true));
+    assert!(quiz.answer(Some("y")).unwrap().right);
+    assert_eq!(quiz.score(), (1, 2));
 }
 
 /// A scenario whose third statement after its questions fails: a false
@@ -619,7 +707,7 @@ fn an_error_later_keeps_every_answer_given() {
     assert_eq!(rows.len(), 3, "{csv}");
     assert!(rows[1].ends_with(",no,no,true"), "{csv}");
     assert!(rows[2].ends_with(",no,'=1+1,false"), "{csv}");
-    let (json, code) = quiz_cli(&[f, "--json"], "n\n");
+    let (json, code) = quiz_cli(&[f, "--json"], "n\ny\n");
     assert_eq!(code, 2);
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["records"].as_array().unwrap().len(), 2);
@@ -631,7 +719,7 @@ fn an_error_later_keeps_every_answer_given() {
     // A quiz that runs to its end has no `stopped`.
     let own = dir.path().join("own.deal");
     std::fs::write(&own, OWN).unwrap();
-    let (json, code) = quiz_cli(&[own.to_str().unwrap(), "--json"], "");
+    let (json, code) = quiz_cli(&[own.to_str().unwrap(), "--json"], &"n\n".repeat(14));
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert!(v.get("stopped").is_none(), "{json}");
