@@ -55,6 +55,10 @@ pub struct QuizArgs {
     /// counts.
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=3))]
     pub level: Option<u8>,
+    /// Say after each move what it made known, as `dealer run` does (off
+    /// by default: narration can give answers away).
+    #[arg(long)]
+    pub narrate: bool,
     /// The engine and its budget.
     #[command(flatten)]
     pub model: ModelArgs,
@@ -180,13 +184,26 @@ pub fn run(args: &QuizArgs, color: bool) -> u8 {
             End::Failed(d.message.clone())
         }
     };
+    // The opening comment and the deal, before the first move.
+    let opening = quiz.opening();
+    if let (true, Ok(lines)) = (text, &opening) {
+        for l in lines {
+            println!("{l}");
+        }
+        if !lines.is_empty() {
+            println!();
+        }
+    }
     let end = 'quiz: loop {
+        if let Err(d) = &opening {
+            break failed(d);
+        }
         let (events, asked) = match quiz.advance() {
             Ok(x) => x,
             Err(d) => break failed(&d),
         };
         if text {
-            show_events(&events);
+            show_events(&events, args.narrate);
         }
         let Some(asked) = asked else {
             break End::Finished;
@@ -442,20 +459,23 @@ impl Sheet {
     }
 }
 
-fn show_events(events: &[Event]) {
+/// The moves in words, the rules' notes and, with `--narrate`, what each
+/// move made known.
+fn show_events(events: &[Event], narrate: bool) {
     for e in events {
         match e {
             Event::Moved {
                 line,
-                source,
+                said,
                 notes,
                 narration,
+                ..
             } => {
-                println!("{}  {}", format!("{line:>4}").dimmed(), source.cyan());
+                println!("{}  {}", format!("{line:>4}").dimmed(), said.cyan());
                 for n in notes {
                     println!("        {}", n.dimmed());
                 }
-                for n in narration {
+                for n in narration.iter().filter(|_| narrate) {
                     println!("  {} {}", ">>".blue().bold(), n.bold());
                 }
             }

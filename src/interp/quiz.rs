@@ -20,6 +20,7 @@ use crate::syntax::parse_statement;
 use super::narrate::{self, Knowledge};
 use super::question::{Answer, Asked, Verdict};
 use super::session::{Output, Session};
+use super::wording;
 use super::Script;
 
 /// A question to pose: its statement and the text its spans point into.
@@ -68,6 +69,8 @@ pub enum Event {
         line: usize,
         /// As written.
         source: String,
+        /// In words ([`wording::move_words`]): what a student is shown.
+        said: String,
         /// What the rules did on their own.
         notes: Vec<String>,
         /// What it made known, in words.
@@ -165,6 +168,42 @@ impl Quiz {
         &self.script
     }
 
+    /// What a student is shown before the first question, when the quiz
+    /// starts at the beginning of its file: the file's opening comment,
+    /// then the deal as the student may see it ([`deal_lines`]). Plays
+    /// the declarations (the deal), so call it before [`Quiz::advance`];
+    /// later it is empty.
+    pub fn opening(&mut self) -> Result<Vec<String>, Diagnostic> {
+        if self.pos != 0 || self.moves != 0 || !self.records.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut lines = opening_comment(&self.script.src);
+        let mut ignored = Vec::new();
+        while let Some(stmt) = self.script.statements.get(self.pos) {
+            if !declares(&stmt.kind) {
+                break;
+            }
+            self.step(&mut ignored)?;
+        }
+        let at = self
+            .script
+            .statements
+            .get(self.pos)
+            .or(self.script.statements.last())
+            .map_or(Span::default(), |s| s.span);
+        if self.session.playing().is_none() && !self.script.statements.is_empty() {
+            self.session.finish(at)?;
+        }
+        let deal = deal_lines(&self.session);
+        if !deal.is_empty() {
+            if !lines.is_empty() {
+                lines.push(String::new());
+            }
+            lines.extend(deal);
+        }
+        Ok(lines)
+    }
+
     /// Plays statements up to the next question; the events on the way and
     /// the question (`None` at the end of the scenario). An error stops the
     /// quiz (the session stays as before the failing statement).
@@ -214,6 +253,14 @@ impl Quiz {
         }
         let moving = super::is_move(&stmt);
         let before = moving.then(|| knowledge(&self.session)).flatten();
+        let said = match &stmt.kind {
+            StatementKind::Move(m) => self.session.playing().map(|p| {
+                wording::move_words(&p.table, &p.props, &m.kind, |f| {
+                    self.session.formula(f).ok()
+                })
+            }),
+            _ => None,
+        };
         let outputs = self.session.execute(&stmt, &self.script.src)?;
         self.pos += 1;
         for out in outputs {
@@ -228,6 +275,7 @@ impl Quiz {
                     };
                     events.push(Event::Moved {
                         line,
+                        said: said.clone().unwrap_or_else(|| source.clone()),
                         source,
                         notes,
                         narration,
@@ -327,4 +375,129 @@ pub enum QuizError {
 fn knowledge(session: &Session) -> Option<Knowledge> {
     let play = session.playing()?;
     narrate::knowledge(&play.table, &*play.model)
+}
+
+/// The comment lines a file opens with, without their `#`.
+pub fn opening_comment(src: &str) -> Vec<String> {
+    src.lines()
+        .map(str::trim_start)
+        .take_while(|l| l.starts_with('#'))
+        .map(|l| {
+            let l = l.trim_start_matches('#');
+            l.strip_prefix(' ').unwrap_or(l).trim_end().to_string()
+        })
+        .collect()
+}
+
+/// Whether a statement declares (the game, players, deck, piles, deal,
+/// names, variables, models, events) rather than moves or asks.
+fn declares(kind: &StatementKind) -> bool {
+    matches!(
+        kind,
+        StatementKind::Game(_)
+            | StatementKind::Players(_)
+            | StatementKind::Deck(_)
+            | StatementKind::Pile { .. }
+            | StatementKind::Order(_)
+            | StatementKind::Uncounted
+            | StatementKind::Deal(_)
+            | StatementKind::Stock(_)
+            | StatementKind::Seed(..)
+            | StatementKind::Turn(_)
+            | StatementKind::Prop(_)
+            | StatementKind::Let(..)
+            | StatementKind::Macro { .. }
+            | StatementKind::Var { .. }
+            | StatementKind::Law(_)
+            | StatementKind::Values(_)
+            | StatementKind::Observes(..)
+            | StatementKind::Model(_)
+            | StatementKind::Event(_)
+    )
+}
+
+/// The deal as a student may see it: what each player sees (a hand, a
+/// pile some player sees) card by card; a place nobody sees (the stock, a
+/// face-down slot) only by its number of cards; a variable by its range
+/// and who sees it, never its value. Empty before the deal.
+pub fn deal_lines(session: &Session) -> Vec<String> {
+    use crate::cards::rules::describe_player;
+    use crate::cards::LocKind;
+    let Some(play) = session.playing() else {
+        return Vec::new();
+    };
+    let table = &play.table;
+    let names = |who: &[usize]| {
+        let names: Vec<String> = who.iter().map(|&a| describe_player(table, a)).collect();
+        match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+            _ => names.join(""),
+        }
+    };
+    let mut lines = Vec::new();
+    if !table.deck.kinds.is_empty() {
+        let model = &*play.model;
+        // Hands are said when some player holds a card (muddy children hold none).
+        let hands = (0..table.players.len()).any(|p| {
+            table
+                .real_cards(model, table.hand(p))
+                .iter()
+                .any(|&n| n > 0)
+        });
+        for (loc, location) in table.locations.iter().enumerate() {
+            let counts = table.real_cards(model, loc);
+            let total: u32 = counts.iter().sum();
+            let cards: Vec<&str> = counts
+                .iter()
+                .enumerate()
+                .flat_map(|(k, &n)| {
+                    std::iter::repeat_n(table.deck.kinds[k].name.as_str(), n as usize)
+                })
+                .collect();
+            let line = match location.kind {
+                LocKind::Hand(_) if !hands => continue,
+                LocKind::Hand(p) => format!(
+                    "{} holds {}",
+                    describe_player(table, p),
+                    if cards.is_empty() {
+                        "no card".to_string()
+                    } else {
+                        cards.join(" ")
+                    }
+                ),
+                _ if total == 0 => continue,
+                _ if location.seen_by.is_empty() => format!(
+                    "the {}: {total} card{}, face down",
+                    wording::pile_name(&location.name),
+                    if total == 1 { "" } else { "s" }
+                ),
+                _ => format!(
+                    "the {} (seen by {}): {}",
+                    wording::pile_name(&location.name),
+                    names(&location.seen_by),
+                    cards.join(" ")
+                ),
+            };
+            lines.push(format!("  {line}"));
+        }
+    }
+    // A table of many players (a hundred muddy children) is summed up.
+    const SHOWN: usize = 24;
+    if lines.len() > SHOWN {
+        let more = lines.len() - SHOWN;
+        lines.truncate(SHOWN);
+        lines.push(format!("  ... and {more} more"));
+    }
+    for (name, lo, hi, seen) in session.variables() {
+        let by = if seen.is_empty() {
+            "seen by nobody".to_string()
+        } else {
+            format!("seen by {}", names(&seen))
+        };
+        lines.push(format!("  {name}: a value from {lo} to {hi}, {by}"));
+    }
+    if !lines.is_empty() {
+        lines.insert(0, "The deal, as you may see it:".into());
+    }
+    lines
 }

@@ -10,6 +10,7 @@
 use crate::cards::rules::describe_player;
 use crate::cards::{LocKind, Table};
 use crate::engine::{Agent, Atom, Cmp, Formula};
+use crate::syntax::ast;
 
 use super::narrate::{self, Fact};
 
@@ -192,10 +193,11 @@ impl Words<'_> {
                     }
                     LocKind::Stock | LocKind::Pile => {
                         let name = &self.table.deck.kinds.get(kind)?.name;
+                        let pile = pile_name(&location.name);
                         Some(match count {
-                            0 => format!("the {} holds no {name}", location.name),
-                            1 => format!("the {} holds a {name}", location.name),
-                            c => format!("the {} holds at least {c} {name}", location.name),
+                            0 => format!("the {pile} holds no {name}"),
+                            1 => format!("the {pile} holds {name}"),
+                            c => format!("the {pile} holds at least {c} {name}"),
                         })
                     }
                     _ => None,
@@ -290,5 +292,173 @@ fn cmp_text(c: Cmp) -> &'static str {
         Cmp::Ne => "!=",
         Cmp::Ge => ">=",
         Cmp::Gt => ">",
+    }
+}
+
+/// A pile's name as words: a word and a number glued to it are said
+/// apart (`forehead1` is `forehead 1`, `books2` is `books 2`).
+pub fn pile_name(name: &str) -> String {
+    let mut out = String::new();
+    let mut last: Option<char> = None;
+    for c in name.chars() {
+        if let Some(l) = last {
+            if l.is_alphabetic() != c.is_alphabetic() && (l.is_ascii_digit() || c.is_ascii_digit())
+            {
+                out.push(' ');
+            }
+        }
+        out.push(c);
+        last = Some(c);
+    }
+    out
+}
+
+/// A card or rank as the scenario names it, in words with its article:
+/// `Q` is `a queen`, `8` `an 8`, `QS` `the queen of spades`, `10H` `the
+/// 10 of hearts`; any other name `the card M`.
+pub fn card_words(name: &str) -> String {
+    fn rank(r: &str) -> Option<&'static str> {
+        Some(match r {
+            "A" => "ace",
+            "K" => "king",
+            "Q" => "queen",
+            "J" => "jack",
+            _ => return None,
+        })
+    }
+    fn number(r: &str) -> bool {
+        !r.is_empty() && r.len() <= 2 && r.chars().all(|c| c.is_ascii_digit())
+    }
+    let article = |word: &str| {
+        if word.starts_with(['a', 'e', 'i', 'o', 'u', '8']) || word == "11" || word == "18" {
+            format!("an {word}")
+        } else {
+            format!("a {word}")
+        }
+    };
+    if let Some(r) = rank(name) {
+        return article(r);
+    }
+    if number(name) {
+        return article(name);
+    }
+    let suit = match name.chars().last() {
+        Some('S') => "spades",
+        Some('H') => "hearts",
+        Some('D') => "diamonds",
+        Some('C') => "clubs",
+        _ => "",
+    };
+    let r = &name[..name.len() - 1];
+    if !suit.is_empty() {
+        if let Some(word) = rank(r) {
+            return format!("the {word} of {suit}");
+        }
+        if number(r) {
+            return format!("the {r} of {suit}");
+        }
+    }
+    format!("the card {name}")
+}
+
+/// A player or place the scenario names: `player 2`, `Sally`, `the
+/// basket`, `the forehead 1`.
+fn place_words(table: &Table, name: &str) -> String {
+    match table.players.iter().position(|p| p == name) {
+        Some(a) => describe_player(table, a),
+        None => format!("the {}", pile_name(name)),
+    }
+}
+
+/// A move in words, for a student who should not read the scenario
+/// language: `player 1 asks player 2 for a queen`, `player 2 draws a card`
+/// (the card drawn is not said: the other players do not see it), `it is
+/// announced that ...`. `formula` resolves a formula of the move (`None`:
+/// it cannot be, or has no words: the move is then said without it).
+pub fn move_words(
+    table: &Table,
+    props: &[String],
+    m: &ast::MoveKind,
+    formula: impl Fn(&ast::Formula) -> Option<Formula>,
+) -> String {
+    let place = |n: &ast::Name| place_words(table, &n.text);
+    let said = |f: &ast::Formula| formula(f).and_then(|phi| words(table, props, &phi));
+    match m {
+        ast::MoveKind::Announce(f) => match said(f) {
+            Some(x) => format!("it is announced that {x}"),
+            None => "an announcement is made".into(),
+        },
+        ast::MoveKind::Transfer { card, from, to } => format!(
+            "{} goes from {} to {}",
+            card_words(&card.text),
+            place(from),
+            place(to)
+        ),
+        ast::MoveKind::SecretTransfer {
+            card,
+            from,
+            to,
+            unseen,
+        } => {
+            let who: Vec<String> = unseen.iter().map(|n| place_words(table, &n.text)).collect();
+            format!(
+                "{} goes from {} to {}, unseen by {}",
+                card_words(&card.text),
+                place(from),
+                place(to),
+                and_list(&who)
+            )
+        }
+        ast::MoveKind::Send {
+            from,
+            to,
+            what,
+            lost,
+        } => {
+            let message = match said(what) {
+                Some(x) => format!("a message saying that {x}"),
+                None => "a message".into(),
+            };
+            let fate = if *lost { ", which is lost" } else { "" };
+            format!("{} sends {} {message}{fate}", place(from), place(to))
+        }
+        ast::MoveKind::Draw { player, from, .. } => match from {
+            Some(pile) => format!("{} draws a card from {}", place(player), place(pile)),
+            None => format!("{} draws a card", place(player)),
+        },
+        ast::MoveKind::Show { from, to, card } => format!(
+            "{} shows {} to {}",
+            place(from),
+            card_words(&card.text),
+            place(to)
+        ),
+        ast::MoveKind::Reveal { player, card } => format!(
+            "{} shows {} to everybody",
+            place(player),
+            card_words(&card.text)
+        ),
+        ast::MoveKind::Peek { player, slot } => {
+            format!("{} looks at the card in slot {}", place(player), slot.text)
+        }
+        ast::MoveKind::Ask { asker, asked, card } => format!(
+            "{} asks {} for {}",
+            place(asker),
+            place(asked),
+            card_words(&card.text)
+        ),
+        ast::MoveKind::Apply(name) => format!("the event {} happens", name.text),
+        ast::MoveKind::Game { word, args } => {
+            let mut said = vec![word.text.to_string()];
+            said.extend(args.iter().map(|a| a.text.to_string()));
+            said.join(" ")
+        }
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(xs: &[String]) -> String {
+    match xs.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => xs.join(""),
     }
 }

@@ -45,6 +45,9 @@ pub struct Repl {
     limit: Option<usize>,
     /// `:quiz`: the quiz going on, whose questions typed lines answer.
     quiz: Option<Quiz>,
+    /// Whether a quiz narrates its moves: only once `:narrate short` or
+    /// `full` is typed (narration can give answers away).
+    quiz_narrates: bool,
 }
 
 /// Whether a statement leaves the session as it is (a quiz may replay it).
@@ -79,6 +82,7 @@ impl Repl {
             quit: false,
             limit: None,
             quiz: None,
+            quiz_narrates: false,
         }
     }
 
@@ -150,9 +154,9 @@ impl Repl {
             Command::Goto(name) => self.with_script(line, |r| r.goto(&name, line)),
             Command::Restart => self.with_script(line, |r| r.restart()),
             Command::Reset => {
-                let (narrate, limit) = (self.narrate, self.limit);
+                let (narrate, limit, told) = (self.narrate, self.limit, self.quiz_narrates);
                 *self = Repl::new(self.options);
-                (self.narrate, self.limit) = (narrate, limit);
+                (self.narrate, self.limit, self.quiz_narrates) = (narrate, limit, told);
                 vec![Item::Info(vec![
                     "reset: an empty session (no file loaded)".into()
                 ])]
@@ -171,6 +175,7 @@ impl Repl {
             Command::Statement(text) => self.typed(&text),
             Command::Narrate(n) => {
                 self.narrate = n;
+                self.quiz_narrates = n != Narrate::Off;
                 vec![Item::Info(vec![format!("narration: {}", narrate_name(n))])]
             }
             Command::Strategy(arg) => match self.strategy(&arg, at) {
@@ -275,15 +280,19 @@ impl Repl {
             match e {
                 Event::Moved {
                     line,
-                    source,
+                    said,
                     notes,
                     narration,
+                    ..
                 } => {
                     items.push(Item::Output {
                         line: Some(line),
-                        out: Output::Moved { source, notes },
+                        out: Output::Moved {
+                            source: said,
+                            notes,
+                        },
                     });
-                    if !narration.is_empty() && self.narrate != Narrate::Off {
+                    if !narration.is_empty() && self.quiz_narrates {
                         items.push(Item::Narration(narration));
                     }
                 }

@@ -567,7 +567,11 @@ fn the_quiz_reads_answers_and_writes_records() {
     // An answer to every question: the quiz runs to its end.
     let (out, code) = quiz_cli(&[f], &"n\n".repeat(14));
     assert_eq!(code, 0);
-    assert!(out.contains("ask 1 2 Q"), "the move is shown: {out}");
+    assert!(
+        out.contains("player 1 asks player 2 for a queen"),
+        "the move is said in words: {out}"
+    );
+    assert!(!out.contains(">>"), "no narration by default: {out}");
     assert!(out.lines().last().unwrap().starts_with("score "), "{out}");
     let (json, _) = quiz_cli(&[f, "--json"], &"n\n".repeat(14));
     let recs = records(&json);
@@ -776,4 +780,151 @@ fn an_interrupt_keeps_every_answer_given() {
         "{stdout}"
     );
     assert_eq!(std::fs::read_to_string(&sheet).unwrap(), rows);
+}
+
+/// Every exercise file under `scenarios/exercises/`, by walking the folder.
+fn exercise_files() -> Vec<String> {
+    let mut files: Vec<String> = std::fs::read_dir(root().join("scenarios/exercises"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "deal"))
+        .map(|p| {
+            p.strip_prefix(root())
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    files.sort();
+    assert!(files.len() >= 3, "{files:?}");
+    files
+}
+
+/// What a question's answer says in words, yes and no (`player 1 knows
+/// whether ...`, `it is not the case that ...`): the text that would give
+/// it away if it were printed before the question.
+fn answer_words(session: &Session, formula: &str) -> Vec<String> {
+    let Ok(posed) = Posed::parse(&format!("question {formula}"), 0) else {
+        return Vec::new();
+    };
+    let dealer::syntax::ast::Ask::YesNo(f) = &posed.question.ask else {
+        return Vec::new();
+    };
+    let play = session.playing().unwrap();
+    let phi = session.formula(f).unwrap();
+    let not = dealer::engine::Formula::Not(Box::new(phi.clone()));
+    [phi, not]
+        .iter()
+        .filter_map(|x| dealer::interp::wording::words(&play.table, &play.props, x))
+        .collect()
+}
+
+/// The shipped exercises are not given away by what the quiz prints before
+/// each question: no narration (off by default, and each of its lines is
+/// looked for), no statement in the scenario language, no card of a place
+/// nobody sees, and not the question's answer in words. The quiz opens
+/// with the file's comment and the deal; `--narrate` brings narration
+/// back.
+#[test]
+fn the_exercises_are_not_given_away_before_their_questions() {
+    for file in exercise_files() {
+        // The questions, their answers and the narration, in-process.
+        let mut quiz = Quiz::new(script(&file), Session::new(Options::default()), 0, None);
+        let opening = quiz.opening().unwrap();
+        let mut narration = Vec::new();
+        let mut asked = Vec::new();
+        loop {
+            let (events, question) = quiz.advance().unwrap();
+            for e in events {
+                if let dealer::interp::quiz::Event::Moved {
+                    narration: n,
+                    said,
+                    source,
+                    ..
+                } = e
+                {
+                    narration.extend(n);
+                    assert!(!said.contains('`'), "{file}: {said}");
+                    if source.starts_with("announce") || source.starts_with("ask") {
+                        assert_ne!(said, source, "{file}: a move said as written");
+                    }
+                }
+            }
+            let Some(q) = question else { break };
+            let words = answer_words(quiz.session(), &q.formula);
+            let answer = q.answer.to_string();
+            assert!(quiz.answer(Some(&answer)).unwrap().right);
+            asked.push((q.text.clone(), words, answer));
+        }
+        assert!(asked.len() >= 5, "{file}");
+        assert!(
+            !narration.is_empty(),
+            "{file}: the moves make something known"
+        );
+        let src = std::fs::read_to_string(root().join(&file)).unwrap();
+        let first_comment = src.lines().next().unwrap().trim_start_matches("# ");
+        assert_eq!(opening[0], first_comment, "{file}");
+        assert!(
+            opening.iter().any(|l| l == "The deal, as you may see it:"),
+            "{file}: {opening:#?}"
+        );
+        // The quiz as a student takes it, every answer right.
+        let input: String = asked.iter().map(|(_, _, a)| format!("{a}\n")).collect();
+        let (out, code) = quiz_cli(&[&file], &input);
+        assert_eq!(code, 0, "{file}: {out}");
+        assert!(
+            out.ends_with(&format!("score {n}/{n}\n", n = asked.len())),
+            "{file}: {out}"
+        );
+        let mut shown = String::new();
+        let mut n = 0;
+        for line in out.lines() {
+            if line.starts_with(&format!("Q{}. ", n + 1)) {
+                let (text, words, _) = &asked[n];
+                assert!(line.contains(text.as_str()), "{file}: {line}");
+                for l in &narration {
+                    assert!(!shown.contains(l.as_str()), "{file}: narrated `{l}`");
+                }
+                for w in words {
+                    assert!(
+                        !shown.contains(w.as_str()),
+                        "{file}: Q{} ({text}) given away by `{w}` in\n{shown}",
+                        n + 1
+                    );
+                }
+                // The file's own comment may speak of its syntax; what
+                // the quiz says after it may not.
+                let said = shown
+                    .split("The deal, as you may see it:")
+                    .last()
+                    .unwrap_or_default();
+                for syntax in ["`", "expect", "question", " K1", "announce ", "ask 1"] {
+                    assert!(
+                        !said.contains(syntax),
+                        "{file}: `{syntax}` before Q{}:\n{shown}",
+                        n + 1
+                    );
+                }
+                shown.clear();
+                n += 1;
+            } else if line != "  right" {
+                shown.push_str(line);
+                shown.push('\n');
+            }
+        }
+        assert_eq!(n, asked.len(), "{file}: {out}");
+    }
+    // The stock's cards are not shown; --narrate says what the moves made known.
+    let table1 = "scenarios/exercises/gofish-table1.deal";
+    let (out, _) = quiz_cli(&[table1], "");
+    assert!(
+        out.contains("  player 3 holds A\n  the stock: 5 cards, face down\n"),
+        "{out}"
+    );
+    let (out, _) = quiz_cli(&[table1, "--narrate"], "n\n4\ny\n");
+    assert!(
+        out.contains("  24  player 1 asks player 2 for a queen\n"),
+        "{out}"
+    );
+    assert!(out.contains(">> now common knowledge"), "{out}");
 }

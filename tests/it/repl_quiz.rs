@@ -57,8 +57,14 @@ fn the_quiz_asks_checks_and_scores() {
     assert_eq!(out.trim(), "`six`: answer with a number, such as 4");
     let out = say(&mut repl, "6");
     assert!(out.starts_with("right\n"), "{out}");
-    assert!(out.contains("ask 1 2 Q"), "the move is shown: {out}");
-    assert!(out.contains(">> now common knowledge"), "{out}");
+    assert!(
+        out.contains("player 1 asks player 2 for a queen"),
+        "the move is said in words: {out}"
+    );
+    assert!(
+        !out.contains(">>"),
+        "a quiz does not narrate by default: {out}"
+    );
     assert!(
         out.contains("Q3. Which players know that player 2 holds A?"),
         "{out}"
@@ -91,10 +97,16 @@ fn the_quiz_starts_at_the_current_step_and_stops() {
     );
     assert!(!out.contains("holds no Q"), "{out}");
     let out = say(&mut repl, "1 2 3");
-    assert!(out.contains("ask 1 3 Q"), "{out}");
+    assert!(out.contains("player 1 asks player 3 for a queen"), "{out}");
     assert!(out.contains("Q2. Can player 3 rule out"), "{out}");
     let out = say(&mut repl, ":quiz stop");
     assert_eq!(out.trim(), "quiz stopped: score 1/1");
+    // `:narrate short` turns narration on in a quiz too.
+    say(&mut repl, ":narrate short");
+    say(&mut repl, ":quiz");
+    let out = say(&mut repl, "1 2 3");
+    assert!(out.contains(">> "), "{out}");
+    say(&mut repl, ":quiz stop");
     let out = say(&mut repl, ":quiz now");
     assert!(out.contains("`:quiz stop` ends it"), "{out}");
 }
