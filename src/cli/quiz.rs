@@ -24,7 +24,7 @@ use serde::Serialize;
 use crate::diag::Diagnostic;
 use crate::interp::generate::{self, Settings};
 use crate::interp::question::Verdict;
-use crate::interp::quiz::{self, Event, Quiz, QuizError, Record};
+use crate::interp::quiz::{self, Attempt, Event, Quiz, QuizError, Record};
 use crate::interp::Session;
 
 use super::{read_script, ModelArgs};
@@ -55,6 +55,12 @@ pub struct QuizArgs {
     /// counts.
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=3))]
     pub level: Option<u8>,
+    /// Tries per question: after a wrong try that is not the last, a hint
+    /// (the first step of the explanation) and the question again; the
+    /// answer is shown after the last. Default: 2 at a terminal, 1 when
+    /// the answers come from a pipe (one line per question).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=9))]
+    pub tries: Option<u8>,
     /// Say after each move what it made known, as `dealer run` does (off
     /// by default: narration can give answers away).
     #[arg(long)]
@@ -173,6 +179,7 @@ pub fn run(args: &QuizArgs, color: bool) -> u8 {
     let mut quiz = Quiz::new(script, Session::new(options), 0, generated);
     let given = INPUT.with(|i| i.borrow().is_some());
     let terminal = !given && std::io::stdin().is_terminal();
+    quiz.set_tries(args.tries.map_or(if terminal { 2 } else { 1 }, usize::from));
     crate::engine::cancel::clear();
     crate::repl::interrupt::install();
     let lines = answer_lines();
@@ -234,7 +241,7 @@ pub fn run(args: &QuizArgs, color: bool) -> u8 {
                 println!("{}", line.as_deref().unwrap_or(""));
             }
             let result = match &line {
-                Some(l) => match quiz.answer(Some(l)) {
+                Some(l) => match quiz.attempt(l) {
                     Err(QuizError::Unreadable(why)) if terminal => {
                         println!("  {}", why.yellow());
                         continue;
@@ -245,7 +252,15 @@ pub fn run(args: &QuizArgs, color: bool) -> u8 {
                         }
                         quiz.unreadable(l)
                     }
-                    other => other,
+                    Ok(Attempt::TryAgain(hint)) => {
+                        if text {
+                            println!("  {}", "not quite: try again".yellow());
+                            println!("  {hint}");
+                        }
+                        continue;
+                    }
+                    Ok(Attempt::Right(v) | Attempt::Wrong(v)) => Ok(v),
+                    Err(e) => Err(e),
                 },
                 None => quiz.answer(None),
             };
@@ -496,7 +511,7 @@ fn show_verdict(v: &Verdict) {
 }
 
 /// The CSV file's header line.
-const CSV_HEADER: &str = "step,line,question,formula,expected,given,right\n";
+const CSV_HEADER: &str = "step,line,question,formula,expected,given,right,tries\n";
 
 /// The records as CSV with a header line.
 pub fn csv(records: &[Record]) -> String {
@@ -517,6 +532,7 @@ fn csv_row(r: &Record) -> String {
         r.expected.clone(),
         r.given.clone().unwrap_or_default(),
         r.right.to_string(),
+        r.tries.to_string(),
     ];
     let quoted: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
     format!("{}\n", quoted.join(","))

@@ -418,16 +418,163 @@ pub fn check(
                     Some(f) => cx.engine(cx.model.satisfying(&cx.scope.formula(f)?), f.span)?,
                     None => (0..cx.model.world_count() as usize).collect(),
                 };
-                lines.push(format!("{} world(s):", ids.len()));
+                lines.push(format!("{}:", worlds(ids.len())));
                 lines.extend(listed(cx, &ids));
             }
         }
+    }
+    if lines.len() > SCREEN {
+        let more = lines.len() - (SCREEN - 1);
+        lines.truncate(SCREEN - 1);
+        lines.push(format!(
+            "... and {more} more lines (the REPL's :why shows them all)"
+        ));
     }
     Ok(Verdict {
         right: false,
         lines,
         witnesses,
     })
+}
+
+/// The most lines an explanation takes: a screenful.
+pub const SCREEN: usize = 20;
+
+/// The first step of reasoning towards the answer of `q`, without the
+/// answer: what a student is told after a first wrong try. In words, with
+/// no formula syntax.
+pub fn hint(cx: &Context, q: &ast::Question) -> Result<String, Diagnostic> {
+    let table = cx.scope.table;
+    let props = cx.scope.props;
+    let about = |f: &Formula| {
+        wording::words(table, props, f).unwrap_or_else(|| "the fact asked about".into())
+    };
+    Ok(match &q.ask {
+        Ask::YesNo(f) => {
+            let phi = cx.scope.formula(f)?;
+            format!("Hint: {}", step_hint(cx, &phi, &about))
+        }
+        Ask::WhoKnows(f) => {
+            let phi = cx.scope.formula(f)?;
+            format!(
+                "Hint: take the players one by one: does each know that {}? (Knowing needs it true in every world the player considers possible.)",
+                about(&phi)
+            )
+        }
+        Ask::Considers(p) => {
+            let a = cx.scope.agent(p)?;
+            format!(
+                "Hint: count the deals {} cannot tell apart from the actual one: {} sees its own cards and what lies face up; in how many ways can the cards it does not see lie, given what the moves so far have shown?",
+                cx.who(a),
+                cx.who(a)
+            )
+        }
+        Ask::Worlds(None) => {
+            "Hint: count the deals still possible after what has happened so far: each move rules out the deals where it could not have happened as it did.".into()
+        }
+        Ask::Worlds(Some(f)) => {
+            let phi = cx.scope.formula(f)?;
+            format!(
+                "Hint: among the deals still possible, count those where {}.",
+                about(&phi)
+            )
+        }
+    })
+}
+
+/// The first step of reasoning about `phi`, by its top operator.
+fn step_hint(cx: &Context, phi: &Formula, about: &dyn Fn(&Formula) -> String) -> String {
+    let group = |g: &[Agent]| {
+        let names: Vec<String> = g.iter().map(|&a| cx.who(a)).collect();
+        and_list(&names)
+    };
+    match phi {
+        Formula::Not(x) => step_hint(cx, x, about),
+        Formula::K(a, x) => format!(
+            "think of the worlds {} considers possible (the deals {} cannot tell apart from the actual one): is it true in every one of them that {}?",
+            cx.who(*a),
+            cx.who(*a),
+            about(x)
+        ),
+        Formula::M(a, x) => format!(
+            "think of the worlds {} considers possible: is there at least one where {}?",
+            cx.who(*a),
+            about(x)
+        ),
+        Formula::Kw(a, x) => format!(
+            "think of the worlds {} considers possible: is it true in all of them, or false in all of them, that {}?",
+            cx.who(*a),
+            about(x)
+        ),
+        Formula::E(g, x) => format!(
+            "take {} one by one: does each of them know that {}?",
+            group(g),
+            about(x)
+        ),
+        Formula::C(g, x) => format!(
+            "common knowledge fails as soon as a chain of possibilities leads to a world where it fails: from the actual world, go to a world one of {} considers possible, from there to one another of them considers possible, and so on. Is there such a chain to a world where it is not true that {}?",
+            group(g),
+            about(x)
+        ),
+        Formula::D(g, x) => format!(
+            "pool what {} know: keep only the worlds that every one of them considers possible. Is it true in each of those that {}?",
+            group(g),
+            about(x)
+        ),
+        Formula::Announce(..) | Formula::AnnounceDiamond(..) | Formula::Update(..) | Formula::UpdateDiamond(..) => {
+            "first play the move the question speaks of: which deals does it rule out, and what does each player see of it? Then decide the question in the model after it.".into()
+        }
+        _ => format!("look at the actual deal: is it true that {}?", about(phi)),
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(xs: &[String]) -> String {
+    match xs.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => xs.join(""),
+    }
+}
+
+/// A number of worlds: `1 world`, `4 worlds`.
+fn worlds(n: impl std::fmt::Display) -> String {
+    let n = n.to_string();
+    if n == "1" {
+        "1 world".into()
+    } else {
+        format!("{n} worlds")
+    }
+}
+
+/// A shortest chain of possibilities of `agents` from the actual world to
+/// `target`: each step an agent and the world it considers possible from
+/// the world before (`None` when `target` is not reachable).
+fn chain(cx: &Context, agents: &[Agent], target: WorldId) -> Option<Vec<(Agent, WorldId)>> {
+    let actual = cx.model.actual();
+    let mut before: std::collections::HashMap<WorldId, (Agent, WorldId)> = Default::default();
+    let mut seen: HashSet<WorldId> = [actual].into_iter().collect();
+    let mut todo = std::collections::VecDeque::from([actual]);
+    while let Some(w) = todo.pop_front() {
+        if w == target {
+            let mut steps = Vec::new();
+            let mut at = w;
+            while let Some(&(a, from)) = before.get(&at) {
+                steps.push((a, at));
+                at = from;
+            }
+            steps.reverse();
+            return Some(steps);
+        }
+        for &a in agents {
+            for v in cx.model.accessible(a, w) {
+                if seen.insert(v) {
+                    before.insert(v, (a, w));
+                    todo.push_back(v);
+                }
+            }
+        }
+    }
+    None
 }
 
 /// The evidence that `phi` has `value` in the actual world, by its top
@@ -539,7 +686,7 @@ fn whose(cx: &Context, access: &Access) -> String {
         Access::Player(a) => format!("{} considers possible", cx.who(*a)),
         Access::Group(g, agents) => {
             let names: Vec<String> = agents.iter().map(|&a| cx.who(a)).collect();
-            let names = names.join(", ");
+            let names = and_list(&names);
             match g {
                 GroupAccess::Common => {
                     format!("reachable along the possibilities of {names}")
@@ -559,16 +706,54 @@ fn said(cx: &Context, f: &Formula, value: bool) -> String {
         Formula::Not(Box::new(f.clone()))
     };
     wording::words(cx.scope.table, cx.scope.props, &f).unwrap_or_else(|| {
-        format!(
-            "`{}` holds",
-            wording::written(cx.scope.table, cx.scope.props, &f)
-        )
+        if value {
+            "the fact asked about holds".into()
+        } else {
+            "the fact asked about does not hold".into()
+        }
     })
 }
 
 /// A witness in lines.
 pub fn show(cx: &Context, w: &Witness) -> Vec<String> {
     match w {
+        Witness::World {
+            access: Access::Group(GroupAccess::Common, agents),
+            world,
+            formula,
+            value,
+        } => match chain(cx, agents, *world) {
+            Some(steps) if !steps.is_empty() => {
+                let mut lines = vec![
+                    format!(
+                        "a chain of possibilities from the actual world to a world where {}:",
+                        said(cx, formula, *value)
+                    ),
+                    format!("  the actual world:  {}", cx.world(cx.model.actual())),
+                ];
+                for (i, (a, w)) in steps.iter().enumerate() {
+                    let there = if i == 0 { "" } else { "there, " };
+                    lines.push(format!(
+                        "  {there}{} considers possible:  {}",
+                        cx.who(*a),
+                        cx.world(*w)
+                    ));
+                }
+                lines.push(format!(
+                    "  so not everybody knows that everybody knows ... that {}",
+                    said(cx, formula, !*value)
+                ));
+                lines
+            }
+            _ => vec![
+                format!(
+                    "a world {}, where {}:",
+                    whose(cx, &Access::Group(GroupAccess::Common, agents.clone())),
+                    said(cx, formula, *value)
+                ),
+                format!("  {}", cx.world(*world)),
+            ],
+        },
         Witness::World {
             access,
             world,
@@ -607,17 +792,17 @@ fn class(cx: &Context, access: &Access) -> Vec<String> {
     if cx.model.listable().is_err() {
         return match access {
             Access::Player(a) => vec![format!(
-                "  {} considers {} world(s) possible",
+                "  {} considers {} possible",
                 cx.who(*a),
-                count_text(&cx.model.considers_big(*a))
+                worlds(count_text(&cx.model.considers_big(*a)))
             )],
             Access::Group(..) => Vec::new(),
         };
     }
     let ids = cx.worlds_of(access);
     let head = match access {
-        Access::Player(a) => format!("{} considers {} world(s) possible:", cx.who(*a), ids.len()),
-        Access::Group(..) => format!("{} world(s) {}:", ids.len(), whose(cx, access)),
+        Access::Player(a) => format!("{} considers {} possible:", cx.who(*a), worlds(ids.len())),
+        Access::Group(..) => format!("{} {}:", worlds(ids.len()), whose(cx, access)),
     };
     let mut lines = vec![format!("  {head}")];
     lines.extend(listed(cx, &ids).into_iter().map(|l| format!("  {l}")));

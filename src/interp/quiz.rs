@@ -93,10 +93,25 @@ pub struct Record {
     pub formula: String,
     /// The model's answer.
     pub expected: String,
-    /// The answer given, as typed (`None`: none).
+    /// The answer given, as typed (`None`: none); the last try's.
     pub given: Option<String>,
     /// Whether it was right.
     pub right: bool,
+    /// The tries it took (a wrong first try gets a hint and another try,
+    /// when the quiz allows two: [`Quiz::set_tries`]).
+    pub tries: usize,
+}
+
+/// What a try at the pending question brought.
+#[derive(Clone, Debug)]
+pub enum Attempt {
+    /// Right: recorded.
+    Right(Verdict),
+    /// Wrong, with a try left: the hint (the first step of the
+    /// explanation); the question stays pending.
+    TryAgain(String),
+    /// Wrong, with no try left: recorded, with the explanation.
+    Wrong(Verdict),
 }
 
 /// A quiz over a scenario.
@@ -112,6 +127,10 @@ pub struct Quiz {
     pending: Option<(Posed, Asked)>,
     records: Vec<Record>,
     finished: bool,
+    /// Tries per question ([`Quiz::attempt`]), and the wrong ones so far
+    /// at the pending question.
+    tries: usize,
+    missed: usize,
 }
 
 impl Quiz {
@@ -134,12 +153,61 @@ impl Quiz {
             pending: None,
             records: Vec::new(),
             finished: false,
+            tries: 1,
+            missed: 0,
         };
         // Questions generated for points before `pos` are not asked.
         if let Some(g) = &mut quiz.generated {
             g.retain(|(after, _)| *after >= pos);
         }
         quiz
+    }
+
+    /// How many tries [`Quiz::attempt`] gives a question (at least 1; 2:
+    /// a wrong first try gets a hint and a second try).
+    pub fn set_tries(&mut self, tries: usize) {
+        self.tries = tries.max(1);
+    }
+
+    /// The hint for the pending question: the first step of reasoning
+    /// towards its answer, in words, without the answer.
+    pub fn hint(&self) -> Result<String, QuizError> {
+        let Some((posed, _)) = &self.pending else {
+            return Err(QuizError::NoQuestion);
+        };
+        self.session
+            .hint(&posed.question, posed.span, &posed.src)
+            .map_err(QuizError::Engine)
+    }
+
+    /// A try at the pending question (`given` as typed): right, or wrong
+    /// with a hint and the question still pending while tries are left,
+    /// or wrong and recorded with the explanation. An answer that cannot
+    /// be read is an `Err` and uses no try.
+    pub fn attempt(&mut self, given: &str) -> Result<Attempt, QuizError> {
+        let Some((_, asked)) = &self.pending else {
+            return Err(QuizError::NoQuestion);
+        };
+        let players = self
+            .session
+            .playing()
+            .map_or(Vec::new(), |p| p.table.players.clone());
+        let read = asked
+            .answer
+            .read(given, &players)
+            .map_err(QuizError::Unreadable)?;
+        if read != asked.answer && self.missed + 1 < self.tries {
+            let hint = self.hint()?;
+            self.missed += 1;
+            return Ok(Attempt::TryAgain(hint));
+        }
+        let shown = read.to_string();
+        let verdict = self.record(Some(read), Some(shown))?;
+        Ok(if verdict.right {
+            Attempt::Right(verdict)
+        } else {
+            Attempt::Wrong(verdict)
+        })
     }
 
     /// The session in its current state.
@@ -349,8 +417,10 @@ impl Quiz {
             expected: asked.answer.to_string(),
             given: shown,
             right: verdict.right,
+            tries: self.missed + 1,
         });
         self.pending = None;
+        self.missed = 0;
         Ok(verdict)
     }
 }

@@ -9,6 +9,7 @@
 
 use crate::cards::rules::describe_player;
 use crate::cards::{LocKind, Table};
+use crate::engine::formula::Term;
 use crate::engine::{Agent, Atom, Cmp, Formula};
 use crate::syntax::ast;
 
@@ -172,39 +173,83 @@ impl Words<'_> {
                 if let (true, &LocKind::Hand(hand)) = (whole, &location.kind) {
                     return self.hand_size(hand, *cmp, *n, negated);
                 }
+                let cmp = if negated { negate(*cmp) } else { *cmp };
+                let n = *n;
+                let holder = match location.kind {
+                    LocKind::Hand(hand) => self.who(hand),
+                    LocKind::Stock | LocKind::Pile => format!("the {}", pile_name(&location.name)),
+                    LocKind::Slot(p, i) => format!("slot {i} of {}", self.who(p)),
+                    LocKind::Books(p) => format!("the books of {}", self.who(p)),
+                };
                 let [kind] = kinds[..] else {
-                    return None;
+                    // `hand2(<8,1>,<8,2>,<8,3>,<8,4>) >= 2`: cards of a set.
+                    let names: Vec<String> = kinds
+                        .iter()
+                        .map(|&k| self.table.deck.kinds.get(k).map(|x| x.name.to_string()))
+                        .collect::<Option<_>>()?;
+                    let how = match (cmp, n) {
+                        (Cmp::Ge, 1) => "one or more".to_string(),
+                        (Cmp::Lt, 1) | (Cmp::Eq, 0) | (Cmp::Le, 0) => "none".to_string(),
+                        _ => format!("{} {n}", how_many(cmp)),
+                    };
+                    return Some(format!(
+                        "{holder} holds {how} of the cards {}",
+                        and_list(&names)
+                    ));
                 };
                 // "at least n" or "none", said as narration says them.
-                let (cmp, n) = match (cmp, negated) {
-                    (c, false) => (*c, *n),
-                    (Cmp::Ge, true) => (Cmp::Lt, *n),
-                    (Cmp::Lt, true) => (Cmp::Ge, *n),
-                    _ => return None,
-                };
                 let count = match (cmp, n) {
                     (Cmp::Ge, n) if n >= 1 => n,
                     (Cmp::Lt, 1) | (Cmp::Eq, 0) | (Cmp::Le, 0) => 0,
-                    _ => return None,
+                    _ => {
+                        let name = &self.table.deck.kinds.get(kind)?.name;
+                        return Some(format!("{holder} holds {} {n} {name}", how_many(cmp)));
+                    }
                 };
                 match location.kind {
                     LocKind::Hand(hand) => {
                         Some(narrate::fact_text(self.table, &Fact { hand, kind, count }))
                     }
-                    LocKind::Stock | LocKind::Pile => {
+                    _ => {
                         let name = &self.table.deck.kinds.get(kind)?.name;
-                        let pile = pile_name(&location.name);
                         Some(match count {
-                            0 => format!("the {pile} holds no {name}"),
-                            1 => format!("the {pile} holds {name}"),
-                            c => format!("the {pile} holds at least {c} {name}"),
+                            0 => format!("{holder} holds no {name}"),
+                            1 => format!("{holder} holds {name}"),
+                            c => format!("{holder} holds at least {c} {name}"),
                         })
                     }
-                    _ => None,
                 }
             }
-            Atom::Compare(_) => None,
+            Atom::Compare(c) => {
+                let left = self.term(&c.left)?;
+                let right = self.term(&c.right)?;
+                let cmp = if negated { negate(c.cmp) } else { c.cmp };
+                let is = match cmp {
+                    Cmp::Eq => "is",
+                    Cmp::Ne => "is not",
+                    Cmp::Lt => "is less than",
+                    Cmp::Le => "is at most",
+                    Cmp::Gt => "is more than",
+                    Cmp::Ge => "is at least",
+                };
+                Some(format!("{left} {is} {right}"))
+            }
         }
+    }
+
+    /// A term in words: `the day`, `14`, `the sum of x and y`.
+    fn term(&self, t: &Term) -> Option<String> {
+        Some(match t {
+            Term::Const(c) => c.to_string(),
+            Term::Var(bits) => {
+                let name = self.props.get(*bits.first()?)?;
+                let var = name.split('#').next()?;
+                format!("the {var}")
+            }
+            Term::Add(a, b) => format!("the sum of {} and {}", self.term(a)?, self.term(b)?),
+            Term::Sub(a, b) => format!("the difference of {} and {}", self.term(a)?, self.term(b)?),
+            Term::Mul(a, b) => format!("the product of {} and {}", self.term(a)?, self.term(b)?),
+        })
     }
 
     /// `player 1 holds 2 card(s)`, `... at least 2 ...`: a whole hand counted.
@@ -218,7 +263,20 @@ impl Words<'_> {
             (Cmp::Gt, false) | (Cmp::Le, true) => "more than",
             (Cmp::Lt, false) | (Cmp::Ge, true) => "fewer than",
         };
-        Some(format!("{who} holds {how} {n} card(s)"))
+        let cards = if n == 1 { "card" } else { "cards" };
+        Some(format!("{who} holds {how} {n} {cards}"))
+    }
+}
+
+/// `exactly`, `at least`, ... before a number.
+fn how_many(cmp: Cmp) -> &'static str {
+    match cmp {
+        Cmp::Eq => "exactly",
+        Cmp::Ne => "other than",
+        Cmp::Ge => "at least",
+        Cmp::Le => "at most",
+        Cmp::Gt => "more than",
+        Cmp::Lt => "fewer than",
     }
 }
 
@@ -296,11 +354,14 @@ fn cmp_text(c: Cmp) -> &'static str {
 }
 
 /// A pile's name as words: a word and a number glued to it are said
-/// apart (`forehead1` is `forehead 1`, `books2` is `books 2`).
+/// apart (`forehead1` is `forehead 1`, `hat_2` is `hat 2`).
 pub fn pile_name(name: &str) -> String {
     let mut out = String::new();
     let mut last: Option<char> = None;
-    for c in name.chars() {
+    for c in name
+        .chars()
+        .map(|c| if matches!(c, '_' | '-') { ' ' } else { c })
+    {
         if let Some(l) = last {
             if l.is_alphabetic() != c.is_alphabetic() && (l.is_ascii_digit() || c.is_ascii_digit())
             {
@@ -460,5 +521,17 @@ fn and_list(xs: &[String]) -> String {
     match xs.split_last() {
         Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
         _ => xs.join(""),
+    }
+}
+
+/// The comparison that holds exactly when `c` does not.
+fn negate(c: Cmp) -> Cmp {
+    match c {
+        Cmp::Eq => Cmp::Ne,
+        Cmp::Ne => Cmp::Eq,
+        Cmp::Lt => Cmp::Ge,
+        Cmp::Ge => Cmp::Lt,
+        Cmp::Le => Cmp::Gt,
+        Cmp::Gt => Cmp::Le,
     }
 }

@@ -10,7 +10,7 @@ use crate::figure::files;
 use crate::interp::errors;
 use crate::interp::narrate::{self, Knowledge};
 use crate::interp::question::Answer;
-use crate::interp::quiz::{Event, Quiz, QuizError};
+use crate::interp::quiz::{Attempt, Event, Quiz, QuizError};
 use crate::interp::{OnError, Options, Output, Session, Stepper};
 use crate::syntax::ast::{Statement, StatementKind};
 use crate::syntax::{self};
@@ -48,6 +48,8 @@ pub struct Repl {
     /// Whether a quiz narrates its moves: only once `:narrate short` or
     /// `full` is typed (narration can give answers away).
     quiz_narrates: bool,
+    /// Tries per question of `:quiz` ([`Repl::set_quiz_tries`]).
+    quiz_tries: usize,
 }
 
 /// Whether a statement leaves the session as it is (a quiz may replay it).
@@ -83,7 +85,15 @@ impl Repl {
             limit: None,
             quiz: None,
             quiz_narrates: false,
+            quiz_tries: 1,
         }
+    }
+
+    /// How many tries `:quiz` gives each question: 2 at a terminal (a
+    /// wrong first try gets a hint and a second try), 1 by default (piped
+    /// answers, one a question).
+    pub fn set_quiz_tries(&mut self, tries: usize) {
+        self.quiz_tries = tries.max(1);
     }
 
     /// Whether `:quit` was given.
@@ -154,9 +164,19 @@ impl Repl {
             Command::Goto(name) => self.with_script(line, |r| r.goto(&name, line)),
             Command::Restart => self.with_script(line, |r| r.restart()),
             Command::Reset => {
-                let (narrate, limit, told) = (self.narrate, self.limit, self.quiz_narrates);
+                let (narrate, limit, told, tries) = (
+                    self.narrate,
+                    self.limit,
+                    self.quiz_narrates,
+                    self.quiz_tries,
+                );
                 *self = Repl::new(self.options);
-                (self.narrate, self.limit, self.quiz_narrates) = (narrate, limit, told);
+                (
+                    self.narrate,
+                    self.limit,
+                    self.quiz_narrates,
+                    self.quiz_tries,
+                ) = (narrate, limit, told, tries);
                 vec![Item::Info(vec![
                     "reset: an empty session (no file loaded)".into()
                 ])]
@@ -210,7 +230,8 @@ impl Repl {
         while from > 0 && reads_only(&script.statements[from - 1].kind) {
             from -= 1;
         }
-        let quiz = Quiz::new(script, self.session().clone(), from, None);
+        let mut quiz = Quiz::new(script, self.session().clone(), from, None);
+        quiz.set_tries(self.quiz_tries);
         self.quiz = Some(quiz);
         let mut items = vec![Item::Info(vec![
             "quiz: answer each question on a line (y/n, a number, players); `:quiz stop` ends it"
@@ -242,8 +263,14 @@ impl Repl {
         let Some(quiz) = self.quiz.as_mut() else {
             return Vec::new();
         };
-        let verdict = match quiz.answer(Some(text)) {
-            Ok(v) => v,
+        let verdict = match quiz.attempt(text) {
+            Ok(Attempt::Right(v) | Attempt::Wrong(v)) => v,
+            Ok(Attempt::TryAgain(hint)) => {
+                return vec![Item::Info(vec![
+                    "not quite: try again".into(),
+                    format!("  {hint}"),
+                ])]
+            }
             Err(QuizError::Unreadable(why)) => return vec![Item::Info(vec![why])],
             Err(QuizError::Engine(d)) => {
                 self.quiz = None;

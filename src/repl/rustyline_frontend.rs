@@ -99,7 +99,9 @@ fn read_line(input: &mut impl BufRead) -> Option<String> {
 }
 
 /// Reads inputs with rustyline; Ctrl-C cancels the line, Ctrl-D leaves.
-fn terminal(repl: Repl, color: bool) -> ExitCode {
+fn terminal(mut repl: Repl, color: bool) -> ExitCode {
+    // At a terminal, a wrong first answer in `:quiz` gets a hint and a second try.
+    repl.set_quiz_tries(2);
     let Ok(mut editor) = Editor::<Assist, DefaultHistory>::new() else {
         return piped(repl, color);
     };

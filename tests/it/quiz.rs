@@ -123,8 +123,12 @@ fn answer_wrong_and_check(mut quiz: Quiz) -> usize {
                     &*model,
                     *world,
                 );
+                // Alone on its line, or the last step of a chain.
                 assert!(
-                    verdict.lines.iter().any(|l| l.trim() == line),
+                    verdict
+                        .lines
+                        .iter()
+                        .any(|l| l.trim() == line || l.ends_with(&format!(":  {line}"))),
                     "{line} not shown"
                 );
             }
@@ -546,13 +550,13 @@ fn the_quiz_reads_answers_and_writes_records() {
     let mut rows = csv.lines();
     assert_eq!(
         rows.next().unwrap(),
-        "step,line,question,formula,expected,given,right"
+        "step,line,question,formula,expected,given,right,tries"
     );
     assert_eq!(
         rows.next().unwrap(),
-        "0,5,Does player 1 know that player 2 holds no Q?,K1 !2_Q,no,no,true"
+        "0,5,Does player 1 know that player 2 holds no Q?,K1 !2_Q,no,no,true,1"
     );
-    assert!(rows.next().unwrap().ends_with(",no,maybe,false"));
+    assert!(rows.next().unwrap().ends_with(",no,maybe,false,1"));
     assert_eq!(csv.lines().count(), 3);
     let (json, code) = quiz_cli(&[f, "--json"], "no\nno\nno\n");
     assert_eq!(code, 0);
@@ -709,8 +713,8 @@ fn an_error_later_keeps_every_answer_given() {
     let csv = std::fs::read_to_string(&sheet).unwrap();
     let rows: Vec<&str> = csv.lines().collect();
     assert_eq!(rows.len(), 3, "{csv}");
-    assert!(rows[1].ends_with(",no,no,true"), "{csv}");
-    assert!(rows[2].ends_with(",no,'=1+1,false"), "{csv}");
+    assert!(rows[1].ends_with(",no,no,true,1"), "{csv}");
+    assert!(rows[2].ends_with(",no,'=1+1,false,1"), "{csv}");
     let (json, code) = quiz_cli(&[f, "--json"], "n\ny\n");
     assert_eq!(code, 2);
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
@@ -927,4 +931,131 @@ fn the_exercises_are_not_given_away_before_their_questions() {
         "{out}"
     );
     assert!(out.contains(">> now common knowledge"), "{out}");
+}
+
+/// A wrong first try gets a hint (the first step of reasoning, in words,
+/// without the answer) and a second try; the answer and its explanation
+/// come after the last try. The record keeps the tries taken.
+#[test]
+fn a_wrong_first_try_gets_a_hint_and_another_try() {
+    use dealer::interp::quiz::Attempt;
+    let own = Script::parse("own.deal", OWN).unwrap();
+    let mut quiz = Quiz::new(own, Session::new(Options::default()), 0, None);
+    quiz.set_tries(2);
+    // Q1 `K1 !2_Q`: no. A first wrong try: a hint, the question stays.
+    let (_, q) = quiz.advance().unwrap();
+    assert_eq!(q.unwrap().answer, Answer::YesNo(false));
+    let Attempt::TryAgain(hint) = quiz.attempt("y").unwrap() else {
+        panic!("a second try")
+    };
+    assert!(
+        hint.starts_with("Hint: think of the worlds player 1 considers possible"),
+        "{hint}"
+    );
+    assert!(hint.contains("player 2 holds no Q"), "{hint}");
+    for leak in ["`", "K1", "the answer", " no.", " yes"] {
+        assert!(!hint.contains(leak), "{hint}");
+    }
+    assert!(quiz.pending().is_some());
+    assert!(matches!(quiz.attempt("n").unwrap(), Attempt::Right(_)));
+    assert_eq!(quiz.records()[0].tries, 2);
+    assert!(quiz.records()[0].right);
+    // Q2 `Kw1 hand2(A)`: no. Two wrong tries: the answer is shown.
+    quiz.advance().unwrap();
+    assert!(matches!(quiz.attempt("y").unwrap(), Attempt::TryAgain(_)));
+    let Attempt::Wrong(v) = quiz.attempt("yes").unwrap() else {
+        panic!("wrong after the last try")
+    };
+    assert_eq!(v.lines[0], "the answer is no");
+    assert_eq!(quiz.records()[1].tries, 2);
+    // Q3 right at once: one try.
+    quiz.advance().unwrap();
+    let right = quiz.pending().unwrap().answer.to_string();
+    assert!(matches!(quiz.attempt(&right).unwrap(), Attempt::Right(_)));
+    assert_eq!(quiz.records()[2].tries, 1);
+    // A common-knowledge question's hint speaks of chains; a count's of deals.
+    quiz.advance().unwrap();
+    let hint = quiz.hint().unwrap();
+    assert!(hint.contains("chain of possibilities"), "{hint}");
+    // The command line: --tries 2 from a pipe.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("own.deal");
+    std::fs::write(&file, OWN).unwrap();
+    let (out, _) = quiz_cli(&[file.to_str().unwrap(), "--tries", "2"], "y\nn\ny\ny\n");
+    assert!(
+        out.contains("not quite: try again\n  Hint: think of the worlds player 1"),
+        "{out}"
+    );
+    assert!(out.contains("Q2. "), "{out}");
+    assert!(
+        out.contains("stopped: end of input; score 1/2 of the questions answered"),
+        "{out}"
+    );
+}
+
+/// A false common knowledge is explained by a chain of possibilities from
+/// the actual world to a world where the fact fails, each step a player
+/// and a world the model has in that player's class, in at most a
+/// screenful of lines.
+#[test]
+fn common_knowledge_is_explained_by_a_chain() {
+    let src =
+        std::fs::read_to_string(root().join("scenarios/exercises/muddy-children.deal")).unwrap();
+    let script = Script::parse("muddy.deal", &src).unwrap();
+    let mut quiz = Quiz::new(script, Session::new(Options::default()), 0, None);
+    loop {
+        let (_, q) = quiz.advance().unwrap();
+        let q = q.expect("a common-knowledge question");
+        if q.formula.starts_with("C ") && q.answer == Answer::YesNo(false) {
+            break;
+        }
+        let right = q.answer.to_string();
+        quiz.answer(Some(&right)).unwrap();
+    }
+    let play = quiz.session().playing().unwrap().clone();
+    let v = quiz.answer(Some("yes")).unwrap();
+    assert!(
+        v.lines.len() <= dealer::interp::question::SCREEN,
+        "{:#?}",
+        v.lines
+    );
+    assert!(
+        v.lines[1].starts_with("a chain of possibilities from the actual world"),
+        "{:#?}",
+        v.lines
+    );
+    assert!(v.lines[2].contains("the actual world:"), "{:#?}", v.lines);
+    // Each step is a world the named player considers possible from the one before.
+    let line_of = |w: usize| {
+        dealer::interp::explain::world_line(&play.table, &play.props, None, &*play.model, w)
+    };
+    let worlds: Vec<usize> = (0..play.model.world_count() as usize).collect();
+    let find = |l: &str| *worlds.iter().find(|&&w| l.ends_with(&line_of(w))).unwrap();
+    let mut at = play.model.actual();
+    assert!(v.lines[2].ends_with(&line_of(at)));
+    let steps: Vec<&String> = v.lines[3..]
+        .iter()
+        .take_while(|l| l.contains("considers possible:"))
+        .collect();
+    assert!(steps.len() >= 2, "{:#?}", v.lines);
+    for l in steps {
+        let who = l.trim().trim_start_matches("there, ");
+        let p: usize = who["player ".len()..]
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let w = find(l);
+        assert!(play.model.accessible(p - 1, at).contains(&w), "{l}");
+        at = w;
+    }
+    assert!(v
+        .lines
+        .last()
+        .unwrap()
+        .contains("not everybody knows that everybody knows"));
+    for l in &v.lines {
+        assert!(!l.contains('`') && !l.contains("(s)"), "{l}");
+    }
 }

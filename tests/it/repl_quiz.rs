@@ -189,3 +189,31 @@ fn the_quiz_runs_from_a_pipe() {
         "{text}"
     );
 }
+
+/// At a terminal (`set_quiz_tries(2)`), a wrong first answer in `:quiz`
+/// gets a hint and a second try before the answer is shown.
+#[test]
+fn the_quiz_gives_a_hint_and_a_second_try() {
+    let (mut repl, _dir) = repl_with_file();
+    repl.set_quiz_tries(2);
+    say(&mut repl, ":quiz");
+    let out = say(&mut repl, "yes");
+    assert!(
+        out.starts_with(
+            "not quite: try again\n  Hint: think of the worlds player 1 considers possible"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("the answer is"), "{out}");
+    assert!(repl.quizzing_now());
+    let out = say(&mut repl, "yes");
+    assert!(out.starts_with("wrong\n  the answer is no"), "{out}");
+    assert!(out.contains("Q2. "), "{out}");
+    let out = say(&mut repl, "7");
+    assert!(
+        out.contains("Hint: count the deals player 1 cannot tell apart"),
+        "{out}"
+    );
+    let out = say(&mut repl, "6");
+    assert!(out.starts_with("right"), "{out}");
+}
