@@ -281,6 +281,14 @@ fn believed(f: &ast::Formula) -> Option<Option<(&ast::Name, &ast::Formula)>> {
     }
 }
 
+/// Knowledge words said as belief: `Does Sally know that Anne knows
+/// that ...` is `Does Sally believe that Anne believes that ...`.
+fn believe(text: &str) -> String {
+    text.replace(" does not know that ", " does not believe that ")
+        .replace(" knows that ", " believes that ")
+        .replace(" know that ", " believe that ")
+}
+
 /// Decides `q` in the actual world (`span`: the statement's).
 pub fn ask(cx: &Context, q: &ast::Question, span: Span) -> Result<Asked, Diagnostic> {
     let table = cx.scope.table;
@@ -300,7 +308,16 @@ pub fn ask(cx: &Context, q: &ast::Question, span: Span) -> Result<Asked, Diagnos
                         |x| format!("Does {} believe that {x}?", cx.who(a)),
                     )
                 }
-                Some(None) => format!("Is `{written}` true?"),
+                // Beliefs inside: the engine reads `B` as its `K`, and in a
+                // model of beliefs every `K` is a belief.
+                Some(None) => {
+                    let worded = wording::yes_no(table, props, &phi, &written);
+                    if worded.contains('`') {
+                        worded
+                    } else {
+                        believe(&worded)
+                    }
+                }
                 None => wording::yes_no(table, props, &phi, &written),
             };
             (written, worded, Answer::YesNo(value))

@@ -1059,3 +1059,49 @@ fn common_knowledge_is_explained_by_a_chain() {
         assert!(!l.contains('`') && !l.contains("(s)"), "{l}");
     }
 }
+
+/// In a model of beliefs (a move a player did not see), generated
+/// questions ask what players believe, a false belief included: Sally
+/// believes the marble is still in the basket. Where fewer questions than
+/// asked for are worth asking, the note says why, with the facts there
+/// are to ask about.
+#[test]
+fn generated_questions_ask_beliefs_in_a_model_of_beliefs() {
+    let s = script("scenarios/classics/sally-anne.deal");
+    let settings = Settings {
+        count: 10,
+        seed: 1,
+        level: 1,
+    };
+    let g = generate(&s, Options::default(), settings).unwrap();
+    assert!(g.questions.len() >= 3, "{:?}", g.note);
+    assert!(
+        g.note
+            .as_ref()
+            .unwrap()
+            .contains("this scenario has 4 facts"),
+        "{:?}",
+        g.note
+    );
+    let mut quiz = Quiz::new(s, Session::new(Options::default()), 0, Some(g.questions));
+    let mut asked = Vec::new();
+    while let (_, Some(q)) = quiz.advance().unwrap() {
+        assert!(q.formula.starts_with("B_"), "{}", q.formula);
+        assert!(q.text.contains("believe"), "{}", q.text);
+        asked.push((q.text.clone(), q.answer.clone()));
+        quiz.answer(Some(&q.answer.to_string())).unwrap();
+    }
+    assert!(
+        asked.contains(&(
+            "Does Sally believe that the basket holds M?".to_string(),
+            Answer::YesNo(true)
+        )),
+        "{asked:#?}"
+    );
+    let attack = script("scenarios/classics/coordinated-attack.deal");
+    let g = generate(&attack, Options::default(), settings).unwrap();
+    assert!(g
+        .note
+        .unwrap()
+        .contains("this scenario has 1 fact to ask about"));
+}
