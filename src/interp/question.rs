@@ -17,7 +17,7 @@ use std::fmt;
 
 use num_bigint::BigUint;
 
-use crate::cards::rules::describe_player;
+use crate::cards::rules::{describe_location, describe_player};
 use crate::diag::{Diagnostic, Span};
 use crate::engine::{Agent, Atom, Backend, Formula, GroupAccess, Kind, WorldId};
 use crate::syntax::ast::{self, Ask};
@@ -427,6 +427,7 @@ pub fn check(
         }
         Ask::Considers(p) => {
             let a = cx.scope.agent(p)?;
+            lines.extend(arithmetic(cx, a));
             lines.extend(class(cx, &Access::Player(a)));
         }
         Ask::Worlds(filter) => {
@@ -452,6 +453,53 @@ pub fn check(
         lines,
         witnesses,
     })
+}
+
+/// The count of worlds `a` considers possible as arithmetic, when it is
+/// the number of ways to lay the cards `a` does not see (all different)
+/// in the places that hold them: `1680 = 9!/(3!·3!·3!)`. Nothing when the
+/// moves so far have ruled deals out (the count is then smaller) or cards
+/// repeat.
+fn arithmetic(cx: &Context, a: Agent) -> Option<String> {
+    let table = cx.scope.table;
+    let mut places = Vec::new();
+    let mut per_kind = vec![0u32; table.deck.kinds.len()];
+    for (loc, l) in table.locations.iter().enumerate() {
+        if l.seen_by.contains(&a) {
+            continue;
+        }
+        let cards = table.real_cards(cx.model, loc);
+        let n: u32 = cards.iter().sum();
+        if n == 0 {
+            continue;
+        }
+        for (k, c) in cards.iter().enumerate() {
+            *per_kind.get_mut(k)? += c;
+        }
+        places.push((loc, n));
+    }
+    let total: u32 = places.iter().map(|(_, n)| n).sum();
+    if places.len() < 2 || places.len() > 6 || per_kind.iter().any(|&c| c > 1) || total > 30 {
+        return None;
+    }
+    let fact = |n: u32| (1..=n).fold(BigUint::from(1u32), |acc, i| acc * i);
+    let ways = places
+        .iter()
+        .fold(fact(total), |acc, &(_, n)| acc / fact(n));
+    if ways != cx.model.considers_big(a) {
+        return None;
+    }
+    let below: Vec<String> = places.iter().map(|(_, n)| format!("{n}!")).collect();
+    let lie: Vec<String> = places
+        .iter()
+        .map(|&(loc, n)| format!("{n} with {}", describe_location(table, loc)))
+        .collect();
+    Some(format!(
+        "  {ways} = {total}!/({}): {} does not see {total} cards, all different, and they lie {}",
+        below.join("·"),
+        cx.who(a),
+        and_list(&lie)
+    ))
 }
 
 /// The most lines an explanation takes: a screenful.

@@ -1105,3 +1105,41 @@ fn generated_questions_ask_beliefs_in_a_model_of_beliefs() {
         .unwrap()
         .contains("this scenario has 1 fact to ask about"));
 }
+
+/// A count of worlds is explained by its arithmetic where it is short:
+/// Kwartet's 1680 deals player 1 considers are the ways to lay the 9 cards
+/// it does not see, 3 to each other player; after a move has shown cards
+/// the count is smaller and no such formula is claimed.
+#[test]
+fn a_count_is_explained_by_its_arithmetic() {
+    let mut quiz = Quiz::new(
+        script("scenarios/exercises/kwartet.deal"),
+        Session::new(Options::default()),
+        0,
+        None,
+    );
+    let (_, q) = quiz.advance().unwrap();
+    let q = q.unwrap();
+    assert_eq!(q.formula, "considers 1");
+    assert_eq!(q.answer, Answer::Number(1680u32.into()));
+    let v = quiz.answer(Some("5")).unwrap();
+    assert!(
+        v.lines.iter().any(|l| l.trim()
+            == "1680 = 9!/(3!·3!·3!): player 1 does not see 9 cards, all different, and they lie 3 with player 2, 3 with player 3 and 3 with player 4"),
+        "{:#?}",
+        v.lines
+    );
+    let own = Script::parse("own.deal", OWN).unwrap();
+    let mut quiz = Quiz::new(own, Session::new(Options::default()), 0, None);
+    loop {
+        let (_, q) = quiz.advance().unwrap();
+        let q = q.unwrap();
+        if q.formula.starts_with("considers") {
+            // Repeated cards (queens and aces): no formula is claimed.
+            let v = quiz.answer(Some("0")).unwrap();
+            assert!(!v.lines.iter().any(|l| l.contains("!/(")), "{:#?}", v.lines);
+            break;
+        }
+        quiz.answer(Some(&q.answer.to_string())).unwrap();
+    }
+}
