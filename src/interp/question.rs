@@ -281,6 +281,31 @@ fn believed(f: &ast::Formula) -> Option<Option<(&ast::Name, &ast::Formula)>> {
     }
 }
 
+/// Whether `f` has a knowledge operator (`K`, `Kw`) of its own, besides
+/// its beliefs: its words cannot all be said as belief.
+fn knows_inside(f: &ast::Formula) -> bool {
+    use ast::FormulaKind as F;
+    match &f.kind {
+        F::K(..) | F::Kw(..) => true,
+        F::Not(g)
+        | F::B(_, g)
+        | F::M(_, g)
+        | F::E(_, g)
+        | F::C(_, g)
+        | F::D(_, g)
+        | F::After(_, g)
+        | F::AfterDiamond(_, g) => knows_inside(g),
+        F::Quant { body, .. } => knows_inside(body),
+        F::And(a, b)
+        | F::Or(a, b)
+        | F::Implies(a, b)
+        | F::Iff(a, b)
+        | F::Announce(a, b)
+        | F::AnnounceDiamond(a, b) => knows_inside(a) || knows_inside(b),
+        _ => false,
+    }
+}
+
 /// Knowledge words said as belief: `Does Sally know that Anne knows
 /// that ...` is `Does Sally believe that Anne believes that ...`.
 fn believe(text: &str) -> String {
@@ -312,7 +337,9 @@ pub fn ask(cx: &Context, q: &ast::Question, span: Span) -> Result<Asked, Diagnos
                 // model of beliefs every `K` is a belief.
                 Some(None) => {
                     let worded = wording::yes_no(table, props, &phi, &written);
-                    if worded.contains('`') {
+                    if knows_inside(f) {
+                        format!("Is `{written}` true?")
+                    } else if worded.contains('`') {
                         worded
                     } else {
                         believe(&worded)
@@ -400,7 +427,14 @@ pub fn check(
         Ask::YesNo(f) => {
             let phi = cx.scope.formula(f)?;
             let value = asked.answer == Answer::YesNo(true);
-            if cx.model.listable().is_ok() {
+            let moved = if cx.model.listable().is_ok() {
+                before_and_after(cx, &phi, value, f.span)?
+            } else {
+                None
+            };
+            if let Some(said) = moved {
+                lines.extend(said);
+            } else if cx.model.listable().is_ok() {
                 let found = witness(cx, &phi, value, f.span)?;
                 for w in &found {
                     lines.extend(show(cx, w));
@@ -462,6 +496,9 @@ pub fn check(
 /// repeat.
 fn arithmetic(cx: &Context, a: Agent) -> Option<String> {
     let table = cx.scope.table;
+    if table.deck.kinds.is_empty() || cx.model.actual_cards().len() != table.locations.len() {
+        return None;
+    }
     let mut places = Vec::new();
     let mut per_kind = vec![0u32; table.deck.kinds.len()];
     for (loc, l) in table.locations.iter().enumerate() {
@@ -500,6 +537,63 @@ fn arithmetic(cx: &Context, a: Agent) -> Option<String> {
         cx.who(a),
         and_list(&lie)
     ))
+}
+
+/// A question about what holds after a move (`[ask 1 2 Q] C 1_Q`),
+/// explained before and after it: the actual world before, the actual
+/// world after, and the evidence in the model after the move. `None`
+/// when `phi` is not about a move, or the move cannot be played here (its
+/// event is not the one the actual world allows).
+fn before_and_after(
+    cx: &Context,
+    phi: &Formula,
+    value: bool,
+    span: Span,
+) -> Result<Option<Vec<String>>, Diagnostic> {
+    let (mut f, mut value) = (phi, value);
+    while let Formula::Not(x) = f {
+        f = x;
+        value = !value;
+    }
+    let Formula::Update(models, inner) = f else {
+        return Ok(None);
+    };
+    let mut after: Option<std::rc::Rc<dyn Backend>> = None;
+    for em in models.iter() {
+        let now: &dyn Backend = after.as_deref().unwrap_or(cx.model);
+        match now.apply(em, None) {
+            Ok(next) => after = Some(next),
+            Err(_) => return Ok(None),
+        }
+    }
+    let Some(after) = after else {
+        return Ok(None);
+    };
+    if after.listable().is_err() {
+        return Ok(None);
+    }
+    let later = Context {
+        scope: cx.scope,
+        model: &*after,
+        names: None,
+        src: cx.src,
+    };
+    let mut lines = vec![
+        format!(
+            "before the move, the actual world:  {}",
+            cx.world(cx.model.actual())
+        ),
+        format!(
+            "after it, the actual world:  {} ({} in all)",
+            later.world(after.actual()),
+            worlds(after.world_count())
+        ),
+        format!("after the move, {}:", said(cx, inner, value)),
+    ];
+    for w in witness(&later, inner, value, span)? {
+        lines.extend(show(&later, &w).into_iter().map(|l| format!("  {l}")));
+    }
+    Ok(Some(lines))
 }
 
 /// The most lines an explanation takes: a screenful.
@@ -804,10 +898,17 @@ pub fn show(cx: &Context, w: &Witness) -> Vec<String> {
                         cx.world(*w)
                     ));
                 }
-                lines.push(format!(
-                    "  so not everybody knows that everybody knows ... that {}",
-                    said(cx, formula, !*value)
-                ));
+                lines.push(match steps[..] {
+                    [(a, _)] => format!(
+                        "  so {} does not even know that {}",
+                        cx.who(a),
+                        said(cx, formula, !*value)
+                    ),
+                    _ => format!(
+                        "  so not everybody knows that everybody knows ... that {}",
+                        said(cx, formula, !*value)
+                    ),
+                });
                 lines
             }
             _ => vec![

@@ -505,7 +505,7 @@ pub fn deal_lines(session: &Session) -> Vec<String> {
         }
     };
     let mut lines = Vec::new();
-    if !table.deck.kinds.is_empty() {
+    if !table.deck.kinds.is_empty() && play.model.actual_cards().len() == table.locations.len() {
         let model = &*play.model;
         // Hands are said when some player holds a card (muddy children hold none).
         let hands = (0..table.players.len()).any(|p| {

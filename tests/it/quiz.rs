@@ -1143,3 +1143,47 @@ fn a_count_is_explained_by_its_arithmetic() {
         quiz.answer(Some(&q.answer.to_string())).unwrap();
     }
 }
+
+/// A question about what holds after a move is explained before and
+/// after it: the actual world before, the actual world after, and the
+/// evidence in the model after the move (Table 1: once player 1 asks for
+/// a queen, every world reachable has player 1 holding one).
+#[test]
+fn a_question_with_a_move_is_explained_before_and_after() {
+    let mut quiz = Quiz::new(
+        script("scenarios/exercises/gofish-table1.deal"),
+        Session::new(Options::default()),
+        0,
+        None,
+    );
+    loop {
+        let (_, q) = quiz.advance().unwrap();
+        let q = q.unwrap();
+        if q.formula.starts_with("[ask 1 2 Q]") {
+            assert_eq!(q.answer, Answer::YesNo(true));
+            let v = quiz.answer(Some("n")).unwrap();
+            assert!(
+                v.lines[1].starts_with("before the move, the actual world:  w6* 1:Q 2:Q 3:A"),
+                "{:#?}",
+                v.lines
+            );
+            assert!(
+                v.lines[2].starts_with("after it, the actual world:  w0* 1:QQ 2:- 3:A"),
+                "{:#?}",
+                v.lines
+            );
+            assert!(v.lines[2].ends_with("(2 worlds in all)"), "{:#?}", v.lines);
+            assert!(
+                v.lines[3].contains("after the move, it is common knowledge that player 1 holds Q"),
+                "{:#?}",
+                v.lines
+            );
+            assert!(
+                v.witnesses.is_empty(),
+                "worlds of another model are not the figure's"
+            );
+            break;
+        }
+        quiz.answer(Some(&q.answer.to_string())).unwrap();
+    }
+}
