@@ -1,15 +1,16 @@
 //! `dealer quiz FILE`: steps through a scenario, narrates each move and
 //! asks each question ([`crate::interp::quiz`]). Answers are read one a
 //! line from standard input: at a terminal a line that cannot be read is
-//! asked again; from a pipe it counts as wrong, and a question with no line
-//! left is unanswered (wrong). `score K/N` is printed last. `--json`
-//! prints one JSON document with a record per question instead of the
-//! text; `--out sheet.csv` writes the records as CSV, each as it is
-//! answered. Ctrl-C, the end of input at a terminal and an error of the
-//! scenario or engine stop the quiz with the score of what was answered,
-//! every answer kept. With `--generate N
-//! --seed S [--level L]`, the questions are generated
-//! ([`crate::interp::generate`]) instead of the file's own.
+//! asked again; from a pipe it counts as wrong. `quit` (or `:q`) and the
+//! end of the answers stop the quiz: the questions not reached are not
+//! asked, and the score is of those answered. `score K/N` is printed
+//! last. `--json` prints one JSON document with a record per question
+//! instead of the text; `--out sheet.csv` (or `sheet.json`) is created
+//! before the first question and written answer by answer. Ctrl-C and an
+//! error of the scenario or engine stop the quiz with the score of what
+//! was answered, every answer kept. With `--generate N --seed S [--level
+//! L]`, the questions are generated ([`crate::interp::generate`]) instead
+//! of the file's own.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -23,7 +24,7 @@ use serde::Serialize;
 use crate::diag::Diagnostic;
 use crate::interp::generate::{self, Settings};
 use crate::interp::question::Verdict;
-use crate::interp::quiz::{Event, Quiz, QuizError, Record};
+use crate::interp::quiz::{self, Attempt, Event, Quiz, QuizError, Record};
 use crate::interp::Session;
 
 use super::{read_script, ModelArgs};
@@ -37,7 +38,8 @@ pub struct QuizArgs {
     #[arg(long)]
     pub json: bool,
     /// Write the answers as CSV (step, line, question, formula, expected,
-    /// given, right).
+    /// given, right), each as it is given; a name ending in `.json` gets
+    /// the JSON document of `--json`. Checked before the first question.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Ask N generated questions instead of the file's own.
@@ -53,6 +55,16 @@ pub struct QuizArgs {
     /// counts.
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=3))]
     pub level: Option<u8>,
+    /// Tries per question: after a wrong try that is not the last, a hint
+    /// (the first step of the explanation) and the question again; the
+    /// answer is shown after the last. Default: 2 at a terminal, 1 when
+    /// the answers come from a pipe (one line per question).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=9))]
+    pub tries: Option<u8>,
+    /// Say after each move what it made known, as `dealer run` does (off
+    /// by default: narration can give answers away).
+    #[arg(long)]
+    pub narrate: bool,
     /// The engine and its budget.
     #[command(flatten)]
     pub model: ModelArgs,
@@ -86,8 +98,10 @@ enum End {
     Finished,
     /// An error of the scenario or the engine (shown already).
     Failed(String),
-    /// Ctrl-C, or the end of input at a terminal.
+    /// Ctrl-C.
     Interrupted(&'static str),
+    /// `quit` (`:q`) or the end of the answers: the student stopped.
+    Stopped(&'static str),
 }
 
 /// Runs the quiz; the exit code (0; 2 on an error; 130 when interrupted).
@@ -110,7 +124,12 @@ pub fn run(args: &QuizArgs, color: bool) -> u8 {
         );
         2
     };
-    let mut sheet = match args.out.as_deref().map(Sheet::create).transpose() {
+    let mut sheet = match args
+        .out
+        .as_deref()
+        .map(|p| Sheet::create(p, &args.file.display().to_string()))
+        .transpose()
+    {
         Ok(sheet) => sheet,
         Err(e) => return cannot_write(e),
     };
@@ -160,6 +179,7 @@ pub fn run(args: &QuizArgs, color: bool) -> u8 {
     let mut quiz = Quiz::new(script, Session::new(options), 0, generated);
     let given = INPUT.with(|i| i.borrow().is_some());
     let terminal = !given && std::io::stdin().is_terminal();
+    quiz.set_tries(args.tries.map_or(if terminal { 2 } else { 1 }, usize::from));
     crate::engine::cancel::clear();
     crate::repl::interrupt::install();
     let lines = answer_lines();
@@ -171,13 +191,26 @@ pub fn run(args: &QuizArgs, color: bool) -> u8 {
             End::Failed(d.message.clone())
         }
     };
+    // The opening comment and the deal, before the first move.
+    let opening = quiz.opening();
+    if let (true, Ok(lines)) = (text, &opening) {
+        for l in lines {
+            println!("{l}");
+        }
+        if !lines.is_empty() {
+            println!();
+        }
+    }
     let end = 'quiz: loop {
+        if let Err(d) = &opening {
+            break failed(d);
+        }
         let (events, asked) = match quiz.advance() {
             Ok(x) => x,
             Err(d) => break failed(&d),
         };
         if text {
-            show_events(&events);
+            show_events(&events, args.narrate);
         }
         let Some(asked) = asked else {
             break End::Finished;
@@ -194,16 +227,21 @@ pub fn run(args: &QuizArgs, color: bool) -> u8 {
                 let _ = std::io::stdout().flush();
             }
             let line = match next_line(&lines) {
+                Line::Text(l) if quiz::is_quit(&l) => {
+                    if text && !terminal {
+                        println!("{}", l.trim());
+                    }
+                    break 'quiz End::Stopped("quit");
+                }
                 Line::Text(l) => Some(l),
-                Line::End if terminal => break 'quiz End::Interrupted("end of input"),
-                Line::End => None,
+                Line::End => break 'quiz End::Stopped("end of input"),
                 Line::Interrupted => break 'quiz End::Interrupted("interrupted"),
             };
             if text && !terminal {
-                println!("{}", line.as_deref().unwrap_or("(no answer)"));
+                println!("{}", line.as_deref().unwrap_or(""));
             }
             let result = match &line {
-                Some(l) => match quiz.answer(Some(l)) {
+                Some(l) => match quiz.attempt(l) {
                     Err(QuizError::Unreadable(why)) if terminal => {
                         println!("  {}", why.yellow());
                         continue;
@@ -214,7 +252,15 @@ pub fn run(args: &QuizArgs, color: bool) -> u8 {
                         }
                         quiz.unreadable(l)
                     }
-                    other => other,
+                    Ok(Attempt::TryAgain(hint)) => {
+                        if text {
+                            println!("  {}", "not quite: try again".yellow());
+                            println!("  {hint}");
+                        }
+                        continue;
+                    }
+                    Ok(Attempt::Right(v) | Attempt::Wrong(v)) => Ok(v),
+                    Err(e) => Err(e),
                 },
                 None => quiz.answer(None),
             };
@@ -223,8 +269,8 @@ pub fn run(args: &QuizArgs, color: bool) -> u8 {
                     if text {
                         show_verdict(&v);
                     }
-                    if let (Some(sheet), Some(r)) = (sheet.as_mut(), quiz.records().last()) {
-                        if let Err(e) = sheet.add(r) {
+                    if let Some(sheet) = sheet.as_mut() {
+                        if let Err(e) = sheet.add(quiz.records(), None) {
                             return cannot_write(e);
                         }
                     }
@@ -244,8 +290,13 @@ pub fn run(args: &QuizArgs, color: bool) -> u8 {
     let stopped = match &end {
         End::Finished => None,
         End::Failed(why) => Some(format!("stopped by an error: {why}")),
-        End::Interrupted(why) => Some(format!("stopped: {why}")),
+        End::Interrupted(why) | End::Stopped(why) => Some(format!("stopped: {why}")),
     };
+    if let (Some(sheet), Some(_)) = (sheet.as_mut().filter(|s| s.csv.is_none()), &stopped) {
+        if let Err(e) = sheet.add(quiz.records(), stopped.clone()) {
+            return cannot_write(e);
+        }
+    }
     if args.json {
         let report = Report {
             schema: "dealer-quiz/1",
@@ -275,7 +326,7 @@ pub fn run(args: &QuizArgs, color: bool) -> u8 {
         }
     }
     match end {
-        End::Finished => 0,
+        End::Finished | End::Stopped(_) => 0,
         End::Failed(_) => 2,
         End::Interrupted(_) => 130,
     }
@@ -347,51 +398,99 @@ fn next_line(lines: &mpsc::Receiver<String>) -> Line {
     }
 }
 
-/// The `--out` file: created (with its header) before the first
-/// question, a record appended and flushed after each answer, so that it
-/// is a whole CSV file at every moment.
+/// The `--out` file: created before the first question and brought up
+/// to date after each answer, so that it holds every answer given at
+/// every moment. CSV: the header, then a record appended and flushed per
+/// answer. JSON (a name ending in `.json`): the document of `--json`,
+/// written whole after each answer (to a file beside it, then renamed
+/// over it, so that it is never half written).
 struct Sheet {
-    file: std::fs::File,
     path: PathBuf,
+    /// The CSV file (`None`: JSON).
+    csv: Option<std::fs::File>,
+    /// The scenario, for the JSON document.
+    file: String,
 }
 
 impl Sheet {
-    fn create(path: &Path) -> Result<Sheet, String> {
+    fn create(path: &Path, file: &str) -> Result<Sheet, String> {
+        let json = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("json"));
         let mut sheet = Sheet {
-            file: std::fs::File::create(path)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
             path: path.to_path_buf(),
+            csv: None,
+            file: file.to_string(),
         };
-        sheet.write(CSV_HEADER)?;
+        if json {
+            sheet.add(&[], None)?;
+        } else {
+            sheet.csv = Some(std::fs::File::create(path).map_err(|e| sheet.cannot(e))?);
+            sheet.append(CSV_HEADER)?;
+        }
         Ok(sheet)
     }
 
-    fn add(&mut self, record: &Record) -> Result<(), String> {
-        self.write(&csv_row(record))
+    fn cannot(&self, e: std::io::Error) -> String {
+        format!("cannot write {}: {e}", self.path.display())
     }
 
-    fn write(&mut self, text: &str) -> Result<(), String> {
-        self.file
-            .write_all(text.as_bytes())
-            .and_then(|()| self.file.flush())
-            .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+    /// Brings the file up to date with `records` (the last one is new)
+    /// and, in JSON, why the quiz `stopped` before its end.
+    fn add(&mut self, records: &[Record], stopped: Option<String>) -> Result<(), String> {
+        if self.csv.is_some() {
+            return match records.last() {
+                Some(r) => self.append(&csv_row(r)),
+                None => Ok(()),
+            };
+        }
+        let right = records.iter().filter(|r| r.right).count();
+        let report = Report {
+            schema: "dealer-quiz/1",
+            file: &self.file,
+            records,
+            right,
+            asked: records.len(),
+            stopped,
+        };
+        let text = serde_json::to_string_pretty(&report).expect("plain data serialises") + "\n";
+        let mut beside = self.path.clone().into_os_string();
+        beside.push(".part");
+        let beside = PathBuf::from(beside);
+        std::fs::write(&beside, text)
+            .and_then(|()| std::fs::rename(&beside, &self.path))
+            .map_err(|e| {
+                let _ = std::fs::remove_file(&beside);
+                self.cannot(e)
+            })
+    }
+
+    fn append(&mut self, text: &str) -> Result<(), String> {
+        let path = self.path.display().to_string();
+        let file = self.csv.as_mut().expect("a CSV sheet");
+        file.write_all(text.as_bytes())
+            .and_then(|()| file.flush())
+            .map_err(|e| format!("cannot write {path}: {e}"))
     }
 }
 
-fn show_events(events: &[Event]) {
+/// The moves in words, the rules' notes and, with `--narrate`, what each
+/// move made known.
+fn show_events(events: &[Event], narrate: bool) {
     for e in events {
         match e {
             Event::Moved {
                 line,
-                source,
+                said,
                 notes,
                 narration,
+                ..
             } => {
-                println!("{}  {}", format!("{line:>4}").dimmed(), source.cyan());
+                println!("{}  {}", format!("{line:>4}").dimmed(), said.cyan());
                 for n in notes {
                     println!("        {}", n.dimmed());
                 }
-                for n in narration {
+                for n in narration.iter().filter(|_| narrate) {
                     println!("  {} {}", ">>".blue().bold(), n.bold());
                 }
             }
@@ -412,7 +511,7 @@ fn show_verdict(v: &Verdict) {
 }
 
 /// The CSV file's header line.
-const CSV_HEADER: &str = "step,line,question,formula,expected,given,right\n";
+const CSV_HEADER: &str = "step,line,question,formula,expected,given,right,tries\n";
 
 /// The records as CSV with a header line.
 pub fn csv(records: &[Record]) -> String {
@@ -433,6 +532,7 @@ fn csv_row(r: &Record) -> String {
         r.expected.clone(),
         r.given.clone().unwrap_or_default(),
         r.right.to_string(),
+        r.tries.to_string(),
     ];
     let quoted: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
     format!("{}\n", quoted.join(","))

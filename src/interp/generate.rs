@@ -118,6 +118,7 @@ pub fn generate(
         chosen: Vec::new(),
         at_point: HashSet::new(),
         used: HashSet::new(),
+        belief: false,
     };
     g.yes = g.rng.random_range(0..2) == 0;
     let n = points.len();
@@ -163,8 +164,13 @@ pub fn generate(
     }
     questions.sort_by_key(|(index, _)| *index);
     let note = (questions.len() < settings.count).then(|| {
+        let facts_said = if facts.len() == 1 {
+            "1 fact".to_string()
+        } else {
+            format!("{} facts", facts.len())
+        };
         format!(
-            "{} question(s) of {} asked for: at level {} nothing else worth asking was found at the {} point(s) of {} (a question is asked only where its answer needs reasoning about knowledge, not where the facts or what everybody already knows answer it, and at most {} formulas are decided at a point)",
+            "{} question(s) of {} asked for: at level {} nothing else worth asking was found at the {} point(s) of {} (a question is asked only where its answer needs reasoning about knowledge, not where the facts or what everybody already knows answer it; a point asks about each fact once, and this scenario has {facts_said} to ask about; at most {} formulas are decided at a point)",
             questions.len(),
             settings.count,
             settings.level,
@@ -437,11 +443,17 @@ struct Generator<'a> {
     at_point: HashSet<(usize, Topic)>,
     /// (text, answer) of the questions chosen.
     used: HashSet<(String, String)>,
+    /// Whether the point's model is one of beliefs (a move some player did
+    /// not see): questions ask what players believe (`B`), which may be
+    /// false, so a false fact is worth asking about, and a place a player
+    /// sees may hold what that player does not believe.
+    belief: bool,
 }
 
 impl Generator<'_> {
     fn k(&self, a: usize) -> String {
-        format!("K{}", agent(self.table, a))
+        let op = if self.belief { "B" } else { "K" };
+        format!("{op}{}", agent(self.table, a))
     }
 
     /// A random candidate of the level (`None`: the draw does not fit).
@@ -459,16 +471,22 @@ impl Generator<'_> {
         if self.facts.is_empty() {
             return None;
         }
-        let forms: &[Form] = match self.level {
-            1 => &[Form::K, Form::KNot, Form::Kw],
-            2 => &[Form::KK, Form::KNotK, Form::KKw, Form::MK],
+        let forms: &[Form] = match (self.level, self.belief) {
+            (1, false) => &[Form::K, Form::KNot, Form::Kw],
+            (1, true) => &[Form::K, Form::KNot],
+            (2, false) => &[Form::KK, Form::KNotK, Form::KKw, Form::MK],
+            (2, true) => &[Form::KK, Form::KNotK],
             _ => &[Form::C, Form::E, Form::D, Form::D, Form::Who],
         };
         let form = forms[self.rng.random_range(0..forms.len())];
         let fact = self.rng.random_range(0..self.facts.len());
         let a = self.rng.random_range(0..n);
         let b = self.rng.random_range(0..n);
-        let seen = &self.facts[fact].seen_by;
+        let seen: &[usize] = if self.belief {
+            &[]
+        } else {
+            &self.facts[fact].seen_by
+        };
         let fits = match form {
             Form::K | Form::KNot | Form::Kw => !seen.contains(&a),
             Form::KK | Form::KNotK | Form::KKw | Form::MK => a != b && !seen.contains(&b),
@@ -482,6 +500,20 @@ impl Generator<'_> {
     /// whether the fact holds at the point (questions beyond level 1 are
     /// about whichever of the fact and its negation holds).
     fn text(&self, c: &Candidate, truth: bool) -> (String, Vec<Pre>) {
+        let (text, pres) = self.text_of(c, truth);
+        if !self.belief || matches!(c.form, Form::D | Form::C | Form::E | Form::Who) {
+            return (text, pres);
+        }
+        // A belief need not be true: what the facts decide for knowledge
+        // they do not decide for belief.
+        let pres = pres
+            .into_iter()
+            .filter(|p| !matches!(p, Pre::True(_) | Pre::False(_)))
+            .collect();
+        (text, pres)
+    }
+
+    fn text_of(&self, c: &Candidate, truth: bool) -> (String, Vec<Pre>) {
         if c.form == Form::Considers {
             return (format!("considers {}", self.table.players[c.a]), Vec::new());
         }
@@ -556,6 +588,7 @@ impl Generator<'_> {
         let mut got = 0;
         let mut spares: Vec<(String, Topic, Answer)> = Vec::new();
         let mut tried: HashSet<String> = HashSet::new();
+        self.belief = session.playing().is_some_and(|p| !p.model.is_s5());
         while got < need && st.budget > 0 && st.draws > 0 {
             st.draws -= 1;
             let Some(c) = self.draw() else {

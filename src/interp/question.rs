@@ -17,7 +17,7 @@ use std::fmt;
 
 use num_bigint::BigUint;
 
-use crate::cards::rules::describe_player;
+use crate::cards::rules::{describe_location, describe_player};
 use crate::diag::{Diagnostic, Span};
 use crate::engine::{Agent, Atom, Backend, Formula, GroupAccess, Kind, WorldId};
 use crate::syntax::ast::{self, Ask};
@@ -281,6 +281,39 @@ fn believed(f: &ast::Formula) -> Option<Option<(&ast::Name, &ast::Formula)>> {
     }
 }
 
+/// Whether `f` has a knowledge operator (`K`, `Kw`) of its own, besides
+/// its beliefs: its words cannot all be said as belief.
+fn knows_inside(f: &ast::Formula) -> bool {
+    use ast::FormulaKind as F;
+    match &f.kind {
+        F::K(..) | F::Kw(..) => true,
+        F::Not(g)
+        | F::B(_, g)
+        | F::M(_, g)
+        | F::E(_, g)
+        | F::C(_, g)
+        | F::D(_, g)
+        | F::After(_, g)
+        | F::AfterDiamond(_, g) => knows_inside(g),
+        F::Quant { body, .. } => knows_inside(body),
+        F::And(a, b)
+        | F::Or(a, b)
+        | F::Implies(a, b)
+        | F::Iff(a, b)
+        | F::Announce(a, b)
+        | F::AnnounceDiamond(a, b) => knows_inside(a) || knows_inside(b),
+        _ => false,
+    }
+}
+
+/// Knowledge words said as belief: `Does Sally know that Anne knows
+/// that ...` is `Does Sally believe that Anne believes that ...`.
+fn believe(text: &str) -> String {
+    text.replace(" does not know that ", " does not believe that ")
+        .replace(" knows that ", " believes that ")
+        .replace(" know that ", " believe that ")
+}
+
 /// Decides `q` in the actual world (`span`: the statement's).
 pub fn ask(cx: &Context, q: &ast::Question, span: Span) -> Result<Asked, Diagnostic> {
     let table = cx.scope.table;
@@ -300,7 +333,18 @@ pub fn ask(cx: &Context, q: &ast::Question, span: Span) -> Result<Asked, Diagnos
                         |x| format!("Does {} believe that {x}?", cx.who(a)),
                     )
                 }
-                Some(None) => format!("Is `{written}` true?"),
+                // Beliefs inside: the engine reads `B` as its `K`, and in a
+                // model of beliefs every `K` is a belief.
+                Some(None) => {
+                    let worded = wording::yes_no(table, props, &phi, &written);
+                    if knows_inside(f) {
+                        format!("Is `{written}` true?")
+                    } else if worded.contains('`') {
+                        worded
+                    } else {
+                        believe(&worded)
+                    }
+                }
                 None => wording::yes_no(table, props, &phi, &written),
             };
             (written, worded, Answer::YesNo(value))
@@ -383,7 +427,14 @@ pub fn check(
         Ask::YesNo(f) => {
             let phi = cx.scope.formula(f)?;
             let value = asked.answer == Answer::YesNo(true);
-            if cx.model.listable().is_ok() {
+            let moved = if cx.model.listable().is_ok() {
+                before_and_after(cx, &phi, value, f.span)?
+            } else {
+                None
+            };
+            if let Some(said) = moved {
+                lines.extend(said);
+            } else if cx.model.listable().is_ok() {
                 let found = witness(cx, &phi, value, f.span)?;
                 for w in &found {
                     lines.extend(show(cx, w));
@@ -410,6 +461,7 @@ pub fn check(
         }
         Ask::Considers(p) => {
             let a = cx.scope.agent(p)?;
+            lines.extend(arithmetic(cx, a));
             lines.extend(class(cx, &Access::Player(a)));
         }
         Ask::Worlds(filter) => {
@@ -418,16 +470,270 @@ pub fn check(
                     Some(f) => cx.engine(cx.model.satisfying(&cx.scope.formula(f)?), f.span)?,
                     None => (0..cx.model.world_count() as usize).collect(),
                 };
-                lines.push(format!("{} world(s):", ids.len()));
+                lines.push(format!("{}:", worlds(ids.len())));
                 lines.extend(listed(cx, &ids));
             }
         }
+    }
+    if lines.len() > SCREEN {
+        let more = lines.len() - (SCREEN - 1);
+        lines.truncate(SCREEN - 1);
+        lines.push(format!(
+            "... and {more} more lines (the REPL's :why shows them all)"
+        ));
     }
     Ok(Verdict {
         right: false,
         lines,
         witnesses,
     })
+}
+
+/// The count of worlds `a` considers possible as arithmetic, when it is
+/// the number of ways to lay the cards `a` does not see (all different)
+/// in the places that hold them: `1680 = 9!/(3!·3!·3!)`. Nothing when the
+/// moves so far have ruled deals out (the count is then smaller) or cards
+/// repeat.
+fn arithmetic(cx: &Context, a: Agent) -> Option<String> {
+    let table = cx.scope.table;
+    if table.deck.kinds.is_empty() || cx.model.actual_cards().len() != table.locations.len() {
+        return None;
+    }
+    let mut places = Vec::new();
+    let mut per_kind = vec![0u32; table.deck.kinds.len()];
+    for (loc, l) in table.locations.iter().enumerate() {
+        if l.seen_by.contains(&a) {
+            continue;
+        }
+        let cards = table.real_cards(cx.model, loc);
+        let n: u32 = cards.iter().sum();
+        if n == 0 {
+            continue;
+        }
+        for (k, c) in cards.iter().enumerate() {
+            *per_kind.get_mut(k)? += c;
+        }
+        places.push((loc, n));
+    }
+    let total: u32 = places.iter().map(|(_, n)| n).sum();
+    if places.len() < 2 || places.len() > 6 || per_kind.iter().any(|&c| c > 1) || total > 30 {
+        return None;
+    }
+    let fact = |n: u32| (1..=n).fold(BigUint::from(1u32), |acc, i| acc * i);
+    let ways = places
+        .iter()
+        .fold(fact(total), |acc, &(_, n)| acc / fact(n));
+    if ways != cx.model.considers_big(a) {
+        return None;
+    }
+    let below: Vec<String> = places.iter().map(|(_, n)| format!("{n}!")).collect();
+    let lie: Vec<String> = places
+        .iter()
+        .map(|&(loc, n)| format!("{n} with {}", describe_location(table, loc)))
+        .collect();
+    Some(format!(
+        "  {ways} = {total}!/({}): {} does not see {total} cards, all different, and they lie {}",
+        below.join("·"),
+        cx.who(a),
+        and_list(&lie)
+    ))
+}
+
+/// A question about what holds after a move (`[ask 1 2 Q] C 1_Q`),
+/// explained before and after it: the actual world before, the actual
+/// world after, and the evidence in the model after the move. `None`
+/// when `phi` is not about a move, or the move cannot be played here (its
+/// event is not the one the actual world allows).
+fn before_and_after(
+    cx: &Context,
+    phi: &Formula,
+    value: bool,
+    span: Span,
+) -> Result<Option<Vec<String>>, Diagnostic> {
+    let (mut f, mut value) = (phi, value);
+    while let Formula::Not(x) = f {
+        f = x;
+        value = !value;
+    }
+    let Formula::Update(models, inner) = f else {
+        return Ok(None);
+    };
+    let mut after: Option<std::rc::Rc<dyn Backend>> = None;
+    for em in models.iter() {
+        let now: &dyn Backend = after.as_deref().unwrap_or(cx.model);
+        match now.apply(em, None) {
+            Ok(next) => after = Some(next),
+            Err(_) => return Ok(None),
+        }
+    }
+    let Some(after) = after else {
+        return Ok(None);
+    };
+    if after.listable().is_err() {
+        return Ok(None);
+    }
+    let later = Context {
+        scope: cx.scope,
+        model: &*after,
+        names: None,
+        src: cx.src,
+    };
+    let mut lines = vec![
+        format!(
+            "before the move, the actual world:  {}",
+            cx.world(cx.model.actual())
+        ),
+        format!(
+            "after it, the actual world:  {} ({} in all)",
+            later.world(after.actual()),
+            worlds(after.world_count())
+        ),
+        format!("after the move, {}:", said(cx, inner, value)),
+    ];
+    for w in witness(&later, inner, value, span)? {
+        lines.extend(show(&later, &w).into_iter().map(|l| format!("  {l}")));
+    }
+    Ok(Some(lines))
+}
+
+/// The most lines an explanation takes: a screenful.
+pub const SCREEN: usize = 20;
+
+/// The first step of reasoning towards the answer of `q`, without the
+/// answer: what a student is told after a first wrong try. In words, with
+/// no formula syntax.
+pub fn hint(cx: &Context, q: &ast::Question) -> Result<String, Diagnostic> {
+    let table = cx.scope.table;
+    let props = cx.scope.props;
+    let about = |f: &Formula| {
+        wording::words(table, props, f).unwrap_or_else(|| "the fact asked about".into())
+    };
+    Ok(match &q.ask {
+        Ask::YesNo(f) => {
+            let phi = cx.scope.formula(f)?;
+            format!("Hint: {}", step_hint(cx, &phi, &about))
+        }
+        Ask::WhoKnows(f) => {
+            let phi = cx.scope.formula(f)?;
+            format!(
+                "Hint: take the players one by one: does each know that {}? (Knowing needs it true in every world the player considers possible.)",
+                about(&phi)
+            )
+        }
+        Ask::Considers(p) => {
+            let a = cx.scope.agent(p)?;
+            format!(
+                "Hint: count the deals {} cannot tell apart from the actual one: {} sees its own cards and what lies face up; in how many ways can the cards it does not see lie, given what the moves so far have shown?",
+                cx.who(a),
+                cx.who(a)
+            )
+        }
+        Ask::Worlds(None) => {
+            "Hint: count the deals still possible after what has happened so far: each move rules out the deals where it could not have happened as it did.".into()
+        }
+        Ask::Worlds(Some(f)) => {
+            let phi = cx.scope.formula(f)?;
+            format!(
+                "Hint: among the deals still possible, count those where {}.",
+                about(&phi)
+            )
+        }
+    })
+}
+
+/// The first step of reasoning about `phi`, by its top operator.
+fn step_hint(cx: &Context, phi: &Formula, about: &dyn Fn(&Formula) -> String) -> String {
+    let group = |g: &[Agent]| {
+        let names: Vec<String> = g.iter().map(|&a| cx.who(a)).collect();
+        and_list(&names)
+    };
+    match phi {
+        Formula::Not(x) => step_hint(cx, x, about),
+        Formula::K(a, x) => format!(
+            "think of the worlds {} considers possible (the deals {} cannot tell apart from the actual one): is it true in every one of them that {}?",
+            cx.who(*a),
+            cx.who(*a),
+            about(x)
+        ),
+        Formula::M(a, x) => format!(
+            "think of the worlds {} considers possible: is there at least one where {}?",
+            cx.who(*a),
+            about(x)
+        ),
+        Formula::Kw(a, x) => format!(
+            "think of the worlds {} considers possible: is it true in all of them, or false in all of them, that {}?",
+            cx.who(*a),
+            about(x)
+        ),
+        Formula::E(g, x) => format!(
+            "take {} one by one: does each of them know that {}?",
+            group(g),
+            about(x)
+        ),
+        Formula::C(g, x) => format!(
+            "common knowledge fails as soon as a chain of possibilities leads to a world where it fails: from the actual world, go to a world one of {} considers possible, from there to one another of them considers possible, and so on. Is there such a chain to a world where it is not true that {}?",
+            group(g),
+            about(x)
+        ),
+        Formula::D(g, x) => format!(
+            "pool what {} know: keep only the worlds that every one of them considers possible. Is it true in each of those that {}?",
+            group(g),
+            about(x)
+        ),
+        Formula::Announce(..) | Formula::AnnounceDiamond(..) | Formula::Update(..) | Formula::UpdateDiamond(..) => {
+            "first play the move the question speaks of: which deals does it rule out, and what does each player see of it? Then decide the question in the model after it.".into()
+        }
+        _ => format!("look at the actual deal: is it true that {}?", about(phi)),
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(xs: &[String]) -> String {
+    match xs.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => xs.join(""),
+    }
+}
+
+/// A number of worlds: `1 world`, `4 worlds`.
+fn worlds(n: impl std::fmt::Display) -> String {
+    let n = n.to_string();
+    if n == "1" {
+        "1 world".into()
+    } else {
+        format!("{n} worlds")
+    }
+}
+
+/// A shortest chain of possibilities of `agents` from the actual world to
+/// `target`: each step an agent and the world it considers possible from
+/// the world before (`None` when `target` is not reachable).
+fn chain(cx: &Context, agents: &[Agent], target: WorldId) -> Option<Vec<(Agent, WorldId)>> {
+    let actual = cx.model.actual();
+    let mut before: std::collections::HashMap<WorldId, (Agent, WorldId)> = Default::default();
+    let mut seen: HashSet<WorldId> = [actual].into_iter().collect();
+    let mut todo = std::collections::VecDeque::from([actual]);
+    while let Some(w) = todo.pop_front() {
+        if w == target {
+            let mut steps = Vec::new();
+            let mut at = w;
+            while let Some(&(a, from)) = before.get(&at) {
+                steps.push((a, at));
+                at = from;
+            }
+            steps.reverse();
+            return Some(steps);
+        }
+        for &a in agents {
+            for v in cx.model.accessible(a, w) {
+                if seen.insert(v) {
+                    before.insert(v, (a, w));
+                    todo.push_back(v);
+                }
+            }
+        }
+    }
+    None
 }
 
 /// The evidence that `phi` has `value` in the actual world, by its top
@@ -539,7 +845,7 @@ fn whose(cx: &Context, access: &Access) -> String {
         Access::Player(a) => format!("{} considers possible", cx.who(*a)),
         Access::Group(g, agents) => {
             let names: Vec<String> = agents.iter().map(|&a| cx.who(a)).collect();
-            let names = names.join(", ");
+            let names = and_list(&names);
             match g {
                 GroupAccess::Common => {
                     format!("reachable along the possibilities of {names}")
@@ -559,16 +865,61 @@ fn said(cx: &Context, f: &Formula, value: bool) -> String {
         Formula::Not(Box::new(f.clone()))
     };
     wording::words(cx.scope.table, cx.scope.props, &f).unwrap_or_else(|| {
-        format!(
-            "`{}` holds",
-            wording::written(cx.scope.table, cx.scope.props, &f)
-        )
+        if value {
+            "the fact asked about holds".into()
+        } else {
+            "the fact asked about does not hold".into()
+        }
     })
 }
 
 /// A witness in lines.
 pub fn show(cx: &Context, w: &Witness) -> Vec<String> {
     match w {
+        Witness::World {
+            access: Access::Group(GroupAccess::Common, agents),
+            world,
+            formula,
+            value,
+        } => match chain(cx, agents, *world) {
+            Some(steps) if !steps.is_empty() => {
+                let mut lines = vec![
+                    format!(
+                        "a chain of possibilities from the actual world to a world where {}:",
+                        said(cx, formula, *value)
+                    ),
+                    format!("  the actual world:  {}", cx.world(cx.model.actual())),
+                ];
+                for (i, (a, w)) in steps.iter().enumerate() {
+                    let there = if i == 0 { "" } else { "there, " };
+                    lines.push(format!(
+                        "  {there}{} considers possible:  {}",
+                        cx.who(*a),
+                        cx.world(*w)
+                    ));
+                }
+                lines.push(match steps[..] {
+                    [(a, _)] => format!(
+                        "  so {} does not even know that {}",
+                        cx.who(a),
+                        said(cx, formula, !*value)
+                    ),
+                    _ => format!(
+                        "  so not everybody knows that everybody knows ... that {}",
+                        said(cx, formula, !*value)
+                    ),
+                });
+                lines
+            }
+            _ => vec![
+                format!(
+                    "a world {}, where {}:",
+                    whose(cx, &Access::Group(GroupAccess::Common, agents.clone())),
+                    said(cx, formula, *value)
+                ),
+                format!("  {}", cx.world(*world)),
+            ],
+        },
         Witness::World {
             access,
             world,
@@ -607,17 +958,17 @@ fn class(cx: &Context, access: &Access) -> Vec<String> {
     if cx.model.listable().is_err() {
         return match access {
             Access::Player(a) => vec![format!(
-                "  {} considers {} world(s) possible",
+                "  {} considers {} possible",
                 cx.who(*a),
-                count_text(&cx.model.considers_big(*a))
+                worlds(count_text(&cx.model.considers_big(*a)))
             )],
             Access::Group(..) => Vec::new(),
         };
     }
     let ids = cx.worlds_of(access);
     let head = match access {
-        Access::Player(a) => format!("{} considers {} world(s) possible:", cx.who(*a), ids.len()),
-        Access::Group(..) => format!("{} world(s) {}:", ids.len(), whose(cx, access)),
+        Access::Player(a) => format!("{} considers {} possible:", cx.who(*a), worlds(ids.len())),
+        Access::Group(..) => format!("{} {}:", worlds(ids.len()), whose(cx, access)),
     };
     let mut lines = vec![format!("  {head}")];
     lines.extend(listed(cx, &ids).into_iter().map(|l| format!("  {l}")));
@@ -638,6 +989,8 @@ fn listed(cx: &Context, ids: &[WorldId]) -> Vec<String> {
 
 /// `why φ for CARD` with the first card kind `phi` mentions; nothing when
 /// it mentions none.
+/// A model the engine answers but cannot lay out card by card (a belief
+/// structure held symbolically) gets the answer alone, with why.
 fn per_card(cx: &Context, f: &ast::Formula, phi: &Formula) -> Result<Vec<String>, Diagnostic> {
     let Some(kind) = first_kind(phi) else {
         return Ok(Vec::new());
@@ -649,7 +1002,14 @@ fn per_card(cx: &Context, f: &ast::Formula, phi: &Formula) -> Result<Vec<String>
         kind,
         span: f.span,
     };
-    view.why(f)
+    match view.why(f) {
+        Err(d) if matches!(d.code, "too-many-worlds" | "unsupported" | "out-of-memory") => {
+            Ok(vec![
+                "(this model is too large to show world by world, and its worlds cannot be grouped card by card)".into(),
+            ])
+        }
+        other => other,
+    }
 }
 
 /// The first card kind an atom of `f` counts.

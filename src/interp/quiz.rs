@@ -20,6 +20,7 @@ use crate::syntax::parse_statement;
 use super::narrate::{self, Knowledge};
 use super::question::{Answer, Asked, Verdict};
 use super::session::{Output, Session};
+use super::wording;
 use super::Script;
 
 /// A question to pose: its statement and the text its spans point into.
@@ -68,6 +69,8 @@ pub enum Event {
         line: usize,
         /// As written.
         source: String,
+        /// In words ([`wording::move_words`]): what a student is shown.
+        said: String,
         /// What the rules did on their own.
         notes: Vec<String>,
         /// What it made known, in words.
@@ -90,10 +93,25 @@ pub struct Record {
     pub formula: String,
     /// The model's answer.
     pub expected: String,
-    /// The answer given, as typed (`None`: none).
+    /// The answer given, as typed (`None`: none); the last try's.
     pub given: Option<String>,
     /// Whether it was right.
     pub right: bool,
+    /// The tries it took (a wrong first try gets a hint and another try,
+    /// when the quiz allows two: [`Quiz::set_tries`]).
+    pub tries: usize,
+}
+
+/// What a try at the pending question brought.
+#[derive(Clone, Debug)]
+pub enum Attempt {
+    /// Right: recorded.
+    Right(Verdict),
+    /// Wrong, with a try left: the hint (the first step of the
+    /// explanation); the question stays pending.
+    TryAgain(String),
+    /// Wrong, with no try left: recorded, with the explanation.
+    Wrong(Verdict),
 }
 
 /// A quiz over a scenario.
@@ -109,6 +127,10 @@ pub struct Quiz {
     pending: Option<(Posed, Asked)>,
     records: Vec<Record>,
     finished: bool,
+    /// Tries per question ([`Quiz::attempt`]), and the wrong ones so far
+    /// at the pending question.
+    tries: usize,
+    missed: usize,
 }
 
 impl Quiz {
@@ -131,12 +153,61 @@ impl Quiz {
             pending: None,
             records: Vec::new(),
             finished: false,
+            tries: 1,
+            missed: 0,
         };
         // Questions generated for points before `pos` are not asked.
         if let Some(g) = &mut quiz.generated {
             g.retain(|(after, _)| *after >= pos);
         }
         quiz
+    }
+
+    /// How many tries [`Quiz::attempt`] gives a question (at least 1; 2:
+    /// a wrong first try gets a hint and a second try).
+    pub fn set_tries(&mut self, tries: usize) {
+        self.tries = tries.max(1);
+    }
+
+    /// The hint for the pending question: the first step of reasoning
+    /// towards its answer, in words, without the answer.
+    pub fn hint(&self) -> Result<String, QuizError> {
+        let Some((posed, _)) = &self.pending else {
+            return Err(QuizError::NoQuestion);
+        };
+        self.session
+            .hint(&posed.question, posed.span, &posed.src)
+            .map_err(QuizError::Engine)
+    }
+
+    /// A try at the pending question (`given` as typed): right, or wrong
+    /// with a hint and the question still pending while tries are left,
+    /// or wrong and recorded with the explanation. An answer that cannot
+    /// be read is an `Err` and uses no try.
+    pub fn attempt(&mut self, given: &str) -> Result<Attempt, QuizError> {
+        let Some((_, asked)) = &self.pending else {
+            return Err(QuizError::NoQuestion);
+        };
+        let players = self
+            .session
+            .playing()
+            .map_or(Vec::new(), |p| p.table.players.clone());
+        let read = asked
+            .answer
+            .read(given, &players)
+            .map_err(QuizError::Unreadable)?;
+        if read != asked.answer && self.missed + 1 < self.tries {
+            let hint = self.hint()?;
+            self.missed += 1;
+            return Ok(Attempt::TryAgain(hint));
+        }
+        let shown = read.to_string();
+        let verdict = self.record(Some(read), Some(shown))?;
+        Ok(if verdict.right {
+            Attempt::Right(verdict)
+        } else {
+            Attempt::Wrong(verdict)
+        })
     }
 
     /// The session in its current state.
@@ -163,6 +234,42 @@ impl Quiz {
     /// The scenario.
     pub fn script(&self) -> &Script {
         &self.script
+    }
+
+    /// What a student is shown before the first question, when the quiz
+    /// starts at the beginning of its file: the file's opening comment,
+    /// then the deal as the student may see it ([`deal_lines`]). Plays
+    /// the declarations (the deal), so call it before [`Quiz::advance`];
+    /// later it is empty.
+    pub fn opening(&mut self) -> Result<Vec<String>, Diagnostic> {
+        if self.pos != 0 || self.moves != 0 || !self.records.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut lines = opening_comment(&self.script.src);
+        let mut ignored = Vec::new();
+        while let Some(stmt) = self.script.statements.get(self.pos) {
+            if !declares(&stmt.kind) {
+                break;
+            }
+            self.step(&mut ignored)?;
+        }
+        let at = self
+            .script
+            .statements
+            .get(self.pos)
+            .or(self.script.statements.last())
+            .map_or(Span::default(), |s| s.span);
+        if self.session.playing().is_none() && !self.script.statements.is_empty() {
+            self.session.finish(at)?;
+        }
+        let deal = deal_lines(&self.session);
+        if !deal.is_empty() {
+            if !lines.is_empty() {
+                lines.push(String::new());
+            }
+            lines.extend(deal);
+        }
+        Ok(lines)
     }
 
     /// Plays statements up to the next question; the events on the way and
@@ -214,6 +321,14 @@ impl Quiz {
         }
         let moving = super::is_move(&stmt);
         let before = moving.then(|| knowledge(&self.session)).flatten();
+        let said = match &stmt.kind {
+            StatementKind::Move(m) => self.session.playing().map(|p| {
+                wording::move_words(&p.table, &p.props, &m.kind, |f| {
+                    self.session.formula(f).ok()
+                })
+            }),
+            _ => None,
+        };
         let outputs = self.session.execute(&stmt, &self.script.src)?;
         self.pos += 1;
         for out in outputs {
@@ -228,6 +343,7 @@ impl Quiz {
                     };
                     events.push(Event::Moved {
                         line,
+                        said: said.clone().unwrap_or_else(|| source.clone()),
                         source,
                         notes,
                         narration,
@@ -301,10 +417,18 @@ impl Quiz {
             expected: asked.answer.to_string(),
             given: shown,
             right: verdict.right,
+            tries: self.missed + 1,
         });
         self.pending = None;
+        self.missed = 0;
         Ok(verdict)
     }
+}
+
+/// Whether an answer line asks to stop the quiz: `quit`, `:q` or
+/// `:quit` (the score of the questions answered is kept).
+pub fn is_quit(line: &str) -> bool {
+    matches!(line.trim().to_lowercase().as_str(), "quit" | ":q" | ":quit")
 }
 
 /// Why an answer was not taken.
@@ -321,4 +445,129 @@ pub enum QuizError {
 fn knowledge(session: &Session) -> Option<Knowledge> {
     let play = session.playing()?;
     narrate::knowledge(&play.table, &*play.model)
+}
+
+/// The comment lines a file opens with, without their `#`.
+pub fn opening_comment(src: &str) -> Vec<String> {
+    src.lines()
+        .map(str::trim_start)
+        .take_while(|l| l.starts_with('#'))
+        .map(|l| {
+            let l = l.trim_start_matches('#');
+            l.strip_prefix(' ').unwrap_or(l).trim_end().to_string()
+        })
+        .collect()
+}
+
+/// Whether a statement declares (the game, players, deck, piles, deal,
+/// names, variables, models, events) rather than moves or asks.
+fn declares(kind: &StatementKind) -> bool {
+    matches!(
+        kind,
+        StatementKind::Game(_)
+            | StatementKind::Players(_)
+            | StatementKind::Deck(_)
+            | StatementKind::Pile { .. }
+            | StatementKind::Order(_)
+            | StatementKind::Uncounted
+            | StatementKind::Deal(_)
+            | StatementKind::Stock(_)
+            | StatementKind::Seed(..)
+            | StatementKind::Turn(_)
+            | StatementKind::Prop(_)
+            | StatementKind::Let(..)
+            | StatementKind::Macro { .. }
+            | StatementKind::Var { .. }
+            | StatementKind::Law(_)
+            | StatementKind::Values(_)
+            | StatementKind::Observes(..)
+            | StatementKind::Model(_)
+            | StatementKind::Event(_)
+    )
+}
+
+/// The deal as a student may see it: what each player sees (a hand, a
+/// pile some player sees) card by card; a place nobody sees (the stock, a
+/// face-down slot) only by its number of cards; a variable by its range
+/// and who sees it, never its value. Empty before the deal.
+pub fn deal_lines(session: &Session) -> Vec<String> {
+    use crate::cards::rules::describe_player;
+    use crate::cards::LocKind;
+    let Some(play) = session.playing() else {
+        return Vec::new();
+    };
+    let table = &play.table;
+    let names = |who: &[usize]| {
+        let names: Vec<String> = who.iter().map(|&a| describe_player(table, a)).collect();
+        match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+            _ => names.join(""),
+        }
+    };
+    let mut lines = Vec::new();
+    if !table.deck.kinds.is_empty() && play.model.actual_cards().len() == table.locations.len() {
+        let model = &*play.model;
+        // Hands are said when some player holds a card (muddy children hold none).
+        let hands = (0..table.players.len()).any(|p| {
+            table
+                .real_cards(model, table.hand(p))
+                .iter()
+                .any(|&n| n > 0)
+        });
+        for (loc, location) in table.locations.iter().enumerate() {
+            let counts = table.real_cards(model, loc);
+            let total: u32 = counts.iter().sum();
+            let cards: Vec<&str> = counts
+                .iter()
+                .enumerate()
+                .flat_map(|(k, &n)| {
+                    std::iter::repeat_n(table.deck.kinds[k].name.as_str(), n as usize)
+                })
+                .collect();
+            let line = match location.kind {
+                LocKind::Hand(_) if !hands => continue,
+                LocKind::Hand(p) => format!(
+                    "{} holds {}",
+                    describe_player(table, p),
+                    if cards.is_empty() {
+                        "no card".to_string()
+                    } else {
+                        cards.join(" ")
+                    }
+                ),
+                _ if total == 0 => continue,
+                _ if location.seen_by.is_empty() => format!(
+                    "the {}: {total} card{}, face down",
+                    wording::pile_name(&location.name),
+                    if total == 1 { "" } else { "s" }
+                ),
+                _ => format!(
+                    "the {} (seen by {}): {}",
+                    wording::pile_name(&location.name),
+                    names(&location.seen_by),
+                    cards.join(" ")
+                ),
+            };
+            lines.push(format!("  {line}"));
+        }
+    }
+    // A table of many players (a hundred muddy children) is summed up.
+    const SHOWN: usize = 24;
+    if lines.len() > SHOWN {
+        let more = lines.len() - SHOWN;
+        lines.truncate(SHOWN);
+        lines.push(format!("  ... and {more} more"));
+    }
+    for (name, lo, hi, seen) in session.variables() {
+        let by = if seen.is_empty() {
+            "seen by nobody".to_string()
+        } else {
+            format!("seen by {}", names(&seen))
+        };
+        lines.push(format!("  {name}: a value from {lo} to {hi}, {by}"));
+    }
+    if !lines.is_empty() {
+        lines.insert(0, "The deal, as you may see it:".into());
+    }
+    lines
 }

@@ -973,6 +973,20 @@ impl Session {
         self.with_question_context(src, |cx| question::ask(cx, q, span))
     }
 
+    /// The hint for a question (its spans in `src`): the first step of
+    /// reasoning towards its answer, without the answer
+    /// ([`question::hint`]).
+    pub fn hint(&self, q: &ast::Question, span: Span, src: &str) -> Result<String, Diagnostic> {
+        if self.play.is_none() {
+            return Err(Diagnostic::error(
+                "not-dealt",
+                "no cards are dealt yet",
+                span,
+            ));
+        }
+        self.with_question_context(src, |cx| question::hint(cx, q))
+    }
+
     fn with_question_context<T>(
         &self,
         src: &str,

@@ -9,7 +9,9 @@
 
 use crate::cards::rules::describe_player;
 use crate::cards::{LocKind, Table};
+use crate::engine::formula::Term;
 use crate::engine::{Agent, Atom, Cmp, Formula};
+use crate::syntax::ast;
 
 use super::narrate::{self, Fact};
 
@@ -171,38 +173,83 @@ impl Words<'_> {
                 if let (true, &LocKind::Hand(hand)) = (whole, &location.kind) {
                     return self.hand_size(hand, *cmp, *n, negated);
                 }
+                let cmp = if negated { negate(*cmp) } else { *cmp };
+                let n = *n;
+                let holder = match location.kind {
+                    LocKind::Hand(hand) => self.who(hand),
+                    LocKind::Stock | LocKind::Pile => format!("the {}", pile_name(&location.name)),
+                    LocKind::Slot(p, i) => format!("slot {i} of {}", self.who(p)),
+                    LocKind::Books(p) => format!("the books of {}", self.who(p)),
+                };
                 let [kind] = kinds[..] else {
-                    return None;
+                    // `hand2(<8,1>,<8,2>,<8,3>,<8,4>) >= 2`: cards of a set.
+                    let names: Vec<String> = kinds
+                        .iter()
+                        .map(|&k| self.table.deck.kinds.get(k).map(|x| x.name.to_string()))
+                        .collect::<Option<_>>()?;
+                    let how = match (cmp, n) {
+                        (Cmp::Ge, 1) => "one or more".to_string(),
+                        (Cmp::Lt, 1) | (Cmp::Eq, 0) | (Cmp::Le, 0) => "none".to_string(),
+                        _ => format!("{} {n}", how_many(cmp)),
+                    };
+                    return Some(format!(
+                        "{holder} holds {how} of the cards {}",
+                        and_list(&names)
+                    ));
                 };
                 // "at least n" or "none", said as narration says them.
-                let (cmp, n) = match (cmp, negated) {
-                    (c, false) => (*c, *n),
-                    (Cmp::Ge, true) => (Cmp::Lt, *n),
-                    (Cmp::Lt, true) => (Cmp::Ge, *n),
-                    _ => return None,
-                };
                 let count = match (cmp, n) {
                     (Cmp::Ge, n) if n >= 1 => n,
                     (Cmp::Lt, 1) | (Cmp::Eq, 0) | (Cmp::Le, 0) => 0,
-                    _ => return None,
+                    _ => {
+                        let name = &self.table.deck.kinds.get(kind)?.name;
+                        return Some(format!("{holder} holds {} {n} {name}", how_many(cmp)));
+                    }
                 };
                 match location.kind {
                     LocKind::Hand(hand) => {
                         Some(narrate::fact_text(self.table, &Fact { hand, kind, count }))
                     }
-                    LocKind::Stock | LocKind::Pile => {
+                    _ => {
                         let name = &self.table.deck.kinds.get(kind)?.name;
                         Some(match count {
-                            0 => format!("the {} holds no {name}", location.name),
-                            1 => format!("the {} holds a {name}", location.name),
-                            c => format!("the {} holds at least {c} {name}", location.name),
+                            0 => format!("{holder} holds no {name}"),
+                            1 => format!("{holder} holds {name}"),
+                            c => format!("{holder} holds at least {c} {name}"),
                         })
                     }
-                    _ => None,
                 }
             }
-            Atom::Compare(_) => None,
+            Atom::Compare(c) => {
+                let left = self.term(&c.left)?;
+                let right = self.term(&c.right)?;
+                let cmp = if negated { negate(c.cmp) } else { c.cmp };
+                let is = match cmp {
+                    Cmp::Eq => "is",
+                    Cmp::Ne => "is not",
+                    Cmp::Lt => "is less than",
+                    Cmp::Le => "is at most",
+                    Cmp::Gt => "is more than",
+                    Cmp::Ge => "is at least",
+                };
+                Some(format!("{left} {is} {right}"))
+            }
         }
+    }
+
+    /// A term in words: `the day`, `14`, `the sum of x and y`.
+    fn term(&self, t: &Term) -> Option<String> {
+        Some(match t {
+            Term::Const(c) => c.to_string(),
+            Term::Var(bits) => {
+                let name = self.props.get(*bits.first()?)?;
+                let var = name.split('#').next()?;
+                format!("the {var}")
+            }
+            Term::Add(a, b) => format!("the sum of {} and {}", self.term(a)?, self.term(b)?),
+            Term::Sub(a, b) => format!("the difference of {} and {}", self.term(a)?, self.term(b)?),
+            Term::Mul(a, b) => format!("the product of {} and {}", self.term(a)?, self.term(b)?),
+        })
     }
 
     /// `player 1 holds 2 card(s)`, `... at least 2 ...`: a whole hand counted.
@@ -216,7 +263,20 @@ impl Words<'_> {
             (Cmp::Gt, false) | (Cmp::Le, true) => "more than",
             (Cmp::Lt, false) | (Cmp::Ge, true) => "fewer than",
         };
-        Some(format!("{who} holds {how} {n} card(s)"))
+        let cards = if n == 1 { "card" } else { "cards" };
+        Some(format!("{who} holds {how} {n} {cards}"))
+    }
+}
+
+/// `exactly`, `at least`, ... before a number.
+fn how_many(cmp: Cmp) -> &'static str {
+    match cmp {
+        Cmp::Eq => "exactly",
+        Cmp::Ne => "other than",
+        Cmp::Ge => "at least",
+        Cmp::Le => "at most",
+        Cmp::Gt => "more than",
+        Cmp::Lt => "fewer than",
     }
 }
 
@@ -290,5 +350,188 @@ fn cmp_text(c: Cmp) -> &'static str {
         Cmp::Ne => "!=",
         Cmp::Ge => ">=",
         Cmp::Gt => ">",
+    }
+}
+
+/// A pile's name as words: a word and a number glued to it are said
+/// apart (`forehead1` is `forehead 1`, `hat_2` is `hat 2`).
+pub fn pile_name(name: &str) -> String {
+    let mut out = String::new();
+    let mut last: Option<char> = None;
+    for c in name
+        .chars()
+        .map(|c| if matches!(c, '_' | '-') { ' ' } else { c })
+    {
+        if let Some(l) = last {
+            if l.is_alphabetic() != c.is_alphabetic() && (l.is_ascii_digit() || c.is_ascii_digit())
+            {
+                out.push(' ');
+            }
+        }
+        out.push(c);
+        last = Some(c);
+    }
+    out
+}
+
+/// A card or rank as the scenario names it, in words with its article:
+/// `Q` is `a queen`, `8` `an 8`, `QS` `the queen of spades`, `10H` `the
+/// 10 of hearts`; any other name `the card M`.
+pub fn card_words(name: &str) -> String {
+    fn rank(r: &str) -> Option<&'static str> {
+        Some(match r {
+            "A" => "ace",
+            "K" => "king",
+            "Q" => "queen",
+            "J" => "jack",
+            _ => return None,
+        })
+    }
+    fn number(r: &str) -> bool {
+        !r.is_empty() && r.len() <= 2 && r.chars().all(|c| c.is_ascii_digit())
+    }
+    let article = |word: &str| {
+        if word.starts_with(['a', 'e', 'i', 'o', 'u', '8']) || word == "11" || word == "18" {
+            format!("an {word}")
+        } else {
+            format!("a {word}")
+        }
+    };
+    if let Some(r) = rank(name) {
+        return article(r);
+    }
+    if number(name) {
+        return article(name);
+    }
+    let suit = match name.chars().last() {
+        Some('S') => "spades",
+        Some('H') => "hearts",
+        Some('D') => "diamonds",
+        Some('C') => "clubs",
+        _ => "",
+    };
+    let r = &name[..name.len() - 1];
+    if !suit.is_empty() {
+        if let Some(word) = rank(r) {
+            return format!("the {word} of {suit}");
+        }
+        if number(r) {
+            return format!("the {r} of {suit}");
+        }
+    }
+    format!("the card {name}")
+}
+
+/// A player or place the scenario names: `player 2`, `Sally`, `the
+/// basket`, `the forehead 1`.
+fn place_words(table: &Table, name: &str) -> String {
+    match table.players.iter().position(|p| p == name) {
+        Some(a) => describe_player(table, a),
+        None => format!("the {}", pile_name(name)),
+    }
+}
+
+/// A move in words, for a student who should not read the scenario
+/// language: `player 1 asks player 2 for a queen`, `player 2 draws a card`
+/// (the card drawn is not said: the other players do not see it), `it is
+/// announced that ...`. `formula` resolves a formula of the move (`None`:
+/// it cannot be, or has no words: the move is then said without it).
+pub fn move_words(
+    table: &Table,
+    props: &[String],
+    m: &ast::MoveKind,
+    formula: impl Fn(&ast::Formula) -> Option<Formula>,
+) -> String {
+    let place = |n: &ast::Name| place_words(table, &n.text);
+    let said = |f: &ast::Formula| formula(f).and_then(|phi| words(table, props, &phi));
+    match m {
+        ast::MoveKind::Announce(f) => match said(f) {
+            Some(x) => format!("it is announced that {x}"),
+            None => "an announcement is made".into(),
+        },
+        ast::MoveKind::Transfer { card, from, to } => format!(
+            "{} goes from {} to {}",
+            card_words(&card.text),
+            place(from),
+            place(to)
+        ),
+        ast::MoveKind::SecretTransfer {
+            card,
+            from,
+            to,
+            unseen,
+        } => {
+            let who: Vec<String> = unseen.iter().map(|n| place_words(table, &n.text)).collect();
+            format!(
+                "{} goes from {} to {}, unseen by {}",
+                card_words(&card.text),
+                place(from),
+                place(to),
+                and_list(&who)
+            )
+        }
+        ast::MoveKind::Send {
+            from,
+            to,
+            what,
+            lost,
+        } => {
+            let message = match said(what) {
+                Some(x) => format!("a message saying that {x}"),
+                None => "a message".into(),
+            };
+            let fate = if *lost { ", which is lost" } else { "" };
+            format!("{} sends {} {message}{fate}", place(from), place(to))
+        }
+        ast::MoveKind::Draw { player, from, .. } => match from {
+            Some(pile) => format!("{} draws a card from {}", place(player), place(pile)),
+            None => format!("{} draws a card", place(player)),
+        },
+        ast::MoveKind::Show { from, to, card } => format!(
+            "{} shows {} to {}",
+            place(from),
+            card_words(&card.text),
+            place(to)
+        ),
+        ast::MoveKind::Reveal { player, card } => format!(
+            "{} shows {} to everybody",
+            place(player),
+            card_words(&card.text)
+        ),
+        ast::MoveKind::Peek { player, slot } => {
+            format!("{} looks at the card in slot {}", place(player), slot.text)
+        }
+        ast::MoveKind::Ask { asker, asked, card } => format!(
+            "{} asks {} for {}",
+            place(asker),
+            place(asked),
+            card_words(&card.text)
+        ),
+        ast::MoveKind::Apply(name) => format!("the event {} happens", name.text),
+        ast::MoveKind::Game { word, args } => {
+            let mut said = vec![word.text.to_string()];
+            said.extend(args.iter().map(|a| a.text.to_string()));
+            said.join(" ")
+        }
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(xs: &[String]) -> String {
+    match xs.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => xs.join(""),
+    }
+}
+
+/// The comparison that holds exactly when `c` does not.
+fn negate(c: Cmp) -> Cmp {
+    match c {
+        Cmp::Eq => Cmp::Ne,
+        Cmp::Ne => Cmp::Eq,
+        Cmp::Lt => Cmp::Ge,
+        Cmp::Ge => Cmp::Lt,
+        Cmp::Le => Cmp::Gt,
+        Cmp::Gt => Cmp::Le,
     }
 }

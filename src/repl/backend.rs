@@ -10,7 +10,7 @@ use crate::figure::files;
 use crate::interp::errors;
 use crate::interp::narrate::{self, Knowledge};
 use crate::interp::question::Answer;
-use crate::interp::quiz::{Event, Quiz, QuizError};
+use crate::interp::quiz::{Attempt, Event, Quiz, QuizError};
 use crate::interp::{OnError, Options, Output, Session, Stepper};
 use crate::syntax::ast::{Statement, StatementKind};
 use crate::syntax::{self};
@@ -45,6 +45,28 @@ pub struct Repl {
     limit: Option<usize>,
     /// `:quiz`: the quiz going on, whose questions typed lines answer.
     quiz: Option<Quiz>,
+    /// Whether a quiz narrates its moves: only once `:narrate short` or
+    /// `full` is typed (narration can give answers away).
+    quiz_narrates: bool,
+    /// Tries per question of `:quiz` ([`Repl::set_quiz_tries`]).
+    quiz_tries: usize,
+}
+
+/// Whether a statement leaves the session as it is (a quiz may replay it).
+fn reads_only(kind: &StatementKind) -> bool {
+    matches!(
+        kind,
+        StatementKind::Question(_)
+            | StatementKind::Query(_)
+            | StatementKind::Valid(_)
+            | StatementKind::Expect(_)
+            | StatementKind::Why(_)
+            | StatementKind::WhyFor { .. }
+            | StatementKind::Worlds(_)
+            | StatementKind::WorldsFor { .. }
+            | StatementKind::WorldsWhere { .. }
+            | StatementKind::Stats
+    )
 }
 
 /// The name under which typed lines are shown in errors.
@@ -62,7 +84,16 @@ impl Repl {
             quit: false,
             limit: None,
             quiz: None,
+            quiz_narrates: false,
+            quiz_tries: 1,
         }
+    }
+
+    /// How many tries `:quiz` gives each question: 2 at a terminal (a
+    /// wrong first try gets a hint and a second try), 1 by default (piped
+    /// answers, one a question).
+    pub fn set_quiz_tries(&mut self, tries: usize) {
+        self.quiz_tries = tries.max(1);
     }
 
     /// Whether `:quit` was given.
@@ -133,9 +164,19 @@ impl Repl {
             Command::Goto(name) => self.with_script(line, |r| r.goto(&name, line)),
             Command::Restart => self.with_script(line, |r| r.restart()),
             Command::Reset => {
-                let (narrate, limit) = (self.narrate, self.limit);
+                let (narrate, limit, told, tries) = (
+                    self.narrate,
+                    self.limit,
+                    self.quiz_narrates,
+                    self.quiz_tries,
+                );
                 *self = Repl::new(self.options);
-                (self.narrate, self.limit) = (narrate, limit);
+                (
+                    self.narrate,
+                    self.limit,
+                    self.quiz_narrates,
+                    self.quiz_tries,
+                ) = (narrate, limit, told, tries);
                 vec![Item::Info(vec![
                     "reset: an empty session (no file loaded)".into()
                 ])]
@@ -154,6 +195,7 @@ impl Repl {
             Command::Statement(text) => self.typed(&text),
             Command::Narrate(n) => {
                 self.narrate = n;
+                self.quiz_narrates = n != Narrate::Off;
                 vec![Item::Info(vec![format!("narration: {}", narrate_name(n))])]
             }
             Command::Strategy(arg) => match self.strategy(&arg, at) {
@@ -173,13 +215,23 @@ impl Repl {
         }
     }
 
-    /// `:quiz`: a quiz over the file from the current step, on a copy of
-    /// the session (the REPL's own position does not move).
+    /// `:quiz`: a quiz over the file from the current point, on a copy of
+    /// the session (the REPL's own position does not move). The point's
+    /// questions are asked even when the REPL has passed them (`:goto`
+    /// stops before the next move, after its checkpoint's questions): the
+    /// quiz starts back over the statements that change nothing
+    /// (questions, queries, expectations) up to the point's checkpoint or
+    /// move.
     fn start_quiz(&mut self) -> Vec<Item> {
         let Some(script) = self.script().cloned() else {
             return Vec::new();
         };
-        let quiz = Quiz::new(script, self.session().clone(), self.steps.pos(), None);
+        let mut from = self.steps.pos().min(script.statements.len());
+        while from > 0 && reads_only(&script.statements[from - 1].kind) {
+            from -= 1;
+        }
+        let mut quiz = Quiz::new(script, self.session().clone(), from, None);
+        quiz.set_tries(self.quiz_tries);
         self.quiz = Some(quiz);
         let mut items = vec![Item::Info(vec![
             "quiz: answer each question on a line (y/n, a number, players); `:quiz stop` ends it"
@@ -192,12 +244,15 @@ impl Repl {
     /// A line typed while a quiz is on: an answer, `:quiz stop` or `:quit`.
     fn quizzing(&mut self, line: &str) -> Vec<Item> {
         let text = line.trim();
+        if text.eq_ignore_ascii_case("quit") {
+            return self.end_quiz("quiz stopped");
+        }
         if text.starts_with(':') {
             return match command::parse(line) {
                 Ok(Command::Quiz(false)) => self.end_quiz("quiz stopped"),
                 Ok(Command::Quit) => {
                     self.quit = true;
-                    Vec::new()
+                    self.end_quiz("quiz stopped")
                 }
                 Ok(_) => vec![Item::Info(vec![
                     "a quiz is on: type the answer, or `:quiz stop` to end it".into(),
@@ -208,8 +263,14 @@ impl Repl {
         let Some(quiz) = self.quiz.as_mut() else {
             return Vec::new();
         };
-        let verdict = match quiz.answer(Some(text)) {
-            Ok(v) => v,
+        let verdict = match quiz.attempt(text) {
+            Ok(Attempt::Right(v) | Attempt::Wrong(v)) => v,
+            Ok(Attempt::TryAgain(hint)) => {
+                return vec![Item::Info(vec![
+                    "not quite: try again".into(),
+                    format!("  {hint}"),
+                ])]
+            }
             Err(QuizError::Unreadable(why)) => return vec![Item::Info(vec![why])],
             Err(QuizError::Engine(d)) => {
                 self.quiz = None;
@@ -246,15 +307,19 @@ impl Repl {
             match e {
                 Event::Moved {
                     line,
-                    source,
+                    said,
                     notes,
                     narration,
+                    ..
                 } => {
                     items.push(Item::Output {
                         line: Some(line),
-                        out: Output::Moved { source, notes },
+                        out: Output::Moved {
+                            source: said,
+                            notes,
+                        },
                     });
-                    if !narration.is_empty() && self.narrate != Narrate::Off {
+                    if !narration.is_empty() && self.quiz_narrates {
                         items.push(Item::Narration(narration));
                     }
                 }
@@ -285,6 +350,12 @@ impl Repl {
         };
         let (right, asked) = quiz.score();
         vec![Item::Info(vec![format!("{why}: score {right}/{asked}")])]
+    }
+
+    /// The end of input: a quiz going on stops with the score of the
+    /// questions answered.
+    pub fn finish(&mut self) -> Vec<Item> {
+        self.end_quiz("quiz stopped at the end of input")
     }
 
     /// Whether a quiz is going on (typed lines are its answers).

@@ -71,6 +71,7 @@ fn piped(mut repl: Repl, color: bool) -> ExitCode {
         let reply = render(&repl.eval(&input), color);
         let _ = write!(out, "{shown}{reply}");
     }
+    let _ = write!(out, "{}", render(&repl.finish(), color));
     ExitCode::SUCCESS
 }
 
@@ -98,7 +99,9 @@ fn read_line(input: &mut impl BufRead) -> Option<String> {
 }
 
 /// Reads inputs with rustyline; Ctrl-C cancels the line, Ctrl-D leaves.
-fn terminal(repl: Repl, color: bool) -> ExitCode {
+fn terminal(mut repl: Repl, color: bool) -> ExitCode {
+    // At a terminal, a wrong first answer in `:quiz` gets a hint and a second try.
+    repl.set_quiz_tries(2);
     let Ok(mut editor) = Editor::<Assist, DefaultHistory>::new() else {
         return piped(repl, color);
     };
@@ -124,7 +127,12 @@ fn terminal(repl: Repl, color: bool) -> ExitCode {
                 }
             }
             Err(ReadlineError::Interrupted) => continue,
-            Err(_) => break,
+            Err(_) => {
+                if let Some(assist) = editor.helper_mut() {
+                    print!("{}", render(&assist.repl.finish(), color));
+                }
+                break;
+            }
         }
     }
     if let Some(h) = &history {

@@ -123,8 +123,12 @@ fn answer_wrong_and_check(mut quiz: Quiz) -> usize {
                     &*model,
                     *world,
                 );
+                // Alone on its line, or the last step of a chain.
                 assert!(
-                    verdict.lines.iter().any(|l| l.trim() == line),
+                    verdict
+                        .lines
+                        .iter()
+                        .any(|l| l.trim() == line || l.ends_with(&format!(":  {line}"))),
                     "{line} not shown"
                 );
             }
@@ -452,7 +456,9 @@ fn engine_answers_score_all(path: &str, engine: &str, level: &str) {
     ];
     let mut args = vec![path];
     args.extend(base);
-    let (first, code) = quiz_cli(&args, "");
+    // Levels 1 and 2 ask yes or no: a `y` to each question reads every
+    // answer (the end of the answers would stop the quiz).
+    let (first, code) = quiz_cli(&args, &"y\n".repeat(10));
     assert_eq!(code, 0);
     let recs = records(&first);
     assert!(recs.len() >= 6, "{path}: {} questions", recs.len());
@@ -523,6 +529,8 @@ fn the_quiz_reads_answers_and_writes_records() {
     let sheet = dir.path().join("sheet.csv");
     let f = file.to_str().unwrap();
     // K1 !2_Q is false: `n` is right, and `maybe` cannot be read (wrong).
+    // The answers end there: the quiz stops, its score is of the two
+    // questions answered, and the twelve not reached are not recorded.
     let (out, code) = quiz_cli(&[f, "--out", sheet.to_str().unwrap()], "n\nmaybe\n");
     assert_eq!(code, 0);
     assert!(
@@ -530,31 +538,119 @@ fn the_quiz_reads_answers_and_writes_records() {
         "{out}"
     );
     assert!(out.contains("`maybe`: answer y or n"), "{out}");
-    assert!(out.contains("ask 1 2 Q"), "the move is narrated: {out}");
-    assert!(out.contains(">> now common knowledge"), "{out}");
-    assert_eq!(out.lines().last().unwrap(), "score 1/14");
+    assert!(!out.contains("Q4."), "{out}");
+    assert_eq!(
+        out.lines().last().unwrap(),
+        format!(
+            "stopped: end of input; score 1/2 of the questions answered, kept in {}",
+            sheet.display()
+        )
+    );
     let csv = std::fs::read_to_string(&sheet).unwrap();
     let mut rows = csv.lines();
     assert_eq!(
         rows.next().unwrap(),
-        "step,line,question,formula,expected,given,right"
+        "step,line,question,formula,expected,given,right,tries"
     );
     assert_eq!(
         rows.next().unwrap(),
-        "0,5,Does player 1 know that player 2 holds no Q?,K1 !2_Q,no,no,true"
+        "0,5,Does player 1 know that player 2 holds no Q?,K1 !2_Q,no,no,true,1"
     );
-    assert!(rows.next().unwrap().ends_with(",no,maybe,false"));
-    assert_eq!(csv.lines().count(), 15);
-    let (json, _) = quiz_cli(&[f, "--json"], "no\nno\nno\n");
+    assert!(rows.next().unwrap().ends_with(",no,maybe,false,1"));
+    assert_eq!(csv.lines().count(), 3);
+    let (json, code) = quiz_cli(&[f, "--json"], "no\nno\nno\n");
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["stopped"], "stopped: end of input");
     let recs = records(&json);
-    assert_eq!(recs.len(), 14);
+    assert_eq!(recs.len(), 3);
     assert_eq!(recs[0]["step"], 0);
     assert_eq!(recs[0]["formula"], "K1 !2_Q");
     assert_eq!(recs[2]["given"], "no");
     assert_eq!(recs[2]["right"], true);
-    assert_eq!(recs[3]["given"], serde_json::Value::Null);
+    // An answer to every question: the quiz runs to its end.
+    let (out, code) = quiz_cli(&[f], &"n\n".repeat(14));
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("player 1 asks player 2 for a queen"),
+        "the move is said in words: {out}"
+    );
+    assert!(!out.contains(">>"), "no narration by default: {out}");
+    assert!(out.lines().last().unwrap().starts_with("score "), "{out}");
+    let (json, _) = quiz_cli(&[f, "--json"], &"n\n".repeat(14));
+    let recs = records(&json);
+    assert_eq!(recs.len(), 14);
     assert_eq!(recs[11]["step"], 1, "after the ask");
     assert_eq!(recs[11]["expected"], "1 2 3");
+}
+
+/// `quit` (or `:q`) stops the quiz: the score is of the questions
+/// answered, and a `--out` file named `.json` holds them, written whole
+/// after each answer, with why the quiz stopped.
+#[test]
+fn quit_keeps_the_score_of_the_questions_answered() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("own.deal");
+    std::fs::write(&file, OWN).unwrap();
+    let f = file.to_str().unwrap();
+    let sheet = dir.path().join("sheet.json");
+    let (out, code) = quiz_cli(&[f, "--out", sheet.to_str().unwrap()], "n\ny\nquit\nn\n");
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("Q2."), "{out}");
+    assert!(!out.contains("Q4."), "{out}");
+    assert!(
+        out.contains("stopped: quit; score 1/2 of the questions answered"),
+        "{out}"
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&sheet).unwrap()).unwrap();
+    assert_eq!(v["schema"], "dealer-quiz/1");
+    assert_eq!(v["asked"], 2);
+    assert_eq!(v["right"], 1);
+    assert_eq!(v["stopped"], "stopped: quit");
+    let recs = v["records"].as_array().unwrap();
+    assert_eq!(recs[1]["formula"], "Kw1 hand2(A)");
+    assert_eq!(recs[1]["given"], "yes");
+    assert!(!dir.path().join("sheet.json.part").exists());
+    let (out, _) = quiz_cli(&[f], "y\n:q\n");
+    assert!(
+        out.contains("stopped: quit; score 0/1 of the questions answered"),
+        "{out}"
+    );
+    // An unwritable `.json` is refused before the first question too.
+    let bad = dir.path().join("no such folder").join("sheet.json");
+    let (out, code) = quiz_cli(&[f, "--out", bad.to_str().unwrap()], "n\n");
+    assert_eq!(code, 2);
+    assert!(!out.contains("Q1."), "{out}");
+}
+
+/// A belief structure held symbolically (a card moved while a player
+/// looks away, in a full deck) is quizzed wherever `dealer run` answers
+/// its questions: the answer is checked, and the explanation says why it
+/// shows no worlds.
+#[test]
+fn a_belief_model_can_be_quizzed() {
+    let src = std::fs::read_to_string(root().join("scenarios/gofish/private-move.deal")).unwrap();
+    let upto: String = src
+        .lines()
+        .take_while(|l| !l.starts_with("expect 3(QS)"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let text = format!("{upto}question B1 2(QS)\nquestion K2 3(QS)\n");
+    let script = Script::parse("private.deal", &text).unwrap();
+    let mut quiz = Quiz::new(script, Session::new(options(Engine::Auto)), 0, None);
+    let (events, asked) = quiz.advance().unwrap();
+    assert!(events.len() >= 4, "{events:?}");
+    let asked = asked.unwrap();
+    assert_eq!(asked.text, "Does player 1 believe that player 2 holds QS?");
+    assert_eq!(asked.answer, Answer::YesNo(true));
+    let verdict = quiz.answer(Some("n")).unwrap();
+    assert!(!verdict.right);
+    assert_eq!(verdict.lines[0], "the answer is yes");
+    let (_, asked) = quiz.advance().unwrap();
+    assert_eq!(asked.unwrap().answer, Answer::YesNo(true));
+    assert!(quiz.answer(Some("y")).unwrap().right);
+    assert_eq!(quiz.score(), (1, 2));
 }
 
 /// A scenario whose third statement after its questions fails: a false
@@ -617,9 +713,9 @@ fn an_error_later_keeps_every_answer_given() {
     let csv = std::fs::read_to_string(&sheet).unwrap();
     let rows: Vec<&str> = csv.lines().collect();
     assert_eq!(rows.len(), 3, "{csv}");
-    assert!(rows[1].ends_with(",no,no,true"), "{csv}");
-    assert!(rows[2].ends_with(",no,'=1+1,false"), "{csv}");
-    let (json, code) = quiz_cli(&[f, "--json"], "n\n");
+    assert!(rows[1].ends_with(",no,no,true,1"), "{csv}");
+    assert!(rows[2].ends_with(",no,'=1+1,false,1"), "{csv}");
+    let (json, code) = quiz_cli(&[f, "--json"], "n\ny\n");
     assert_eq!(code, 2);
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["records"].as_array().unwrap().len(), 2);
@@ -631,7 +727,7 @@ fn an_error_later_keeps_every_answer_given() {
     // A quiz that runs to its end has no `stopped`.
     let own = dir.path().join("own.deal");
     std::fs::write(&own, OWN).unwrap();
-    let (json, code) = quiz_cli(&[own.to_str().unwrap(), "--json"], "");
+    let (json, code) = quiz_cli(&[own.to_str().unwrap(), "--json"], &"n\n".repeat(14));
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert!(v.get("stopped").is_none(), "{json}");
@@ -688,4 +784,406 @@ fn an_interrupt_keeps_every_answer_given() {
         "{stdout}"
     );
     assert_eq!(std::fs::read_to_string(&sheet).unwrap(), rows);
+}
+
+/// Every exercise file under `scenarios/exercises/`, by walking the folder.
+fn exercise_files() -> Vec<String> {
+    let mut files: Vec<String> = std::fs::read_dir(root().join("scenarios/exercises"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "deal"))
+        .map(|p| {
+            p.strip_prefix(root())
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    files.sort();
+    assert!(files.len() >= 3, "{files:?}");
+    files
+}
+
+/// What a question's answer says in words, yes and no (`player 1 knows
+/// whether ...`, `it is not the case that ...`): the text that would give
+/// it away if it were printed before the question.
+fn answer_words(session: &Session, formula: &str) -> Vec<String> {
+    let Ok(posed) = Posed::parse(&format!("question {formula}"), 0) else {
+        return Vec::new();
+    };
+    let dealer::syntax::ast::Ask::YesNo(f) = &posed.question.ask else {
+        return Vec::new();
+    };
+    let play = session.playing().unwrap();
+    let phi = session.formula(f).unwrap();
+    let not = dealer::engine::Formula::Not(Box::new(phi.clone()));
+    [phi, not]
+        .iter()
+        .filter_map(|x| dealer::interp::wording::words(&play.table, &play.props, x))
+        .collect()
+}
+
+/// The shipped exercises are not given away by what the quiz prints before
+/// each question: no narration (off by default, and each of its lines is
+/// looked for), no statement in the scenario language, no card of a place
+/// nobody sees, and not the question's answer in words. The quiz opens
+/// with the file's comment and the deal; `--narrate` brings narration
+/// back.
+#[test]
+fn the_exercises_are_not_given_away_before_their_questions() {
+    for file in exercise_files() {
+        // The questions, their answers and the narration, in-process.
+        let mut quiz = Quiz::new(script(&file), Session::new(Options::default()), 0, None);
+        let opening = quiz.opening().unwrap();
+        let mut narration = Vec::new();
+        let mut asked = Vec::new();
+        loop {
+            let (events, question) = quiz.advance().unwrap();
+            for e in events {
+                if let dealer::interp::quiz::Event::Moved {
+                    narration: n,
+                    said,
+                    source,
+                    ..
+                } = e
+                {
+                    narration.extend(n);
+                    assert!(!said.contains('`'), "{file}: {said}");
+                    if source.starts_with("announce") || source.starts_with("ask") {
+                        assert_ne!(said, source, "{file}: a move said as written");
+                    }
+                }
+            }
+            let Some(q) = question else { break };
+            let words = answer_words(quiz.session(), &q.formula);
+            let answer = q.answer.to_string();
+            assert!(quiz.answer(Some(&answer)).unwrap().right);
+            asked.push((q.text.clone(), words, answer));
+        }
+        assert!(asked.len() >= 5, "{file}");
+        assert!(
+            !narration.is_empty(),
+            "{file}: the moves make something known"
+        );
+        let src = std::fs::read_to_string(root().join(&file)).unwrap();
+        let first_comment = src.lines().next().unwrap().trim_start_matches("# ");
+        assert_eq!(opening[0], first_comment, "{file}");
+        assert!(
+            opening.iter().any(|l| l == "The deal, as you may see it:"),
+            "{file}: {opening:#?}"
+        );
+        // The quiz as a student takes it, every answer right.
+        let input: String = asked.iter().map(|(_, _, a)| format!("{a}\n")).collect();
+        let (out, code) = quiz_cli(&[&file], &input);
+        assert_eq!(code, 0, "{file}: {out}");
+        assert!(
+            out.ends_with(&format!("score {n}/{n}\n", n = asked.len())),
+            "{file}: {out}"
+        );
+        let mut shown = String::new();
+        let mut n = 0;
+        for line in out.lines() {
+            if line.starts_with(&format!("Q{}. ", n + 1)) {
+                let (text, words, _) = &asked[n];
+                assert!(line.contains(text.as_str()), "{file}: {line}");
+                for l in &narration {
+                    assert!(!shown.contains(l.as_str()), "{file}: narrated `{l}`");
+                }
+                for w in words {
+                    assert!(
+                        !shown.contains(w.as_str()),
+                        "{file}: Q{} ({text}) given away by `{w}` in\n{shown}",
+                        n + 1
+                    );
+                }
+                // The file's own comment may speak of its syntax; what
+                // the quiz says after it may not.
+                let said = shown
+                    .split("The deal, as you may see it:")
+                    .last()
+                    .unwrap_or_default();
+                for syntax in ["`", "expect", "question", " K1", "announce ", "ask 1"] {
+                    assert!(
+                        !said.contains(syntax),
+                        "{file}: `{syntax}` before Q{}:\n{shown}",
+                        n + 1
+                    );
+                }
+                shown.clear();
+                n += 1;
+            } else if line != "  right" {
+                shown.push_str(line);
+                shown.push('\n');
+            }
+        }
+        assert_eq!(n, asked.len(), "{file}: {out}");
+    }
+    // The stock's cards are not shown; --narrate says what the moves made known.
+    let table1 = "scenarios/exercises/gofish-table1.deal";
+    let (out, _) = quiz_cli(&[table1], "");
+    assert!(
+        out.contains("  player 3 holds A\n  the stock: 5 cards, face down\n"),
+        "{out}"
+    );
+    let (out, _) = quiz_cli(&[table1, "--narrate"], "n\n4\ny\n");
+    assert!(
+        out.contains("  24  player 1 asks player 2 for a queen\n"),
+        "{out}"
+    );
+    assert!(out.contains(">> now common knowledge"), "{out}");
+}
+
+/// A wrong first try gets a hint (the first step of reasoning, in words,
+/// without the answer) and a second try; the answer and its explanation
+/// come after the last try. The record keeps the tries taken.
+#[test]
+fn a_wrong_first_try_gets_a_hint_and_another_try() {
+    use dealer::interp::quiz::Attempt;
+    let own = Script::parse("own.deal", OWN).unwrap();
+    let mut quiz = Quiz::new(own, Session::new(Options::default()), 0, None);
+    quiz.set_tries(2);
+    // Q1 `K1 !2_Q`: no. A first wrong try: a hint, the question stays.
+    let (_, q) = quiz.advance().unwrap();
+    assert_eq!(q.unwrap().answer, Answer::YesNo(false));
+    let Attempt::TryAgain(hint) = quiz.attempt("y").unwrap() else {
+        panic!("a second try")
+    };
+    assert!(
+        hint.starts_with("Hint: think of the worlds player 1 considers possible"),
+        "{hint}"
+    );
+    assert!(hint.contains("player 2 holds no Q"), "{hint}");
+    for leak in ["`", "K1", "the answer", " no.", " yes"] {
+        assert!(!hint.contains(leak), "{hint}");
+    }
+    assert!(quiz.pending().is_some());
+    assert!(matches!(quiz.attempt("n").unwrap(), Attempt::Right(_)));
+    assert_eq!(quiz.records()[0].tries, 2);
+    assert!(quiz.records()[0].right);
+    // Q2 `Kw1 hand2(A)`: no. Two wrong tries: the answer is shown.
+    quiz.advance().unwrap();
+    assert!(matches!(quiz.attempt("y").unwrap(), Attempt::TryAgain(_)));
+    let Attempt::Wrong(v) = quiz.attempt("yes").unwrap() else {
+        panic!("wrong after the last try")
+    };
+    assert_eq!(v.lines[0], "the answer is no");
+    assert_eq!(quiz.records()[1].tries, 2);
+    // Q3 right at once: one try.
+    quiz.advance().unwrap();
+    let right = quiz.pending().unwrap().answer.to_string();
+    assert!(matches!(quiz.attempt(&right).unwrap(), Attempt::Right(_)));
+    assert_eq!(quiz.records()[2].tries, 1);
+    // A common-knowledge question's hint speaks of chains; a count's of deals.
+    quiz.advance().unwrap();
+    let hint = quiz.hint().unwrap();
+    assert!(hint.contains("chain of possibilities"), "{hint}");
+    // The command line: --tries 2 from a pipe.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("own.deal");
+    std::fs::write(&file, OWN).unwrap();
+    let (out, _) = quiz_cli(&[file.to_str().unwrap(), "--tries", "2"], "y\nn\ny\ny\n");
+    assert!(
+        out.contains("not quite: try again\n  Hint: think of the worlds player 1"),
+        "{out}"
+    );
+    assert!(out.contains("Q2. "), "{out}");
+    assert!(
+        out.contains("stopped: end of input; score 1/2 of the questions answered"),
+        "{out}"
+    );
+}
+
+/// A false common knowledge is explained by a chain of possibilities from
+/// the actual world to a world where the fact fails, each step a player
+/// and a world the model has in that player's class, in at most a
+/// screenful of lines.
+#[test]
+fn common_knowledge_is_explained_by_a_chain() {
+    let src =
+        std::fs::read_to_string(root().join("scenarios/exercises/muddy-children.deal")).unwrap();
+    let script = Script::parse("muddy.deal", &src).unwrap();
+    let mut quiz = Quiz::new(script, Session::new(Options::default()), 0, None);
+    loop {
+        let (_, q) = quiz.advance().unwrap();
+        let q = q.expect("a common-knowledge question");
+        if q.formula.starts_with("C ") && q.answer == Answer::YesNo(false) {
+            break;
+        }
+        let right = q.answer.to_string();
+        quiz.answer(Some(&right)).unwrap();
+    }
+    let play = quiz.session().playing().unwrap().clone();
+    let v = quiz.answer(Some("yes")).unwrap();
+    assert!(
+        v.lines.len() <= dealer::interp::question::SCREEN,
+        "{:#?}",
+        v.lines
+    );
+    assert!(
+        v.lines[1].starts_with("a chain of possibilities from the actual world"),
+        "{:#?}",
+        v.lines
+    );
+    assert!(v.lines[2].contains("the actual world:"), "{:#?}", v.lines);
+    // Each step is a world the named player considers possible from the one before.
+    let line_of = |w: usize| {
+        dealer::interp::explain::world_line(&play.table, &play.props, None, &*play.model, w)
+    };
+    let worlds: Vec<usize> = (0..play.model.world_count() as usize).collect();
+    let find = |l: &str| *worlds.iter().find(|&&w| l.ends_with(&line_of(w))).unwrap();
+    let mut at = play.model.actual();
+    assert!(v.lines[2].ends_with(&line_of(at)));
+    let steps: Vec<&String> = v.lines[3..]
+        .iter()
+        .take_while(|l| l.contains("considers possible:"))
+        .collect();
+    assert!(steps.len() >= 2, "{:#?}", v.lines);
+    for l in steps {
+        let who = l.trim().trim_start_matches("there, ");
+        let p: usize = who["player ".len()..]
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let w = find(l);
+        assert!(play.model.accessible(p - 1, at).contains(&w), "{l}");
+        at = w;
+    }
+    assert!(v
+        .lines
+        .last()
+        .unwrap()
+        .contains("not everybody knows that everybody knows"));
+    for l in &v.lines {
+        assert!(!l.contains('`') && !l.contains("(s)"), "{l}");
+    }
+}
+
+/// In a model of beliefs (a move a player did not see), generated
+/// questions ask what players believe, a false belief included: Sally
+/// believes the marble is still in the basket. Where fewer questions than
+/// asked for are worth asking, the note says why, with the facts there
+/// are to ask about.
+#[test]
+fn generated_questions_ask_beliefs_in_a_model_of_beliefs() {
+    let s = script("scenarios/classics/sally-anne.deal");
+    let settings = Settings {
+        count: 10,
+        seed: 1,
+        level: 1,
+    };
+    let g = generate(&s, Options::default(), settings).unwrap();
+    assert!(g.questions.len() >= 3, "{:?}", g.note);
+    assert!(
+        g.note
+            .as_ref()
+            .unwrap()
+            .contains("this scenario has 4 facts"),
+        "{:?}",
+        g.note
+    );
+    let mut quiz = Quiz::new(s, Session::new(Options::default()), 0, Some(g.questions));
+    let mut asked = Vec::new();
+    while let (_, Some(q)) = quiz.advance().unwrap() {
+        assert!(q.formula.starts_with("B_"), "{}", q.formula);
+        assert!(q.text.contains("believe"), "{}", q.text);
+        asked.push((q.text.clone(), q.answer.clone()));
+        quiz.answer(Some(&q.answer.to_string())).unwrap();
+    }
+    assert!(
+        asked.contains(&(
+            "Does Sally believe that the basket holds M?".to_string(),
+            Answer::YesNo(true)
+        )),
+        "{asked:#?}"
+    );
+    let attack = script("scenarios/classics/coordinated-attack.deal");
+    let g = generate(&attack, Options::default(), settings).unwrap();
+    assert!(g
+        .note
+        .unwrap()
+        .contains("this scenario has 1 fact to ask about"));
+}
+
+/// A count of worlds is explained by its arithmetic where it is short:
+/// Kwartet's 1680 deals player 1 considers are the ways to lay the 9 cards
+/// it does not see, 3 to each other player; after a move has shown cards
+/// the count is smaller and no such formula is claimed.
+#[test]
+fn a_count_is_explained_by_its_arithmetic() {
+    let mut quiz = Quiz::new(
+        script("scenarios/exercises/kwartet.deal"),
+        Session::new(Options::default()),
+        0,
+        None,
+    );
+    let (_, q) = quiz.advance().unwrap();
+    let q = q.unwrap();
+    assert_eq!(q.formula, "considers 1");
+    assert_eq!(q.answer, Answer::Number(1680u32.into()));
+    let v = quiz.answer(Some("5")).unwrap();
+    assert!(
+        v.lines.iter().any(|l| l.trim()
+            == "1680 = 9!/(3!·3!·3!): player 1 does not see 9 cards, all different, and they lie 3 with player 2, 3 with player 3 and 3 with player 4"),
+        "{:#?}",
+        v.lines
+    );
+    let own = Script::parse("own.deal", OWN).unwrap();
+    let mut quiz = Quiz::new(own, Session::new(Options::default()), 0, None);
+    loop {
+        let (_, q) = quiz.advance().unwrap();
+        let q = q.unwrap();
+        if q.formula.starts_with("considers") {
+            // Repeated cards (queens and aces): no formula is claimed.
+            let v = quiz.answer(Some("0")).unwrap();
+            assert!(!v.lines.iter().any(|l| l.contains("!/(")), "{:#?}", v.lines);
+            break;
+        }
+        quiz.answer(Some(&q.answer.to_string())).unwrap();
+    }
+}
+
+/// A question about what holds after a move is explained before and
+/// after it: the actual world before, the actual world after, and the
+/// evidence in the model after the move (Table 1: once player 1 asks for
+/// a queen, every world reachable has player 1 holding one).
+#[test]
+fn a_question_with_a_move_is_explained_before_and_after() {
+    let mut quiz = Quiz::new(
+        script("scenarios/exercises/gofish-table1.deal"),
+        Session::new(Options::default()),
+        0,
+        None,
+    );
+    loop {
+        let (_, q) = quiz.advance().unwrap();
+        let q = q.unwrap();
+        if q.formula.starts_with("[ask 1 2 Q]") {
+            assert_eq!(q.answer, Answer::YesNo(true));
+            let v = quiz.answer(Some("n")).unwrap();
+            assert!(
+                v.lines[1].starts_with("before the move, the actual world:  w6* 1:Q 2:Q 3:A"),
+                "{:#?}",
+                v.lines
+            );
+            assert!(
+                v.lines[2].starts_with("after it, the actual world:  w0* 1:QQ 2:- 3:A"),
+                "{:#?}",
+                v.lines
+            );
+            assert!(v.lines[2].ends_with("(2 worlds in all)"), "{:#?}", v.lines);
+            assert!(
+                v.lines[3].contains("after the move, it is common knowledge that player 1 holds Q"),
+                "{:#?}",
+                v.lines
+            );
+            assert!(
+                v.witnesses.is_empty(),
+                "worlds of another model are not the figure's"
+            );
+            break;
+        }
+        quiz.answer(Some(&q.answer.to_string())).unwrap();
+    }
 }

@@ -215,8 +215,26 @@ fn wrong(right: &Answer, players: &[String]) -> String {
     }
 }
 
+/// What in a question's text is not in words: a formula's syntax
+/// (backquotes, `K_`, `!`, `&`, `|`) or a place's identifier with a number
+/// glued to its word (`forehead1`, `hand3`).
+fn leak(text: &str) -> Option<String> {
+    for syntax in ["`", "K_", "!", "&", "|"] {
+        if text.contains(syntax) {
+            return Some(syntax.to_string());
+        }
+    }
+    text.split(|c: char| !c.is_alphanumeric())
+        .find(|w| {
+            let letters = w.chars().take_while(char::is_ascii_lowercase).count();
+            letters >= 2 && w[letters..].starts_with(|c: char| c.is_ascii_digit())
+        })
+        .map(str::to_string)
+}
+
 /// Questions generated at every level, answered right and wrong in turn:
-/// the quiz counts each as it should. A scenario the generator has nothing
+/// the quiz counts each as it should; every question is in words
+/// ([`leak`]), every explanation too. A scenario the generator has nothing
 /// to ask about says why. A [`heavy`] scenario is left out.
 #[test]
 fn every_scenario_is_quizzed_at_every_level() {
@@ -258,6 +276,12 @@ fn every_scenario_is_quizzed_at_every_level() {
                         break;
                     }
                 };
+                if let Some(leak) = leak(&question.text) {
+                    failures.push(format!(
+                        "level {level}: {:?} is not in words ({leak})",
+                        question.text
+                    ));
+                }
                 let players = quiz.session().playing().unwrap().table.players.clone();
                 let give_right = asked % 2 == 0;
                 let given = if give_right {
@@ -266,7 +290,15 @@ fn every_scenario_is_quizzed_at_every_level() {
                     wrong(&question.answer, &players)
                 };
                 match quiz.answer(Some(&given)) {
-                    Ok(v) if v.right == give_right => {}
+                    Ok(v) if v.right == give_right => {
+                        let said = v.lines.join("\n");
+                        if said.contains('`') || said.contains("K_") {
+                            failures.push(format!(
+                                "level {level}: the explanation of {:?} is not in words:\n{said}",
+                                question.text
+                            ));
+                        }
+                    }
                     Ok(_) => failures.push(format!(
                         "level {level}: `{given}` to {:?} (answer {}) counted wrongly",
                         question.text, question.answer
