@@ -59,6 +59,9 @@ pub struct Lecture {
     /// The first answer given to each question (by statement), right or
     /// wrong: the quiz view's score.
     score: std::collections::BTreeMap<usize, bool>,
+    /// The questions (by statement) whose first try was wrong and got a
+    /// hint: the next try is the one that counts.
+    hinted: std::collections::BTreeSet<usize>,
     /// The Ask box's example query ([`State::example`]).
     example: String,
 }
@@ -300,6 +303,7 @@ impl Lecture {
             problem,
             student: false,
             score: Default::default(),
+            hinted: Default::default(),
             example: String::new(),
         };
         lecture.example = lecture.example_query();
@@ -435,8 +439,21 @@ impl Lecture {
         self.student
     }
 
+    /// Whether a wrong answer to the question of statement `index` gets a
+    /// hint and another try: the first wrong try of a question not yet
+    /// answered does (two tries, as `dealer quiz` gives at a terminal).
+    pub fn hints(&self, index: usize) -> bool {
+        !self.score.contains_key(&index) && !self.hinted.contains(&index)
+    }
+
+    /// Notes that the question of statement `index` got its hint.
+    pub fn note_hint(&mut self, index: usize) {
+        self.hinted.insert(index);
+    }
+
     /// Records an answer to the question of statement `index`; only the
-    /// first answer to a question counts. Returns the score.
+    /// first answer to a question counts (after a hinted first try, the
+    /// second). Returns the score.
     pub fn record_answer(&mut self, index: usize, right: bool) -> Score {
         self.score.entry(index).or_insert(right);
         self.score()

@@ -69,7 +69,10 @@ pub struct Given {
 }
 
 /// `POST /api/sessions/{id}/quiz/{index}`: checks an answer to the question
-/// of statement `index`, which must be one of the current step's.
+/// of statement `index`, which must be one of the current step's. A first
+/// wrong try is answered with `again` and a `hint` (the first step of the
+/// explanation, never the answer); the second try, or a right one, with
+/// the answer, its explanation and the worlds that decide it.
 pub async fn answer(
     State(app): State<Shared>,
     UrlPath((id, index)): UrlPath<(String, usize)>,
@@ -103,6 +106,23 @@ pub async fn answer(
                 .answer
                 .read(&req.given, &play.table.players)
                 .map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, json!({ "error": e })))?;
+            let right = given == asked.answer;
+            // A first wrong try gets a hint, the first step of the
+            // explanation, and no answer: the student tries again.
+            if !right && l.hints(index) {
+                let hint = session
+                    .hint(q, span, &script.src)
+                    .map_err(|d| super::bad(d.message))?;
+                let given = given.to_string();
+                l.note_hint(index);
+                return Ok(Json(json!({
+                    "right": false,
+                    "again": true,
+                    "given": given,
+                    "hint": hint,
+                    "score": l.score(),
+                })));
+            }
             let (_, verdict) = session
                 .check_answer(q, span, &script.src, Some(&given))
                 .map_err(|d| super::bad(d.message))?;
@@ -118,7 +138,6 @@ pub async fn answer(
             } else {
                 verdict
             };
-            let right = given == asked.answer;
             let mut worlds: Vec<usize> = Vec::new();
             for w in &shown.witnesses {
                 worlds.extend(deciding(model, w));

@@ -154,7 +154,15 @@ async fn the_quiz_mode_hides_answers_and_highlights_the_deciding_world() {
         assert!(li.text().await?.starts_with("Is it still common knowledge"));
         li.find(Locator::Css("input")).await?.send_keys("y").await?;
         li.find(Locator::Css("button")).await?.click().await?;
-        let verdict = wait_text(client, "#quiz-questions li:nth-child(2) .result", "").await?;
+        // The first wrong try gets a hint and no answer; the second is
+        // answered.
+        let hint = wait_text(client, "#quiz-questions li:nth-child(2) .result", "not ").await?;
+        assert!(hint.contains("try again") && hint.contains("hint:"), "{hint}");
+        assert!(!hint.contains("the answer is"), "{hint}");
+        li.find(Locator::Css("input")).await?.send_keys("y").await?;
+        li.find(Locator::Css("button")).await?.click().await?;
+        let verdict =
+            wait_text(client, "#quiz-questions li:nth-child(2) .result", "wrong").await?;
         assert!(verdict.starts_with("wrong"), "{verdict}");
         assert!(verdict.contains("the answer is no"), "{verdict}");
         assert!(verdict.contains(&format!("w{witness} ")), "{verdict}");

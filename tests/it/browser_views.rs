@@ -423,11 +423,27 @@ async fn quiz_view(client: &Client, web: u16) -> Res<()> {
              li.querySelector('button').click();"
         )
     };
+    // The first wrong try gets a hint, not the answer; the second is
+    // answered.
+    client.execute(&answer(1, "3"), vec![]).await?;
+    let hint = until(
+        client,
+        "const r = document.querySelectorAll('#quiz-questions .result')[1]; \
+         return r.dataset.right === 'again' ? r.textContent : null;",
+        "the hint",
+    )
+    .await?;
+    let hint = hint.as_str().unwrap();
+    assert!(hint.starts_with("not 3: try again"), "{hint}");
+    assert!(
+        hint.contains("hint:") && !hint.contains("the answer is"),
+        "{hint}"
+    );
     client.execute(&answer(1, "3"), vec![]).await?;
     let wrong = until(
         client,
         "const r = document.querySelectorAll('#quiz-questions .result')[1]; \
-         return r.dataset.right ? r.textContent : null;",
+         return r.dataset.right === 'false' ? r.textContent : null;",
         "the verdict",
     )
     .await?;

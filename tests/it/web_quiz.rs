@@ -37,7 +37,9 @@ async fn questions_answers_and_refusals() {
     let before = call(&app, "GET", &format!("/api/sessions/{id}"), None)
         .await
         .1;
-    // Kw1 m1 is false: "y" is wrong, with child 1's two worlds deciding it.
+    // Kw1 m1 is false: "y" is wrong. The first try gets a hint and no
+    // answer (and is not scored); the second wrong try is answered, with
+    // child 1's two worlds deciding it.
     let (s, v) = call(
         &app,
         "POST",
@@ -46,6 +48,20 @@ async fn questions_answers_and_refusals() {
     )
     .await;
     assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["again"], true, "{v}");
+    assert_eq!(v["score"]["answered"], 0, "{v}");
+    let hint = v["hint"].as_str().unwrap();
+    assert!(!hint.is_empty() && v.get("expected").is_none(), "{v}");
+    assert!(!hint.contains("the answer is"), "{hint}");
+    let (s, v) = call(
+        &app,
+        "POST",
+        &format!("/api/sessions/{id}/quiz/{first}"),
+        Some(json!({"given": "y"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert!(v.get("again").is_none(), "{v}");
     assert_eq!(v["right"], false);
     assert_eq!(v["expected"], "no");
     assert_eq!(v["worlds"].as_array().unwrap().len(), 2, "{v}");

@@ -75,6 +75,20 @@ body.quiz #figure-box g.hl ellipse { fill: none; }
     out.textContent = "";
     try {
       const r = await api("POST", `/api/sessions/${session}/quiz/${q.index}`, { given: input.value });
+      if (r.again) {
+        // A first wrong try: a hint, and the question stays open.
+        const head = document.createElement("span");
+        head.className = "wrong";
+        head.textContent = `not ${r.given}: try again`;
+        const rest = document.createElement("span");
+        rest.className = "verdict hint";
+        rest.textContent = `hint: ${r.hint}`;
+        out.append(head, rest);
+        out.dataset.right = "again";
+        input.value = "";
+        input.focus();
+        return;
+      }
       const head = document.createElement("span");
       head.className = r.right ? "right" : "wrong";
       head.textContent = r.right ? `right: ${r.expected}` : `wrong: you said ${r.given}`;
