@@ -106,6 +106,10 @@ fn failure(f: Failure) -> ApiError {
             StatusCode::GONE,
             json!({ "error": "this session was closed to free memory; load the scenario again", "code": "closed" }),
         ),
+        Failure::Stopping => ApiError(
+            StatusCode::SERVICE_UNAVAILABLE,
+            json!({ "error": "the session is still stopping an earlier request, in a step the engine cannot interrupt (building a large deal); the session is as it was: ask again in a moment", "code": "stopping" }),
+        ),
     }
 }
 

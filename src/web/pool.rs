@@ -18,7 +18,11 @@
 //! The page's Cancel button does the same at once ([`Pool::cancel`]): it
 //! cancels the tokens of every job of the session that a handler still
 //! waits for, so the request sent after it is answered as soon as the
-//! engine reaches its next step.
+//! engine reaches its next step. A stopped job that sits in a step the
+//! engine cannot interrupt (one large BDD operation while a deal is built)
+//! keeps its thread: the session's next requests wait for it at most
+//! half a second and are then refused at once ([`Failure::Stopping`],
+//! "ask again in a moment") instead of queueing behind it.
 //!
 //! A job that panics (a bug in dealer) ends with [`Failure::Panic`]; its
 //! thread and session stay, and so do all the other sessions.
@@ -187,7 +191,25 @@ struct State {
     /// The tokens of the cancellable jobs each session's handlers wait
     /// for, by job number (what [`Pool::cancel`] cancels).
     waited: HashMap<String, Vec<(u64, cancel::Token)>>,
+    /// The cancellable jobs sent and not yet ended, by job number.
+    running: HashSet<u64>,
+    /// The sessions whose thread still runs a job that was stopped: the
+    /// job's number ([`Failure::Stopping`]).
+    stopping: HashMap<String, u64>,
 }
+
+impl State {
+    /// Notes that job `job` of session `id`, still running, was stopped
+    /// (the session's jobs run in order, so the latest one ends last).
+    fn stop(&mut self, id: &str, job: u64) {
+        let last = self.stopping.entry(id.to_string()).or_insert(job);
+        *last = (*last).max(job);
+    }
+}
+
+/// How long a request waits for its session's stopped job to end before
+/// it is refused with [`Failure::Stopping`].
+const STOPPING_WAIT: Duration = Duration::from_millis(500);
 
 /// How many closed sessions' ids are remembered.
 const CLOSED_KEPT: usize = 100_000;
@@ -293,6 +315,11 @@ pub enum Failure {
     Panic(String),
     /// Its session was closed to free memory.
     Closed,
+    /// Its session's thread is still in an earlier request that was
+    /// stopped (its time limit, or Cancel) but sits in a step the engine
+    /// cannot interrupt (a single large BDD operation while a deal is
+    /// built): refused at once, so that nothing queues behind it.
+    Stopping,
 }
 
 /// What a job sends back: its answer or its panic's message.
@@ -338,14 +365,36 @@ impl Pool {
     /// runs at once. A game's move, which runs to its end, is not
     /// cancelled. Answers how many jobs were cancelled.
     pub fn cancel(&self, id: &str) -> usize {
-        let state = self.registry.lock();
+        let mut state = self.registry.lock();
         let Some(list) = state.waited.get(id) else {
             return 0;
         };
         for (_, token) in list {
             token.cancel();
         }
-        list.len()
+        let n = list.len();
+        let last = list
+            .iter()
+            .map(|(job, _)| *job)
+            .filter(|job| state.running.contains(job))
+            .max();
+        if let Some(job) = last {
+            state.stop(id, job);
+        }
+        n
+    }
+
+    /// Waits at most [`STOPPING_WAIT`] for a stopped job of session `id`
+    /// to end; `Stopping` if it still runs then.
+    async fn wait_for_stopped(&self, id: &str) -> Result<(), Failure> {
+        let since = Instant::now();
+        while self.registry.lock().stopping.contains_key(id) {
+            if since.elapsed() >= STOPPING_WAIT {
+                return Err(Failure::Stopping);
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        Ok(())
     }
 
     /// The thread of session `id`, started when it has none; `Closed`
@@ -460,6 +509,9 @@ impl Pool {
                 }
                 if self.cancellable {
                     let mut state = self.registry.lock();
+                    if !self.answered && state.running.contains(&self.job) {
+                        state.stop(&self.id, self.job);
+                    }
                     if let Some(list) = state.waited.get_mut(&self.id) {
                         list.retain(|(n, _)| *n != self.job);
                         if list.is_empty() {
@@ -469,12 +521,25 @@ impl Pool {
                 }
             }
         }
+        self.wait_for_stopped(id).await?;
         let job_no = self.registry.jobs.fetch_add(1, Ordering::Relaxed);
         if cancellable {
             let mut state = self.registry.lock();
             let list = state.waited.entry(id.to_string()).or_default();
             list.push((job_no, token.clone()));
+            state.running.insert(job_no);
         }
+        let ended = {
+            let registry = self.registry.clone();
+            let id = id.to_string();
+            move || {
+                let mut state = registry.lock();
+                state.running.remove(&job_no);
+                if state.stopping.get(&id) == Some(&job_no) {
+                    state.stopping.remove(&id);
+                }
+            }
+        };
         let mut guard = StopUnlessDone {
             token: token.clone(),
             answered: false,
@@ -490,13 +555,19 @@ impl Pool {
             }))
             .map_err(|p| panic_message(p.as_ref()));
             s.settle();
+            ended();
             let _ = tx.send(out);
         });
-        let queue = self.thread(id)?;
-        if let Err(mpsc::SendError(job)) = queue.send(job) {
+        let sent = self.thread(id).and_then(|queue| match queue.send(job) {
+            Ok(()) => Ok(()),
             // The thread ended just now (its session closed or gone):
             // once more, on the thread the id has now.
-            self.thread(id)?.send(job).map_err(|_| Failure::Gone)?;
+            Err(mpsc::SendError(job)) => self.thread(id)?.send(job).map_err(|_| Failure::Gone),
+        });
+        if let Err(e) = sent {
+            // Never sent: nothing runs that a later request should wait for.
+            self.registry.lock().running.remove(&job_no);
+            return Err(e);
         }
         let answer = tokio::time::timeout(self.limit, rx).await;
         guard.answered = answer.as_ref().is_ok_and(|a| a.is_ok());

@@ -313,3 +313,31 @@ async fn muddy_children_after_96_rounds_is_drawn_as_too_large_at_once() {
     let (s, v) = call(&app, "GET", &format!("/api/sessions/{id}/quiz"), None).await;
     assert_eq!(s, StatusCode::OK, "{v}");
 }
+
+/// A stopped job that the engine cannot interrupt (here a job that never
+/// looks at its token, as one large BDD operation of a deal's build does
+/// not) keeps its session's thread. The session's next request is answered
+/// within a second, refused with `Stopping`, instead of queueing behind it
+/// until its own time limit; once the stopped job ends, requests are
+/// served again, and another session was never held up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_after_a_stopped_job_that_cannot_stop_is_answered_at_once() {
+    let pool = std::sync::Arc::new(Pool::new(&Limits {
+        time: Duration::from_millis(300),
+        ..Limits::default()
+    }));
+    let started = Instant::now();
+    let stuck = pool
+        .run("a", |_, _| std::thread::sleep(Duration::from_millis(2500)))
+        .await;
+    assert!(matches!(stuck, Err(Failure::Timeout(_))), "{stuck:?}");
+    let asked = Instant::now();
+    let next = pool.run("a", |_, _| 7).await;
+    let took = asked.elapsed();
+    assert!(matches!(next, Err(Failure::Stopping)), "{next:?}");
+    assert!(took < Duration::from_secs(1), "waited {took:?}");
+    assert_eq!(pool.run("b", |_, _| 8).await.unwrap(), 8);
+    // The stopped job ends at 2.5 s; then the session answers again.
+    tokio::time::sleep(Duration::from_millis(2700).saturating_sub(started.elapsed())).await;
+    assert_eq!(pool.run("a", |_, _| 9).await.unwrap(), 9);
+}
