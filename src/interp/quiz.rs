@@ -185,18 +185,8 @@ impl Quiz {
     /// or wrong and recorded with the explanation. An answer that cannot
     /// be read is an `Err` and uses no try.
     pub fn attempt(&mut self, given: &str) -> Result<Attempt, QuizError> {
-        let Some((_, asked)) = &self.pending else {
-            return Err(QuizError::NoQuestion);
-        };
-        let players = self
-            .session
-            .playing()
-            .map_or(Vec::new(), |p| p.table.players.clone());
-        let read = asked
-            .answer
-            .read(given, &players)
-            .map_err(QuizError::Unreadable)?;
-        if read != asked.answer && self.missed + 1 < self.tries {
+        let (read, right) = self.read_pending(given)?;
+        if !right && self.missed + 1 < self.tries {
             let hint = self.hint()?;
             self.missed += 1;
             return Ok(Attempt::TryAgain(hint));
@@ -368,6 +358,18 @@ impl Quiz {
     /// cannot be read is an `Err` with what was expected, and the question
     /// stays pending.
     pub fn answer(&mut self, given: Option<&str>) -> Result<Verdict, QuizError> {
+        if self.pending.is_none() {
+            return Err(QuizError::NoQuestion);
+        }
+        let read = given.map(|t| self.read_pending(t)).transpose()?;
+        let read = read.map(|(answer, _)| answer);
+        let shown = read.as_ref().map(Answer::to_string);
+        self.record(read, shown)
+    }
+
+    /// `given` (as typed) read as an answer to the pending question, and
+    /// whether it is the right one.
+    fn read_pending(&self, given: &str) -> Result<(Answer, bool), QuizError> {
         let Some((_, asked)) = &self.pending else {
             return Err(QuizError::NoQuestion);
         };
@@ -375,17 +377,12 @@ impl Quiz {
             .session
             .playing()
             .map_or(Vec::new(), |p| p.table.players.clone());
-        let read = match given {
-            Some(t) => Some(
-                asked
-                    .answer
-                    .read(t, &players)
-                    .map_err(QuizError::Unreadable)?,
-            ),
-            None => None,
-        };
-        let shown = read.as_ref().map(Answer::to_string);
-        self.record(read, shown)
+        let read = asked
+            .answer
+            .read(given, &players)
+            .map_err(QuizError::Unreadable)?;
+        let right = read == asked.answer;
+        Ok((read, right))
     }
 
     /// Records an answer that could not be read (`raw`, as typed) as wrong,
