@@ -1,7 +1,8 @@
 //! Generated questions: `dealer quiz FILE --generate N --seed S --level L`.
 //!
-//! The scenario is replayed once; the *points* are the states after each
-//! move and at each checkpoint (at most [`MOST_POINTS`], evenly spread),
+//! The scenario is replayed once; the *points* are the state the setup
+//! leaves (the deal or the model, before the first move) and the states
+//! after each move and at each checkpoint (at most [`MOST_POINTS`], evenly spread),
 //! and the questions are spread over them. A question is about a *fact*:
 //! a card kind in a hand, a pile or a slot (`hand1(A)`, `forehead2(M)`), a
 //! variable's value (`(month = 7)`), or a proposition. Level 1 asks what a
@@ -20,6 +21,13 @@
 //! questions are about the same fact (no complementary pairs); a question
 //! is asked again only once its answer has changed; a card kind laid down
 //! in a book is not asked about.
+//!
+//! A small scenario (a proposition or two, a few points) has fewer facts
+//! than questions asked for. Its last pass asks about one fact more than
+//! once at a point, but never twice of the same player or pair of players
+//! (`K_a dawn` and `K_b dawn`, never `K_a dawn` and `K_a !dawn`), and its
+//! group questions may be about what a player knows (`C K_b dawn`: is it
+//! common knowledge that b knows?).
 //!
 //! The work is bounded: candidates are drawn at random (seeded), the cheap
 //! tests (who sees what, what was asked) come first, and at most
@@ -115,6 +123,7 @@ pub fn generate(
         rng: ChaCha8Rng::seed_from_u64(settings.seed),
         yes: false,
         relaxed: false,
+        fine: false,
         chosen: Vec::new(),
         at_point: HashSet::new(),
         used: HashSet::new(),
@@ -133,14 +142,20 @@ pub fn generate(
     // First pass: each point its share, a shortfall carried to the next;
     // second pass: what is still missing, wherever budget is left; third
     // (beyond level 1): what is missing, where what a player knows may be
-    // common knowledge already, with half a budget more.
+    // common knowledge already, with half a budget more; fourth: what is
+    // still missing, a fact asked again at a point of another player or
+    // pair, group questions also about what a player knows.
     let mut carry = 0;
-    for pass in 0..3 {
-        if pass == 2 {
-            if settings.level == 1 {
+    for pass in 0..4 {
+        if pass == 2 && settings.level == 1 {
+            continue;
+        }
+        if pass >= 2 {
+            if carry == 0 {
                 break;
             }
-            g.relaxed = true;
+            g.relaxed = settings.level > 1;
+            g.fine = pass == 3;
             for s in &mut state {
                 s.budget += MOST_DECIDED / 2;
                 s.draws += 4 * MOST_DECIDED;
@@ -170,7 +185,7 @@ pub fn generate(
             format!("{} facts", facts.len())
         };
         format!(
-            "{} question(s) of {} asked for: at level {} nothing else worth asking was found at the {} point(s) of {} (a question is asked only where its answer needs reasoning about knowledge, not where the facts or what everybody already knows answer it; a point asks about each fact once, and this scenario has {facts_said} to ask about; at most {} formulas are decided at a point)",
+            "{} question(s) of {} asked for: at level {} nothing else worth asking was found at the {} point(s) of {} (a question is asked only where its answer needs reasoning about knowledge, not where the facts or what everybody already knows answer it; a point asks about each fact once of each player or pair, and this scenario has {facts_said} to ask about; at most {} formulas are decided at a point)",
             questions.len(),
             settings.count,
             settings.level,
@@ -199,6 +214,9 @@ fn nothing_to_ask(script: &Script) -> Diagnostic {
 fn points(script: &Script, options: Options) -> Result<Vec<(usize, Session)>, Diagnostic> {
     let mut session = Session::new(options);
     let mut points = Vec::new();
+    // The state the setup leaves (after the deal or the model, before the
+    // first move): the opening point.
+    let mut opening: Option<(usize, Session)> = None;
     let mut replay = session.replay(script, 0);
     while let Some(step) = replay.next() {
         step.outcome?;
@@ -207,7 +225,23 @@ fn points(script: &Script, options: Options) -> Result<Vec<(usize, Session)>, Di
         };
         let stmt = &script.statements[index];
         let at_point = super::is_move(stmt) || matches!(stmt.kind, StatementKind::Checkpoint(_));
+        if !at_point && points.is_empty() && changes_setup(&stmt.kind) {
+            opening = replay
+                .session()
+                .playing()
+                .is_some()
+                .then(|| (index, replay.session().clone()));
+        }
         if at_point && replay.session().playing().is_some() {
+            if points.is_empty() {
+                // Asked at the opening only when a move follows it (a
+                // checkpoint at once is the same state).
+                if let Some(o) = opening.take() {
+                    if super::is_move(stmt) {
+                        points.push(o);
+                    }
+                }
+            }
             points.push((index, replay.session().clone()));
         }
     }
@@ -224,6 +258,28 @@ fn points(script: &Script, options: Options) -> Result<Vec<(usize, Session)>, Di
             .collect();
     }
     Ok(points)
+}
+
+/// Whether a setup statement may change the model (a deal, a model, a
+/// variable, a law...), so that the state after it may be the opening
+/// point; queries, checks and definitions do not.
+fn changes_setup(kind: &StatementKind) -> bool {
+    !matches!(
+        kind,
+        StatementKind::Query(_)
+            | StatementKind::Valid(_)
+            | StatementKind::Expect(_)
+            | StatementKind::Question(_)
+            | StatementKind::Why(_)
+            | StatementKind::Worlds(_)
+            | StatementKind::WhyFor { .. }
+            | StatementKind::WorldsFor { .. }
+            | StatementKind::Stats
+            | StatementKind::Export(_)
+            | StatementKind::Event(_)
+            | StatementKind::Let(..)
+            | StatementKind::Macro { .. }
+    )
 }
 
 /// A fact questions are about.
@@ -414,6 +470,37 @@ struct Candidate {
     fact: usize,
     a: usize,
     b: usize,
+    /// A group question about what player `b` knows of the fact (the last
+    /// pass only).
+    nested: bool,
+}
+
+impl Candidate {
+    /// What no two questions at one point share: the fact, or (the last
+    /// pass) the fact with the form's group and the players asked, so that
+    /// the questions of one player about one fact stay one.
+    fn topic(&self, fine: bool) -> Topic {
+        if self.form == Form::Considers {
+            return Topic::Player(self.a);
+        }
+        if !fine {
+            return Topic::Fact(self.fact);
+        }
+        let group = match self.form {
+            Form::C => 1,
+            Form::E => 2,
+            Form::Who => 3,
+            Form::D => 4,
+            _ => 0,
+        };
+        let b = match self.form {
+            // One player asked: `b` is not part of the question.
+            Form::K | Form::KNot | Form::Kw => self.a,
+            Form::C | Form::E | Form::Who if !self.nested => usize::MAX,
+            _ => self.b,
+        };
+        Topic::Fine(self.fact, group, self.a, b)
+    }
 }
 
 /// What no two questions at one point share.
@@ -421,6 +508,8 @@ struct Candidate {
 enum Topic {
     Fact(usize),
     Player(usize),
+    /// A fact, a form's group and players (the last pass).
+    Fine(usize, u8, usize, usize),
 }
 
 fn not(f: &str) -> String {
@@ -437,9 +526,13 @@ struct Generator<'a> {
     /// Whether what a player knows may be common knowledge (the last
     /// pass, beyond level 1, when the strict one found too few).
     relaxed: bool,
+    /// Whether a fact may be asked again at a point, of other players (the
+    /// last pass).
+    fine: bool,
     /// The questions so far: point and text.
     chosen: Vec<(usize, String)>,
-    /// (point, topic) of the questions chosen.
+    /// (point, topic) of the questions chosen: each question's coarse
+    /// topic and its fine one.
     at_point: HashSet<(usize, Topic)>,
     /// (text, answer) of the questions chosen.
     used: HashSet<(String, String)>,
@@ -459,13 +552,19 @@ impl Generator<'_> {
     /// A random candidate of the level (`None`: the draw does not fit).
     fn draw(&mut self) -> Option<Candidate> {
         let n = self.table.players.len();
-        if self.level >= 3 && self.chosen.len() % 4 == 3 && self.rng.random_range(0..2) == 0 {
+        let considers = if self.fine {
+            self.rng.random_range(0..4) == 0
+        } else {
+            self.chosen.len() % 4 == 3 && self.rng.random_range(0..2) == 0
+        };
+        if self.level >= 3 && considers {
             let a = self.rng.random_range(0..n);
             return Some(Candidate {
                 form: Form::Considers,
                 fact: a,
                 a,
                 b: a,
+                nested: false,
             });
         }
         if self.facts.is_empty() {
@@ -487,13 +586,23 @@ impl Generator<'_> {
         } else {
             &self.facts[fact].seen_by
         };
+        let nested = self.fine
+            && matches!(form, Form::C | Form::E | Form::Who)
+            && self.rng.random_range(0..2) == 0;
         let fits = match form {
             Form::K | Form::KNot | Form::Kw => !seen.contains(&a),
             Form::KK | Form::KNotK | Form::KKw | Form::MK => a != b && !seen.contains(&b),
             Form::D => a < b && !seen.contains(&a) && !seen.contains(&b),
-            Form::C | Form::E | Form::Who | Form::Considers => true,
+            Form::C | Form::E | Form::Who => !nested || !seen.contains(&b),
+            Form::Considers => true,
         };
-        fits.then_some(Candidate { form, fact, a, b })
+        fits.then_some(Candidate {
+            form,
+            fact,
+            a,
+            b,
+            nested,
+        })
     }
 
     /// The question's text (after `question`) and what it needs; `truth`:
@@ -524,6 +633,8 @@ impl Generator<'_> {
             _ => not(&fact),
         };
         let (ka, kb) = (self.k(c.a), self.k(c.b));
+        // A group question about what player b knows of the fact.
+        let f = if c.nested { format!("{kb} {f}") } else { f };
         let kbf = format!("{kb} {f}");
         let kwb = format!("Kw{} {f}", agent(self.table, c.b));
         match c.form {
@@ -586,7 +697,7 @@ impl Generator<'_> {
     /// Chooses up to `need` questions at point `i`; how many were chosen.
     fn fill(&mut self, i: usize, session: &Session, st: &mut PointState, need: usize) -> usize {
         let mut got = 0;
-        let mut spares: Vec<(String, Topic, Answer)> = Vec::new();
+        let mut spares: Vec<(String, [Topic; 2], Answer)> = Vec::new();
         let mut tried: HashSet<String> = HashSet::new();
         self.belief = session.playing().is_some_and(|p| !p.model.is_s5());
         while got < need && st.budget > 0 && st.draws > 0 {
@@ -598,12 +709,11 @@ impl Generator<'_> {
             if matches!(c.form, Form::C | Form::E) && st.symbolic {
                 continue;
             }
-            let topic = if c.form == Form::Considers {
-                Topic::Player(c.a)
-            } else {
-                Topic::Fact(c.fact)
-            };
-            if self.at_point.contains(&(i, topic)) {
+            let topic = c.topic(false);
+            let fine = c.topic(true);
+            if self.at_point.contains(&(i, fine))
+                || (!self.fine && self.at_point.contains(&(i, topic)))
+            {
                 continue;
             }
             if let Some(k) = self.facts.get(c.fact).and_then(|f| f.kind) {
@@ -647,15 +757,15 @@ impl Generator<'_> {
                 _ => true,
             };
             if wanted {
-                if self.take(i, text, topic, &answer) {
+                if self.take(i, text, [topic, fine], &answer) {
                     got += 1;
                 }
             } else {
-                spares.push((text, topic, answer));
+                spares.push((text, [topic, fine], answer));
             }
         }
-        for (text, topic, answer) in spares {
-            if got < need && self.take(i, text, topic, &answer) {
+        for (text, topics, answer) in spares {
+            if got < need && self.take(i, text, topics, &answer) {
                 got += 1;
             }
         }
@@ -663,16 +773,22 @@ impl Generator<'_> {
     }
 
     /// Chooses a question, unless its topic is taken at the point or it was
-    /// asked with the same answer.
-    fn take(&mut self, i: usize, text: String, topic: Topic, answer: &Answer) -> bool {
+    /// asked with the same answer. `topics`: its coarse topic, checked
+    /// before the last pass, and its fine one, always checked.
+    fn take(&mut self, i: usize, text: String, topics: [Topic; 2], answer: &Answer) -> bool {
         let key = (text.clone(), answer.to_string());
-        if self.at_point.contains(&(i, topic)) || self.used.contains(&key) {
+        let [topic, fine] = topics;
+        if self.at_point.contains(&(i, fine))
+            || (!self.fine && self.at_point.contains(&(i, topic)))
+            || self.used.contains(&key)
+        {
             return false;
         }
         if let Answer::YesNo(v) = answer {
             self.yes = !v;
         }
         self.at_point.insert((i, topic));
+        self.at_point.insert((i, fine));
         self.used.insert(key);
         self.chosen.push((i, text));
         true

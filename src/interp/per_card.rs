@@ -18,6 +18,7 @@ use num_bigint::BigUint;
 use num_traits::Zero;
 
 use crate::cards::rules::describe_player;
+use crate::cards::table::LocKind;
 use crate::diag::{Diagnostic, Span};
 use crate::engine::{Agent, Among, Backend, Formula, GroupAccess, Kind, Share};
 use crate::syntax::ast::{self, FormulaKind, Name};
@@ -57,6 +58,9 @@ pub struct PerCard<'a> {
     pub kind: Kind,
     /// Where the statement is (for errors).
     pub span: Span,
+    /// Formulas said in words (the quiz) rather than quoted from the
+    /// source (`why φ for CARD`).
+    pub worded: bool,
 }
 
 impl PerCard<'_> {
@@ -78,7 +82,47 @@ impl PerCard<'_> {
         describe_player(self.scope.table, a)
     }
 
+    /// A placement in words: `the pay 1`, `2 in player 2's hand`.
+    fn placement_words(&self, key: &[u32]) -> String {
+        let table = self.scope.table;
+        let parts: Vec<String> = key
+            .iter()
+            .enumerate()
+            .filter(|(l, &n)| n > 0 && !(table.phantom > 0 && *l == table.stock()))
+            .map(|(l, &n)| {
+                let loc = &table.locations[l];
+                let place = match loc.kind {
+                    LocKind::Hand(a) => format!("{}'s hand", self.who(a)),
+                    LocKind::Stock => "the stock".to_string(),
+                    LocKind::Pile => format!("the {}", super::wording::pile_name(&loc.name)),
+                    LocKind::Slot(a, i) => format!("{}'s slot {i}", self.who(a)),
+                    LocKind::Books(a) => format!("{}'s books", self.who(a)),
+                };
+                if n > 1 {
+                    format!("{n} in {place}")
+                } else {
+                    place
+                }
+            })
+            .collect();
+        if parts.is_empty() {
+            "nowhere".to_string()
+        } else {
+            parts.join(", ")
+        }
+    }
+
     fn text(&self, f: &ast::Formula) -> String {
+        if self.worded {
+            if let Some(words) = self
+                .scope
+                .formula(f)
+                .ok()
+                .and_then(|phi| super::wording::words(self.scope.table, self.scope.props, &phi))
+            {
+                return format!("“{words}”");
+            }
+        }
         self.src
             .get(f.span.start..f.span.end)
             .unwrap_or("?")
@@ -91,6 +135,9 @@ impl PerCard<'_> {
     /// are left out.
     pub fn placement(&self, key: &[u32]) -> String {
         let table = self.scope.table;
+        if self.worded {
+            return self.placement_words(key);
+        }
         let deck = &table.deck;
         let parts: Vec<String> = key
             .iter()
@@ -160,6 +207,10 @@ impl PerCard<'_> {
                 let count = format!("{} {}", count_text(&s.worlds), self.unit());
                 match holds {
                     None => format!("{mark} {place}{pad}  {count}"),
+                    Some(_) if self.worded => format!(
+                        "{mark} {place}{pad}  {count}; true in {}",
+                        amount(&s.holding, &s.worlds)
+                    ),
                     Some(text) => format!(
                         "{mark} {place}{pad}  {count}; {text} in {}",
                         amount(&s.holding, &s.worlds)

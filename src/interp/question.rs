@@ -713,6 +713,11 @@ fn chain(cx: &Context, agents: &[Agent], target: WorldId) -> Option<Vec<(Agent, 
     let mut before: std::collections::HashMap<WorldId, (Agent, WorldId)> = Default::default();
     let mut seen: HashSet<WorldId> = [actual].into_iter().collect();
     let mut todo = std::collections::VecDeque::from([actual]);
+    // In a model of knowledge a player's possibilities are classes: a
+    // class is expanded once, from the first of its worlds reached, so the
+    // search takes time in the worlds, not in the worlds times the class.
+    let classes = cx.model.is_s5();
+    let mut expanded: HashSet<(Agent, WorldId)> = HashSet::new();
     while let Some(w) = todo.pop_front() {
         if w == target {
             let mut steps = Vec::new();
@@ -725,7 +730,13 @@ fn chain(cx: &Context, agents: &[Agent], target: WorldId) -> Option<Vec<(Agent, 
             return Some(steps);
         }
         for &a in agents {
+            if classes && expanded.contains(&(a, w)) {
+                continue;
+            }
             for v in cx.model.accessible(a, w) {
+                if classes {
+                    expanded.insert((a, v));
+                }
                 if seen.insert(v) {
                     before.insert(v, (a, w));
                     todo.push_back(v);
@@ -1001,8 +1012,13 @@ fn per_card(cx: &Context, f: &ast::Formula, phi: &Formula) -> Result<Vec<String>
         src: cx.src,
         kind,
         span: f.span,
+        worded: true,
     };
     match view.why(f) {
+        Err(d) if d.code == "too-many-to-list" => Ok(vec![format!(
+            "({}: too many to show one by one)",
+            d.message
+        )]),
         Err(d) if matches!(d.code, "too-many-worlds" | "unsupported" | "out-of-memory") => {
             Ok(vec![
                 "(this model is too large to show world by world, and its worlds cannot be grouped card by card)".into(),

@@ -566,5 +566,41 @@ pub fn deal_lines(session: &Session) -> Vec<String> {
     if !lines.is_empty() {
         lines.insert(0, "The deal, as you may see it:".into());
     }
+    lines.extend(world_legend(session));
     lines
+}
+
+/// How an explanation writes a world of cards, with an example from the
+/// deal: `w3* 1:QA 2:Q stock:AA`, `*` marking the actual world (no
+/// backquote: what the quiz says after the file's comment is plain words).
+fn world_legend(session: &Session) -> Option<String> {
+    use crate::cards::rules::describe_player;
+    use crate::cards::LocKind;
+    let play = session.playing()?;
+    let table = &play.table;
+    if table.deck.kinds.is_empty() || play.model.actual_cards().len() != table.locations.len() {
+        return None;
+    }
+    // A hand with cards, else a pile with cards, else none.
+    let with_cards = |hand: bool| {
+        table.locations.iter().enumerate().find_map(|(l, loc)| {
+            let counts = table.real_cards(&*play.model, l);
+            let fits = match loc.kind {
+                LocKind::Hand(_) => hand,
+                LocKind::Pile => !hand,
+                _ => false,
+            };
+            (fits && counts.iter().any(|&n| n > 0)).then_some((loc, counts))
+        })
+    };
+    let (loc, counts) = with_cards(true).or_else(|| with_cards(false))?;
+    let holder = match loc.kind {
+        LocKind::Hand(p) => describe_player(table, p),
+        _ => format!("the {}", wording::pile_name(&loc.name)),
+    };
+    let cards = table.deck.show_cards(&counts);
+    Some(format!(
+        "(An explanation writes a world on one line: its name, * for the actual one, then each place with its cards; “{}:{cards}” means {holder} holds {cards}.)",
+        loc.name,
+    ))
 }

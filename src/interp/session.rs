@@ -1066,6 +1066,7 @@ impl Session {
             model: &*self.scope_parts().model,
             src,
             span,
+            worded: false,
         })
     }
 
