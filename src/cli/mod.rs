@@ -21,7 +21,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use colored::Colorize;
 
 use crate::diag::{color_from_env, Diagnostic, Severity};
-use crate::engine::{set_bdd_budget, BddBudget};
+use crate::engine::BddBudget;
 use crate::figure::files as figure_files;
 use crate::interp::{errors, Engine, Options, Output, Script, Session};
 
@@ -121,6 +121,9 @@ pub struct ModelArgs {
     /// Answers never change, only speed and memory.
     #[arg(long, value_enum)]
     pub bdd_memory: Option<BddMemoryArg>,
+    /// The budget without `--bdd-memory`: the command's own default.
+    #[arg(skip)]
+    pub default_budget: BddBudget,
 }
 
 /// The values of `--bdd-memory`.
@@ -144,13 +147,18 @@ pub enum EngineArg {
 }
 
 impl ModelArgs {
-    /// Sets the process's BDD budget: `--bdd-memory`, else `default`.
-    pub fn set_budget(&self, default: BddBudget) {
-        set_bdd_budget(match self.bdd_memory {
+    /// Sets the command's default BDD budget, used without `--bdd-memory`.
+    pub fn set_budget(&mut self, default: BddBudget) {
+        self.default_budget = default;
+    }
+
+    /// The BDD budget: `--bdd-memory`, else the command's default.
+    pub fn budget(&self) -> BddBudget {
+        match self.bdd_memory {
             Some(BddMemoryArg::Game) => BddBudget::Game,
             Some(BddMemoryArg::Scenario) => BddBudget::Scenario,
-            None => default,
-        });
+            None => self.default_budget,
+        }
     }
 
     /// The value of `--bdd-memory` that stands for `budget`.
@@ -171,6 +179,7 @@ impl ModelArgs {
                 EngineArg::Symbolic => Engine::Symbolic,
                 EngineArg::Auto => Engine::Auto,
             },
+            bdd_budget: self.budget(),
         }
     }
 }
@@ -295,11 +304,11 @@ where
     let color = color_from_env();
     colored::control::set_override(color);
     let (file, options, json) = match cli.command {
-        Command::Export(args) => {
+        Command::Export(mut args) => {
             args.model.set_budget(BddBudget::Scenario);
             return ExitCode::from(export::run(&args, color));
         }
-        Command::Bench(args) => {
+        Command::Bench(mut args) => {
             let budget = match args.play {
                 Some(_) => BddBudget::Game,
                 None => BddBudget::Scenario,
@@ -307,16 +316,16 @@ where
             args.model.set_budget(budget);
             return ExitCode::from(bench::run(&args));
         }
-        Command::Tournament(args) => {
+        Command::Tournament(mut args) => {
             args.model.set_budget(BddBudget::Game);
             return ExitCode::from(tournament::main(&args));
         }
-        Command::Play(args) => {
+        Command::Play(mut args) => {
             args.model.set_budget(BddBudget::Game);
             return ExitCode::from(play::run(&args, color));
         }
         Command::Gen(args) => return ExitCode::from(gen::run(&args)),
-        Command::Quiz(args) => {
+        Command::Quiz(mut args) => {
             args.model.set_budget(BddBudget::Scenario);
             return ExitCode::from(quiz::run(&args, color));
         }
@@ -339,18 +348,26 @@ where
             print!("{}", String::from_utf8_lossy(&script));
             return ExitCode::SUCCESS;
         }
-        Command::Run { file, model, json } => {
+        Command::Run {
+            file,
+            mut model,
+            json,
+        } => {
             model.set_budget(BddBudget::Scenario);
             (file, model.options(false), json)
         }
-        Command::Repl { file, model } => {
+        Command::Repl { file, mut model } => {
             model.set_budget(BddBudget::Scenario);
             return crate::repl::run(file, model.options(false));
         }
         Command::Check { file, .. } if file.extension().is_some_and(|e| e == "strat") => {
             return ExitCode::from(check_strategy(&file));
         }
-        Command::Check { file, model, json } => {
+        Command::Check {
+            file,
+            mut model,
+            json,
+        } => {
             model.set_budget(BddBudget::Scenario);
             (file, model.options(true), json)
         }
