@@ -1375,7 +1375,8 @@ impl Session {
                 actual: &valuation,
             };
             Ok(Rc::new(
-                SymbolicModel::from_observations(&o, &self.limits()).map_err(|e| errors::engine(&e, at))?,
+                SymbolicModel::from_observations(&o, &self.limits())
+                    .map_err(|e| errors::engine(&e, at))?,
             ))
         };
         // Too many assignments to list within the budget: the symbolic
@@ -1448,9 +1449,8 @@ impl Session {
         let model: Rc<dyn Backend> = match (structure, self.options.engine) {
             (Some(s), _) => s,
             (None, engine) => match engine {
-                Engine::Symbolic => {
-                    SymbolicModel::structure_of(&generated, &self.limits()).map_err(|e| errors::engine(&e, span))?
-                }
+                Engine::Symbolic => SymbolicModel::structure_of(&generated, &self.limits())
+                    .map_err(|e| errors::engine(&e, span))?,
                 Engine::Explicit | Engine::Auto => Rc::new(generated.contract()),
             },
         };
