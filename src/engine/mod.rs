@@ -179,8 +179,8 @@ pub enum EngineError {
     Unsupported(String),
     /// The backend ran out of room (the symbolic engine's BDD nodes).
     OutOfMemory,
-    /// The computation was cancelled ([`cancel::request`], Ctrl-C, or its
-    /// job's [`cancel::Token`], a time limit).
+    /// The computation was cancelled: its job's [`cancel::Token`] (Ctrl-C,
+    /// a time limit, the web page's Cancel).
     Interrupted,
 }
 
