@@ -18,9 +18,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use colored::Colorize;
 
-use crate::diag::{color_from_env, Diagnostic, Severity};
+use crate::diag::{color_from_env, Diagnostic, Paint, Severity};
 use crate::engine::BddBudget;
 use crate::figure::files as figure_files;
 use crate::interp::{errors, Engine, Options, Output, Script, Session};
@@ -302,7 +301,6 @@ where
         }
     };
     let color = color_from_env();
-    colored::control::set_override(color);
     let (file, options, json) = match cli.command {
         Command::Export(mut args) => {
             args.model.set_budget(BddBudget::Scenario);
@@ -510,6 +508,7 @@ fn replay_script(script: &Script, options: Options, color: bool) -> u8 {
     for w in &warnings {
         eprint!("{}", w.render(&script.name, &script.src, color));
     }
+    let paint = Paint::new(color);
     let mut session = Session::new(options);
     let mut failures = Vec::new();
     let mut held = 0;
@@ -532,7 +531,7 @@ fn replay_script(script: &Script, options: Options, color: bool) -> u8 {
             if let Output::Figure { path, span, figure } = &out {
                 let target = figure_files::target(Some(&script.name), path);
                 match figure_files::write(figure, &target) {
-                    Ok(report) => println!("{} {report}", format!("{:>4}", step.line).dimmed()),
+                    Ok(report) => println!("{} {report}", paint.dim(format!("{:>4}", step.line))),
                     Err(e) => {
                         let d = errors::figure(&e, *span);
                         eprint!("{}", d.render(&script.name, &script.src, color));
@@ -550,7 +549,7 @@ fn replay_script(script: &Script, options: Options, color: bool) -> u8 {
             }
             if !options.check_only {
                 let statement = step.index.map_or("", |i| script.text(i));
-                print_output(step.line, statement, &out);
+                print_output(step.line, statement, &out, paint);
             }
         }
     }
@@ -572,10 +571,10 @@ fn replay_script(script: &Script, options: Options, color: bool) -> u8 {
     }
     let summary = format!("expectations: {held} held, {} failed", failures.len());
     if failures.is_empty() {
-        println!("{}", summary.green());
+        println!("{}", paint.green(summary));
         0
     } else {
-        println!("{}", summary.red().bold());
+        println!("{}", paint.red_bold(summary));
         1
     }
 }
@@ -603,16 +602,17 @@ fn failure(out: &Output) -> Diagnostic {
 /// Prints one output of the statement written `statement` at `line`:
 /// every output names its line and what was asked, so that two answers
 /// (two `why`s, say) can be told apart.
-fn print_output(line: usize, statement: &str, out: &Output) {
-    let num = format!("{line:>4}").dimmed();
+fn print_output(line: usize, statement: &str, out: &Output, paint: Paint) {
+    let num = paint.dim(format!("{line:>4}"));
+    let arrow = paint.dim("=>");
     match out {
         Output::Answer { source, value } | Output::Valid { source, value } => {
             let v = if *value {
-                "true".green()
+                paint.green("true")
             } else {
-                "false".red()
+                paint.red("false")
             };
-            println!("{num}  {source}  {} {v}", "=>".dimmed());
+            println!("{num}  {source}  {arrow} {v}");
         }
         Output::Expect {
             source,
@@ -621,25 +621,21 @@ fn print_output(line: usize, statement: &str, out: &Output) {
             ..
         } => {
             if *held {
-                println!("{num}  {source}  {}", "ok".green());
+                println!("{num}  {source}  {}", paint.green("ok"));
             } else {
-                println!("{num}  {source}  {} {detail}", "FAILED:".red().bold());
+                println!("{num}  {source}  {} {detail}", paint.red_bold("FAILED:"));
             }
         }
         Output::Moved { source, notes } => {
-            println!("{num}  {}", source.cyan());
+            println!("{num}  {}", paint.cyan(source));
             for note in notes {
-                println!("        {}", note.dimmed());
+                println!("        {}", paint.dim(note));
             }
         }
         Output::Question { source, asked, .. } => {
-            println!(
-                "{num}  {source}  {} {}",
-                "=>".dimmed(),
-                asked.answer.to_string().green()
-            );
+            println!("{num}  {source}  {arrow} {}", paint.green(&asked.answer));
         }
-        Output::Checkpoint(name) => println!("{num}  {}", format!("-- {name} --").bold()),
+        Output::Checkpoint(name) => println!("{num}  {}", paint.bold(format!("-- {name} --"))),
         Output::Lines(lines) => {
             println!("{num}  {}", statement.trim());
             for l in lines {
