@@ -95,8 +95,10 @@ fn setup(args: &PlayArgs) -> Result<(Match, Option<usize>), String> {
         })?),
     };
     let dir = args.strategies_dir.as_deref();
+    // A strategy at several seats is checked once.
+    let checks = crate::strategy::knowledge::Checks::default();
     game.seat_named(&args.agents, me, &mut |name| {
-        crate::strategy::agent::named(dir, &args.game, name).map_err(|e| {
+        crate::strategy::agent::named_with(&checks, dir, &args.game, name).map_err(|e| {
             let known: Vec<&str> = AGENTS.iter().map(|(n, _)| *n).collect();
             format!(
                 "no agent `{name}` ({}), nor strategy: {e}",

@@ -9,7 +9,7 @@ use crate::diag::Diagnostic;
 use crate::play::{Agent, View};
 
 use super::knowledge::{Checks, Notes};
-use super::{find, Oracle, Seated, Strategy};
+use super::{find_with, Oracle, Seated, Strategy};
 
 /// A seat played by a strategy.
 pub struct StrategyAgent {
@@ -45,7 +45,18 @@ impl StrategyAgent {
 /// `dir`, by default `strategies/`, and then among the built-in ones) for
 /// `game`.
 pub fn named(dir: Option<&Path>, game: &str, name: &str) -> Result<Box<dyn Agent>, String> {
-    let strategy = find(dir, game, name)?;
+    named_with(&Checks::new(0), dir, game, name)
+}
+
+/// [`named`], its check's answer kept in `checks` (a command's, for a
+/// strategy at several seats).
+pub fn named_with(
+    checks: &Checks,
+    dir: Option<&Path>,
+    game: &str,
+    name: &str,
+) -> Result<Box<dyn Agent>, String> {
+    let strategy = find_with(checks, dir, game, name)?;
     Ok(Box::new(StrategyAgent::new(strategy)))
 }
 
