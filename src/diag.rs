@@ -7,7 +7,6 @@
 
 use std::fmt::Write as _;
 
-use colored::Colorize;
 use strsim::osa_distance;
 
 /// A byte range in the source text.
@@ -130,18 +129,15 @@ impl Diagnostic {
             Severity::Warning => "warning",
         };
         let warning = self.severity == Severity::Warning;
-        let paint = |s: String| match (color, warning) {
-            (false, _) => s,
-            (true, false) => s.red().bold().to_string(),
-            (true, true) => s.yellow().bold().to_string(),
-        };
-        let blue = |s: &str| {
-            if color {
-                s.blue().bold().to_string()
+        let style = Paint::new(color);
+        let paint = |s: String| {
+            if warning {
+                style.yellow_bold(s)
             } else {
-                s.to_string()
+                style.red_bold(s)
             }
         };
+        let blue = |s: &str| style.blue_bold(s);
         let gutter = " ".repeat(line.to_string().len());
         let mut out = String::new();
         let _ = writeln!(
@@ -185,18 +181,11 @@ impl Diagnostic {
             Severity::Failure => "failed",
             Severity::Warning => "warning",
         };
-        let head = if color {
-            head.red().bold().to_string()
-        } else {
-            head.to_string()
-        };
+        let style = Paint::new(color);
+        let head = style.red_bold(head);
         let mut out = format!("{head}: {}\n", self.message);
         if let Some(help) = self.help() {
-            let eq = if color {
-                "=".blue().bold().to_string()
-            } else {
-                "=".into()
-            };
+            let eq = style.blue_bold("=");
             let _ = writeln!(out, "  {eq} help: {help}");
         }
         out
@@ -258,6 +247,90 @@ pub fn thousands(n: impl std::fmt::Display) -> String {
 /// as the `colored` crate reads the environment. The one place that decides.
 pub fn color_from_env() -> bool {
     colored::control::ShouldColorize::from_env().should_colorize()
+}
+
+/// Colour as a value: a front end decides once ([`color_from_env`]) and
+/// hands its `Paint` to whatever renders, which styles text with it
+/// (terminal escapes when colour is on, the text as it is when off).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Paint {
+    color: bool,
+}
+
+impl Paint {
+    /// Colour when `color` is true, plain text otherwise.
+    pub const fn new(color: bool) -> Paint {
+        Paint { color }
+    }
+
+    /// Whether this paint colours.
+    pub fn colors(self) -> bool {
+        self.color
+    }
+
+    /// `text` with the SGR parameters `codes` (`1;31`: bold red).
+    fn sgr(self, codes: &str, text: impl std::fmt::Display) -> String {
+        if self.color {
+            format!("\x1b[{codes}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+
+    /// Bold.
+    pub fn bold(self, text: impl std::fmt::Display) -> String {
+        self.sgr("1", text)
+    }
+
+    /// Dimmed.
+    pub fn dim(self, text: impl std::fmt::Display) -> String {
+        self.sgr("2", text)
+    }
+
+    /// Italic.
+    pub fn italic(self, text: impl std::fmt::Display) -> String {
+        self.sgr("3", text)
+    }
+
+    /// Red.
+    pub fn red(self, text: impl std::fmt::Display) -> String {
+        self.sgr("31", text)
+    }
+
+    /// Green.
+    pub fn green(self, text: impl std::fmt::Display) -> String {
+        self.sgr("32", text)
+    }
+
+    /// Yellow.
+    pub fn yellow(self, text: impl std::fmt::Display) -> String {
+        self.sgr("33", text)
+    }
+
+    /// Cyan.
+    pub fn cyan(self, text: impl std::fmt::Display) -> String {
+        self.sgr("36", text)
+    }
+
+    /// Bold red (errors).
+    pub fn red_bold(self, text: impl std::fmt::Display) -> String {
+        self.sgr("1;31", text)
+    }
+
+    /// Bold yellow (warnings).
+    pub fn yellow_bold(self, text: impl std::fmt::Display) -> String {
+        self.sgr("1;33", text)
+    }
+
+    /// Bold blue (a diagnostic's gutter, narration).
+    pub fn blue_bold(self, text: impl std::fmt::Display) -> String {
+        self.sgr("1;34", text)
+    }
+
+    /// Bold magenta (a highlighted keyword).
+    pub fn magenta_bold(self, text: impl std::fmt::Display) -> String {
+        self.sgr("1;35", text)
+    }
 }
 
 /// The 1-based line and column (in characters) of a byte offset.

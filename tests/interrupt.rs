@@ -1,6 +1,7 @@
-//! Ctrl-C in the REPL: the signal asks the engine to stop, the running
-//! statement fails with "interrupted", and the session is exactly as it was
-//! before it. (A test binary of its own: the request is process-wide.)
+//! Ctrl-C in the REPL: the signal cancels the token of the REPL's thread,
+//! the running statement fails with "interrupted", and the session is
+//! exactly as it was before it. (A test binary of its own: the signal's
+//! handler is the process's.)
 
 #[path = "it/common/mod.rs"]
 mod common;
@@ -11,10 +12,12 @@ use dealer::interp::{Options, Output, Session};
 use dealer::repl::{Item, Repl};
 use dealer::syntax;
 
-/// One test (the request is process-wide, tests run in parallel).
+/// One test (the signal's handler is the process's, tests run in parallel).
 #[test]
 fn an_interrupted_statement_changes_nothing_and_the_next_one_runs() {
     sigint_requests_a_stop_instead_of_ending_the_process();
+    let token = cancel::Token::new(None);
+    cancel::adopt(token.clone());
     let src = "players 1 2 3\ndeck Q*2 A*2 K*2\ndeal 1: Q A | 2: K Q | 3: K A\n\
                ? hand1(Q)\nannounce hand1(Q)\n? K2 hand1(Q)\nshow 1 -> 2 A\n";
     let scenario = syntax::parse(src).unwrap();
@@ -26,7 +29,7 @@ fn an_interrupted_statement_changes_nothing_and_the_next_one_runs() {
     for stmt in &s[4..] {
         // A request (as the SIGINT handler makes) stops the statement...
         let before = session.clone();
-        cancel::request();
+        token.cancel();
         let e = session.execute(stmt, src).expect_err("interrupted");
         assert!(e.message.contains("interrupted"), "{}", e.message);
         assert_unchanged(&before, &session);
@@ -48,8 +51,10 @@ fn an_interrupted_load_stops_there_and_keeps_what_ran() {
                ? hand1(Q)\nannounce hand1(Q)\nexpect K2 hand1(Q)\nshow 1 -> 2 A\n";
     std::fs::write(&file, src).unwrap();
     let mut repl = Repl::new(Options::default());
-    cancel::request();
-    let items = repl.load(&file.display().to_string());
+    cancel::adopt(cancel::Token::new(None));
+    let token = cancel::Token::new(None);
+    token.cancel();
+    let items = cancel::with_token(&token, || repl.load(&file.display().to_string()));
     cancel::clear();
     let errors: Vec<(&str, usize)> = items
         .iter()
@@ -95,13 +100,22 @@ fn an_interrupted_load_stops_there_and_keeps_what_ran() {
 
 #[cfg(unix)]
 fn sigint_requests_a_stop_instead_of_ending_the_process() {
-    cancel::clear();
+    assert!(!cancel::requested(), "no job, no request");
     dealer::repl::interrupt::install();
+    assert!(!cancel::requested());
     // SAFETY: raising a signal whose handler only stores a flag.
     unsafe {
         libc::raise(libc::SIGINT);
     }
     assert!(cancel::requested(), "the handler ran");
+    cancel::clear();
+    assert!(!cancel::requested(), "re-armed for the next statement");
+    // Another thread runs no job of the REPL's: the signal stops nothing there.
+    unsafe {
+        libc::raise(libc::SIGINT);
+    }
+    assert!(!std::thread::spawn(cancel::requested).join().unwrap());
+    assert!(cancel::requested());
     cancel::clear();
 }
 

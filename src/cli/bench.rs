@@ -206,7 +206,7 @@ fn in_own_process(file: &Path, args: &BenchArgs) -> Option<Result<Row, String>> 
         .args(["--max-worlds", &args.model.max_worlds.to_string()])
         .args([
             "--bdd-memory",
-            super::ModelArgs::budget_arg(crate::engine::bdd_budget()),
+            super::ModelArgs::budget_arg(args.model.budget()),
         ])
         .arg(file)
         .stderr(std::process::Stdio::inherit())

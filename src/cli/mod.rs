@@ -18,10 +18,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use colored::Colorize;
 
-use crate::diag::{color_from_env, Diagnostic, Severity};
-use crate::engine::{set_bdd_budget, BddBudget};
+use crate::diag::{color_from_env, Diagnostic, Paint, Severity};
+use crate::engine::BddBudget;
 use crate::figure::files as figure_files;
 use crate::interp::{errors, Engine, Options, Output, Script, Session};
 
@@ -121,6 +120,9 @@ pub struct ModelArgs {
     /// Answers never change, only speed and memory.
     #[arg(long, value_enum)]
     pub bdd_memory: Option<BddMemoryArg>,
+    /// The budget without `--bdd-memory`: the command's own default.
+    #[arg(skip)]
+    pub default_budget: BddBudget,
 }
 
 /// The values of `--bdd-memory`.
@@ -144,13 +146,18 @@ pub enum EngineArg {
 }
 
 impl ModelArgs {
-    /// Sets the process's BDD budget: `--bdd-memory`, else `default`.
-    pub fn set_budget(&self, default: BddBudget) {
-        set_bdd_budget(match self.bdd_memory {
+    /// Sets the command's default BDD budget, used without `--bdd-memory`.
+    pub fn set_budget(&mut self, default: BddBudget) {
+        self.default_budget = default;
+    }
+
+    /// The BDD budget: `--bdd-memory`, else the command's default.
+    pub fn budget(&self) -> BddBudget {
+        match self.bdd_memory {
             Some(BddMemoryArg::Game) => BddBudget::Game,
             Some(BddMemoryArg::Scenario) => BddBudget::Scenario,
-            None => default,
-        });
+            None => self.default_budget,
+        }
     }
 
     /// The value of `--bdd-memory` that stands for `budget`.
@@ -171,6 +178,7 @@ impl ModelArgs {
                 EngineArg::Symbolic => Engine::Symbolic,
                 EngineArg::Auto => Engine::Auto,
             },
+            bdd_budget: self.budget(),
         }
     }
 }
@@ -293,13 +301,12 @@ where
         }
     };
     let color = color_from_env();
-    colored::control::set_override(color);
     let (file, options, json) = match cli.command {
-        Command::Export(args) => {
+        Command::Export(mut args) => {
             args.model.set_budget(BddBudget::Scenario);
             return ExitCode::from(export::run(&args, color));
         }
-        Command::Bench(args) => {
+        Command::Bench(mut args) => {
             let budget = match args.play {
                 Some(_) => BddBudget::Game,
                 None => BddBudget::Scenario,
@@ -307,16 +314,16 @@ where
             args.model.set_budget(budget);
             return ExitCode::from(bench::run(&args));
         }
-        Command::Tournament(args) => {
+        Command::Tournament(mut args) => {
             args.model.set_budget(BddBudget::Game);
             return ExitCode::from(tournament::main(&args));
         }
-        Command::Play(args) => {
+        Command::Play(mut args) => {
             args.model.set_budget(BddBudget::Game);
             return ExitCode::from(play::run(&args, color));
         }
         Command::Gen(args) => return ExitCode::from(gen::run(&args)),
-        Command::Quiz(args) => {
+        Command::Quiz(mut args) => {
             args.model.set_budget(BddBudget::Scenario);
             return ExitCode::from(quiz::run(&args, color));
         }
@@ -339,18 +346,26 @@ where
             print!("{}", String::from_utf8_lossy(&script));
             return ExitCode::SUCCESS;
         }
-        Command::Run { file, model, json } => {
+        Command::Run {
+            file,
+            mut model,
+            json,
+        } => {
             model.set_budget(BddBudget::Scenario);
             (file, model.options(false), json)
         }
-        Command::Repl { file, model } => {
+        Command::Repl { file, mut model } => {
             model.set_budget(BddBudget::Scenario);
             return crate::repl::run(file, model.options(false));
         }
         Command::Check { file, .. } if file.extension().is_some_and(|e| e == "strat") => {
             return ExitCode::from(check_strategy(&file));
         }
-        Command::Check { file, model, json } => {
+        Command::Check {
+            file,
+            mut model,
+            json,
+        } => {
             model.set_budget(BddBudget::Scenario);
             (file, model.options(true), json)
         }
@@ -493,6 +508,7 @@ fn replay_script(script: &Script, options: Options, color: bool) -> u8 {
     for w in &warnings {
         eprint!("{}", w.render(&script.name, &script.src, color));
     }
+    let paint = Paint::new(color);
     let mut session = Session::new(options);
     let mut failures = Vec::new();
     let mut held = 0;
@@ -515,7 +531,7 @@ fn replay_script(script: &Script, options: Options, color: bool) -> u8 {
             if let Output::Figure { path, span, figure } = &out {
                 let target = figure_files::target(Some(&script.name), path);
                 match figure_files::write(figure, &target) {
-                    Ok(report) => println!("{} {report}", format!("{:>4}", step.line).dimmed()),
+                    Ok(report) => println!("{} {report}", paint.dim(format!("{:>4}", step.line))),
                     Err(e) => {
                         let d = errors::figure(&e, *span);
                         eprint!("{}", d.render(&script.name, &script.src, color));
@@ -533,7 +549,7 @@ fn replay_script(script: &Script, options: Options, color: bool) -> u8 {
             }
             if !options.check_only {
                 let statement = step.index.map_or("", |i| script.text(i));
-                print_output(step.line, statement, &out);
+                print_output(step.line, statement, &out, paint);
             }
         }
     }
@@ -555,10 +571,10 @@ fn replay_script(script: &Script, options: Options, color: bool) -> u8 {
     }
     let summary = format!("expectations: {held} held, {} failed", failures.len());
     if failures.is_empty() {
-        println!("{}", summary.green());
+        println!("{}", paint.green(summary));
         0
     } else {
-        println!("{}", summary.red().bold());
+        println!("{}", paint.red_bold(summary));
         1
     }
 }
@@ -586,16 +602,17 @@ fn failure(out: &Output) -> Diagnostic {
 /// Prints one output of the statement written `statement` at `line`:
 /// every output names its line and what was asked, so that two answers
 /// (two `why`s, say) can be told apart.
-fn print_output(line: usize, statement: &str, out: &Output) {
-    let num = format!("{line:>4}").dimmed();
+fn print_output(line: usize, statement: &str, out: &Output, paint: Paint) {
+    let num = paint.dim(format!("{line:>4}"));
+    let arrow = paint.dim("=>");
     match out {
         Output::Answer { source, value } | Output::Valid { source, value } => {
             let v = if *value {
-                "true".green()
+                paint.green("true")
             } else {
-                "false".red()
+                paint.red("false")
             };
-            println!("{num}  {source}  {} {v}", "=>".dimmed());
+            println!("{num}  {source}  {arrow} {v}");
         }
         Output::Expect {
             source,
@@ -604,25 +621,21 @@ fn print_output(line: usize, statement: &str, out: &Output) {
             ..
         } => {
             if *held {
-                println!("{num}  {source}  {}", "ok".green());
+                println!("{num}  {source}  {}", paint.green("ok"));
             } else {
-                println!("{num}  {source}  {} {detail}", "FAILED:".red().bold());
+                println!("{num}  {source}  {} {detail}", paint.red_bold("FAILED:"));
             }
         }
         Output::Moved { source, notes } => {
-            println!("{num}  {}", source.cyan());
+            println!("{num}  {}", paint.cyan(source));
             for note in notes {
-                println!("        {}", note.dimmed());
+                println!("        {}", paint.dim(note));
             }
         }
         Output::Question { source, asked, .. } => {
-            println!(
-                "{num}  {source}  {} {}",
-                "=>".dimmed(),
-                asked.answer.to_string().green()
-            );
+            println!("{num}  {source}  {arrow} {}", paint.green(&asked.answer));
         }
-        Output::Checkpoint(name) => println!("{num}  {}", format!("-- {name} --").bold()),
+        Output::Checkpoint(name) => println!("{num}  {}", paint.bold(format!("-- {name} --"))),
         Output::Lines(lines) => {
             println!("{num}  {}", statement.trim());
             for l in lines {

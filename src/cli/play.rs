@@ -8,7 +8,6 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
-use colored::Colorize;
 use rustyline::completion::Completer;
 use rustyline::error::ReadlineError;
 use rustyline::highlight::Highlighter;
@@ -18,6 +17,7 @@ use rustyline::validate::Validator;
 use rustyline::{Context, Editor, Helper};
 
 use crate::cards::Size;
+use crate::diag::Paint;
 use crate::play::{Desk, Match, Played, Reply, AGENTS};
 
 use super::ModelArgs;
@@ -62,16 +62,17 @@ pub struct PlayArgs {
 
 /// Runs `dealer play`; returns the exit code.
 pub fn run(args: &PlayArgs, color: bool) -> u8 {
+    let paint = Paint::new(color);
     // A file that cannot be written is found before the game, not after it.
     if let Some(Err(e)) = args.out.as_deref().map(super::writable_file) {
-        eprintln!("{}: --out: {e}", "error".red().bold());
+        eprintln!("{}: --out: {e}", paint.red_bold("error"));
         return 2;
     }
     match setup(args) {
-        Ok((game, None)) => automatic(game, args, color),
-        Ok((game, Some(me))) => person(Desk::new(game, me), args, color),
+        Ok((game, None)) => automatic(game, args, paint),
+        Ok((game, Some(me))) => person(Desk::new(game, me), args, paint),
         Err(e) => {
-            eprintln!("{}: {e}", "error".red().bold());
+            eprintln!("{}: {e}", paint.red_bold("error"));
             2
         }
     }
@@ -94,8 +95,10 @@ fn setup(args: &PlayArgs) -> Result<(Match, Option<usize>), String> {
         })?),
     };
     let dir = args.strategies_dir.as_deref();
+    // A strategy at several seats is checked once.
+    let checks = crate::strategy::knowledge::Checks::default();
     game.seat_named(&args.agents, me, &mut |name| {
-        crate::strategy::agent::named(dir, &args.game, name).map_err(|e| {
+        crate::strategy::agent::named_with(&checks, dir, &args.game, name).map_err(|e| {
             let known: Vec<&str> = AGENTS.iter().map(|(n, _)| *n).collect();
             format!(
                 "no agent `{name}` ({}), nor strategy: {e}",
@@ -132,8 +135,8 @@ fn engine_name(game: &Match) -> &'static str {
 }
 
 /// Plays between agents and prints every move with the score.
-fn automatic(mut game: Match, args: &PlayArgs, color: bool) -> u8 {
-    println!("{}", header(&game).bold());
+fn automatic(mut game: Match, args: &PlayArgs, paint: Paint) -> u8 {
+    println!("{}", paint.bold(header(&game)));
     print_hands(&game);
     let mut times = Vec::new();
     let mut scores = game.scores();
@@ -142,22 +145,20 @@ fn automatic(mut game: Match, args: &PlayArgs, color: bool) -> u8 {
             Ok(played) => {
                 times.push(played.time);
                 let played = played.clone();
-                print_move(&game, &played, args.times);
+                print_move(&game, &played, args.times, paint);
                 if game.scores() != scores {
                     scores = game.scores();
-                    println!(
-                        "        {}",
-                        format!("score {}", game.score_line()).dimmed()
-                    );
+                    let score = format!("score {}", game.score_line());
+                    println!("        {}", paint.dim(score));
                 }
             }
             Err(d) => {
-                eprint!("{}", d.render("move", "", color));
+                eprint!("{}", d.render("move", "", paint.colors()));
                 return 2;
             }
         }
     }
-    finish(&game, args, &times)
+    finish(&game, args, &times, paint)
 }
 
 fn print_hands(game: &Match) {
@@ -173,20 +174,20 @@ fn print_hands(game: &Match) {
     }
 }
 
-fn print_move(game: &Match, played: &Played, times: bool) {
+fn print_move(game: &Match, played: &Played, times: bool, paint: Paint) {
     let n = game.history().len();
     let time = if times {
-        format!("  ({})", ms(played.time)).dimmed().to_string()
+        paint.dim(format!("  ({})", ms(played.time)))
     } else {
         String::new()
     };
     println!(
         "{}  {}{time}",
-        format!("{n:>4}").dimmed(),
-        played.text.cyan()
+        paint.dim(format!("{n:>4}")),
+        paint.cyan(&played.text)
     );
     for note in &played.notes {
-        println!("        {}", note.dimmed());
+        println!("        {}", paint.dim(note));
     }
 }
 
@@ -195,7 +196,7 @@ fn ms(d: Duration) -> String {
 }
 
 /// The final score, the timing and the written scenario.
-fn finish(game: &Match, args: &PlayArgs, times: &[Duration]) -> u8 {
+fn finish(game: &Match, args: &PlayArgs, times: &[Duration], paint: Paint) -> u8 {
     let winners: Vec<&str> = game
         .winners()
         .into_iter()
@@ -206,29 +207,28 @@ fn finish(game: &Match, args: &PlayArgs, times: &[Duration]) -> u8 {
     }
     println!(
         "{} {}   winner(s): {}",
-        "final score".bold(),
+        paint.bold("final score"),
         game.score_line(),
-        winners.join(", ").green()
+        paint.green(winners.join(", "))
     );
     if !times.is_empty() {
         let total: Duration = times.iter().sum();
         let slowest = times.iter().max().copied().unwrap_or_default();
         println!(
             "{}",
-            format!(
+            paint.dim(format!(
                 "{} moves in {:.2} s (mean {}, slowest {})",
                 times.len(),
                 total.as_secs_f64(),
                 ms(total / times.len() as u32),
                 ms(slowest)
-            )
-            .dimmed()
+            ))
         );
     }
-    write_out(game, args)
+    write_out(game, args, paint)
 }
 
-fn write_out(game: &Match, args: &PlayArgs) -> u8 {
+fn write_out(game: &Match, args: &PlayArgs, paint: Paint) -> u8 {
     let Some(out) = &args.out else {
         return 0;
     };
@@ -240,7 +240,7 @@ fn write_out(game: &Match, args: &PlayArgs) -> u8 {
         Err(e) => {
             eprintln!(
                 "{}: cannot write {}: {e}",
-                "error".red().bold(),
+                paint.red_bold("error"),
                 out.display()
             );
             2
@@ -249,19 +249,19 @@ fn write_out(game: &Match, args: &PlayArgs) -> u8 {
 }
 
 /// A person plays: the screen, then a loop of inputs.
-fn person(mut desk: Desk, args: &PlayArgs, color: bool) -> u8 {
-    println!("{}", header(desk.game()).bold());
+fn person(mut desk: Desk, args: &PlayArgs, paint: Paint) -> u8 {
+    println!("{}", paint.bold(header(desk.game())));
     println!(
         "you are player {}; type `help` for the commands",
         desk.game().player_name(desk.me())
     );
     let replies = desk.advance();
-    print_replies(&desk, &replies, color);
-    print_screen(&desk);
+    print_replies(&desk, &replies, paint);
+    print_screen(&desk, paint);
     if std::io::stdin().is_terminal() {
-        terminal(desk, args, color)
+        terminal(desk, args, paint)
     } else {
-        piped(desk, args, color)
+        piped(desk, args, paint)
     }
 }
 
@@ -278,7 +278,7 @@ enum Ending {
 /// Says how a person's game ended when it is not over, and keeps what
 /// was played in `--out`; returns the exit code (2 when the input could
 /// not be read).
-fn end_person(desk: &Desk, args: &PlayArgs, ending: Ending) -> u8 {
+fn end_person(desk: &Desk, args: &PlayArgs, ending: Ending, paint: Paint) -> u8 {
     let game = desk.game();
     let moves = game.history().len();
     let mut code = 0;
@@ -286,7 +286,7 @@ fn end_person(desk: &Desk, args: &PlayArgs, ending: Ending) -> u8 {
         Ending::Unreadable(why) => {
             eprintln!(
                 "{}: cannot read the input ({why}); the game stops after {moves} moves",
-                "error".red().bold()
+                paint.red_bold("error")
             );
             code = 2;
         }
@@ -296,12 +296,12 @@ fn end_person(desk: &Desk, args: &PlayArgs, ending: Ending) -> u8 {
         Ending::Quit | Ending::InputEnded => {}
     }
     if args.out.is_some() {
-        code = code.max(write_out(game, args));
+        code = code.max(write_out(game, args, paint));
     }
     code
 }
 
-fn print_screen(desk: &Desk) {
+fn print_screen(desk: &Desk, paint: Paint) {
     for line in desk.screen() {
         println!("{line}");
     }
@@ -315,38 +315,42 @@ fn print_screen(desk: &Desk) {
         if let Some(why) = desk.game().stopped() {
             println!("the game ends as it stands, at its limit: {why}");
         }
-        println!("{} winner(s): {}", "game over:".bold(), winners.join(", "));
+        println!(
+            "{} winner(s): {}",
+            paint.bold("game over:"),
+            winners.join(", ")
+        );
         println!("type `save FILE` to keep the game as a scenario, `quit` to leave");
     }
 }
 
 /// Prints replies; returns whether to leave.
-fn print_replies(desk: &Desk, replies: &[Reply], color: bool) -> bool {
+fn print_replies(desk: &Desk, replies: &[Reply], paint: Paint) -> bool {
     let mut moved = false;
     for r in replies {
         match r {
             Reply::Lines(lines) => lines.iter().for_each(|l| println!("{l}")),
             Reply::Moved(p) => {
                 moved = true;
-                println!("  {}", p.text.cyan());
+                println!("  {}", paint.cyan(&p.text));
                 for note in &p.notes {
-                    println!("      {}", note.dimmed());
+                    println!("      {}", paint.dim(note));
                 }
             }
             Reply::Refused { diagnostic, source } => {
-                print!("{}", diagnostic.render("input", source, color));
+                print!("{}", diagnostic.render("input", source, paint.colors()));
             }
             Reply::Saved(path) => println!("saved the game to {path} (replay: dealer run {path})"),
             Reply::Quit => return true,
         }
     }
     if moved {
-        print_screen(desk);
+        print_screen(desk, paint);
     }
     false
 }
 
-fn piped(mut desk: Desk, args: &PlayArgs, color: bool) -> u8 {
+fn piped(mut desk: Desk, args: &PlayArgs, paint: Paint) -> u8 {
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();
     for (n, line) in stdin.lock().lines().enumerate() {
@@ -357,21 +361,22 @@ fn piped(mut desk: Desk, args: &PlayArgs, color: bool) -> u8 {
                     &desk,
                     args,
                     Ending::Unreadable(format!("line {}: {e}", n + 1)),
+                    paint,
                 )
             }
         };
         let _ = writeln!(out, "{}{line}", desk.prompt());
         let replies = desk.eval(&line);
-        if print_replies(&desk, &replies, color) {
-            return end_person(&desk, args, Ending::Quit);
+        if print_replies(&desk, &replies, paint) {
+            return end_person(&desk, args, Ending::Quit, paint);
         }
     }
-    end_person(&desk, args, Ending::InputEnded)
+    end_person(&desk, args, Ending::InputEnded, paint)
 }
 
-fn terminal(desk: Desk, args: &PlayArgs, color: bool) -> u8 {
+fn terminal(desk: Desk, args: &PlayArgs, paint: Paint) -> u8 {
     let Ok(mut editor) = Editor::<Assist, DefaultHistory>::new() else {
-        return piped(desk, args, color);
+        return piped(desk, args, paint);
     };
     editor.set_helper(Some(Assist { desk }));
     let ending = loop {
@@ -383,7 +388,7 @@ fn terminal(desk: Desk, args: &PlayArgs, color: bool) -> u8 {
                     break Ending::Quit;
                 };
                 let replies = assist.desk.eval(&line);
-                if print_replies(&assist.desk, &replies, color) {
+                if print_replies(&assist.desk, &replies, paint) {
                     break Ending::Quit;
                 }
             }
@@ -393,7 +398,7 @@ fn terminal(desk: Desk, args: &PlayArgs, color: bool) -> u8 {
         }
     };
     match editor.helper() {
-        Some(assist) => end_person(&assist.desk, args, ending),
+        Some(assist) => end_person(&assist.desk, args, ending, paint),
         None => 0,
     }
 }

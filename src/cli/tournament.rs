@@ -195,7 +195,7 @@ fn tournament(args: &TournamentArgs) -> Result<(), String> {
         games: args.games,
         seed: args.seed,
         shard: args.shard,
-        engine: args.model.options(false).engine,
+        options: args.model.options(false),
         repeats: args.repeats,
         seatings: match (args.seatings, args.fixed_seats) {
             (Some(SeatingsArg::All), _) => Seatings::All,

@@ -1,20 +1,23 @@
-//! Cancelling a running computation: Ctrl-C in the REPL, or a web
-//! request past its time limit.
+//! Cancelling a running computation: Ctrl-C in the REPL or a quiz, a web
+//! request past its time limit, or the web page's Cancel.
 //!
-//! Two ways to ask: a front end calls [`request`] (from a signal handler:
-//! it only stores an atomic flag), which stops whatever runs in the
-//! process; or it runs one job under a [`Token`] ([`with_token`]), which
-//! stops only that job: when the token is cancelled ([`Token::cancel`]) or
-//! its deadline passes. The engines call [`check`] between steps of their
-//! work (each subformula evaluated, each fixpoint round of C, each world
-//! of a product update) and give up with [`EngineError::Interrupted`]. The
-//! statement then fails like any other, so the session stays as it was
-//! before it. One step that is already running (a single BDD operation,
-//! say) finishes first.
+//! Every front-end job owns a [`Token`], its stop request, and runs under
+//! it: a web request's job by [`with_token`] (its time limit and the
+//! session's Cancel cancel it), the REPL's and the quiz's thread under the
+//! token [`adopt`] made current, which Ctrl-C cancels
+//! ([`Token::cancel_on_interrupt`]) and which is re-armed ([`clear`])
+//! before each statement. The engines call [`check`] between steps of
+//! their work (each subformula evaluated, each fixpoint round of C, each
+//! world of a product update) and give up with
+//! [`EngineError::Interrupted`] once the token of the job they run for is
+//! cancelled. The statement then fails like any other, so the session
+//! stays as it was before it. One step that is already running (a single
+//! BDD operation, say) finishes first.
 //!
-//! A token belongs to the thread that runs the job: the engines read it
-//! from a thread-local, so two jobs on two threads (two web sessions) are
-//! stopped independently.
+//! There is no process-wide request: the engines find the job's token in
+//! the thread that runs the job (the thread-local the front end set), so
+//! two jobs on two threads (two web sessions) are stopped independently,
+//! and a thread that runs no job is never stopped.
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,26 +26,23 @@ use std::time::Instant;
 
 use super::EngineError;
 
-static REQUESTED: AtomicBool = AtomicBool::new(false);
-
-/// Asks the running computation to stop (async-signal-safe).
-pub fn request() {
-    REQUESTED.store(true, Ordering::Relaxed);
-}
-
-/// Forgets an earlier request (before a new statement starts).
-pub fn clear() {
-    REQUESTED.store(false, Ordering::Relaxed);
-}
-
-/// Whether a stop was asked for, of the whole process or of the job this
-/// thread runs.
+/// Whether the job this thread runs was asked to stop (its token
+/// cancelled or past its deadline); never, when it runs under no token.
 pub fn requested() -> bool {
-    REQUESTED.load(Ordering::Relaxed)
-        || CURRENT.with(|c| c.borrow().as_ref().is_some_and(Token::is_cancelled))
+    CURRENT.with(|c| c.borrow().as_ref().is_some_and(Token::is_cancelled))
 }
 
-/// `Err(Interrupted)` once a stop was asked for.
+/// Forgets an earlier request of the job this thread runs (its token
+/// re-armed): the REPL and the quiz call it before each statement.
+pub fn clear() {
+    CURRENT.with(|c| {
+        if let Some(token) = c.borrow().as_ref() {
+            token.stop.store(false, Ordering::Relaxed);
+        }
+    });
+}
+
+/// `Err(Interrupted)` once the job this thread runs was asked to stop.
 pub fn check() -> Result<(), EngineError> {
     if requested() {
         Err(EngineError::Interrupted)
@@ -51,13 +51,30 @@ pub fn check() -> Result<(), EngineError> {
     }
 }
 
-/// The stop request of one job (a web request): cancelled by whoever
-/// waits for the job, or by itself once its deadline passes. Clones share
-/// the request.
+/// The stop request of one job (a web request, a REPL's statements):
+/// cancelled by whoever waits for the job, by Ctrl-C when asked
+/// ([`Token::cancel_on_interrupt`]), or by itself once its deadline
+/// passes. Clones share the request.
 #[derive(Clone, Debug)]
 pub struct Token {
     stop: Arc<AtomicBool>,
     deadline: Option<Instant>,
+    /// Ctrl-C's registration, undone when the last clone is dropped.
+    interrupt: Option<Arc<Interrupt>>,
+}
+
+/// Ctrl-C (SIGINT) setting a token's flag, for as long as it lives.
+#[derive(Debug)]
+struct Interrupt {
+    #[cfg(unix)]
+    id: signal_hook::SigId,
+}
+
+impl Drop for Interrupt {
+    fn drop(&mut self) {
+        #[cfg(unix)]
+        signal_hook::low_level::unregister(self.id);
+    }
 }
 
 impl Token {
@@ -66,7 +83,23 @@ impl Token {
         Token {
             stop: Arc::new(AtomicBool::new(false)),
             deadline,
+            interrupt: None,
         }
+    }
+
+    /// This token, cancelled also by Ctrl-C (SIGINT) from now on, for as
+    /// long as it or a clone lives; then Ctrl-C no longer ends the
+    /// process. On Unix; elsewhere Ctrl-C keeps its default, and so it
+    /// does when the handler cannot be installed.
+    pub fn cancel_on_interrupt(mut self) -> Token {
+        #[cfg(unix)]
+        {
+            // The handler only stores into the flag: async-signal-safe.
+            if let Ok(id) = signal_hook::flag::register(libc::SIGINT, self.stop.clone()) {
+                self.interrupt = Some(Arc::new(Interrupt { id }));
+            }
+        }
+        self
     }
 
     /// Asks the job to stop.
@@ -81,6 +114,8 @@ impl Token {
 }
 
 thread_local! {
+    /// The token of the job this thread runs, set by the front end
+    /// ([`with_token`], [`adopt`]).
     static CURRENT: RefCell<Option<Token>> = const { RefCell::new(None) };
 }
 
@@ -100,6 +135,13 @@ pub fn with_token<T>(token: &Token, f: impl FnOnce() -> T) -> T {
     f()
 }
 
+/// Makes `token` the job of this thread from now on, in place of the one
+/// it had (a front end whose thread runs one job for its whole life: the
+/// REPL, the quiz).
+pub fn adopt(token: Token) {
+    CURRENT.with(|c| *c.borrow_mut() = Some(token));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,12 +149,22 @@ mod tests {
 
     #[test]
     fn a_request_stops_the_next_check_until_cleared() {
-        clear();
-        assert_eq!(check(), Ok(()));
-        request();
-        assert_eq!(check(), Err(EngineError::Interrupted));
-        clear();
-        assert_eq!(check(), Ok(()));
+        // A thread of its own: `adopt` keeps the token for the thread's life.
+        std::thread::spawn(|| {
+            // Under no token, nothing is ever asked to stop.
+            clear();
+            assert_eq!(check(), Ok(()));
+            let token = Token::new(None);
+            adopt(token.clone());
+            assert_eq!(check(), Ok(()));
+            token.cancel();
+            assert_eq!(check(), Err(EngineError::Interrupted));
+            clear();
+            assert_eq!(check(), Ok(()));
+            assert!(!token.is_cancelled());
+        })
+        .join()
+        .unwrap();
     }
 
     #[test]

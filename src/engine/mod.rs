@@ -38,9 +38,7 @@ use std::rc::Rc;
 pub use event::{Event, EventId, EventModel, Post, Relation};
 pub use formula::{Agent, Atom, Cmp, Formula, Kind, Loc, Prop};
 pub use model::ExplicitModel;
-pub use symbolic::{
-    bdd_budget, set_bdd_budget, BddBudget, BeliefModel, SymbolicLimits, SymbolicModel,
-};
+pub use symbolic::{BddBudget, BeliefModel, SymbolicLimits, SymbolicModel};
 
 /// A world's identifier in one model (worlds are renumbered by every update).
 pub type WorldId = usize;
@@ -119,6 +117,9 @@ pub enum Representation {
         variables: usize,
         /// Whether the law is kept as factors, one per location.
         factored: bool,
+        /// The nodes from which the BDD manager collects dead nodes: the
+        /// model's BDD budget ([`SymbolicLimits::collect_from`]).
+        collect_from: usize,
     },
 }
 
@@ -178,8 +179,8 @@ pub enum EngineError {
     Unsupported(String),
     /// The backend ran out of room (the symbolic engine's BDD nodes).
     OutOfMemory,
-    /// The computation was cancelled ([`cancel::request`], Ctrl-C, or its
-    /// job's [`cancel::Token`], a time limit).
+    /// The computation was cancelled: its job's [`cancel::Token`] (Ctrl-C,
+    /// a time limit, the web page's Cancel).
     Interrupted,
 }
 

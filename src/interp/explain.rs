@@ -198,6 +198,7 @@ pub fn stats(table: &Table, model: &dyn Backend) -> Vec<String> {
         nodes,
         variables,
         factored,
+        ..
     } = model.representation()
     {
         let kept = if factored {

@@ -12,7 +12,9 @@ use crate::cards::game::{free, game_names};
 use crate::cards::rules::describe_player;
 use crate::cards::{Game, GameState, Move, Outcome, Position, Table};
 use crate::diag::{Diagnostic, Span};
-use crate::engine::{Backend, ExplicitModel, Formula, SymbolicModel, WorldId};
+use crate::engine::{
+    Backend, BddBudget, ExplicitModel, Formula, SymbolicLimits, SymbolicModel, WorldId,
+};
 use crate::figure::Figure;
 use crate::syntax::ast::{self, CmpOp, Expectation, Name, Statement, StatementKind};
 
@@ -62,6 +64,8 @@ pub struct Options {
     pub check_only: bool,
     /// Which engine holds the models.
     pub engine: Engine,
+    /// How much memory each symbolic model's BDD manager may take.
+    pub bdd_budget: BddBudget,
 }
 
 impl Default for Options {
@@ -70,6 +74,17 @@ impl Default for Options {
             max_worlds: DEFAULT_MAX_WORLDS,
             check_only: false,
             engine: Engine::Auto,
+            bdd_budget: BddBudget::Game,
+        }
+    }
+}
+
+impl From<Engine> for Options {
+    /// The default options with `engine`.
+    fn from(engine: Engine) -> Options {
+        Options {
+            engine,
+            ..Options::default()
         }
     }
 }
@@ -229,8 +244,7 @@ enum FirstModel {
 /// A deal whose model is built when first needed.
 struct LaterDeal {
     setup: Setup,
-    budget: u128,
-    engine: Engine,
+    options: Options,
     model: std::cell::OnceCell<Rc<dyn Backend>>,
 }
 
@@ -243,7 +257,7 @@ impl FirstModel {
                 if let Some(m) = later.model.get() {
                     return Ok(m.clone());
                 }
-                let started = later.setup.start(span, later.budget, later.engine)?;
+                let started = later.setup.start(span, &later.options)?;
                 let dealt = Outcome {
                     model: started.model,
                     state: started.state,
@@ -304,6 +318,12 @@ impl Session {
         let mut session = Session::new(options);
         session.setup.games = games.to_vec();
         session
+    }
+
+    /// The limits of the symbolic models this session builds (its
+    /// options' BDD budget).
+    fn limits(&self) -> SymbolicLimits {
+        SymbolicLimits::for_budget(self.options.bdd_budget)
     }
 
     /// The table, model and game state, once the cards are dealt.
@@ -517,9 +537,7 @@ impl Session {
         if let Some(vars_at) = self.setup.vars_at {
             return self.variables_start(vars_at);
         }
-        let started = self
-            .setup
-            .start(at, self.options.max_worlds, self.options.engine)?;
+        let started = self.setup.start(at, &self.options)?;
         let dealt = Outcome {
             model: started.model,
             state: started.state,
@@ -590,14 +608,12 @@ impl Session {
             return None;
         };
         let only = crate::engine::deal::implied_only(&prepared.spec, phi)?;
-        let model =
-            prepared.restricted_symbolic(only, self.options.max_worlds, self.options.engine)?;
+        let model = prepared.restricted_symbolic(only, &self.options)?;
         let started = prepared.started(model);
         self.whole = Some(Whole {
             model: FirstModel::Deal(Rc::new(LaterDeal {
                 setup: self.setup.clone(),
-                budget: self.options.max_worlds,
-                engine: self.options.engine,
+                options: self.options,
                 model: Default::default(),
             })),
             names: None,
@@ -1360,7 +1376,8 @@ impl Session {
                 actual: &valuation,
             };
             Ok(Rc::new(
-                SymbolicModel::from_observations(&o).map_err(|e| errors::engine(&e, at))?,
+                SymbolicModel::from_observations(&o, &self.limits())
+                    .map_err(|e| errors::engine(&e, at))?,
             ))
         };
         // Too many assignments to list within the budget: the symbolic
@@ -1433,9 +1450,8 @@ impl Session {
         let model: Rc<dyn Backend> = match (structure, self.options.engine) {
             (Some(s), _) => s,
             (None, engine) => match engine {
-                Engine::Symbolic => {
-                    SymbolicModel::structure_of(&generated).map_err(|e| errors::engine(&e, span))?
-                }
+                Engine::Symbolic => SymbolicModel::structure_of(&generated, &self.limits())
+                    .map_err(|e| errors::engine(&e, span))?,
                 Engine::Explicit | Engine::Auto => Rc::new(generated.contract()),
             },
         };

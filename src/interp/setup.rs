@@ -21,7 +21,7 @@ use crate::engine::{
     Backend, EngineError, ExplicitModel, Kind, Loc, SymbolicLimits, SymbolicModel,
 };
 
-use super::session::Engine;
+use super::session::{Engine, Options};
 use crate::syntax::ast::{DealPart, DeckSpec, Name, Visibility};
 
 /// The declarations collected so far.
@@ -105,11 +105,11 @@ impl Prepared {
     pub fn restricted_symbolic(
         &self,
         only: Vec<Option<Vec<bool>>>,
-        budget: u128,
-        engine: Engine,
+        options: &Options,
     ) -> Option<Rc<dyn Backend>> {
         let spec = &self.spec;
-        let symbolic = match engine {
+        let budget = options.max_worlds;
+        let symbolic = match options.engine {
             Engine::Explicit => false,
             Engine::Symbolic => true,
             Engine::Auto => {
@@ -124,7 +124,8 @@ impl Prepared {
             only,
             ..spec.clone()
         };
-        let model = SymbolicModel::from_deal(&restricted, &SymbolicLimits::default()).ok()?;
+        let limits = SymbolicLimits::for_budget(options.bdd_budget);
+        let model = SymbolicModel::from_deal(&restricted, &limits).ok()?;
         Some(Rc::new(model))
     }
 }
@@ -209,11 +210,12 @@ impl Setup {
     }
 
     /// Checks the deal and builds the initial model and game state.
-    /// `engine` chooses the representation: explicit (refused past
-    /// `budget` worlds), symbolic, or auto (explicit within the budget).
-    pub fn start(&self, at: Span, budget: u128, engine: Engine) -> Result<Started, Diagnostic> {
+    /// The options' engine chooses the representation: explicit (refused
+    /// past `max_worlds` worlds), symbolic (within the options' BDD
+    /// budget), or auto (explicit within `max_worlds`).
+    pub fn start(&self, at: Span, options: &Options) -> Result<Started, Diagnostic> {
         let prepared = self.prepare(at)?;
-        let model = build(&prepared.spec, budget, engine, self.deal_at.unwrap_or(at))?;
+        let model = build(&prepared.spec, options, self.deal_at.unwrap_or(at))?;
         Ok(prepared.started(model))
     }
 
@@ -363,14 +365,13 @@ impl Setup {
 }
 
 /// The initial model of a deal, by the chosen engine.
-fn build(
-    spec: &DealSpec,
-    budget: u128,
-    engine: Engine,
-    at: Span,
-) -> Result<Rc<dyn Backend>, Diagnostic> {
+fn build(spec: &DealSpec, options: &Options, at: Span) -> Result<Rc<dyn Backend>, Diagnostic> {
+    let (budget, limits) = (
+        options.max_worlds,
+        SymbolicLimits::for_budget(options.bdd_budget),
+    );
     let cap = ExplicitModel::world_cap(spec);
-    let symbolic = match engine {
+    let symbolic = match options.engine {
         Engine::Explicit => false,
         Engine::Symbolic => true,
         Engine::Auto => {
@@ -379,7 +380,7 @@ fn build(
                 true
             } else if deal::prefer_symbolic(spec, worlds, deal::law_nodes_at_least(spec)) {
                 // Maybe cheaper: build the law and compare with its size.
-                if let Ok(model) = SymbolicModel::from_deal(spec, &SymbolicLimits::default()) {
+                if let Ok(model) = SymbolicModel::from_deal(spec, &limits) {
                     if deal::prefer_symbolic(spec, worlds, model.bdd_nodes()) {
                         return Ok(Rc::new(model));
                     }
@@ -401,7 +402,7 @@ fn build(
         e => super::errors::engine(&e, at),
     };
     if symbolic {
-        let model = SymbolicModel::from_deal(spec, &SymbolicLimits::default()).map_err(bad)?;
+        let model = SymbolicModel::from_deal(spec, &limits).map_err(bad)?;
         Ok(Rc::new(model))
     } else {
         Ok(Rc::new(

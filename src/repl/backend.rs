@@ -50,6 +50,8 @@ pub struct Repl {
     quiz_narrates: bool,
     /// Tries per question of `:quiz` ([`Repl::set_quiz_tries`]).
     quiz_tries: usize,
+    /// The strategies' checks, kept for the strategies seated again.
+    checks: crate::strategy::knowledge::Checks,
 }
 
 /// Whether a statement leaves the session as it is (a quiz may replay it).
@@ -86,6 +88,7 @@ impl Repl {
             quiz: None,
             quiz_narrates: false,
             quiz_tries: 1,
+            checks: Default::default(),
         }
     }
 
@@ -386,7 +389,7 @@ impl Repl {
         })?;
         let mut words = arg.split_whitespace();
         let name = words.next().unwrap_or_default();
-        let strategy = crate::strategy::find(None, game, name)
+        let strategy = crate::strategy::find_with(&self.checks, None, game, name)
             .map_err(|e| Diagnostic::error("unknown-strategy", e, at))?;
         let pos = play.position();
         let me = match words.next() {

@@ -2,7 +2,7 @@
 //! backend's state (no terminal here): commands, statement keywords,
 //! players, cards, piles, checkpoints and `let` names.
 
-use colored::Colorize;
+use crate::diag::Paint;
 
 use crate::cards::game::declaration_words;
 use crate::cards::{game_names, GAMES};
@@ -232,7 +232,8 @@ impl Repl {
 
 /// Colours a line for the terminal (same width): commands and keywords
 /// bold, knowledge operators with their player magenta, `true` green,
-/// `false` red, comments dimmed.
+/// `false` red, comments dimmed (always in colour: the front end calls it
+/// only when it colours).
 pub fn highlight(line: &str) -> String {
     let mut out = String::new();
     let mut word = String::new();
@@ -242,7 +243,7 @@ pub fn highlight(line: &str) -> String {
             out.push_str(&paint(&word));
             word.clear();
             let rest: String = std::iter::once(c).chain(chars.by_ref()).collect();
-            out.push_str(&rest.dimmed().to_string());
+            out.push_str(&COLOR.dim(rest));
             return out;
         }
         if is_word_char(c) && c != '?' {
@@ -257,6 +258,9 @@ pub fn highlight(line: &str) -> String {
     out
 }
 
+/// The highlighter's colours.
+const COLOR: Paint = Paint::new(true);
+
 fn paint(word: &str) -> String {
     if word.is_empty() {
         return String::new();
@@ -270,18 +274,18 @@ fn paint(word: &str) -> String {
         })
     });
     if operator || matches!(word, "C" | "E" | "D") {
-        return word.magenta().bold().to_string();
+        return COLOR.magenta_bold(word);
     }
     match word {
-        "true" => word.green().to_string(),
-        "false" => word.red().to_string(),
+        "true" => COLOR.green(word),
+        "false" => COLOR.red(word),
         w if w.starts_with(':')
             || KEYWORDS.contains(&w)
             || statement_words().contains(&w)
             || move_words().any(|m| m == w)
             || game_names().contains(&w) =>
         {
-            w.bold().to_string()
+            COLOR.bold(w)
         }
         w => w.to_string(),
     }

@@ -15,9 +15,7 @@ pub mod complete;
 pub mod interrupt;
 pub mod rustyline_frontend;
 
-use colored::Colorize;
-
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Paint};
 use crate::interp::Output;
 
 pub use backend::Repl;
@@ -60,25 +58,25 @@ pub enum Item {
 
 /// Renders items as text, coloured when `color` is true.
 pub fn render(items: &[Item], color: bool) -> String {
-    colored::control::set_override(color);
+    let paint = Paint::new(color);
     let mut out = String::new();
     for item in items {
         match item {
-            Item::Output { line, out: o } => output(&mut out, *line, o),
+            Item::Output { line, out: o } => output(&mut out, *line, o, paint),
             Item::Narration(lines) => {
                 for l in lines {
                     // Blue and bold: readable on a white projector screen
                     // and on a dark terminal alike (yellow is not).
-                    out.push_str(&format!("  {} {}\n", ">>".blue().bold(), l.bold()));
+                    out.push_str(&format!("  {} {}\n", paint.blue_bold(">>"), paint.bold(l)));
                 }
             }
             Item::Error { file, src, diag } => out.push_str(&diag.render(file, src, color)),
             Item::Wrote { line, report } => {
-                out.push_str(&format!("{}{report}\n", number(*line)));
+                out.push_str(&format!("{}{report}\n", number(*line, paint)));
             }
             Item::Note(lines) => {
                 for l in lines {
-                    out.push_str(&format!("      {}\n", l.italic()));
+                    out.push_str(&format!("      {}\n", paint.italic(l)));
                 }
             }
             Item::Info(lines) => {
@@ -93,20 +91,27 @@ pub fn render(items: &[Item], color: bool) -> String {
 }
 
 /// The line number column: `  12  `, or nothing for a typed statement.
-fn number(line: Option<usize>) -> String {
+fn number(line: Option<usize>, paint: Paint) -> String {
     match line {
-        Some(n) => format!("{n:>4}  ").dimmed().to_string(),
+        Some(n) => paint.dim(format!("{n:>4}  ")),
         None => String::new(),
     }
 }
 
-fn output(out: &mut String, line: Option<usize>, o: &Output) {
-    let num = number(line);
-    let value = |v: bool| if v { "true".green() } else { "false".red() };
+fn output(out: &mut String, line: Option<usize>, o: &Output, paint: Paint) {
+    let num = number(line, paint);
+    let value = |v: bool| {
+        if v {
+            paint.green("true")
+        } else {
+            paint.red("false")
+        }
+    };
+    let arrow = paint.dim("=>");
     let text = match o {
         Output::Answer { source, value: v } | Output::Valid { source, value: v } => match line {
-            Some(_) => format!("{num}{source}  {} {}", "=>".dimmed(), value(*v)),
-            None => value(*v).to_string(),
+            Some(_) => format!("{num}{source}  {arrow} {}", value(*v)),
+            None => value(*v),
         },
         Output::Expect {
             source,
@@ -115,23 +120,23 @@ fn output(out: &mut String, line: Option<usize>, o: &Output) {
             ..
         } => {
             if *held {
-                format!("{num}{source}  {}", "ok".green())
+                format!("{num}{source}  {}", paint.green("ok"))
             } else {
-                format!("{num}{source}  {} {detail}", "FAILED:".red().bold())
+                format!("{num}{source}  {} {detail}", paint.red_bold("FAILED:"))
             }
         }
         Output::Moved { source, notes } => {
-            let mut t = format!("{num}{}", source.cyan());
+            let mut t = format!("{num}{}", paint.cyan(source));
             for note in notes {
-                t.push_str(&format!("\n      {}", note.dimmed()));
+                t.push_str(&format!("\n      {}", paint.dim(note)));
             }
             t
         }
         Output::Question { source, asked, .. } => match line {
-            Some(_) => format!("{num}{source}  {} {}", "=>".dimmed(), asked.answer),
+            Some(_) => format!("{num}{source}  {arrow} {}", asked.answer),
             None => format!("{}: {}", asked.text, asked.answer),
         },
-        Output::Checkpoint(name) => format!("{num}{}", format!("-- {name} --").bold()),
+        Output::Checkpoint(name) => format!("{num}{}", paint.bold(format!("-- {name} --"))),
         Output::Lines(lines) => lines
             .iter()
             .map(|l| format!("      {l}"))

@@ -8,7 +8,8 @@ use rand_chacha::ChaCha8Rng;
 use crate::diag::Diagnostic;
 use crate::play::{Agent, View};
 
-use super::{find, Oracle, Seated, Strategy};
+use super::knowledge::{Checks, Notes};
+use super::{find_with, Oracle, Seated, Strategy};
 
 /// A seat played by a strategy.
 pub struct StrategyAgent {
@@ -16,6 +17,8 @@ pub struct StrategyAgent {
     /// The strategy seated, from the first move it chooses (a game's
     /// table and seat do not change).
     seated: Option<Seated>,
+    /// Where a probe notes how each instance was decided.
+    notes: Option<Notes>,
 }
 
 impl StrategyAgent {
@@ -24,6 +27,16 @@ impl StrategyAgent {
         StrategyAgent {
             strategy,
             seated: None,
+            notes: None,
+        }
+    }
+
+    /// The agent of a strategy under [`super::knowledge::probe`], noting
+    /// in `notes` how each instance of its rules was decided.
+    pub(crate) fn noting(strategy: Strategy, notes: Notes) -> StrategyAgent {
+        StrategyAgent {
+            notes: Some(notes),
+            ..StrategyAgent::new(strategy)
         }
     }
 }
@@ -32,7 +45,18 @@ impl StrategyAgent {
 /// `dir`, by default `strategies/`, and then among the built-in ones) for
 /// `game`.
 pub fn named(dir: Option<&Path>, game: &str, name: &str) -> Result<Box<dyn Agent>, String> {
-    let strategy = find(dir, game, name)?;
+    named_with(&Checks::new(0), dir, game, name)
+}
+
+/// [`named`], its check's answer kept in `checks` (a command's, for a
+/// strategy at several seats).
+pub fn named_with(
+    checks: &Checks,
+    dir: Option<&Path>,
+    game: &str,
+    name: &str,
+) -> Result<Box<dyn Agent>, String> {
+    let strategy = find_with(checks, dir, game, name)?;
     Ok(Box::new(StrategyAgent::new(strategy)))
 }
 
@@ -40,6 +64,11 @@ pub fn named(dir: Option<&Path>, game: &str, name: &str) -> Result<Box<dyn Agent
 /// [`super::BUILT_IN`], never a file: for front ends that must not read
 /// files a user names, such as the web page).
 pub fn built_in(game: &str, name: &str) -> Result<Box<dyn Agent>, String> {
+    built_in_with(&Checks::new(0), game, name)
+}
+
+/// [`built_in`], its check's answer kept in `checks` (a server's).
+pub fn built_in_with(checks: &Checks, game: &str, name: &str) -> Result<Box<dyn Agent>, String> {
     let stem = format!("{game}-{name}");
     let Some((_, src)) = super::BUILT_IN.iter().find(|(n, _)| *n == stem) else {
         let prefix = format!("{game}-");
@@ -52,7 +81,7 @@ pub fn built_in(game: &str, name: &str) -> Result<Box<dyn Agent>, String> {
             known.join(", ")
         ));
     };
-    let strategy = super::vetted(&format!("(built in) {stem}.strat"), src)?;
+    let (strategy, _) = super::vetted_with(checks, &format!("(built in) {stem}.strat"), src)?;
     Ok(Box::new(StrategyAgent::new(strategy)))
 }
 
@@ -83,7 +112,8 @@ impl StrategyAgent {
         let legal: Vec<String> = view.legal().iter().map(|l| l.text.clone()).collect();
         let stale = self.seated.as_ref().is_none_or(|s| s.me() != view.me());
         if stale {
-            self.seated = Some(Seated::new(&self.strategy, view.table(), view.me())?);
+            let seated = Seated::new(&self.strategy, view.table(), view.me())?;
+            self.seated = Some(seated.noting(self.notes.clone()));
         }
         let seated = self.seated.as_ref().expect("seated above");
         Ok(seated.choose(oracle, &legal, rng)?.index)

@@ -39,6 +39,8 @@ pub struct Seated {
     table: Table,
     me: usize,
     rules: Vec<SeatedRule>,
+    /// Where a probe notes how each instance was decided.
+    notes: Option<knowledge::Notes>,
 }
 
 #[derive(Clone, Debug)]
@@ -110,7 +112,14 @@ impl Seated {
             table: table.clone(),
             me,
             rules,
+            notes: None,
         })
+    }
+
+    /// This seat, noting in `notes` (a probe's) how each instance of its
+    /// rules is decided.
+    pub(crate) fn noting(self, notes: Option<knowledge::Notes>) -> Seated {
+        Seated { notes, ..self }
     }
 
     /// The strategy.
@@ -391,7 +400,7 @@ impl Asker<'_> {
             let Some(bindings) = self.matches(&rule.template, text, rule)? else {
                 continue;
             };
-            knowledge::note(rule, knowledge::Decided::Asked);
+            knowledge::note(self.seat.notes.as_ref(), rule, knowledge::Decided::Asked);
             let guard = match &seated.guard {
                 Some(g) => {
                     let g = self.instance(g, &bindings, rule)?;
@@ -438,7 +447,7 @@ impl Asker<'_> {
                 }
                 SeatedTerm::Known(atom, sign) => {
                     // `K_me ATOM >= n`: the player's knowledge by its form.
-                    knowledge::note(rule, knowledge::Decided::BySyntax);
+                    knowledge::note(self.seat.notes.as_ref(), rule, knowledge::Decided::BySyntax);
                     sign * self.known(atom, bindings, rule)?
                 }
                 SeatedTerm::Card(what, var, sign) => {
@@ -471,7 +480,7 @@ impl Asker<'_> {
             && crate::cards::game_named(&self.seat.strategy.game)
                 .is_some_and(|g| g.reads_beyond_knowledge(table, me_index))
         {
-            knowledge::note(rule, knowledge::Decided::Exempt);
+            knowledge::note(self.seat.notes.as_ref(), rule, knowledge::Decided::Exempt);
             return Ok(());
         }
         let seat = self.seat;
@@ -479,11 +488,11 @@ impl Asker<'_> {
             crate::interp::decides::decided(instance, me_index, &seat.table, |kw| self.ask(kw))?;
         let read = match decided {
             Ok(crate::interp::decides::Decided::BySyntax) => {
-                knowledge::note(rule, knowledge::Decided::BySyntax);
+                knowledge::note(self.seat.notes.as_ref(), rule, knowledge::Decided::BySyntax);
                 return Ok(());
             }
             Ok(crate::interp::decides::Decided::ByModel) => {
-                knowledge::note(rule, knowledge::Decided::ByModel);
+                knowledge::note(self.seat.notes.as_ref(), rule, knowledge::Decided::ByModel);
                 return Ok(());
             }
             Err(sub) => sub.to_string(),

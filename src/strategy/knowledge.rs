@@ -21,9 +21,8 @@
 //! many instances were decided by their form, how many by the model, how
 //! many were exempt, and which rules were never asked or not tried.
 
-use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use crate::cards::{game_named, Size};
 use crate::diag::Diagnostic;
@@ -70,25 +69,26 @@ pub enum Checked {
     NoReferee,
 }
 
-thread_local! {
-    /// The notes of the probe running on this thread, by rule (its
-    /// span's start); `None` when no probe runs.
-    static NOTES: RefCell<Option<HashMap<usize, RuleCheck>>> = const { RefCell::new(None) };
-}
+/// The notes of one [`probe`], by rule (its span's start): how its
+/// instances were decided, noted by the probe's agents as they choose.
+pub(crate) type Notes = Arc<Mutex<HashMap<usize, RuleCheck>>>;
 
-/// Notes how an instance of `rule` was decided, when a probe runs.
-pub(crate) fn note(rule: &Rule, decided: Decided) {
-    NOTES.with(|n| {
-        if let Some(notes) = n.borrow_mut().as_mut() {
-            let c = notes.entry(rule.span.start).or_default();
-            match decided {
-                Decided::Asked => c.asked += 1,
-                Decided::BySyntax => c.by_syntax += 1,
-                Decided::ByModel => c.by_model += 1,
-                Decided::Exempt => c.exempt += 1,
-            }
-        }
-    });
+/// Notes in `notes` (an agent's, when a probe seated it) how an instance
+/// of `rule` was decided.
+pub(crate) fn note(notes: Option<&Notes>, rule: &Rule, decided: Decided) {
+    let Some(notes) = notes else {
+        return;
+    };
+    let mut notes = notes
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let c = notes.entry(rule.span.start).or_default();
+    match decided {
+        Decided::Asked => c.asked += 1,
+        Decided::BySyntax => c.by_syntax += 1,
+        Decided::ByModel => c.by_model += 1,
+        Decided::Exempt => c.exempt += 1,
+    }
 }
 
 /// Whether `rule`'s move is a `glimpse` (the one move whose guard a
@@ -111,45 +111,93 @@ const PROBE_MOVES: usize = 300;
 /// every instance of a guard and a score that its rules ask is checked as
 /// the module's comment says. The first refusal is returned, located at
 /// its rule; otherwise what was checked, rule by rule. A strategy whose
-/// game has no referee is not tried ([`Checked::NoReferee`]). The answer
-/// for a strategy is kept for the process: commands and the web page seat
-/// the same strategies again and again.
+/// game has no referee is not tried ([`Checked::NoReferee`]). A user that
+/// seats the same strategies again and again keeps the answers
+/// ([`Checks`]).
 pub fn probe(strategy: &Strategy) -> Result<Checked, Diagnostic> {
-    type Answers = HashMap<String, Result<Checked, Diagnostic>>;
-    static SEEN: OnceLock<Mutex<Answers>> = OnceLock::new();
-    let key = format!("{strategy:?}");
-    let seen = SEEN.get_or_init(Mutex::default);
-    if let Some(answer) = seen.lock().expect("probe cache").get(&key) {
-        return answer.clone();
-    }
-    let answer = if game_named(&strategy.game)
+    if game_named(&strategy.game)
         .and_then(|g| g.referee())
         .is_none()
     {
-        Ok(Checked::NoReferee)
-    } else {
-        NOTES.with(|n| *n.borrow_mut() = Some(HashMap::new()));
-        let played = (1..=PROBE_GAMES).try_for_each(|seed| probe_game(strategy, seed));
-        let notes = NOTES.with(|n| n.borrow_mut().take()).unwrap_or_default();
-        played.map(|()| {
-            Checked::Played(
-                strategy
-                    .rules
-                    .iter()
-                    .map(|r| notes.get(&r.span.start).cloned().unwrap_or_default())
-                    .collect(),
-            )
-        })
-    };
-    let mut seen = seen.lock().expect("probe cache");
-    // Kept for the strategies a process seats again and again; a process
-    // that reads many strategies (a fuzzer) starts the memory afresh.
-    if seen.len() >= 4096 {
-        seen.clear();
+        return Ok(Checked::NoReferee);
     }
-    seen.insert(key, answer.clone());
-    answer
+    let notes = Notes::default();
+    (1..=PROBE_GAMES).try_for_each(|seed| probe_game(strategy, seed, &notes))?;
+    let notes = notes
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    Ok(Checked::Played(
+        strategy
+            .rules
+            .iter()
+            .map(|r| notes.get(&r.span.start).cloned().unwrap_or_default())
+            .collect(),
+    ))
 }
+
+/// The answers of [`probe`] kept by the text each strategy was read from,
+/// for a user that seats the same strategies again and again (the web
+/// server, the REPL): at most its capacity; past it the answers kept are
+/// forgotten and the memory starts afresh, so a long-running server does
+/// not grow it without bound. Shared between threads (a server's jobs).
+#[derive(Debug)]
+pub struct Checks {
+    answers: Mutex<HashMap<String, Result<Checked, Diagnostic>>>,
+    capacity: usize,
+}
+
+impl Checks {
+    /// Keeps at most `capacity` answers (none when 0).
+    pub fn new(capacity: usize) -> Checks {
+        Checks {
+            answers: Mutex::default(),
+            capacity,
+        }
+    }
+
+    /// How many answers are kept.
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// Whether no answer is kept.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// [`probe`]'s answer for `strategy`, read from `src`: the one kept
+    /// for that text, else probed now (and kept).
+    pub fn probe(&self, src: &str, strategy: &Strategy) -> Result<Checked, Diagnostic> {
+        if let Some(answer) = self.lock().get(src) {
+            return answer.clone();
+        }
+        let answer = probe(strategy);
+        if self.capacity > 0 {
+            let mut answers = self.lock();
+            if answers.len() >= self.capacity {
+                answers.clear();
+            }
+            answers.insert(src.to_string(), answer.clone());
+        }
+        answer
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Result<Checked, Diagnostic>>> {
+        self.answers
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+impl Default for Checks {
+    /// Room for every strategy a server or a REPL seats in practice.
+    fn default() -> Checks {
+        Checks::new(CHECKS_KEPT)
+    }
+}
+
+/// The answers a default [`Checks`] keeps.
+pub const CHECKS_KEPT: usize = 256;
 
 /// One line per rule: what [`probe`] checked of it and how.
 pub fn describe(strategy: &Strategy, checks: &[RuleCheck]) -> Vec<String> {
@@ -185,7 +233,7 @@ pub fn describe(strategy: &Strategy, checks: &[RuleCheck]) -> Vec<String> {
         .collect()
 }
 
-fn probe_game(strategy: &Strategy, seed: u64) -> Result<(), Diagnostic> {
+fn probe_game(strategy: &Strategy, seed: u64, notes: &Notes) -> Result<(), Diagnostic> {
     let refused = |m: String| super::error("strategy-probe", m);
     let mut game =
         Match::new(&strategy.game, seed, Size::Teaching, Options::default()).map_err(refused)?;
@@ -198,7 +246,10 @@ fn probe_game(strategy: &Strategy, seed: u64) -> Result<(), Diagnostic> {
     let mut tried = strategy.clone();
     tried.rules.retain(|r| !glimpses(r));
     let agents = (0..players)
-        .map(|_| Box::new(StrategyAgent::new(tried.clone())) as Box<dyn crate::play::Agent>)
+        .map(|_| {
+            Box::new(StrategyAgent::noting(tried.clone(), notes.clone()))
+                as Box<dyn crate::play::Agent>
+        })
         .collect();
     game.seat_agents(agents, None).map_err(refused)?;
     game.set_move_cap(Some(PROBE_MOVES));
@@ -227,6 +278,38 @@ mod tests {
         let t = table();
         let ast = parse_formula(f).unwrap();
         unread(&ast, 0, &t).map(|s| f[s.span.start..s.span.end].to_string())
+    }
+
+    /// The checks kept are bounded: past the capacity the memory starts
+    /// afresh; an answer is kept by the strategy's text.
+    #[test]
+    fn the_checks_kept_are_bounded_and_found_by_the_text() {
+        let checks = Checks::new(3);
+        let mut kept = Vec::new();
+        for n in 0..10 {
+            let src = format!("strategy f{n} for free\nrule a: any\n");
+            let strategy = super::super::parse(&src).unwrap();
+            assert!(matches!(
+                checks.probe(&src, &strategy),
+                Ok(Checked::NoReferee)
+            ));
+            kept.push(checks.len());
+        }
+        assert_eq!(kept, [1, 2, 3, 1, 2, 3, 1, 2, 3, 1]);
+        // The last text is answered from memory (the strategy given with it
+        // is not probed again: this one, for Go Fish, would be played).
+        let src = "strategy f9 for free\nrule a: any\n";
+        let gofish = super::super::parse("strategy g for gofish\nrule a: any\n").unwrap();
+        assert!(matches!(checks.probe(src, &gofish), Ok(Checked::NoReferee)));
+        assert!(matches!(
+            Checks::new(0).probe(src, &gofish),
+            Ok(Checked::Played(_))
+        ));
+        // Nothing is kept without room.
+        let none = Checks::new(0);
+        let free = super::super::parse(src).unwrap();
+        let _ = none.probe(src, &free);
+        assert!(none.is_empty());
     }
 
     #[test]

@@ -167,6 +167,16 @@ pub fn load_checked(path: &Path) -> Result<(Strategy, knowledge::Checked), Strin
 
 /// [`vetted`], with what the trial checked ([`knowledge::Checked`]).
 pub fn vetted_checked(name: &str, src: &str) -> Result<(Strategy, knowledge::Checked), String> {
+    vetted_with(&knowledge::Checks::new(0), name, src)
+}
+
+/// [`vetted_checked`], the trial's answer kept in `checks` (a server's,
+/// a REPL's) or taken from there.
+pub fn vetted_with(
+    checks: &knowledge::Checks,
+    name: &str,
+    src: &str,
+) -> Result<(Strategy, knowledge::Checked), String> {
     let strategy = parse(src).map_err(|d| d.render(name, src, false))?;
     if crate::cards::game_named(&strategy.game).is_none() {
         let at = src.find(&format!("for {}", strategy.game)).unwrap_or(0);
@@ -181,7 +191,9 @@ pub fn vetted_checked(name: &str, src: &str) -> Result<(Strategy, knowledge::Che
         );
         return Err(d.render(name, src, false));
     }
-    let checked = knowledge::probe(&strategy).map_err(|d| d.render(name, src, false))?;
+    let checked = checks
+        .probe(src, &strategy)
+        .map_err(|d| d.render(name, src, false))?;
     Ok((strategy, checked))
 }
 
@@ -193,6 +205,16 @@ pub fn find(dir: Option<&Path>, game: &str, name: &str) -> Result<Strategy, Stri
     find_with_source(dir, game, name).map(|(strategy, _)| strategy)
 }
 
+/// [`find`], its check's answer kept in `checks` (a REPL's).
+pub fn find_with(
+    checks: &knowledge::Checks,
+    dir: Option<&Path>,
+    game: &str,
+    name: &str,
+) -> Result<Strategy, String> {
+    find_source_with(checks, dir, game, name).map(|(strategy, _)| strategy)
+}
+
 /// [`find`], with the text the strategy was read from (what a tournament
 /// folder's manifest hashes).
 pub fn find_with_source(
@@ -200,6 +222,16 @@ pub fn find_with_source(
     game: &str,
     name: &str,
 ) -> Result<(Strategy, String), String> {
+    find_source_with(&knowledge::Checks::new(0), dir, game, name)
+}
+
+fn find_source_with(
+    checks: &knowledge::Checks,
+    dir: Option<&Path>,
+    game: &str,
+    name: &str,
+) -> Result<(Strategy, String), String> {
+    let vetted = |name: &str, src: &str| vetted_with(checks, name, src).map(|(s, _)| s);
     let read = |path: &Path| -> Result<(Strategy, String), String> {
         let (name, src) = crate::interp::read_source(path)?;
         Ok((vetted(&name, &src)?, src))

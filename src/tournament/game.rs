@@ -5,7 +5,7 @@ pub use crate::play::GameOutcome;
 
 use crate::cards::referee::dealt as dealt_from;
 use crate::cards::{Deal as CardDeal, Deck, GameRules, Size};
-use crate::interp::{Engine, Options};
+use crate::interp::Options;
 use crate::play::Match;
 use crate::strategy::agent::StrategyAgent;
 use crate::strategy::Strategy;
@@ -75,11 +75,13 @@ pub fn referee_of(game: &str) -> Result<&'static dyn GameRules, String> {
 }
 
 /// The game's deal as a [`Match`] with no seat taken yet.
-pub fn dealt(game: &str, deal: &Deal, seed: u64, engine: Engine) -> Result<Match, String> {
-    let options = Options {
-        engine,
-        ..Options::default()
-    };
+pub fn dealt(
+    game: &str,
+    deal: &Deal,
+    seed: u64,
+    options: impl Into<Options>,
+) -> Result<Match, String> {
+    let options = options.into();
     let described = match deal {
         Deal::Referee(size) => format!("size {size}"),
         Deal::Custom { deck, hand } => format!("deck {}, {hand} card(s) each", deck.line()),
@@ -96,10 +98,10 @@ pub fn play_game(
     deal: &Deal,
     seed: u64,
     seats: &[&Strategy],
-    engine: Engine,
+    options: impl Into<Options>,
     max_moves: impl Into<Option<usize>>,
 ) -> Result<GameOutcome, String> {
-    let mut m = dealt(game, deal, seed, engine)?;
+    let mut m = dealt(game, deal, seed, options)?;
     let agents = seats
         .iter()
         .map(|s| Box::new(StrategyAgent::new((*s).clone())) as Box<dyn crate::play::Agent>)

@@ -7,7 +7,7 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
-use crate::interp::Engine;
+use crate::interp::Options;
 use crate::strategy::Strategy;
 
 use super::game::{play_game, Deal};
@@ -30,8 +30,8 @@ pub struct Plan {
     pub seed: u64,
     /// `(k, n)`: play only the games with `index % n == k - 1`.
     pub shard: (u64, u64),
-    /// The engine that holds every game's model.
-    pub engine: Engine,
+    /// Every game's session options (its engine and BDD budget).
+    pub options: Options,
     /// Whether a strategy may take several seats of a run (every multiset
     /// of strategies, as Kemps' Figures 1-3) rather than one (every subset).
     pub repeats: bool,
@@ -281,7 +281,7 @@ pub fn play_one(plan: &Plan, runs: &[Vec<usize>], index: u64) -> Result<Record, 
         &plan.deal,
         seed,
         &strategies,
-        plan.engine,
+        plan.options,
         plan.max_moves,
     )?;
     Ok(Record {
@@ -351,7 +351,7 @@ mod tests {
             games,
             seed: 1,
             shard,
-            engine: Engine::default(),
+            options: Options::default(),
             repeats: false,
             max_moves: None,
             seatings: Seatings::All,

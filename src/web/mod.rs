@@ -64,6 +64,8 @@ pub struct App {
     pool: Pool,
     root: PathBuf,
     limits: Limits,
+    /// The strategies' checks, kept for the games that seat them again.
+    checks: Arc<crate::strategy::knowledge::Checks>,
 }
 
 type Shared = Arc<App>;
@@ -187,6 +189,7 @@ pub fn router_with(root: PathBuf, limits: Limits) -> Router {
         pool: Pool::new(&limits),
         root,
         limits,
+        checks: Arc::default(),
     });
     Router::new()
         .route("/", get(|| async { Html(PAGE) }))
@@ -754,10 +757,11 @@ async fn new_game(
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let id = app.pool.new_id();
     let key = id.clone();
+    let checks = app.checks.clone();
     let state = app
         .pool
         .run_to_end(&id, move |sessions, waiting| {
-            let game = play::WebGame::new(&req, options()).map_err(bad)?;
+            let game = play::WebGame::new(&req, options(), &checks).map_err(bad)?;
             let state = game.state(false).map_err(bad)?;
             if waiting() {
                 sessions.insert_game(key, game).map_err(|e| {

@@ -15,6 +15,7 @@ use crate::cards::{LocKind, Size};
 use crate::engine::Agent as Player;
 use crate::interp::Options;
 use crate::play::{agent_named, views, Agent, Match};
+use crate::strategy::knowledge::Checks;
 
 /// A game on the play page.
 pub struct WebGame {
@@ -123,7 +124,7 @@ pub struct GameState {
 /// The agent a name stands for at `game`: `random`, or a built-in
 /// strategy (`second-order` is `strategies/gofish-second-order.strat`).
 /// Names only: the page cannot load files.
-pub fn agent_for(game: &str, name: &str) -> Result<Box<dyn Agent>, String> {
+pub fn agent_for(checks: &Checks, game: &str, name: &str) -> Result<Box<dyn Agent>, String> {
     if let Some(agent) = agent_named(name) {
         return Ok(agent);
     }
@@ -132,7 +133,7 @@ pub fn agent_for(game: &str, name: &str) -> Result<Box<dyn Agent>, String> {
             "{name:?}: an agent is named by letters, digits and `-`"
         ));
     }
-    crate::strategy::agent::built_in(game, name)
+    crate::strategy::agent::built_in_with(checks, game, name)
 }
 
 /// The agents the page offers for `game`: `random` and the built-in
@@ -151,8 +152,9 @@ pub fn agents_for(game: &str) -> Vec<String> {
 }
 
 impl WebGame {
-    /// Deals and seats a game.
-    pub fn new(req: &NewGame, options: Options) -> Result<WebGame, String> {
+    /// Deals and seats a game; the strategies' checks are kept in
+    /// `checks` (the server's).
+    pub fn new(req: &NewGame, options: Options, checks: &Checks) -> Result<WebGame, String> {
         let size: Size = req.size.as_deref().unwrap_or("small").parse()?;
         let mut game = Match::new(&req.game, req.seed.unwrap_or(1), size, options)?;
         let players = game.playing().table.players.clone();
@@ -163,7 +165,9 @@ impl WebGame {
             })?,
         };
         let names = req.agents.clone().unwrap_or_default();
-        game.seat_named(&names, Some(me), &mut |name| agent_for(&req.game, name))?;
+        game.seat_named(&names, Some(me), &mut |name| {
+            agent_for(checks, &req.game, name)
+        })?;
         Ok(WebGame { game, me })
     }
 
@@ -337,7 +341,7 @@ mod tests {
             me: None,
             agents: None,
         };
-        let mut g = WebGame::new(&req, Options::default()).unwrap();
+        let mut g = WebGame::new(&req, Options::default(), &Checks::default()).unwrap();
         g.game.set_move_cap(Some(6));
         while !g.game.is_over() {
             if g.game.current_player() == Some(g.me) {

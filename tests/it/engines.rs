@@ -251,3 +251,39 @@ fn auto_picks_the_engine_by_budget_and_cost() {
     let big = "players 1 2\ndeck Q*300\ndeal 1: Q\n";
     assert_eq!(engine_of(big, 10_000_000), "symbolic");
 }
+
+/// The BDD budget is a session's option, kept by each of its models: two
+/// sessions of one process with different budgets, used in turn, each
+/// build and update their models within their own budget.
+#[test]
+fn two_sessions_keep_their_own_bdd_budget() {
+    use dealer::engine::{BddBudget, SymbolicLimits};
+    let src = "players 1 2 3\ndeck A*2 K*2 Q*2\ndeal 1: A K | 2: K Q | 3: Q A\n\
+               announce hand1(A)\n? K1 hand3(A)\n";
+    let scenario = syntax::parse(src).unwrap();
+    let budgets = [BddBudget::Scenario, BddBudget::Game];
+    let mut sessions: Vec<Session> = budgets
+        .iter()
+        .map(|&bdd_budget| {
+            Session::new(Options {
+                engine: Engine::Symbolic,
+                bdd_budget,
+                ..Options::default()
+            })
+        })
+        .collect();
+    let collects = |s: &Session| match s.playing().unwrap().model.representation() {
+        Representation::Symbolic { collect_from, .. } => collect_from,
+        Representation::Explicit => panic!("the symbolic engine was asked for"),
+    };
+    for stmt in &scenario.statements {
+        for (session, budget) in sessions.iter_mut().zip(budgets) {
+            session.execute(stmt, src).unwrap();
+            if session.playing().is_some() {
+                let own = SymbolicLimits::for_budget(budget).collect_from;
+                assert_eq!(collects(session), own, "{budget:?}");
+            }
+        }
+    }
+    assert_ne!(collects(&sessions[0]), collects(&sessions[1]));
+}

@@ -11,7 +11,8 @@ use dealer::interp::{Engine, Options, Session};
 
 use crate::naive::{self, NaiveModel};
 use dealer::play::{deal_session, legal_moves, seat_rng};
-use dealer::strategy::{choose, find, load, strategy_names, Decision, Strategy};
+use dealer::strategy::knowledge::Checks;
+use dealer::strategy::{choose, find_with, load, strategy_names, Decision, Strategy};
 use dealer::syntax;
 use dealer::tournament::game::{deal_of, dealt, referee_of};
 use dealer::tournament::Deal;
@@ -20,8 +21,11 @@ fn dir() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/strategies"))
 }
 
+/// The shipped strategies' checks, kept for this module's many games.
+static CHECKS: std::sync::LazyLock<Checks> = std::sync::LazyLock::new(Checks::default);
+
 fn strategy(game: &str, name: &str) -> Strategy {
-    find(Some(dir()), game, name).unwrap_or_else(|e| panic!("{e}"))
+    find_with(&CHECKS, Some(dir()), game, name).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// A session after the statements of `src`.

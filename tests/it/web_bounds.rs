@@ -262,6 +262,41 @@ async fn a_busy_session_does_not_hold_up_another() {
     assert!(matches!(busy.await.unwrap(), Err(Failure::Timeout(_))));
 }
 
+/// Cancel is per session: two sessions' jobs each run until stopped;
+/// cancelling A's stops A's at once while B's runs on, until B's own
+/// cancel. (The engine's stop request is the job's token, not the process's.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancelling_one_sessions_job_leaves_another_running() {
+    let pool = std::sync::Arc::new(Pool::new(&Limits {
+        time: Duration::from_secs(20),
+        ..Limits::default()
+    }));
+    let spin = |id: &'static str| {
+        let pool = pool.clone();
+        tokio::spawn(async move {
+            pool.run(id, |_, _| {
+                let mut steps = 0u64;
+                while cancel::check().is_ok() {
+                    steps = std::hint::black_box(steps + 1);
+                }
+                steps
+            })
+            .await
+        })
+    };
+    let (a, b) = (spin("a"), spin("b"));
+    // Both jobs are sent, waited for (so a cancel finds them) and running.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(pool.cancel("a"), 1, "A's one job cancelled");
+    let a = tokio::time::timeout(Duration::from_secs(5), a).await;
+    assert!(matches!(a, Ok(Ok(Ok(_)))), "A's job stopped: {a:?}");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(!b.is_finished(), "B's job still runs after A's cancel");
+    assert_eq!(pool.cancel("b"), 1);
+    let b = tokio::time::timeout(Duration::from_secs(5), b).await;
+    assert!(matches!(b, Ok(Ok(Ok(_)))), "B's job stopped: {b:?}");
+}
+
 /// Muddy children with 100 children after 96 rounds of "nobody knows":
 /// the worlds where at least 97 are muddy, C(100,97) + C(100,98) +
 /// C(100,99) + 1 = 166,751. That is within the symbolic engine's 200,000

@@ -1205,6 +1205,7 @@ impl Backend for BeliefModel {
             nodes: self.inner.law.node_count(),
             variables: self.st().live.len(),
             factored: false,
+            collect_from: self.inner.limits.collect_from,
         }
     }
 }

@@ -44,7 +44,6 @@ pub use arith::fits as term_fits;
 
 use std::cell::OnceCell;
 use std::rc::Rc;
-use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
 use num_bigint::BigUint;
 use oxidd::{BooleanFunction, Function, VarNo};
@@ -87,9 +86,9 @@ pub struct SymbolicLimits {
 }
 
 impl Default for SymbolicLimits {
-    /// The limits of the process's [`BddBudget`].
+    /// The limits of the default [`BddBudget`] (many models at once).
     fn default() -> SymbolicLimits {
-        SymbolicLimits::for_budget(bdd_budget())
+        SymbolicLimits::for_budget(BddBudget::default())
     }
 }
 
@@ -137,9 +136,9 @@ fn nodes_within_address_space() -> usize {
     usize::MAX
 }
 
-/// How much memory each BDD manager of the process may take: what
-/// [`SymbolicLimits::default`] gives. Answers never depend on it, only
-/// speed and memory do.
+/// How much memory a model's BDD manager may take, chosen by whoever
+/// builds the model (a session's options, [`SymbolicLimits::for_budget`]).
+/// Answers never depend on it, only speed and memory do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum BddBudget {
     /// Many models at once (a game per core, the server, tests): dead
@@ -165,22 +164,6 @@ pub enum BddBudget {
     /// need 2^23. The nodes' store is reserved, not touched: a small
     /// scenario stays small.
     Scenario,
-}
-
-static BUDGET: AtomicBool = AtomicBool::new(false);
-
-/// Sets the process's [`BddBudget`] for the managers made from now on.
-pub fn set_bdd_budget(budget: BddBudget) {
-    BUDGET.store(budget == BddBudget::Scenario, AtomicOrdering::Relaxed);
-}
-
-/// The process's [`BddBudget`].
-pub fn bdd_budget() -> BddBudget {
-    if BUDGET.load(AtomicOrdering::Relaxed) {
-        BddBudget::Scenario
-    } else {
-        BddBudget::Game
-    }
 }
 
 /// The default [`SymbolicLimits::factor_from`] (docs/engines.md, "The
@@ -394,18 +377,23 @@ impl SymbolicModel {
     /// The structure of any explicit model: a knowledge structure when
     /// every relation is an equivalence ([`SymbolicModel::from_explicit`]),
     /// else a belief structure whose belief variables are the world index.
-    pub fn structure_of(m: &ExplicitModel) -> Result<Rc<dyn Backend>, EngineError> {
+    pub fn structure_of(
+        m: &ExplicitModel,
+        limits: &SymbolicLimits,
+    ) -> Result<Rc<dyn Backend>, EngineError> {
         if m.is_s5() {
-            return Ok(Rc::new(SymbolicModel::from_explicit(m)?));
+            return Ok(Rc::new(explicit::from_explicit(m, limits)?));
         }
-        let limits = SymbolicLimits::default();
-        Ok(Rc::new(belief::from_explicit(m, &limits)?))
+        Ok(Rc::new(belief::from_explicit(m, limits)?))
     }
 
     /// The observational structure of a scenario with variables (see
     /// [`observe`]).
-    pub fn from_observations(o: &observe::Observations) -> Result<SymbolicModel, EngineError> {
-        observe::from_observations(o, &SymbolicLimits::default())
+    pub fn from_observations(
+        o: &observe::Observations,
+        limits: &SymbolicLimits,
+    ) -> Result<SymbolicModel, EngineError> {
+        observe::from_observations(o, limits)
     }
 
     fn new(state: State, law: Bdd, actual: Vec<bool>, limits: SymbolicLimits) -> SymbolicModel {
@@ -1456,6 +1444,7 @@ impl Backend for SymbolicModel {
             },
             variables: self.variables(),
             factored: self.is_factored(),
+            collect_from: self.inner.limits.collect_from,
         }
     }
 }
