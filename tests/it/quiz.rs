@@ -363,7 +363,17 @@ fn generated_questions_need_reasoning_about_knowledge() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(1);
     let mut least = usize::MAX;
-    for path in MEASURED {
+    // `DEALER_MEASURE_ALL=1` adds the full decks and the private move.
+    let heavy: &[&str] = if std::env::var_os("DEALER_MEASURE_ALL").is_some() {
+        &[
+            "scenarios/gofish/full-deck.deal",
+            "scenarios/gofish/private-move.deal",
+            "scenarios/kwartet/full-deck.deal",
+        ]
+    } else {
+        &[]
+    };
+    for path in MEASURED.iter().chain(heavy) {
         for (level, seed) in (1..=3u8).flat_map(|l| (1..=seeds).map(move |s| (l, s))) {
             let s = script(path);
             let g = generate(
