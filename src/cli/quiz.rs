@@ -18,10 +18,9 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use clap::Args;
-use colored::Colorize;
 use serde::Serialize;
 
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Paint};
 use crate::interp::generate::{self, Settings};
 use crate::interp::question::Verdict;
 use crate::interp::quiz::{self, Attempt, Event, Quiz, QuizError, Record};
@@ -109,6 +108,7 @@ enum End {
 /// written to it as it is given, so an error or an interrupt keeps every
 /// answer given.
 pub fn run(args: &QuizArgs, color: bool) -> u8 {
+    let paint = Paint::new(color);
     let options = args.model.options(false);
     let script = match read_script(&args.file) {
         Ok(s) => s,
@@ -157,7 +157,7 @@ pub fn run(args: &QuizArgs, color: bool) -> u8 {
             match generate::generate(&script, options, settings) {
                 Ok(g) => {
                     if text {
-                        println!("{}", generate::level_words(settings.level).dimmed());
+                        println!("{}", paint.dim(generate::level_words(settings.level)));
                     }
                     if let Some(note) = &g.note {
                         eprint!(
@@ -210,7 +210,7 @@ pub fn run(args: &QuizArgs, color: bool) -> u8 {
             Err(d) => break failed(&d),
         };
         if text {
-            show_events(&events, args.narrate);
+            show_events(&events, args.narrate, paint);
         }
         let Some(asked) = asked else {
             break End::Finished;
@@ -223,7 +223,7 @@ pub fn run(args: &QuizArgs, color: bool) -> u8 {
         };
         loop {
             if text {
-                print!("{} {}  [{hint}] ", format!("Q{n}.").bold(), asked.text);
+                print!("{} {}  [{hint}] ", paint.bold(format!("Q{n}.")), asked.text);
                 let _ = std::io::stdout().flush();
             }
             let line = match next_line(&lines) {
@@ -243,18 +243,18 @@ pub fn run(args: &QuizArgs, color: bool) -> u8 {
             let result = match &line {
                 Some(l) => match quiz.attempt(l) {
                     Err(QuizError::Unreadable(why)) if terminal => {
-                        println!("  {}", why.yellow());
+                        println!("  {}", paint.yellow(why));
                         continue;
                     }
                     Err(QuizError::Unreadable(why)) => {
                         if text {
-                            println!("  {}", why.yellow());
+                            println!("  {}", paint.yellow(why));
                         }
                         quiz.unreadable(l)
                     }
                     Ok(Attempt::TryAgain(hint)) => {
                         if text {
-                            println!("  {}", "not quite: try again".yellow());
+                            println!("  {}", paint.yellow("not quite: try again"));
                             println!("  {hint}");
                         }
                         continue;
@@ -267,7 +267,7 @@ pub fn run(args: &QuizArgs, color: bool) -> u8 {
             match result {
                 Ok(v) => {
                     if text {
-                        show_verdict(&v);
+                        show_verdict(&v, paint);
                     }
                     if let Some(sheet) = sheet.as_mut() {
                         if let Err(e) = sheet.add(quiz.records(), None) {
@@ -476,7 +476,7 @@ impl Sheet {
 
 /// The moves in words, the rules' notes and, with `--narrate`, what each
 /// move made known.
-fn show_events(events: &[Event], narrate: bool) {
+fn show_events(events: &[Event], narrate: bool, paint: Paint) {
     for e in events {
         match e {
             Event::Moved {
@@ -486,25 +486,25 @@ fn show_events(events: &[Event], narrate: bool) {
                 narration,
                 ..
             } => {
-                println!("{}  {}", format!("{line:>4}").dimmed(), said.cyan());
+                println!("{}  {}", paint.dim(format!("{line:>4}")), paint.cyan(said));
                 for n in notes {
-                    println!("        {}", n.dimmed());
+                    println!("        {}", paint.dim(n));
                 }
                 for n in narration.iter().filter(|_| narrate) {
-                    println!("  {} {}", ">>".blue().bold(), n.bold());
+                    println!("  {} {}", paint.blue_bold(">>"), paint.bold(n));
                 }
             }
-            Event::Checkpoint(name) => println!("      {}", format!("-- {name} --").bold()),
+            Event::Checkpoint(name) => println!("      {}", paint.bold(format!("-- {name} --"))),
         }
     }
 }
 
-fn show_verdict(v: &Verdict) {
+fn show_verdict(v: &Verdict, paint: Paint) {
     if v.right {
-        println!("  {}", "right".green());
+        println!("  {}", paint.green("right"));
         return;
     }
-    println!("  {}", "wrong".red().bold());
+    println!("  {}", paint.red_bold("wrong"));
     for l in &v.lines {
         println!("    {l}");
     }
