@@ -264,22 +264,14 @@ fn points(script: &Script, options: Options) -> Result<Vec<(usize, Session)>, Di
 /// variable, a law...), so that the state after it may be the opening
 /// point; queries, checks and definitions do not.
 fn changes_setup(kind: &StatementKind) -> bool {
-    !matches!(
-        kind,
-        StatementKind::Query(_)
-            | StatementKind::Valid(_)
-            | StatementKind::Expect(_)
-            | StatementKind::Question(_)
-            | StatementKind::Why(_)
-            | StatementKind::Worlds(_)
-            | StatementKind::WhyFor { .. }
-            | StatementKind::WorldsFor { .. }
-            | StatementKind::Stats
-            | StatementKind::Export(_)
-            | StatementKind::Event(_)
-            | StatementKind::Let(..)
-            | StatementKind::Macro { .. }
-    )
+    !(kind.asks()
+        || matches!(
+            kind,
+            StatementKind::Export(_)
+                | StatementKind::Event(_)
+                | StatementKind::Let(..)
+                | StatementKind::Macro { .. }
+        ))
 }
 
 /// A fact questions are about.

@@ -56,19 +56,7 @@ pub struct Repl {
 
 /// Whether a statement leaves the session as it is (a quiz may replay it).
 fn reads_only(kind: &StatementKind) -> bool {
-    matches!(
-        kind,
-        StatementKind::Question(_)
-            | StatementKind::Query(_)
-            | StatementKind::Valid(_)
-            | StatementKind::Expect(_)
-            | StatementKind::Why(_)
-            | StatementKind::WhyFor { .. }
-            | StatementKind::Worlds(_)
-            | StatementKind::WorldsFor { .. }
-            | StatementKind::WorldsWhere { .. }
-            | StatementKind::Stats
-    )
+    kind.asks()
 }
 
 /// The name under which typed lines are shown in errors.

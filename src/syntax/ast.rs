@@ -162,6 +162,27 @@ pub enum StatementKind {
     Export(ExportDef),
 }
 
+impl StatementKind {
+    /// Whether the statement only asks of the model (a query, a check, a
+    /// question, `why`, `worlds`, `stats`): it changes nothing, and its
+    /// output may give an answer away.
+    pub fn asks(&self) -> bool {
+        matches!(
+            self,
+            StatementKind::Query(_)
+                | StatementKind::Valid(_)
+                | StatementKind::Expect(_)
+                | StatementKind::Question(_)
+                | StatementKind::Why(_)
+                | StatementKind::WhyFor { .. }
+                | StatementKind::Worlds(_)
+                | StatementKind::WorldsFor { .. }
+                | StatementKind::WorldsWhere { .. }
+                | StatementKind::Stats
+        )
+    }
+}
+
 /// `export "FILE" [for CARD] [only P] [agents 1,2] [all] [limit N] [complete]
 /// [hide PILE,...]`: the current model as a figure.
 #[derive(Clone, Debug, PartialEq)]

@@ -229,19 +229,7 @@ const NARRATED_WORLDS: u128 = 20_000;
 /// Whether a student sees `kind` in the quiz view: not a query, a
 /// question or an expectation, whose text or output gives an answer.
 fn shown_to_student(kind: &StatementKind) -> bool {
-    !matches!(
-        kind,
-        StatementKind::Query(_)
-            | StatementKind::Valid(_)
-            | StatementKind::Expect(_)
-            | StatementKind::Question(_)
-            | StatementKind::Why(_)
-            | StatementKind::WhyFor { .. }
-            | StatementKind::Worlds(_)
-            | StatementKind::WorldsWhere { .. }
-            | StatementKind::WorldsFor { .. }
-            | StatementKind::Stats
-    )
+    !kind.asks()
 }
 
 /// Keeps what a statement produced (`ran`), or the problem that stopped
