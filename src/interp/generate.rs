@@ -485,13 +485,15 @@ impl Candidate {
             Form::D => 4,
             _ => 0,
         };
-        let b = match self.form {
-            // One player asked: `b` is not part of the question.
-            Form::K | Form::KNot | Form::Kw => self.a,
-            Form::C | Form::E | Form::Who if !self.nested => usize::MAX,
-            _ => self.b,
+        // The players the question names: one for `K_a`, two for `K_a K_b`
+        // and `D{a,b}`, none for a group's (or b for a group's about b).
+        let (a, b) = match self.form {
+            Form::K | Form::KNot | Form::Kw => (self.a, self.a),
+            Form::C | Form::E | Form::Who if self.nested => (usize::MAX, self.b),
+            Form::C | Form::E | Form::Who => (usize::MAX, usize::MAX),
+            _ => (self.a, self.b),
         };
-        Topic::Fine(self.fact, group, self.a, b)
+        Topic::Fine(self.fact, group, a, b)
     }
 }
 
