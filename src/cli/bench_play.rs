@@ -8,7 +8,7 @@
 //! on the number of threads. The peak memory is the whole process's
 //! (`VmHWM`): with `--threads 1` it is the largest game's.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
@@ -46,11 +46,17 @@ pub struct PlayBench {
 /// The time of each query a strategy asked, shared by the agents of a game.
 type Queries = Rc<RefCell<Vec<Duration>>>;
 
+/// The moves of a game chosen because of knowledge, shared by its agents.
+type Knowing = Rc<Cell<usize>>;
+
 /// One game's measurements.
 #[derive(Default)]
 struct GameRun {
     moves: Vec<Duration>,
     queries: Vec<Duration>,
+    /// The moves chosen by a rule whose guard is about knowledge
+    /// ([`crate::strategy::Decision::knowing`]).
+    knowing: usize,
     /// Dealing, every move and every choice.
     total: Duration,
     scores: Vec<i64>,
@@ -100,10 +106,12 @@ fn play_one(bench: &PlayBench, seed: u64) -> Result<GameRun, String> {
     let started = Instant::now();
     let mut game = Match::new(&bench.game, seed, bench.size, bench.options)?;
     let queries: Queries = Rc::default();
+    let knowing: Knowing = Rc::default();
     game.seat_named(&bench.agents, None, &mut |name| {
         Ok(Box::new(Timed {
             agent: StrategyAgent::new(find(None, &bench.game, name)?),
             queries: Rc::clone(&queries),
+            knowing: Rc::clone(&knowing),
         }))
     })?;
     game.set_move_cap(bench.max_moves);
@@ -117,6 +125,7 @@ fn play_one(bench: &PlayBench, seed: u64) -> Result<GameRun, String> {
     run.scores = game.scores();
     run.winners = game.winners();
     run.queries = queries.take();
+    run.knowing = knowing.get();
     Ok(run)
 }
 
@@ -125,6 +134,7 @@ fn play_one(bench: &PlayBench, seed: u64) -> Result<GameRun, String> {
 struct Timed {
     agent: StrategyAgent,
     queries: Queries,
+    knowing: Knowing,
 }
 
 impl Agent for Timed {
@@ -141,7 +151,11 @@ impl Agent for Timed {
             session: view.session().clone(),
             times: &self.queries,
         };
-        self.agent.choose_asking(view, &mut oracle, rng)
+        let before = self.agent.knowing_moves();
+        let chosen = self.agent.choose_asking(view, &mut oracle, rng)?;
+        let knew = self.agent.knowing_moves() - before;
+        self.knowing.set(self.knowing.get() + knew);
+        Ok(chosen)
     }
 }
 
@@ -189,6 +203,12 @@ fn report(bench: &PlayBench, runs: &[GameRun], wall: Duration, threads: usize) -
         per_game(moves.len()),
         per_game(queries.len()),
         wall.as_secs_f64()
+    ));
+    let knowing: usize = runs.iter().map(|r| r.knowing).sum();
+    out.push_str(&format!(
+        "  {:<6} {:.1} moves per game chosen by a rule whose guard is about knowledge ({knowing} in all)\n",
+        "known",
+        per_game(knowing),
     ));
     let capped: Vec<&str> = runs.iter().filter_map(|r| r.capped.as_deref()).collect();
     if let Some(why) = capped.first() {
@@ -288,9 +308,62 @@ mod tests {
             let timed = Timed {
                 agent: StrategyAgent::new(find(None, "cabo", name).unwrap()),
                 queries: Queries::default(),
+                knowing: Knowing::default(),
             };
             assert_eq!(timed.psychic(), psychic, "{name}");
             assert_eq!(timed.name(), name);
         }
+    }
+
+    /// In teaching games of Kwartet at every seat greedy, the moves
+    /// counted as chosen because of knowledge are the asks of its `known`
+    /// rule, for a card the asker knows the target holds: every one of them
+    /// succeeds, some moves are counted and not all (greedy also asks at
+    /// random). Random players choose no move because of knowledge.
+    #[test]
+    fn the_moves_chosen_because_of_knowledge_are_counted_and_succeed() {
+        let greedy = vec!["greedy".to_string()];
+        let (mut counted, mut moves) = (0, 0);
+        for seed in 1..=4 {
+            let mut game = Match::new("kwartet", seed, Size::Teaching, Options::default()).unwrap();
+            let knowing: Knowing = Rc::default();
+            game.seat_named(&greedy, None, &mut |name| {
+                Ok(Box::new(Timed {
+                    agent: StrategyAgent::new(find(None, "kwartet", name)?),
+                    queries: Queries::default(),
+                    knowing: Rc::clone(&knowing),
+                }))
+            })
+            .unwrap();
+            while let Some(played) = game.agent_move() {
+                let played = played.unwrap();
+                moves += 1;
+                if knowing.get() > counted {
+                    counted += 1;
+                    assert_eq!(knowing.get(), counted, "one a move");
+                    let failed = played.notes.iter().any(|n| n.contains("does not have"));
+                    assert!(!failed, "seed {seed}: {} {:?}", played.text, played.notes);
+                }
+            }
+        }
+        assert!(counted > 0 && counted < moves, "{counted} of {moves}");
+        let bench = PlayBench {
+            game: "kwartet".to_string(),
+            agents: vec!["random".to_string()],
+            games: 1,
+            seed: 1,
+            size: Size::Teaching,
+            threads: 1,
+            max_moves: None,
+            options: Options::default(),
+        };
+        let run = play_one(&bench, 1).unwrap();
+        assert!(!run.moves.is_empty());
+        assert_eq!(run.knowing, 0);
+        let report = report(&bench, &[run], Duration::ZERO, 1);
+        assert!(
+            report.contains("0.0 moves per game chosen by a rule whose guard is about knowledge"),
+            "{report}"
+        );
     }
 }

@@ -25,7 +25,9 @@ use super::ModelArgs;
 /// The options of `dealer play`.
 #[derive(Args, Debug)]
 pub struct PlayArgs {
-    /// The game (gofish, kwartet, ...).
+    /// The game (one of the games that can be played, listed in the help
+    /// from the game registry).
+    #[arg(help = format!("The game ({})", super::tournament::playable_games()))]
     pub game: String,
     /// The seed of the deal and of the agents' choices.
     #[arg(long, default_value_t = 1, value_parser = super::whole::<u64>)]

@@ -21,10 +21,22 @@ use crate::tournament::{
 
 use super::ModelArgs;
 
+/// Every game that can be played (has a referee), read from the registry
+/// ([`crate::play::playable`]), for the help of a GAME argument.
+pub fn playable_games() -> String {
+    let games: Vec<String> = crate::play::playable()
+        .iter()
+        .map(|g| format!("`{g}`"))
+        .collect();
+    games.join(", ")
+}
+
 /// The arguments of `dealer tournament`.
 #[derive(Args, Debug)]
 pub struct TournamentArgs {
-    /// The game (`gofish`, `kwartet`), or `merge` to join CSV files.
+    /// The game (one of the games that can be played, listed in the help
+    /// from the game registry), or `merge` to join CSV files.
+    #[arg(help = format!("The game ({}), or `merge` to join CSV files", playable_games()))]
     pub game: String,
     /// With `merge`: the CSV files to join.
     pub inputs: Vec<PathBuf>,

@@ -19,6 +19,9 @@ pub struct StrategyAgent {
     seated: Option<Seated>,
     /// Where a probe notes how each instance was decided.
     notes: Option<Notes>,
+    /// The moves chosen so far by a rule whose guard is about knowledge
+    /// ([`super::Decision::knowing`]).
+    knowing: usize,
 }
 
 impl StrategyAgent {
@@ -28,6 +31,7 @@ impl StrategyAgent {
             strategy,
             seated: None,
             notes: None,
+            knowing: 0,
         }
     }
 
@@ -116,6 +120,14 @@ impl StrategyAgent {
             self.seated = Some(seated.noting(self.notes.clone()));
         }
         let seated = self.seated.as_ref().expect("seated above");
-        Ok(seated.choose(oracle, &legal, rng)?.index)
+        let decision = seated.choose(oracle, &legal, rng)?;
+        self.knowing += usize::from(decision.knowing);
+        Ok(decision.index)
+    }
+
+    /// How many of the moves this agent chose were chosen by a rule whose
+    /// guard is about knowledge ([`super::Decision::knowing`]).
+    pub fn knowing_moves(&self) -> usize {
+        self.knowing
     }
 }

@@ -46,6 +46,8 @@ pub struct Seated {
 #[derive(Clone, Debug)]
 struct SeatedRule {
     guard: Option<Template>,
+    /// The guard speaks of knowledge ([`Template::epistemic`]).
+    knowing: bool,
     score: Vec<SeatedTerm>,
 }
 
@@ -105,7 +107,12 @@ impl Seated {
                     })
                 })
                 .collect::<Result<_, Diagnostic>>()?;
-            rules.push(SeatedRule { guard, score });
+            let knowing = guard.as_ref().is_some_and(Template::epistemic);
+            rules.push(SeatedRule {
+                guard,
+                knowing,
+                score,
+            });
         }
         Ok(Seated {
             strategy: strategy.clone(),
@@ -197,6 +204,11 @@ pub struct Decision {
     pub index: usize,
     /// The rule that fired (`None`: the only legal move, or no rule applied).
     pub rule: Option<String>,
+    /// The rule that fired has a guard about knowledge (an epistemic
+    /// operator), which held for the move: a move chosen because of what
+    /// the player knows (Kwartet's greedy asking for a card it knows an
+    /// opponent holds), not by a fact of its own hand or at random.
+    pub knowing: bool,
     /// Every rule tried, up to the one that fired.
     pub trace: Vec<RuleTrace>,
     /// The moves the fired rule kept (its guard held, best score), among
@@ -284,6 +296,7 @@ impl Seated {
             return Ok(Decision {
                 index: 0,
                 rule: None,
+                knowing: false,
                 trace: Vec::new(),
                 best: vec![0],
             });
@@ -317,6 +330,7 @@ impl Seated {
                 return Ok(Decision {
                     index,
                     rule: Some(rule.name.clone()),
+                    knowing: seated.knowing,
                     trace,
                     best,
                 });
@@ -326,6 +340,7 @@ impl Seated {
         Ok(Decision {
             index,
             rule: None,
+            knowing: false,
             trace,
             best: (0..legal.len()).collect(),
         })

@@ -33,6 +33,12 @@ pub struct Template {
 }
 
 impl Template {
+    /// The formula speaks of knowledge or belief: it has an epistemic
+    /// operator (`K`, `B`, `M`, `Kw`, `Kv`, `E`, `C`, `D`) anywhere.
+    pub fn epistemic(&self) -> bool {
+        epistemic(&self.formula)
+    }
+
     /// `text` for the seat of `me` among `players`, where `vars` are the
     /// rule's variables (the words its move binds).
     pub fn new(
@@ -176,9 +182,55 @@ fn run_end(text: &str, i: usize) -> usize {
         .map_or(text.len(), |n| i + n)
 }
 
+/// `f` has an epistemic operator anywhere (its depth is bounded by the
+/// parser).
+pub fn epistemic(f: &Formula) -> bool {
+    use crate::syntax::ast::{FormulaKind::*, MoveKind};
+    match &f.kind {
+        K(..) | B(..) | M(..) | Kw(..) | Kv(..) | KvTerms(..) | E(..) | C(..) | D(..) => true,
+        And(l, r) | Or(l, r) | Implies(l, r) | Iff(l, r) => epistemic(l) || epistemic(r),
+        Announce(a, g) | AnnounceDiamond(a, g) => epistemic(a) || epistemic(g),
+        After(m, g) | AfterDiamond(m, g) => {
+            let said = match &m.kind {
+                MoveKind::Announce(h) | MoveKind::Send { what: h, .. } => epistemic(h),
+                _ => false,
+            };
+            said || epistemic(g)
+        }
+        Not(g) => epistemic(g),
+        Quant { body, .. } => epistemic(body),
+        True | False | Named { .. } | HoldsSeq { .. } | Call { .. } | Compare { .. } => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A guard is about knowledge when an epistemic operator occurs
+    /// anywhere in it, under connectives and announcements
+    /// too; a fact of the hands or the piles is not.
+    #[test]
+    fn a_guard_is_about_knowledge_when_an_epistemic_operator_occurs_in_it() {
+        for (text, knows) in [
+            ("K1 hand_2(Q)", true),
+            ("hand_1(Q)", false),
+            ("hand_1(Q) & ~hand_2(Q)", false),
+            ("hand_1(Q) & ~(hand_2(K) | M1 hand_2(Q))", true),
+            (
+                "hand_1(<1,1>) & (K1 hand_2(<1,2>) | K1 hand_3(<1,2>))",
+                true,
+            ),
+            ("[!hand_1(Q)] Kw2 hand_1(Q)", true),
+            ("[!K1 hand_2(Q)] hand_1(Q)", true),
+            ("[!hand_2(Q)] hand_1(Q)", false),
+            ("C{1,2} hand_1(Q)", true),
+            ("B2 hand_1(Q)", true),
+        ] {
+            let f = parse_formula(text).unwrap_or_else(|e| panic!("{text}: {}", e.message));
+            assert_eq!(epistemic(&f), knows, "{text}");
+        }
+    }
 
     use crate::strategy::expand::tests::Spades;
 

@@ -622,3 +622,26 @@ fn a_plan_of_more_games_than_a_u64_is_refused_at_once() {
         assert!(!out.exists(), "nothing written");
     }
 }
+
+#[test]
+fn the_help_names_every_game_a_tournament_or_a_play_accepts() {
+    use clap::CommandFactory;
+    use dealer::cards::Size;
+    use dealer::tournament::{game::deal_of, Deal};
+    let games = dealer::play::playable();
+    assert!(games.contains(&"cabo") && games.len() >= 5, "{games:?}");
+    let mut cli = dealer::cli::Cli::command();
+    for sub in ["tournament", "play"] {
+        let help = cli.find_subcommand_mut(sub).unwrap().render_long_help();
+        let help = help.to_string();
+        for game in &games {
+            assert!(
+                help.contains(&format!("`{game}`")),
+                "{sub} --help lacks {game}:\n{help}"
+            );
+            // What the help names, a tournament deals.
+            assert!(deal_of(game, &Deal::Referee(Size::Teaching), 1).is_ok());
+        }
+        assert!(!help.contains("`free`"), "{help}");
+    }
+}
