@@ -123,6 +123,19 @@ async fn measure(client: &Client) -> Res<Value> {
         "a drawn figure to measure",
     )
     .await?;
+    // The hall's caption follows its drawing's text as the page settles:
+    // give it up to two seconds to settle (what is measured is then
+    // checked as it stands).
+    let settled = "const svg = document.querySelector('#figure-box svg'); \
+         const cap = document.getElementById('caption'); \
+         return !cap.dataset.least || !svg || \
+           Math.abs(parseFloat(cap.dataset.least) - smallestText(svg)) < 0.5;";
+    for _ in 0..40 {
+        if client.execute(settled, vec![]).await? == json!(true) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
     client.execute(MEASURE, vec![]).await
 }
 

@@ -470,6 +470,19 @@ function hallCaption(svg, tries = 0) {
   const size = Math.max(floor, Math.min(least, innerHeight * 0.032));
   if (Math.abs(parseFloat(getComputedStyle(cap).fontSize) - size) >= 0.5) cap.style.fontSize = `${size.toFixed(1)}px`;
   cap.dataset.least = least.toFixed(1);
+  // The new caption may move the drawing (its box takes what the caption
+  // leaves), and fonts may load late: follow until the text stays put.
+  if (tries < 20) {
+    requestAnimationFrame(() => {
+      if (svg.isConnected && Math.abs(smallestText(svg) - least) >= 0.5) hallCaption(svg, tries + 1);
+    });
+  }
+}
+if (VIEW === "hall" && document.fonts) {
+  document.fonts.ready.then(() => {
+    const svg = $("figure-box").querySelector("svg");
+    if (svg) hallCaption(svg);
+  });
 }
 // The box's size may still change after the figure is drawn (the page
 // settling): the caption follows the drawing's text.
