@@ -284,26 +284,7 @@ fn believed(f: &ast::Formula) -> Option<Option<(&ast::Name, &ast::Formula)>> {
 /// Whether `f` has a knowledge operator (`K`, `Kw`) of its own, besides
 /// its beliefs: its words cannot all be said as belief.
 fn knows_inside(f: &ast::Formula) -> bool {
-    use ast::FormulaKind as F;
-    match &f.kind {
-        F::K(..) | F::Kw(..) => true,
-        F::Not(g)
-        | F::B(_, g)
-        | F::M(_, g)
-        | F::E(_, g)
-        | F::C(_, g)
-        | F::D(_, g)
-        | F::After(_, g)
-        | F::AfterDiamond(_, g) => knows_inside(g),
-        F::Quant { body, .. } => knows_inside(body),
-        F::And(a, b)
-        | F::Or(a, b)
-        | F::Implies(a, b)
-        | F::Iff(a, b)
-        | F::Announce(a, b)
-        | F::AnnounceDiamond(a, b) => knows_inside(a) || knows_inside(b),
-        _ => false,
-    }
+    f.any(&|g| matches!(g.kind, ast::FormulaKind::K(..) | ast::FormulaKind::Kw(..)))
 }
 
 /// Knowledge words said as belief: `Does Sally know that Anne knows

@@ -459,28 +459,14 @@ pub fn opening_comment(src: &str) -> Vec<String> {
 /// Whether a statement declares (the game, players, deck, piles, deal,
 /// names, variables, models, events) rather than moves or asks.
 fn declares(kind: &StatementKind) -> bool {
-    matches!(
-        kind,
-        StatementKind::Game(_)
-            | StatementKind::Players(_)
-            | StatementKind::Deck(_)
-            | StatementKind::Pile { .. }
-            | StatementKind::Order(_)
-            | StatementKind::Uncounted
-            | StatementKind::Deal(_)
-            | StatementKind::Stock(_)
-            | StatementKind::Seed(..)
-            | StatementKind::Turn(_)
-            | StatementKind::Prop(_)
-            | StatementKind::Let(..)
-            | StatementKind::Macro { .. }
-            | StatementKind::Var { .. }
-            | StatementKind::Law(_)
-            | StatementKind::Values(_)
-            | StatementKind::Observes(..)
-            | StatementKind::Model(_)
-            | StatementKind::Event(_)
-    )
+    kind.sets_table()
+        || matches!(
+            kind,
+            StatementKind::Let(..)
+                | StatementKind::Macro { .. }
+                | StatementKind::Model(_)
+                | StatementKind::Event(_)
+        )
 }
 
 /// The deal as a student may see it: what each player sees (a hand, a

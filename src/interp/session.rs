@@ -462,24 +462,7 @@ impl Session {
             return Some(self.declare_for_game(word, args, stmt.span));
         }
         let kind = &stmt.kind;
-        let is_setup = matches!(
-            kind,
-            StatementKind::Game(_)
-                | StatementKind::Players(_)
-                | StatementKind::Deck(_)
-                | StatementKind::Pile { .. }
-                | StatementKind::Order(_)
-                | StatementKind::Uncounted
-                | StatementKind::Deal(_)
-                | StatementKind::Stock(_)
-                | StatementKind::Seed(..)
-                | StatementKind::Turn(_)
-                | StatementKind::Prop(_)
-                | StatementKind::Var { .. }
-                | StatementKind::Law(_)
-                | StatementKind::Values(_)
-                | StatementKind::Observes(..)
-        );
+        let is_setup = kind.sets_table();
         if !is_setup {
             return None;
         }

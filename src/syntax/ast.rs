@@ -163,6 +163,31 @@ pub enum StatementKind {
 }
 
 impl StatementKind {
+    /// Whether the statement sets the table before play: the game, the
+    /// players, the deck, piles, the deal, propositions, variables and
+    /// their laws (a written model, event models and `let`s are
+    /// declarations of another kind).
+    pub fn sets_table(&self) -> bool {
+        matches!(
+            self,
+            StatementKind::Game(_)
+                | StatementKind::Players(_)
+                | StatementKind::Deck(_)
+                | StatementKind::Pile { .. }
+                | StatementKind::Order(_)
+                | StatementKind::Uncounted
+                | StatementKind::Deal(_)
+                | StatementKind::Stock(_)
+                | StatementKind::Seed(..)
+                | StatementKind::Turn(_)
+                | StatementKind::Prop(_)
+                | StatementKind::Var { .. }
+                | StatementKind::Law(_)
+                | StatementKind::Values(_)
+                | StatementKind::Observes(..)
+        )
+    }
+
     /// Whether the statement only asks of the model (a query, a check, a
     /// question, `why`, `worlds`, `stats`): it changes nothing, and its
     /// output may give an answer away.
@@ -503,6 +528,37 @@ pub struct Formula {
     pub kind: FormulaKind,
     /// Where it was written.
     pub span: Span,
+}
+
+impl Formula {
+    /// Whether `found` holds of this formula or of any formula inside it:
+    /// operands, bodies, announcements, and what a move in `[move]` says.
+    /// The depth is bounded by the parser.
+    pub fn any(&self, found: &impl Fn(&Formula) -> bool) -> bool {
+        use FormulaKind as F;
+        if found(self) {
+            return true;
+        }
+        match &self.kind {
+            F::Not(g) | F::K(_, g) | F::B(_, g) | F::M(_, g) | F::Kw(_, g) => g.any(found),
+            F::E(_, g) | F::C(_, g) | F::D(_, g) => g.any(found),
+            F::Quant { body, .. } => body.any(found),
+            F::And(a, b)
+            | F::Or(a, b)
+            | F::Implies(a, b)
+            | F::Iff(a, b)
+            | F::Announce(a, b)
+            | F::AnnounceDiamond(a, b) => a.any(found) || b.any(found),
+            F::After(m, g) | F::AfterDiamond(m, g) => {
+                let said = match &m.kind {
+                    MoveKind::Announce(h) | MoveKind::Send { what: h, .. } => h.any(found),
+                    _ => false,
+                };
+                said || g.any(found)
+            }
+            _ => false,
+        }
+    }
 }
 
 /// A group of agents: all of them, or the ones listed in braces.
