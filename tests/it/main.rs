@@ -58,6 +58,7 @@ mod robustness;
 mod scenarios;
 mod strategies;
 mod strategy_knowledge;
+mod strategy_moves;
 mod sweep;
 mod symbolic_scale;
 mod tournament;
