@@ -57,8 +57,16 @@ fn play(
         let legal: Vec<String> = moves.iter().map(|l| l.text.clone()).collect();
         let table = m.playing().table.clone();
         let mut session = m.session().clone();
-        let decision = choose(seats[me], &mut session, &table, me, &legal, &mut rngs[me])
-            .map_err(|d| d.message)?;
+        let decision = choose(
+            seats[me],
+            m.playing().game,
+            &mut session,
+            &table,
+            me,
+            &moves,
+            &mut rngs[me],
+        )
+        .map_err(|d| d.message)?;
         let fired = rule_name(&decision.rule);
         *counts
             .fired
@@ -66,8 +74,16 @@ fn play(
             .or_default() += 1;
         if let Some(other) = shadow.filter(|_| me == watched) {
             if legal.len() > 1 {
-                let alt = choose(other, &mut session, &table, me, &legal, &mut shadow_rng)
-                    .map_err(|d| d.message)?;
+                let alt = choose(
+                    other,
+                    m.playing().game,
+                    &mut session,
+                    &table,
+                    me,
+                    &moves,
+                    &mut shadow_rng,
+                )
+                .map_err(|d| d.message)?;
                 // A rule's kept moves are all equally good to it; with no rule
                 // the draw was among every legal move, so only the move counts.
                 let same = alt.index == decision.index

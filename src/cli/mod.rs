@@ -384,15 +384,15 @@ where
 }
 
 /// `check FILE.strat`: parses a strategy and tries it on seeded games of
-/// its game (`strategy::knowledge::probe`): every guard and score asked
+/// its game (the lint `strategy::knowledge::trial_games`): every guard and score asked
 /// must be decided by its player's knowledge. Prints what was checked,
 /// rule by rule, and what was not. Returns the exit code.
 fn check_strategy(file: &Path) -> u8 {
-    use crate::strategy::knowledge::{describe, Checked, PROBE_GAMES};
+    use crate::strategy::knowledge::{describe, Checked, TRIAL_GAMES};
     match crate::strategy::load_checked(file) {
         Ok((s, Checked::Played(checks))) => {
             println!(
-                "ok: strategy {} for {}, {} rule(s), tried in {PROBE_GAMES} seeded games of {} (teaching deck) at every seat; every guard and score asked was decided by its player's knowledge:",
+                "ok: strategy {} for {}, {} rule(s); lint trial_games: tried in {TRIAL_GAMES} seeded games of {} (teaching deck) at every seat, every guard and score asked was decided by its player's knowledge:",
                 s.name,
                 s.game,
                 s.rules.len(),

@@ -12,7 +12,7 @@
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
-use crate::cards::{LocKind, Move, Table};
+use crate::cards::{Game, LocKind, Move, Table};
 use crate::diag::{Diagnostic, Span};
 use crate::engine::Agent as Player;
 use crate::interp::{Playing, Session};
@@ -74,6 +74,11 @@ impl<'a> View<'a> {
     /// Its name as formulas write it (`1`, `Bruno`).
     pub fn me_name(&self) -> &str {
         &self.table().players[self.me]
+    }
+
+    /// The game played.
+    pub fn game(&self) -> Game {
+        self.playing().game
     }
 
     /// Players, deck and locations.

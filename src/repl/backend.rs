@@ -401,14 +401,19 @@ impl Repl {
                 at,
             ));
         }
-        let legal: Vec<String> = referee
-            .legal_moves(&pos)
-            .iter()
-            .map(|m| referee.move_text(&play.table, m))
-            .collect();
+        let moves = crate::play::legal_moves(referee, play);
+        let legal: Vec<String> = moves.iter().map(|l| l.text.clone()).collect();
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
-        let d =
-            crate::strategy::choose(&strategy, &mut session, &play.table, me, &legal, &mut rng)?;
+        let game = play.game;
+        let d = crate::strategy::choose(
+            &strategy,
+            game,
+            &mut session,
+            &play.table,
+            me,
+            &moves,
+            &mut rng,
+        )?;
         let mut lines = vec![format!(
             "strategy {} for player {}:",
             strategy.name, play.table.players[me]

@@ -17,7 +17,7 @@ pub struct StrategyAgent {
     /// The strategy seated, from the first move it chooses (a game's
     /// table and seat do not change).
     seated: Option<Seated>,
-    /// Where a probe notes how each instance was decided.
+    /// Where the trial games note how each instance was decided.
     notes: Option<Notes>,
     /// The moves chosen so far by a rule whose guard is about knowledge
     /// ([`super::Decision::knowing`]).
@@ -35,7 +35,7 @@ impl StrategyAgent {
         }
     }
 
-    /// The agent of a strategy under [`super::knowledge::probe`], noting
+    /// The agent of a strategy under [`super::knowledge::trial_games`], noting
     /// in `notes` how each instance of its rules was decided.
     pub(crate) fn noting(strategy: Strategy, notes: Notes) -> StrategyAgent {
         StrategyAgent {
@@ -113,14 +113,13 @@ impl StrategyAgent {
         oracle: &mut dyn Oracle,
         rng: &mut ChaCha8Rng,
     ) -> Result<usize, Diagnostic> {
-        let legal: Vec<String> = view.legal().iter().map(|l| l.text.clone()).collect();
         let stale = self.seated.as_ref().is_none_or(|s| s.me() != view.me());
         if stale {
-            let seated = Seated::new(&self.strategy, view.table(), view.me())?;
+            let seated = Seated::new(&self.strategy, view.game(), view.table(), view.me())?;
             self.seated = Some(seated.noting(self.notes.clone()));
         }
         let seated = self.seated.as_ref().expect("seated above");
-        let decision = seated.choose(oracle, &legal, rng)?;
+        let decision = seated.choose(oracle, view.legal(), rng)?;
         self.knowing += usize::from(decision.knowing);
         Ok(decision.index)
     }

@@ -7,15 +7,17 @@ use std::collections::HashMap;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
-use crate::cards::deck::{CardKind, Deck};
-use crate::cards::{game_named, GameRules, Table};
+use crate::cards::deck::Deck;
+use crate::cards::{Game, GameRules, Table};
 use crate::diag::Diagnostic;
 use crate::interp::Session;
+use crate::play::Legal;
 use crate::syntax::ast::{CmpOp, Formula, FormulaKind, Name};
 
 use super::expand::CardFacts;
 use super::knowledge;
-use super::parse::{CardValue, Rule, Strategy, Template as MoveTemplate, Term};
+use super::parse::{CardValue, Rule, Strategy, Term};
+use super::pattern::{Bindings, Pattern, SeatPattern, Value};
 use super::template::Template;
 
 /// Answers formulas of the scenario language in the actual world.
@@ -36,15 +38,18 @@ impl Oracle for Session {
 #[derive(Clone, Debug)]
 pub struct Seated {
     strategy: Strategy,
+    game: Game,
     table: Table,
     me: usize,
     rules: Vec<SeatedRule>,
-    /// Where a probe notes how each instance was decided.
+    /// Where the trial games note how each instance was decided.
     notes: Option<knowledge::Notes>,
 }
 
 #[derive(Clone, Debug)]
 struct SeatedRule {
+    /// The rule's move at this seat.
+    pattern: SeatPattern,
     guard: Option<Template>,
     /// The guard speaks of knowledge ([`Template::epistemic`]).
     knowing: bool,
@@ -60,15 +65,23 @@ enum SeatedTerm {
 }
 
 impl Seated {
-    /// `strategy` at the seat of player `me` of `table`; a formula the
-    /// seat cannot read is an error at its rule's line.
-    pub fn new(strategy: &Strategy, table: &Table, me: usize) -> Result<Seated, Diagnostic> {
+    /// `strategy` at the seat of player `me` of `table` in `game`; a
+    /// move that is not `game`'s or a formula the seat cannot read is an
+    /// error at its rule's line.
+    pub fn new(
+        strategy: &Strategy,
+        game: Game,
+        table: &Table,
+        me: usize,
+    ) -> Result<Seated, Diagnostic> {
         let players = &table.players;
         let name = &players[me];
         let facts = Facts(&table.deck);
         let mut rules = Vec::with_capacity(strategy.rules.len());
         for rule in &strategy.rules {
-            let vars = variables(&rule.template, table, rule)?;
+            let pattern = Pattern::new(&rule.template, game, rule)?;
+            let vars = pattern.variables();
+            let pattern = pattern.seated(table, me, rule)?;
             let parse = |text: &str| {
                 Template::new(text, players, name, &vars, &facts).map_err(|m| {
                     Diagnostic::error(
@@ -109,6 +122,7 @@ impl Seated {
                 .collect::<Result<_, Diagnostic>>()?;
             let knowing = guard.as_ref().is_some_and(Template::epistemic);
             rules.push(SeatedRule {
+                pattern,
                 guard,
                 knowing,
                 score,
@@ -116,6 +130,7 @@ impl Seated {
         }
         Ok(Seated {
             strategy: strategy.clone(),
+            game,
             table: table.clone(),
             me,
             rules,
@@ -123,7 +138,7 @@ impl Seated {
         })
     }
 
-    /// This seat, noting in `notes` (a probe's) how each instance of its
+    /// This seat, noting in `notes` (the trial games') how each instance of its
     /// rules is decided.
     pub(crate) fn noting(self, notes: Option<knowledge::Notes>) -> Seated {
         Seated { notes, ..self }
@@ -138,28 +153,6 @@ impl Seated {
     pub fn me(&self) -> usize {
         self.me
     }
-}
-
-/// The variables of a rule's move: the lower-case words of its template
-/// that name no player and no card (`ask me x r`: `x` and `r`).
-fn variables(
-    template: &MoveTemplate,
-    table: &Table,
-    rule: &Rule,
-) -> Result<Vec<String>, Diagnostic> {
-    let mut vars: Vec<String> = Vec::new();
-    for word in template.words.iter().skip(1) {
-        for piece in pieces(word) {
-            if piece != "me"
-                && piece.chars().all(|c| c.is_ascii_alphanumeric())
-                && is_variable(&piece, table, rule)?
-                && !vars.contains(&piece)
-            {
-                vars.push(piece);
-            }
-        }
-    }
-    Ok(vars)
 }
 
 /// A legal move a rule's template matched, and what its guard said.
@@ -263,27 +256,28 @@ impl Decision {
     }
 }
 
-/// Chooses one of `legal` (the referee's moves as statements) for player
-/// `me` with `strategy` parsed for this one decision; a game seats a
-/// strategy once ([`Seated::new`]) and asks [`Seated::choose`].
+/// Chooses one of `legal` (the referee's moves) for player `me` of a
+/// game of `game` with `strategy` seated for this one decision; a game
+/// seats a strategy once ([`Seated::new`]) and asks [`Seated::choose`].
 pub fn choose(
     strategy: &Strategy,
+    game: Game,
     oracle: &mut dyn Oracle,
     table: &Table,
     me: usize,
-    legal: &[String],
+    legal: &[Legal],
     rng: &mut ChaCha8Rng,
 ) -> Result<Decision, Diagnostic> {
-    Seated::new(strategy, table, me)?.choose(oracle, legal, rng)
+    Seated::new(strategy, game, table, me)?.choose(oracle, legal, rng)
 }
 
 impl Seated {
-    /// Chooses one of `legal` (the referee's moves as statements), asking
-    /// `oracle` every guard and score.
+    /// Chooses one of `legal` (the referee's moves), asking `oracle` every
+    /// guard and score.
     pub fn choose(
         &self,
         oracle: &mut dyn Oracle,
-        legal: &[String],
+        legal: &[Legal],
         rng: &mut ChaCha8Rng,
     ) -> Result<Decision, Diagnostic> {
         if legal.is_empty() {
@@ -301,7 +295,7 @@ impl Seated {
                 best: vec![0],
             });
         }
-        let referee = game_named(&self.strategy.game).and_then(|g| g.referee());
+        let referee = self.game.referee();
         let mut asker = Asker {
             oracle,
             cache: HashMap::new(),
@@ -359,20 +353,19 @@ fn best_moves(tried: &[Tried]) -> Vec<usize> {
 
 struct Asker<'a> {
     oracle: &'a mut dyn Oracle,
-    /// Each instance asked, by its text, and its answer.
-    cache: HashMap<String, bool>,
+    /// Each instance asked and its answer.
+    cache: HashMap<Formula, bool>,
     seat: &'a Seated,
     referee: Option<&'a dyn GameRules>,
 }
 
 impl Asker<'_> {
     fn ask(&mut self, formula: &Formula) -> Result<bool, Diagnostic> {
-        let key = formula.to_string();
-        if let Some(&v) = self.cache.get(&key) {
+        if let Some(&v) = self.cache.get(formula) {
             return Ok(v);
         }
         let v = self.oracle.holds(formula)?;
-        self.cache.insert(key, v);
+        self.cache.insert(formula.clone(), v);
         Ok(v)
     }
 
@@ -380,17 +373,21 @@ impl Asker<'_> {
     fn instance(
         &self,
         template: &Template,
-        bindings: &[(String, String)],
+        bindings: &Bindings,
         rule: &Rule,
     ) -> Result<Formula, Diagnostic> {
-        let players = &self.seat.table.players;
+        let table = &self.seat.table;
+        let players = &table.players;
         let me = &players[self.seat.me];
         let others: Vec<&str> = players
             .iter()
             .filter(|p| *p != me)
             .map(String::as_str)
             .collect();
-        let mut all = bindings.to_vec();
+        let mut all: Vec<(String, String)> = bindings
+            .iter()
+            .map(|(v, value)| (v.clone(), value.name(table)))
+            .collect();
         all.push(("me".into(), me.clone()));
         all.push(("others".into(), others.join(",")));
         template
@@ -408,11 +405,12 @@ impl Asker<'_> {
         &mut self,
         rule: &Rule,
         seated: &SeatedRule,
-        legal: &[String],
+        legal: &[Legal],
     ) -> Result<Vec<Tried>, Diagnostic> {
         let mut out = Vec::new();
-        for (index, text) in legal.iter().enumerate() {
-            let Some(bindings) = self.matches(&rule.template, text, rule)? else {
+        let table = &self.seat.table;
+        for (index, l) in legal.iter().enumerate() {
+            let Some(bindings) = seated.pattern.matches(&l.mv, table) else {
                 continue;
             };
             knowledge::note(self.seat.notes.as_ref(), rule, knowledge::Decided::Asked);
@@ -435,8 +433,11 @@ impl Asker<'_> {
             };
             out.push(Tried {
                 index,
-                text: text.clone(),
-                bindings,
+                text: l.text.clone(),
+                bindings: bindings
+                    .iter()
+                    .map(|(v, value)| (v.clone(), value.name(table)))
+                    .collect(),
                 guard: guard.map(|g| g.to_string()),
                 held,
                 score,
@@ -449,7 +450,7 @@ impl Asker<'_> {
         &mut self,
         rule: &Rule,
         seated: &SeatedRule,
-        bindings: &[(String, String)],
+        bindings: &Bindings,
     ) -> Result<i64, Diagnostic> {
         let mut total = 0;
         for term in &seated.score {
@@ -487,14 +488,11 @@ impl Asker<'_> {
     /// is a `glimpse`, played by a player whose game lets it look beyond
     /// its knowledge (the Cabo-like game's `psychic` player); every other
     /// rule of its strategy is checked. How each instance was decided is
-    /// noted for [`knowledge::probe`].
+    /// noted for [`knowledge::trial_games`].
     fn vet(&mut self, rule: &Rule, instance: &Formula, what: &str) -> Result<(), Diagnostic> {
         let table = &self.seat.table;
         let me_index = self.seat.me;
-        if knowledge::glimpses(rule)
-            && crate::cards::game_named(&self.seat.strategy.game)
-                .is_some_and(|g| g.reads_beyond_knowledge(table, me_index))
-        {
+        if knowledge::glimpses(rule) && self.seat.game.reads_beyond_knowledge(table, me_index) {
             knowledge::note(self.seat.notes.as_ref(), rule, knowledge::Decided::Exempt);
             return Ok(());
         }
@@ -532,16 +530,23 @@ impl Asker<'_> {
         &self,
         what: CardValue,
         var: &str,
-        bindings: &[(String, String)],
+        bindings: &Bindings,
     ) -> Result<i64, Diagnostic> {
-        let name = bindings
+        let value = bindings
             .iter()
             .find(|(v, _)| v == var)
-            .map(|(_, c)| c.as_str())
+            .map(|(_, c)| c)
             .ok_or_else(|| super::error("strategy-score", format!("`{var}` is not bound")))?;
-        let card = Facts(&self.seat.table.deck)
-            .card(name)
-            .ok_or_else(|| super::error("strategy-score", format!("`{name}` is no card")))?;
+        let deck = &self.seat.table.deck;
+        let card = match value {
+            Value::Cards(ks) if ks.len() == 1 => &deck.kinds[ks[0]],
+            other => {
+                return Err(super::error(
+                    "strategy-score",
+                    format!("`{}` is no card", other.name(&self.seat.table)),
+                ))
+            }
+        };
         let referee = self.referee.ok_or_else(|| {
             super::error("strategy-score", "this game has no referee to value cards")
         })?;
@@ -555,7 +560,7 @@ impl Asker<'_> {
     fn known(
         &mut self,
         atom: &Template,
-        bindings: &[(String, String)],
+        bindings: &Bindings,
         rule: &Rule,
     ) -> Result<i64, Diagnostic> {
         let atom = self.instance(atom, bindings, rule)?;
@@ -583,113 +588,13 @@ impl Asker<'_> {
         }
         Ok(n)
     }
-
-    /// The bindings under which `template` is the move `text`, if any.
-    fn matches(
-        &self,
-        template: &MoveTemplate,
-        text: &str,
-        rule: &Rule,
-    ) -> Result<Option<Vec<(String, String)>>, Diagnostic> {
-        if template.words.is_empty() {
-            return Ok(Some(Vec::new()));
-        }
-        let words: Vec<&str> = text.split_whitespace().collect();
-        if words.len() != template.words.len() || !words[0].eq_ignore_ascii_case(&template.words[0])
-        {
-            return Ok(None);
-        }
-        let mut bindings: Vec<(String, String)> = Vec::new();
-        for (t, w) in template.words.iter().zip(&words).skip(1) {
-            if !self.match_word(t, w, &mut bindings, rule)? {
-                return Ok(None);
-            }
-        }
-        Ok(Some(bindings))
-    }
-
-    fn match_word(
-        &self,
-        t: &str,
-        w: &str,
-        bindings: &mut Vec<(String, String)>,
-        rule: &Rule,
-    ) -> Result<bool, Diagnostic> {
-        if t == "_" {
-            return Ok(true);
-        }
-        let (tp, wp) = (pieces(t), pieces(w));
-        if tp.len() == 1 {
-            return self.match_piece(t, w, bindings, rule);
-        }
-        if tp.len() != wp.len() {
-            return Ok(false);
-        }
-        for (a, b) in tp.iter().zip(&wp) {
-            let alnum = a.chars().all(|c| c.is_ascii_alphanumeric());
-            let ok = if alnum {
-                self.match_piece(a, b, bindings, rule)?
-            } else {
-                a == b
-            };
-            if !ok {
-                return Ok(false);
-            }
-        }
-        Ok(true)
-    }
-
-    fn match_piece(
-        &self,
-        t: &str,
-        w: &str,
-        bindings: &mut Vec<(String, String)>,
-        rule: &Rule,
-    ) -> Result<bool, Diagnostic> {
-        if t == "me" {
-            return Ok(w == self.seat.table.players[self.seat.me]);
-        }
-        if !is_variable(t, &self.seat.table, rule)? {
-            return Ok(t.eq_ignore_ascii_case(w));
-        }
-        if let Some((_, v)) = bindings.iter().find(|(name, _)| name == t) {
-            return Ok(v == w);
-        }
-        bindings.push((t.to_string(), w.to_string()));
-        Ok(true)
-    }
-}
-
-/// A lower-case word that names no player and no card is a variable; a
-/// lower-case word that names a card in another case is an error.
-fn is_variable(t: &str, table: &Table, rule: &Rule) -> Result<bool, Diagnostic> {
-    if t.chars().any(|c| !c.is_ascii_lowercase()) || table.players.iter().any(|p| p == t) {
-        return Ok(false);
-    }
-    let card = table
-        .deck
-        .kinds
-        .iter()
-        .find(|k| k.name.eq_ignore_ascii_case(t) || k.rank_name().eq_ignore_ascii_case(t));
-    match card {
-        None => Ok(true),
-        Some(k) => Err(Diagnostic::error(
-            "strategy-variable",
-            format!(
-                "in rule {}, the variable `{t}` is also the card {}",
-                rule.name, k.name
-            ),
-            rule.span,
-        )
-        .with_help("rename the variable (e.g. `x`, `r`, `c`), or write the card in upper case")),
-    }
 }
 
 /// The deck's answers to the strategy language's card functions.
 struct Facts<'a>(&'a Deck);
 
-impl<'a> Facts<'a> {
-    fn card(&self, name: &str) -> Option<&'a CardKind> {
+impl Facts<'_> {
+    fn card(&self, name: &str) -> Option<&crate::cards::CardKind> {
         self.0
             .kinds
             .iter()
@@ -729,25 +634,12 @@ impl CardFacts for Facts<'_> {
     }
 }
 
-/// A word cut into runs of letters and digits and single other characters.
-fn pieces(word: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for c in word.chars() {
-        let alnum = c.is_ascii_alphanumeric();
-        match out.last_mut() {
-            Some(last) if alnum && last.chars().all(|x| x.is_ascii_alphanumeric()) => last.push(c),
-            _ => out.push(c.to_string()),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use rand::SeedableRng;
 
     use super::*;
-    use crate::cards::{to_move, Size};
+    use crate::cards::{game_named, to_move, Size};
     use crate::diag::Span;
     use crate::interp::Options;
     use crate::strategy::expand::{expand, functions, substitute};
@@ -774,7 +666,8 @@ mod tests {
         let mut compared = 0;
         for (stem, src) in crate::strategy::BUILT_IN {
             let strategy = crate::strategy::parse(src).unwrap();
-            let Some(referee) = game_named(&strategy.game).and_then(|g| g.referee()) else {
+            let game = game_named(&strategy.game).unwrap();
+            let Some(referee) = game.referee() else {
                 continue;
             };
             let setup = referee.setup(3, Size::Teaching);
@@ -791,12 +684,8 @@ mod tests {
                     break;
                 };
                 let table = play.table.clone();
-                let legal: Vec<String> = referee
-                    .legal_moves(&pos)
-                    .iter()
-                    .map(|m| referee.move_text(&table, m))
-                    .collect();
-                let seat = Seated::new(&strategy, &table, me).unwrap();
+                let legal = crate::play::legal_moves(referee, play);
+                let seat = Seated::new(&strategy, game, &table, me).unwrap();
                 let mut oracle = session.clone();
                 let asker = Asker {
                     oracle: &mut oracle,
@@ -805,12 +694,15 @@ mod tests {
                     referee: Some(referee),
                 };
                 for (rule, seated) in strategy.rules.iter().zip(&seat.rules) {
-                    for text in &legal {
-                        let Some(bindings) = asker.matches(&rule.template, text, rule).unwrap()
-                        else {
+                    for l in &legal {
+                        let text = &l.text;
+                        let Some(bindings) = seated.pattern.matches(&l.mv, &table) else {
                             continue;
                         };
-                        let mut all = bindings.clone();
+                        let mut all: Vec<(String, String)> = bindings
+                            .iter()
+                            .map(|(v, value)| (v.clone(), value.name(&table)))
+                            .collect();
                         let me_name = table.players[me].clone();
                         let others: Vec<&str> = table
                             .players
@@ -847,7 +739,7 @@ mod tests {
                         }
                     }
                 }
-                let pick = &legal[rng.random_range(0..legal.len())];
+                let pick = &legal[rng.random_range(0..legal.len())].text;
                 let stmt = crate::syntax::parse_statement(pick).unwrap().remove(0);
                 session.execute(&stmt, pick).unwrap();
             }

@@ -17,14 +17,18 @@
 //! cards unnoticed): that rule's guard and score are not checked. Every
 //! other rule of the same strategy is checked like any other.
 //!
-//! [`probe`] reports what it checked, rule by rule ([`Checked`]): how
+//! The check runs on every instance a game asks. Beside it, the lint
+//! [`trial_games`] (run by `dealer check` and before a command seats a
+//! strategy, never by parsing) plays a strategy in seeded games so that a
+//! rule that reads beyond its player's knowledge is found before a
+//! tournament starts; it reports what it checked, rule by rule ([`Checked`]): how
 //! many instances were decided by their form, how many by the model, how
 //! many were exempt, and which rules were never asked or not tried.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use crate::cards::{game_named, Size};
+use crate::cards::{Game, Size};
 use crate::diag::Diagnostic;
 use crate::interp::Options;
 use crate::play::Match;
@@ -32,7 +36,7 @@ use crate::play::Match;
 use super::agent::StrategyAgent;
 use super::{Rule, Strategy};
 
-/// How one instance of a rule was decided (noted while [`probe`] plays).
+/// How one instance of a rule was decided (noted while [`trial_games`] plays).
 #[derive(Clone, Copy, Debug)]
 pub enum Decided {
     /// The rule's move was among the legal moves and the rule was tried.
@@ -46,7 +50,7 @@ pub enum Decided {
     Exempt,
 }
 
-/// What [`probe`] checked of one rule, in the games it played.
+/// What [`trial_games`] checked of one rule, in the games it played.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RuleCheck {
     /// The moves the rule was tried on.
@@ -59,21 +63,21 @@ pub struct RuleCheck {
     pub exempt: u64,
 }
 
-/// What [`probe`] did with a strategy.
+/// What [`trial_games`] did with a strategy.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Checked {
-    /// It played [`PROBE_GAMES`] games; one entry per rule, in order.
+    /// It played [`TRIAL_GAMES`] games; one entry per rule, in order.
     Played(Vec<RuleCheck>),
     /// The strategy's game has no referee: it offers no legal moves, so
     /// no command seats the strategy and nothing was tried.
     NoReferee,
 }
 
-/// The notes of one [`probe`], by rule (its span's start): how its
-/// instances were decided, noted by the probe's agents as they choose.
+/// The notes of one [`trial_games`], by rule (its span's start): how its
+/// instances were decided, noted by the trial games' agents as they choose.
 pub(crate) type Notes = Arc<Mutex<HashMap<usize, RuleCheck>>>;
 
-/// Notes in `notes` (an agent's, when a probe seated it) how an instance
+/// Notes in `notes` (an agent's, when the trial games seated it) how an instance
 /// of `rule` was decided.
 pub(crate) fn note(notes: Option<&Notes>, rule: &Rule, decided: Decided) {
     let Some(notes) = notes else {
@@ -99,30 +103,27 @@ pub fn glimpses(rule: &Rule) -> bool {
 
 pub use crate::interp::decides::unread;
 
-/// The games a strategy is tried on before it is seated ([`probe`]).
-pub const PROBE_GAMES: u64 = 2;
+/// The games a strategy is tried on before it is seated ([`trial_games`]).
+pub const TRIAL_GAMES: u64 = 2;
 
-/// The most moves of a game [`probe`] plays.
-const PROBE_MOVES: usize = 300;
+/// The most moves of a game [`trial_games`] plays.
+const TRIAL_MOVES: usize = 300;
 
-/// Tries a strategy on [`PROBE_GAMES`] seeded games of its game at the
+/// Tries a strategy on [`TRIAL_GAMES`] seeded games of its game at the
 /// teaching size, the strategy at every seat (without its `glimpse`
-/// rules, which are exempt), each to its end or [`PROBE_MOVES`] moves:
+/// rules, which are exempt), each to its end or [`TRIAL_MOVES`] moves:
 /// every instance of a guard and a score that its rules ask is checked as
 /// the module's comment says. The first refusal is returned, located at
 /// its rule; otherwise what was checked, rule by rule. A strategy whose
 /// game has no referee is not tried ([`Checked::NoReferee`]). A user that
 /// seats the same strategies again and again keeps the answers
 /// ([`Checks`]).
-pub fn probe(strategy: &Strategy) -> Result<Checked, Diagnostic> {
-    if game_named(&strategy.game)
-        .and_then(|g| g.referee())
-        .is_none()
-    {
+pub fn trial_games(strategy: &Strategy, game: Game) -> Result<Checked, Diagnostic> {
+    if game.referee().is_none() {
         return Ok(Checked::NoReferee);
     }
     let notes = Notes::default();
-    (1..=PROBE_GAMES).try_for_each(|seed| probe_game(strategy, seed, &notes))?;
+    (1..=TRIAL_GAMES).try_for_each(|seed| trial_game(strategy, game, seed, &notes))?;
     let notes = notes
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -135,7 +136,7 @@ pub fn probe(strategy: &Strategy) -> Result<Checked, Diagnostic> {
     ))
 }
 
-/// The answers of [`probe`] kept by the text each strategy was read from,
+/// The answers of [`trial_games`] kept by the text each strategy was read from,
 /// for a user that seats the same strategies again and again (the web
 /// server, the REPL): at most its capacity; past it the answers kept are
 /// forgotten and the memory starts afresh, so a long-running server does
@@ -165,13 +166,18 @@ impl Checks {
         self.len() == 0
     }
 
-    /// [`probe`]'s answer for `strategy`, read from `src`: the one kept
-    /// for that text, else probed now (and kept).
-    pub fn probe(&self, src: &str, strategy: &Strategy) -> Result<Checked, Diagnostic> {
+    /// [`trial_games`]'s answer for `strategy` of `game`, read from
+    /// `src`: the one kept for that text, else played now (and kept).
+    pub fn trial_games(
+        &self,
+        src: &str,
+        strategy: &Strategy,
+        game: Game,
+    ) -> Result<Checked, Diagnostic> {
         if let Some(answer) = self.lock().get(src) {
             return answer.clone();
         }
-        let answer = probe(strategy);
+        let answer = trial_games(strategy, game);
         if self.capacity > 0 {
             let mut answers = self.lock();
             if answers.len() >= self.capacity {
@@ -199,7 +205,7 @@ impl Default for Checks {
 /// The answers a default [`Checks`] keeps.
 pub const CHECKS_KEPT: usize = 256;
 
-/// One line per rule: what [`probe`] checked of it and how.
+/// One line per rule: what [`trial_games`] checked of it and how.
 pub fn describe(strategy: &Strategy, checks: &[RuleCheck]) -> Vec<String> {
     strategy
         .rules
@@ -233,10 +239,10 @@ pub fn describe(strategy: &Strategy, checks: &[RuleCheck]) -> Vec<String> {
         .collect()
 }
 
-fn probe_game(strategy: &Strategy, seed: u64, notes: &Notes) -> Result<(), Diagnostic> {
+fn trial_game(strategy: &Strategy, game: Game, seed: u64, notes: &Notes) -> Result<(), Diagnostic> {
     let refused = |m: String| super::error("strategy-probe", m);
     let mut game =
-        Match::new(&strategy.game, seed, Size::Teaching, Options::default()).map_err(refused)?;
+        Match::new(game.name(), seed, Size::Teaching, Options::default()).map_err(refused)?;
     let players = game.playing().table.players.len();
     // A strategy's `glimpse` rules are exempt, and they would make its
     // players psychic, whose glimpses are belief events (a game of them
@@ -252,7 +258,7 @@ fn probe_game(strategy: &Strategy, seed: u64, notes: &Notes) -> Result<(), Diagn
         })
         .collect();
     game.seat_agents(agents, None).map_err(refused)?;
-    game.set_move_cap(Some(PROBE_MOVES));
+    game.set_move_cap(Some(TRIAL_MOVES));
     game.play_agents()
 }
 
@@ -274,6 +280,10 @@ mod tests {
         session.playing().unwrap().table.clone()
     }
 
+    fn game(s: &Strategy) -> Game {
+        crate::cards::game_named(&s.game).unwrap()
+    }
+
     fn read(f: &str) -> Option<String> {
         let t = table();
         let ast = parse_formula(f).unwrap();
@@ -290,7 +300,7 @@ mod tests {
             let src = format!("strategy f{n} for free\nrule a: any\n");
             let strategy = super::super::parse(&src).unwrap();
             assert!(matches!(
-                checks.probe(&src, &strategy),
+                checks.trial_games(&src, &strategy, game(&strategy)),
                 Ok(Checked::NoReferee)
             ));
             kept.push(checks.len());
@@ -300,15 +310,18 @@ mod tests {
         // is not probed again: this one, for Go Fish, would be played).
         let src = "strategy f9 for free\nrule a: any\n";
         let gofish = super::super::parse("strategy g for gofish\nrule a: any\n").unwrap();
-        assert!(matches!(checks.probe(src, &gofish), Ok(Checked::NoReferee)));
         assert!(matches!(
-            Checks::new(0).probe(src, &gofish),
+            checks.trial_games(src, &gofish, game(&gofish)),
+            Ok(Checked::NoReferee)
+        ));
+        assert!(matches!(
+            Checks::new(0).trial_games(src, &gofish, game(&gofish)),
             Ok(Checked::Played(_))
         ));
         // Nothing is kept without room.
         let none = Checks::new(0);
         let free = super::super::parse(src).unwrap();
-        let _ = none.probe(src, &free);
+        let _ = none.trial_games(src, &free, game(&free));
         assert!(none.is_empty());
     }
 

@@ -41,14 +41,17 @@ mod choose;
 mod expand;
 pub mod knowledge;
 mod parse;
+mod pattern;
 mod template;
 
 pub use choose::{choose, Decision, Oracle, RuleTrace, Seated, Tried};
 pub use expand::{calls, expand, functions, substitute, CardFacts};
 pub use parse::{parse, CardValue, Rule, Strategy, Template, Term};
+pub use pattern::Value;
 
 use std::path::Path;
 
+use crate::cards::{Game, GAMES};
 use crate::diag::{Diagnostic, Span};
 
 /// The folder of a user's strategies, relative to the working directory;
@@ -151,9 +154,10 @@ pub fn load(path: &Path) -> Result<Strategy, String> {
     vetted(&name, &src)
 }
 
-/// A strategy's text parsed and tried ([`knowledge::probe`]): a strategy
-/// that reads what its player does not know is refused, with the rule and
-/// the subformula. Errors are rendered against `src` under `name`.
+/// A strategy's text parsed, its game resolved ([`resolve`]) and the
+/// lint [`knowledge::trial_games`] run: a strategy that reads what its
+/// player does not know is refused, with the rule and the subformula.
+/// Errors are rendered against `src` under `name`.
 pub fn vetted(name: &str, src: &str) -> Result<Strategy, String> {
     vetted_checked(name, src).map(|(s, _)| s)
 }
@@ -177,24 +181,47 @@ pub fn vetted_with(
     name: &str,
     src: &str,
 ) -> Result<(Strategy, knowledge::Checked), String> {
+    vetted_in(GAMES, checks, name, src)
+}
+
+/// [`vetted_with`], the strategy's `for GAME` looked up among `games`
+/// (a test's own game beside the registry's).
+pub fn vetted_in(
+    games: &[Game],
+    checks: &knowledge::Checks,
+    name: &str,
+    src: &str,
+) -> Result<(Strategy, knowledge::Checked), String> {
     let strategy = parse(src).map_err(|d| d.render(name, src, false))?;
-    if crate::cards::game_named(&strategy.game).is_none() {
+    let game = resolve(&strategy, games, src).map_err(|d| d.render(name, src, false))?;
+    let checked = checks
+        .trial_games(src, &strategy, game)
+        .map_err(|d| d.render(name, src, false))?;
+    Ok((strategy, checked))
+}
+
+/// The game of a strategy's `for GAME` among `games`, every rule's move
+/// checked against that game's moves (an unknown word or a wrong number
+/// of arguments is an error at the rule); `src` is the strategy's text,
+/// for the header's place.
+pub fn resolve(strategy: &Strategy, games: &[Game], src: &str) -> Result<Game, Diagnostic> {
+    let Some(game) = games.iter().copied().find(|g| g.name() == strategy.game) else {
         let at = src.find(&format!("for {}", strategy.game)).unwrap_or(0);
-        let d = Diagnostic::error(
+        let names: Vec<&str> = games.iter().map(|g| g.name()).collect();
+        return Err(Diagnostic::error(
             "strategy-game",
             format!(
                 "no game `{}`; the games are: {}",
                 strategy.game,
-                crate::cards::game_names().join(", ")
+                names.join(", ")
             ),
             Span::new(at, at + 4 + strategy.game.len()),
-        );
-        return Err(d.render(name, src, false));
+        ));
+    };
+    for rule in &strategy.rules {
+        pattern::Pattern::new(&rule.template, game, rule)?;
     }
-    let checked = checks
-        .probe(src, &strategy)
-        .map_err(|d| d.render(name, src, false))?;
-    Ok((strategy, checked))
+    Ok(game)
 }
 
 /// Finds a strategy by name: a path to a `.strat` file, or `NAME` for

@@ -13,7 +13,7 @@ use num_bigint::BigUint;
 pub use crate::diag::Span;
 
 /// A piece of text with its place in the source.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Name {
     /// The text as written (names of up to 24 bytes, nearly all of them,
     /// are kept inline, so reading one allocates nothing).
@@ -312,7 +312,7 @@ pub struct DealPart {
 }
 
 /// A move (LANGUAGE.md §3). Cards and players are names, resolved later.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
     /// What kind of move.
     pub kind: MoveKind,
@@ -321,7 +321,7 @@ pub struct Move {
 }
 
 /// The moves.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum MoveKind {
     /// `announce φ`
     Announce(Formula),
@@ -492,7 +492,7 @@ impl Ask {
 }
 
 /// A comparison operator as written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CmpOp {
     /// `<`
     Lt,
@@ -522,7 +522,7 @@ impl fmt::Display for CmpOp {
 }
 
 /// A formula as written, with spans.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Formula {
     /// The formula's shape.
     pub kind: FormulaKind,
@@ -562,7 +562,7 @@ impl Formula {
 }
 
 /// A group of agents: all of them, or the ones listed in braces.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Group {
     /// No braces: every player.
     All,
@@ -573,7 +573,7 @@ pub enum Group {
 /// The shapes of formulas (LANGUAGE.md §2). The rarer or larger parts
 /// are boxed so that a formula node stays small: a scenario of 1,290
 /// long queries (Russian cards) is a few hundred thousand of them.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum FormulaKind {
     /// `true`, `⊤`
     True,
@@ -668,7 +668,7 @@ pub enum FormulaKind {
 }
 
 /// An integer term as written.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Term {
     /// A number.
     Num(u64, Span),
@@ -694,7 +694,7 @@ impl Term {
 }
 
 /// The values a quantified name ranges over.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Domain {
     /// `0..6`
     Range(u32, u32, Span),

@@ -75,12 +75,14 @@ fn the_psychic_strategy_glimpses_what_it_does_not_know() {
     let m = psychic_match(1);
     let strategy = find(Some(Path::new(SHIPPED_DIR)), "cabo", "psychic").unwrap();
     assert!(strategy.psychic());
-    let legal: Vec<String> = m.legal_moves().into_iter().map(|l| l.text).collect();
+    let moves = m.legal_moves();
+    let legal: Vec<String> = moves.iter().map(|l| l.text.clone()).collect();
     assert!(legal.iter().any(|l| l.starts_with("glimpse 1 2.")));
     let mut session = m.session().clone();
     let table = m.playing().table.clone();
     let mut rng = ChaCha8Rng::seed_from_u64(1);
-    let d = choose(&strategy, &mut session, &table, 0, &legal, &mut rng).unwrap();
+    let game = m.playing().game;
+    let d = choose(&strategy, game, &mut session, &table, 0, &moves, &mut rng).unwrap();
     let chosen = &legal[d.index];
     let slot = chosen.strip_prefix("glimpse 1 ").expect("a glimpse");
     assert!(!ask(m.session(), &format!("Kv1 {slot}")), "{chosen}");

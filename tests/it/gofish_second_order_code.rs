@@ -64,10 +64,11 @@ fn the_codes_second_order_never_gives_up_a_certain_ask_and_the_texts_does() {
             let certain = |x: &str, r: &str| holds(&session, &format!("K_{name} hand_{x}({r})"));
             let decision = choose(
                 seats[me],
+                game.playing().game,
                 &mut session.clone(),
                 &table,
                 me,
-                &legal,
+                &moves,
                 &mut rngs[me],
             )
             .unwrap();

@@ -71,7 +71,8 @@ fn play_both(game: &str, seed: u64, strategies: &[&str]) -> (usize, usize) {
     let (mut moves, mut asked) = (0, 0);
     while let Some(player) = e.current_player() {
         assert_eq!(s.current_player(), Some(player));
-        let legal: Vec<String> = e.legal_moves().into_iter().map(|l| l.text).collect();
+        let offered = e.legal_moves();
+        let legal: Vec<String> = offered.iter().map(|l| l.text.clone()).collect();
         let same: Vec<String> = s.legal_moves().into_iter().map(|l| l.text).collect();
         assert_eq!(legal, same);
         let table = e.playing().table.clone();
@@ -82,10 +83,11 @@ fn play_both(game: &str, seed: u64, strategies: &[&str]) -> (usize, usize) {
         };
         let d = choose(
             &loaded[player],
+            e.playing().game,
             &mut both,
             &table,
             player,
-            &legal,
+            &offered,
             &mut rngs[player],
         )
         .unwrap();

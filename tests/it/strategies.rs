@@ -10,7 +10,7 @@ use dealer::cards::Size;
 use dealer::interp::{Engine, Options, Session};
 
 use crate::naive::{self, NaiveModel};
-use dealer::play::{deal_session, legal_moves, seat_rng};
+use dealer::play::{deal_session, legal_moves, seat_rng, Legal};
 use dealer::strategy::knowledge::Checks;
 use dealer::strategy::{choose, find_with, load, strategy_names, Decision, Strategy};
 use dealer::syntax;
@@ -33,15 +33,11 @@ fn session(src: &str) -> Session {
     deal_session(src, Options::default()).unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// The legal moves of the session's game in its actual state, as the
-/// referee writes them.
-fn legal_texts(session: &Session) -> Vec<String> {
+/// The legal moves of the session's game in its actual state.
+fn legal_of(session: &Session) -> Vec<Legal> {
     let play = session.playing().expect("cards are dealt");
     let referee = play.game.referee().expect("a game with a referee");
     legal_moves(referee, play)
-        .into_iter()
-        .map(|l| l.text)
-        .collect()
 }
 
 /// The model a decision is checked against: the naive reference
@@ -103,14 +99,16 @@ fn decide(
     seed: u64,
 ) -> (Decision, Vec<String>) {
     let referee = referee_of(game).unwrap();
-    let legal = legal_texts(session);
+    let moves = legal_of(session);
+    let legal: Vec<String> = moves.iter().map(|l| l.text.clone()).collect();
     let play = session.playing().unwrap();
+    let game = play.game;
     let me = referee
         .current_player(&play.position())
         .expect("the game goes on");
     let table = play.table.clone();
     let mut rng = seat_rng(seed, me);
-    let d = choose(strategy, session, &table, me, &legal, &mut rng).unwrap();
+    let d = choose(strategy, game, session, &table, me, &moves, &mut rng).unwrap();
     assert!(d.index < legal.len());
     let reference = Reference::of(session);
     for (i, t) in d.trace.iter().enumerate() {
@@ -476,10 +474,28 @@ fn bad_strategies_get_located_errors() {
     // A variable that is also a card name is refused when a game is dealt.
     let s = dealer::strategy::parse("strategy x for gofish\nrule a: ask me x q").unwrap();
     let mut sess = session(GOFISH);
-    let legal = legal_texts(&sess);
+    let legal = legal_of(&sess);
     let table = sess.playing().unwrap().table.clone();
-    let err = choose(&s, &mut sess, &table, 1, &legal, &mut seat_rng(0, 1)).unwrap_err();
+    let game = sess.playing().unwrap().game;
+    let err = choose(&s, game, &mut sess, &table, 1, &legal, &mut seat_rng(0, 1)).unwrap_err();
     assert_eq!(err.code, "strategy-variable");
+    // A rule's move is checked against the game's moves when the strategy
+    // is loaded: an unknown word, or a known one with the wrong arguments.
+    let err = dealer::strategy::vetted("x.strat", "strategy x for gofish\nrule a: pick me c\n")
+        .unwrap_err();
+    assert!(err.contains("`pick` is no move of gofish"), "{err}");
+    assert!(err.contains("x.strat:2:1"), "{err}");
+    assert!(err.contains("ask, draw"), "{err}");
+    let err = dealer::strategy::vetted("x.strat", "strategy x for kemps\nrule a: pick me\n")
+        .unwrap_err();
+    assert!(err.contains("does not fit the move `pick`"), "{err}");
+    assert!(err.contains("pick P C"), "{err}");
+    let err = dealer::strategy::vetted(
+        "x.strat",
+        "strategy x for cabo\nrule a: draw me from: t\n",
+    )
+    .unwrap_err();
+    assert!(err.contains("does not fit the move `draw`"), "{err}");
 }
 
 const KEMPS_BLOCKING: &str = include_str!("../data/kemps-blocking.deal");

@@ -246,7 +246,7 @@ fn check_says_what_it_checked_of_every_shipped_strategy() {
 /// not checked rather than passed off as checked.
 #[test]
 fn a_strategy_of_own_knowledge_passes_and_an_unasked_rule_is_named() {
-    let src = "strategy mine for gofish\nrule sure: ask me x r when K_me hand_x(r) ∧ ¬K_me ¬hand_me(r)\nrule never: pass me when hand_2(Q)\nrule rest: ask me _ _\n";
+    let src = "strategy mine for gofish\nrule sure: ask me x r when K_me hand_x(r) ∧ ¬K_me ¬hand_me(r)\nrule never: reveal me c when hand_2(Q)\nrule rest: ask me _ _\n";
     let (strategy, checked) = vetted_checked("mine.strat", src).unwrap();
     let Checked::Played(checks) = checked else {
         panic!("not tried")
