@@ -10,9 +10,12 @@
 //! - the **template** is a move written as the scenario language writes
 //!   it (`ask me x r`, `ask me x <t,v>`), where `me` is the strategy's
 //!   player, `_` matches anything and every other lower-case word that is
-//!   not a player or card name is a variable. The template is matched
-//!   against the referee's legal moves, so only legal moves are ever
-//!   considered and every variable is bound by the move it matches;
+//!   not a player, card or pile name is a variable. The template is
+//!   checked against the game's moves when the strategy is loaded
+//!   ([`resolve`]) and matched against the referee's legal moves as values
+//!   (each argument a player, card, rank, pile or slot), so only legal
+//!   moves are ever considered and every variable is bound by the move it
+//!   matches;
 //! - the **guard** is any formula of the language, about the bound
 //!   variables, `me` and `others` (the other players, for groups such as
 //!   `E{others}`), with `any(y in DOMAIN: φ)` and `all(y in DOMAIN: φ)` for
@@ -29,9 +32,10 @@
 //! uniformly random legal move. A single legal move (a due draw) is played
 //! without asking the rules.
 //!
-//! This module knows nothing of how a game is run: [`choose`] takes an
-//! [`Oracle`] that answers formulas (a [`Session`](crate::interp::Session)
-//! is one), the legal moves as statements and the player, and returns a
+//! This module knows nothing of how a game is run: [`choose`] takes the
+//! game, an [`Oracle`] that answers formulas (a
+//! [`Session`](crate::interp::Session) is one), the legal moves and the
+//! player, and returns a
 //! [`Decision`] that says which rule fired, on which binding, and which
 //! guards held or failed, so that the REPL can show it and tests can check
 //! every guard against the engine.

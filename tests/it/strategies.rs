@@ -486,15 +486,12 @@ fn bad_strategies_get_located_errors() {
     assert!(err.contains("`pick` is no move of gofish"), "{err}");
     assert!(err.contains("x.strat:2:1"), "{err}");
     assert!(err.contains("ask, draw"), "{err}");
-    let err = dealer::strategy::vetted("x.strat", "strategy x for kemps\nrule a: pick me\n")
-        .unwrap_err();
+    let err =
+        dealer::strategy::vetted("x.strat", "strategy x for kemps\nrule a: pick me\n").unwrap_err();
     assert!(err.contains("does not fit the move `pick`"), "{err}");
     assert!(err.contains("pick P C"), "{err}");
-    let err = dealer::strategy::vetted(
-        "x.strat",
-        "strategy x for cabo\nrule a: draw me from: t\n",
-    )
-    .unwrap_err();
+    let err = dealer::strategy::vetted("x.strat", "strategy x for cabo\nrule a: draw me from: t\n")
+        .unwrap_err();
     assert!(err.contains("does not fit the move `draw`"), "{err}");
 }
 

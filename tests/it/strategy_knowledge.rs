@@ -303,12 +303,26 @@ fn huge_quantifiers_are_refused_fast_with_a_location() {
     );
 }
 
-/// A strategy for a game dealer does not have is refused at its header.
+/// A strategy for a game dealer does not have is refused at its header;
+/// the game is looked up among the games the caller gives (the registry
+/// by default), and the trial games are played only once it is found.
 #[test]
 fn a_strategy_for_no_game_is_refused() {
     let err = vetted("x.strat", "strategy x for chess\nrule a: any\n").unwrap_err();
     assert!(err.contains("no game `chess`"), "{err}");
     assert!(err.contains("x.strat:1:"), "{err}");
+    let free = dealer::cards::game_named("free").unwrap();
+    let checks = dealer::strategy::knowledge::Checks::new(0);
+    let src = "strategy x for gofish\nrule a: ask me x r\n";
+    let err = dealer::strategy::vetted_in(&[free], &checks, "x.strat", src).unwrap_err();
+    assert!(
+        err.contains("no game `gofish`; the games are: free"),
+        "{err}"
+    );
+    let gofish = dealer::cards::game_named("gofish").unwrap();
+    let (_, checked) =
+        dealer::strategy::vetted_in(&[free, gofish], &checks, "x.strat", src).unwrap();
+    assert!(matches!(checked, Checked::Played(_)), "{checked:?}");
 }
 
 /// Random, mutated and truncated strategy files given to `check`, `play`
