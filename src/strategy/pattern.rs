@@ -499,3 +499,159 @@ fn move_pieces(mv: &Move, table: &Table) -> Option<(&'static str, Vec<Piece<Valu
         Move::Announce(_) | Move::Apply(..) => return None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::game_named;
+    use crate::diag::Span;
+
+    /// The table of a dealt scenario of `game`.
+    fn table(src: &str) -> Table {
+        let mut session = crate::interp::Session::new(crate::interp::Options::default());
+        let scenario = crate::syntax::parse(src).unwrap();
+        for s in &scenario.statements {
+            session.execute(s, src).unwrap();
+        }
+        session.finish(Span::new(0, 0)).unwrap();
+        session.playing().unwrap().table.clone()
+    }
+
+    fn rule(src: &str) -> Rule {
+        super::super::parse(&format!("strategy s for x\nrule r: {src}\n"))
+            .unwrap()
+            .rules
+            .remove(0)
+    }
+
+    fn seated(src: &str, game: &str, table: &Table, me: Agent) -> SeatPattern {
+        let r = rule(src);
+        Pattern::new(&r.template, game_named(game).unwrap(), &r)
+            .unwrap()
+            .seated(table, me, &r)
+            .unwrap()
+    }
+
+    fn names(b: &Bindings, table: &Table) -> Vec<(String, String)> {
+        b.iter().map(|(v, x)| (v.clone(), x.name(table))).collect()
+    }
+
+    /// A Go Fish ask binds its asked player to a player and its rank to
+    /// the rank's cards; `me` and a written player are values compared.
+    #[test]
+    fn an_ask_binds_a_player_and_a_rank() {
+        let t = table(
+            "game gofish\nplayers 1 2 3\ndeck ranks A K suits S H\ndeal 1: AS KS | 2: AH | 3: KH\n",
+        );
+        let kings: Vec<Kind> = (0..t.deck.kinds.len())
+            .filter(|&k| t.deck.kinds[k].rank.as_deref() == Some("K"))
+            .collect();
+        let ask = Move::Ask {
+            asker: 0,
+            asked: 2,
+            kinds: kings.clone(),
+        };
+        let b = seated("ask me x r", "gofish", &t, 0)
+            .matches(&ask, &t)
+            .unwrap();
+        assert_eq!(b[0], ("x".to_string(), Value::Player(2)));
+        assert_eq!(b[1], ("r".to_string(), Value::Cards(kings)));
+        assert_eq!(
+            names(&b, &t),
+            [("x".into(), "3".into()), ("r".into(), "K".into())]
+        );
+        // Another seat's `me`, another player, another rank: no match.
+        assert!(seated("ask me x r", "gofish", &t, 1)
+            .matches(&ask, &t)
+            .is_none());
+        assert!(seated("ask me 2 _", "gofish", &t, 0)
+            .matches(&ask, &t)
+            .is_none());
+        assert!(seated("ask me 3 K", "gofish", &t, 0)
+            .matches(&ask, &t)
+            .is_some());
+        assert!(seated("ask me 3 A", "gofish", &t, 0)
+            .matches(&ask, &t)
+            .is_none());
+        // A variable used twice must be bound to the same value.
+        assert!(seated("ask x x _", "gofish", &t, 0)
+            .matches(&ask, &t)
+            .is_none());
+        // A draw is not an ask; `any` is everything.
+        let draw = Move::Draw {
+            player: 0,
+            kind: None,
+            from: t.stock(),
+        };
+        assert!(seated("ask me x r", "gofish", &t, 0)
+            .matches(&draw, &t)
+            .is_none());
+        assert!(seated("draw me", "gofish", &t, 0)
+            .matches(&draw, &t)
+            .is_some());
+        assert_eq!(
+            seated("any", "gofish", &t, 0).matches(&draw, &t),
+            Some(vec![])
+        );
+    }
+
+    /// A set card's pattern `<t,v>` binds the set and the member as
+    /// numbers.
+    #[test]
+    fn a_set_card_binds_its_set_and_member() {
+        let t = table("game kwartet\nplayers 1 2\ndeck sets 1..2 of 2\ndeal 1: <1,1> <2,1> | 2: <1,2> <2,2>\n");
+        let k = t
+            .deck
+            .kinds
+            .iter()
+            .position(|k| k.set == Some((2, 1)))
+            .unwrap();
+        let ask = Move::Ask {
+            asker: 1,
+            asked: 0,
+            kinds: vec![k],
+        };
+        let b = seated("ask me x <t,v>", "kwartet", &t, 1)
+            .matches(&ask, &t)
+            .unwrap();
+        assert_eq!(b[1], ("t".to_string(), Value::Num(2)));
+        assert_eq!(b[2], ("v".to_string(), Value::Num(1)));
+        assert!(seated("ask me x <t,2>", "kwartet", &t, 1)
+            .matches(&ask, &t)
+            .is_none());
+        let b = seated("ask me x c", "kwartet", &t, 1)
+            .matches(&ask, &t)
+            .unwrap();
+        assert_eq!(names(&b, &t)[1], ("c".into(), "<2,1>".into()));
+    }
+
+    /// A move that is not the game's, or has the wrong arguments, is an
+    /// error at the rule; the generic moves fit every game.
+    #[test]
+    fn moves_are_checked_against_the_games_forms() {
+        let kemps = game_named("kemps").unwrap();
+        let check = |src: &str| {
+            let r = rule(src);
+            Pattern::new(&r.template, kemps, &r).map(|_| ())
+        };
+        assert!(check("pick me c").is_ok());
+        assert!(check("newtable").is_ok());
+        assert!(check("draw me from open: t").is_ok());
+        assert!(check("show me -> x c").is_ok());
+        let err = check("pick me").unwrap_err();
+        assert_eq!(err.code, "strategy-move");
+        assert!(
+            err.message.contains("does not fit the move `pick`"),
+            "{}",
+            err.message
+        );
+        let err = check("play me c").unwrap_err();
+        assert!(
+            err.message.contains("`play` is no move of kemps"),
+            "{}",
+            err.message
+        );
+        assert!(check("draw me from: t").is_err());
+        assert!(check("ask me x").is_err());
+    }
+}
