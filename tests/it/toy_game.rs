@@ -5,7 +5,8 @@
 //! scenario written in the generic move form, and the random agent plays
 //! seeded games to their end; the end and the scores are checked against
 //! the rules and the actual world. The game also has a declaration of its
-//! own (`banned C...`), read in the same generic form.
+//! own (`banned C...`), read in the same generic form, and a strategy
+//! written for it is loaded against it and chooses by its rules.
 //!
 //! The rules: two players hold one card each of the values 1 to 6; the
 //! rest is the stock. On a turn a player either takes the top card of the
@@ -655,4 +656,79 @@ fn the_game_has_a_declaration_of_its_own() {
         (code.as_str(), msg.as_str()),
         ("unknown-move", "unknown statement or move `banned`")
     );
+}
+
+/// A strategy for the game: its `for guess` is resolved among the games
+/// the caller gives (the registry does not have it), its moves are
+/// checked against the game's own forms, and, seated with the game as a
+/// value, it matches the game's own moves by their typed arguments.
+#[test]
+fn a_strategy_for_the_game_is_loaded_and_chooses_by_its_rules() {
+    use dealer::strategy::{choose, parse, resolve, vetted};
+    let src = "strategy sure for guess\nrule known: guess me c when any(y in others: K_me hand_y(c))\nrule draw: take me\n";
+    let strategy = parse(src).unwrap();
+    let game: Game = &GUESS;
+    assert!(vetted("sure.strat", src)
+        .unwrap_err()
+        .contains("no game `guess`"));
+    assert_eq!(resolve(&strategy, &[game], src).unwrap().name(), "guess");
+    let wrong = parse("strategy s for guess\nrule r: guess me\n").unwrap();
+    let err = resolve(&wrong, &[game], "").unwrap_err();
+    assert_eq!(err.code, "strategy-move");
+    assert!(
+        err.help.as_deref().unwrap_or("").contains("guess P C"),
+        "{err:?}"
+    );
+
+    let setup = GUESS.setup(1, Size::Teaching);
+    let scenario = syntax::parse(&setup).unwrap();
+    let mut s = session();
+    for stmt in &scenario.statements {
+        s.execute(stmt, &setup).unwrap();
+    }
+    s.finish(syntax::ast::Span::new(0, 0)).unwrap();
+    let play = s.playing().unwrap();
+    let pos = play.position();
+    let me = GUESS.current_player(&pos).unwrap();
+    let table = play.table.clone();
+    let legal: Vec<Legal> = GUESS
+        .legal_moves(&pos)
+        .into_iter()
+        .map(|mv| Legal {
+            text: GUESS.move_text(&table, &mv),
+            mv,
+        })
+        .collect();
+    let guesses = legal.len() - 1;
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let d = choose(
+        &strategy,
+        game,
+        &mut s.clone(),
+        &table,
+        me,
+        &legal,
+        &mut rng,
+    )
+    .unwrap();
+    // At the deal nobody knows the other's card: every guess's guard
+    // fails, each bound to the card it guesses, and the take is played.
+    let known = &d.trace[0];
+    assert_eq!(known.tried.len(), guesses);
+    for t in &known.tried {
+        assert!(!t.held);
+        let Some(GuessMove::Guess(p, k)) = legal[t.index].mv.game::<GuessMove>() else {
+            panic!("not a guess: {}", t.text);
+        };
+        assert_eq!(*p, me);
+        assert_eq!(
+            t.bindings,
+            [("c".to_string(), table.deck.kinds[*k].name.clone())]
+        );
+    }
+    assert_eq!(d.rule.as_deref(), Some("draw"));
+    assert!(matches!(
+        legal[d.index].mv.game::<GuessMove>(),
+        Some(GuessMove::Take(p)) if *p == me
+    ));
 }
