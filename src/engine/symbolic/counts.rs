@@ -38,6 +38,10 @@ pub(crate) fn closure(st: &State, law: &Bdd, start: Bdd, agents: &[usize]) -> Re
     while unchanged < agents.len() {
         let seen = meta.exists(&reached, &st.live_except(st.observed(agents[i])?))?;
         let next = oom(law.and(&seen))?;
+        if next == *law {
+            // Every state θ allows is reached: no step can add one.
+            return Ok(next);
+        }
         if next == reached {
             unchanged += 1;
         } else {

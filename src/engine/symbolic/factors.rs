@@ -57,11 +57,8 @@ pub(crate) struct Factors {
 impl Factors {
     /// The whole law.
     pub fn whole(&self) -> Res<Bdd> {
-        let mut acc = self.deck.clone();
-        for f in self.parts.iter().flatten() {
-            acc = oom(acc.and(f))?;
-        }
-        Ok(acc)
+        let all: Vec<usize> = (0..self.parts.len()).collect();
+        self.touched_law(&all)
     }
 
     /// `Deck ∧` the factors of `locs`, the smallest conjoined first (a
