@@ -539,6 +539,10 @@ impl GameRules for Cabo {
         }
     }
 
+    fn reader_declaration(&self) -> Option<&'static str> {
+        Some(DECLARATIONS[0].word)
+    }
+
     /// A psychic player's strategy may read any card: it glimpses.
     fn reads_beyond_knowledge(&self, table: &Table, player: Agent) -> bool {
         psychic(table).contains(&player)
@@ -619,7 +623,7 @@ impl GameRules for Cabo {
             parts,
             stock: cards.collect(),
             opening,
-            psychic: Vec::new(),
+            declarations: Vec::new(),
         }
     }
 

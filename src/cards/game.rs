@@ -92,6 +92,14 @@ pub trait GameRules: Sync + fmt::Debug {
         false
     }
 
+    /// The game's declaration that lets a seated player read beyond what
+    /// it knows (the Cabo-like game's `psychic`): a play agent that needs
+    /// it has its player declared so when it is seated; `None` when the
+    /// game has none.
+    fn reader_declaration(&self) -> Option<&'static str> {
+        None
+    }
+
     /// The game's move with `word` and `args` (read by its
     /// [`MoveForm`]), as the game's own type; `None` for a word it does
     /// not define.

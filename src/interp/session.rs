@@ -447,6 +447,101 @@ impl Session {
         result
     }
 
+    /// Sets the table from a typed deal (a referee's seeded deal, or one
+    /// of a test's own): the game (one this session knows, [`GAMES`] or
+    /// those given to [`Session::with_games`]), the players, the game's
+    /// declarations, the deck, `uncounted`, the cards at each place and
+    /// the stock, then the opening moves, each played as a resolved move.
+    /// Nothing is printed or parsed: the session ends exactly as the
+    /// deal's text ([`Deal::to_text`]) executed statement by statement
+    /// leaves it. Only a fresh session is dealt; on error the session is
+    /// as it was.
+    ///
+    /// [`GAMES`]: crate::cards::GAMES
+    /// [`Deal::to_text`]: crate::cards::Deal::to_text
+    pub fn deal(&mut self, deal: &crate::cards::Deal) -> Result<Vec<Output>, Diagnostic> {
+        let at = Span::new(0, 0);
+        if self.play.is_some() || self.setup.players.is_some() || self.setup.deck.is_some() {
+            return Err(Diagnostic::error(
+                "already-dealt",
+                "this session's table is already set",
+                at,
+            )
+            .with_help("deal a game into a new session"));
+        }
+        let before = self.clone();
+        let result = self.deal_fresh(deal, at);
+        if result.is_err() {
+            *self = before;
+        }
+        result
+    }
+
+    /// [`Session::deal`] on a fresh session (left half-dealt on error).
+    fn deal_fresh(
+        &mut self,
+        deal: &crate::cards::Deal,
+        at: Span,
+    ) -> Result<Vec<Output>, Diagnostic> {
+        let name = |text: &str| Name {
+            text: text.into(),
+            span: at,
+        };
+        let mut kinds = vec![
+            StatementKind::Game(name(&deal.game)),
+            StatementKind::Players(deal.players.iter().map(|p| name(p)).collect()),
+        ];
+        if deal.uncounted {
+            kinds.push(StatementKind::Uncounted);
+        }
+        if !deal.parts.is_empty() {
+            kinds.push(StatementKind::Deal(
+                deal.parts
+                    .iter()
+                    .map(|(place, cards)| ast::DealPart {
+                        location: name(place),
+                        cards: cards.iter().map(|c| name(c)).collect(),
+                    })
+                    .collect(),
+            ));
+        }
+        if !deal.stock.is_empty() {
+            kinds.push(StatementKind::Stock(
+                deal.stock.iter().map(|c| name(c)).collect(),
+            ));
+        }
+        for kind in &kinds {
+            declare_into(&mut self.setup, kind, at)?;
+            if matches!(kind, StatementKind::Players(_)) {
+                for d in &deal.declarations {
+                    let args = d.seats.iter().map(|&s| name(&deal.players[s])).collect();
+                    self.declare_for_game(name(&d.word), args, at)?;
+                }
+                if !deal.deck.kinds.is_empty() {
+                    self.setup.deck = Some((deal.deck.clone(), at));
+                }
+            }
+        }
+        self.finish(at)?;
+        let mut outputs = Vec::new();
+        for opening in &deal.opening {
+            let play = self.play.as_ref().ok_or_else(|| {
+                Diagnostic::error("not-dealt", "the deal has no players or no deck", at)
+            })?;
+            let mv = match opening {
+                crate::cards::Opening::Peek { player, place } => Move::Peek {
+                    player: play.table.player(&name(
+                        deal.players.get(*player).map_or("", String::as_str),
+                    ))?,
+                    slot: play.table.slot(&name(place))?,
+                },
+            };
+            let text = play.game.move_text(&play.table, &mv);
+            outputs.extend(self.apply(&mv, &text)?);
+        }
+        Ok(outputs)
+    }
+
     /// Ends a scenario: deals the cards if no statement did, so that a
     /// scenario of declarations alone still has its deal checked.
     pub fn finish(&mut self, at: Span) -> Result<(), Diagnostic> {
