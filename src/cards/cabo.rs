@@ -26,7 +26,8 @@ use crate::engine::{Agent, Backend, Event, EventModel, Formula, Kind, Loc, Post,
 use super::deal::Deal;
 use super::game::GameRules;
 use super::generic::{generic, generic_event_models};
-use super::referee::{best, shuffled, HandFacts, Position, Size, ViewStyle};
+use super::referee::{best, shuffled, Position, Size};
+use super::view::{knows_value, others, slots, About, Fact, GameView};
 use super::rules::{
     actual_cards, check_turn, describe_location, describe_player, hand_size, holds, Arg, ArgKind,
     DeclarationForm, GameAction, GameState, Move, MoveForm, Outcome, Refusal,
@@ -577,12 +578,8 @@ impl GameRules for Cabo {
     }
 
     // The referee.
-    fn view_style(&self) -> ViewStyle {
-        ViewStyle {
-            hand: HandFacts::Nothing,
-            slots: true,
-            ..ViewStyle::default()
-        }
+    fn view(&self) -> Option<&dyn GameView> {
+        Some(self)
     }
 
     fn deal(&self, seed: u64, size: Size) -> Deal {
@@ -692,5 +689,83 @@ impl GameRules for Cabo {
     /// The lowest sum wins.
     fn winners(&self, pos: &Position) -> Vec<Agent> {
         best(&self.scores(pos), false)
+    }
+}
+
+/// The Cabo-like game's knowledge views: nothing about a hand as a whole,
+/// and what is known of each slot's card, to depth 3.
+impl GameView for Cabo {
+    fn hand(&self, _table: &Table, _who: About) -> Vec<Fact> {
+        Vec::new()
+    }
+
+    /// Depth 1 and 2: the slots whose card `me` knows, and the slots `me`
+    /// knows an opponent knows.
+    fn first_order(&self, pos: &Position, me: Agent) -> Vec<Fact> {
+        let table = pos.table;
+        let m = &table.players[me];
+        let mut facts = Vec::new();
+        for (_, loc, slot) in slots(table) {
+            facts.push(Fact {
+                about: "depth 1".into(),
+                label: "you know the card in".into(),
+                item: slot.clone(),
+                formula: knows_value(table, me, loc),
+                text: format!("Kv_{m} {slot}"),
+            });
+            for q in others(table, me) {
+                let n = &table.players[q];
+                facts.push(Fact {
+                    about: "depth 2".into(),
+                    label: format!("you know player {n} knows the card in"),
+                    item: slot.clone(),
+                    formula: Formula::K(me, Box::new(knows_value(table, q, loc))),
+                    text: format!("K_{m} Kv_{n} {slot}"),
+                });
+            }
+        }
+        facts
+    }
+
+    /// Depths 1-3 about `me`'s slots from opponent `q`'s side.
+    fn second_order(&self, pos: &Position, me: Agent, q: Agent) -> Vec<Fact> {
+        let table = pos.table;
+        let (m, n) = (&table.players[me], &table.players[q]);
+        let about = format!("player {n}");
+        let k = |p: Agent, phi: Formula| Formula::K(p, Box::new(phi));
+        let mut facts = Vec::new();
+        for (owner, loc, slot) in slots(table) {
+            if owner != me {
+                continue;
+            }
+            let kv = |p: Agent| knows_value(table, p, loc);
+            for (label, formula, text) in [
+                ("knows the card in your", kv(q), format!("Kv_{n} {slot}")),
+                (
+                    "knows you know the card in your",
+                    k(q, kv(me)),
+                    format!("K_{n} Kv_{m} {slot}"),
+                ),
+                (
+                    "you know it knows the card in your",
+                    k(me, kv(q)),
+                    format!("K_{m} Kv_{n} {slot}"),
+                ),
+                (
+                    "knows you know it knows your",
+                    k(q, k(me, kv(q))),
+                    format!("K_{n} K_{m} Kv_{n} {slot}"),
+                ),
+            ] {
+                facts.push(Fact {
+                    about: about.clone(),
+                    label: label.into(),
+                    item: slot.clone(),
+                    formula,
+                    text,
+                });
+            }
+        }
+        facts
     }
 }

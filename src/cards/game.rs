@@ -20,7 +20,8 @@ use crate::syntax::ast::{Name, Span};
 use super::deal::Deal;
 use super::deck::{CardKind, Deck};
 use super::generic::{self, generic, generic_event_models};
-use super::referee::{best, move_text, Position, Size, ViewStyle, MOVE_LIMIT};
+use super::referee::{best, move_text, Position, Size, MOVE_LIMIT};
+use super::view::GameView;
 use super::rules::{
     Arg, ArgKind, DeclarationForm, GameAction, GameState, Move, MoveForm, Outcome, Refusal,
 };
@@ -242,10 +243,11 @@ pub trait GameRules: Sync + fmt::Debug {
         0
     }
 
-    /// What play's knowledge views ask about a player in this game (the
-    /// facts are formulas the engine decides; this only says which).
-    fn view_style(&self) -> ViewStyle {
-        ViewStyle::default()
+    /// The game's knowledge views (what play's `know` and `known` list:
+    /// formulas the engine decides), or `None` for the facts about each
+    /// card of each hand ([`CARDS`](super::view::CARDS)).
+    fn view(&self) -> Option<&dyn GameView> {
+        None
     }
 }
 

@@ -33,7 +33,8 @@ use super::deck::Deck;
 use super::events;
 use super::game::GameRules;
 use super::generic::{generic, generic_event_models};
-use super::referee::{books_laid, shuffled, HandFacts, Position, Size, ViewStyle};
+use super::referee::{books_laid, shuffled, Position, Size};
+use super::view::{ranks_held, About, Fact, GameView};
 use super::rules::{
     actual_cards, describe_player, foreign, holds, not_in_game, Arg, ArgKind, GameAction,
     GameState, Move, MoveForm, Outcome, Refusal,
@@ -648,14 +649,8 @@ impl GameRules for Kemps {
     }
 
     // The referee.
-    fn view_style(&self) -> ViewStyle {
-        ViewStyle {
-            hand: HandFacts::Ranks {
-                at_least: 2,
-                verb: "collect",
-            },
-            ..ViewStyle::default()
-        }
+    fn view(&self) -> Option<&dyn GameView> {
+        Some(self)
     }
 
     fn deal(&self, seed: u64, size: Size) -> Deal {
@@ -753,4 +748,12 @@ fn has_kemps(pos: &Position, p: Agent) -> bool {
             .ranks()
             .iter()
             .any(|(_, kinds)| kinds.iter().all(|&k| hand[k] == copies[k]))
+}
+
+/// Kemps' knowledge views: for each value, whether a hand collects two
+/// or more of it, or holds none.
+impl GameView for Kemps {
+    fn hand(&self, table: &Table, who: About) -> Vec<Fact> {
+        ranks_held(table, who, 2, "collect")
+    }
 }

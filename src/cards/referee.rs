@@ -147,37 +147,6 @@ pub fn to_move(
     referee.current_player(pos)
 }
 
-/// Which facts play's knowledge views list for a game.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ViewStyle {
-    /// The facts about each hand.
-    pub hand: HandFacts,
-    /// Facts about the slots (what is known of each slot's card, to depth 3).
-    pub slots: bool,
-    /// Facts about the teams (`partner(P)`).
-    pub teams: bool,
-}
-
-/// The facts about a hand that play's knowledge views list.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum HandFacts {
-    /// For each card: the hand holds it (Kwartet's card locations).
-    #[default]
-    Cards,
-    /// For each rank: the hand holds at least `at_least` of it (said with
-    /// `verb`: Go Fish's "hold", Kemps' "collect"), or holds none.
-    Ranks {
-        /// The count that makes the fact.
-        at_least: u32,
-        /// The verb in the view (`hold`, `collect`).
-        verb: &'static str,
-    },
-    /// For each suit: the hand holds none of it (Königrufen).
-    Suits,
-    /// Nothing about the hand as a whole (the Cabo-like game's slots).
-    Nothing,
-}
-
 /// The players with the highest (`high`) or lowest score.
 pub fn best(scores: &[i64], high: bool) -> Vec<Agent> {
     let target = if high {

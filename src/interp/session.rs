@@ -1334,7 +1334,7 @@ impl Session {
             })?;
         let about = move_cards(
             &play.table,
-            &source,
+            &mv,
             &play.model.actual_cards(),
             &out.model.actual_cards(),
         );
@@ -1599,8 +1599,6 @@ fn after_start(span: Span) -> Diagnostic {
 fn empty_state() -> GameState {
     GameState {
         turn: 0,
-        pending: Vec::new(),
-        pass_after: false,
         stock_order: Vec::new(),
         fixed: 0,
         seed: 0,
@@ -1724,40 +1722,15 @@ fn compare<T: Ord>(op: CmpOp, left: &T, right: &T) -> bool {
 
 /// Refuses a statement that lists worlds (`what`) on a model whose worlds
 /// cannot be listed (a large symbolic model).
-/// The card kinds a move is about: those its text names (a card, or a
-/// rank such as `K` for every king; player and location names left out),
+/// The card kinds a move is about: those it names ([`Move::cards`]),
 /// then those whose place in the actual world it changed.
 fn move_cards(
     table: &crate::cards::Table,
-    text: &str,
+    mv: &Move,
     before: &crate::engine::Allocation,
     after: &crate::engine::Allocation,
 ) -> Vec<crate::engine::Kind> {
-    let mut out: Vec<crate::engine::Kind> = Vec::new();
-    let words = text
-        .split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | ',' | ';'))
-        .filter(|w| !w.is_empty())
-        .skip(1);
-    for word in words {
-        if table.find_player(word).is_some() || table.find_location(word).is_some() {
-            continue;
-        }
-        let name = Name {
-            text: word.into(),
-            span: Span::default(),
-        };
-        let kinds = table.deck.pattern(&name).or_else(|_| {
-            table.deck.pattern(&Name {
-                text: format!("{word}*").into(),
-                span: Span::default(),
-            })
-        });
-        for k in kinds.unwrap_or_default() {
-            if !out.contains(&k) {
-                out.push(k);
-            }
-        }
-    }
+    let mut out = mv.cards(table);
     let kinds = table.deck.kinds.len();
     for k in 0..kinds {
         let moved = before.iter().zip(after).any(|(b, a)| b.get(k) != a.get(k));
@@ -1859,7 +1832,15 @@ fn expect(
                     format!("{} has no referee, so no score", scope.game.name()),
                     span,
                 )
-                .with_help("scores are kept by the referees of gofish, kwartet, kemps, konigrufen and cabo")
+                .with_help(format!(
+                    "scores are kept by the games that have a referee: {}",
+                    crate::cards::GAMES
+                        .iter()
+                        .filter(|g| g.referee().is_some())
+                        .map(|g| g.name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
             })?;
             if check {
                 return Ok(None);

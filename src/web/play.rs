@@ -275,15 +275,15 @@ impl WebGame {
                 }
             })
             .collect();
-        let facts = |f: fn(&crate::cards::Table, &str, Player) -> Vec<views::Fact>| {
-            views::holding(g, f(table, g.game(), self.me))
+        let facts = |f: fn(crate::cards::Game, &crate::cards::Position, Player) -> Vec<views::Fact>| {
+            views::holding(g, f(g.rules(), &g.position(), self.me))
                 .map(|kept| {
                     kept.into_iter()
                         .map(|f| Known {
                             about: f.about,
                             label: f.label,
                             item: f.item,
-                            formula: f.formula,
+                            formula: f.text,
                         })
                         .collect::<Vec<_>>()
                 })
