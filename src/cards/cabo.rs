@@ -24,15 +24,15 @@ use std::rc::Rc;
 use crate::engine::{Agent, Backend, Event, EventModel, Formula, Kind, Loc, Post, Relation};
 
 use super::deal::Deal;
-use super::game::GameRules;
+use super::game::{GameRules, Referee};
 use super::generic::{generic, generic_event_models};
 use super::referee::{best, shuffled, Position, Size};
-use super::view::{knows_value, others, slots, About, Fact, GameView};
 use super::rules::{
     actual_cards, check_turn, describe_location, describe_player, hand_size, holds, Arg, ArgKind,
     DeclarationForm, GameAction, GameState, Move, MoveForm, Outcome, Refusal,
 };
 use super::table::{LocKind, Table};
+use super::view::{knows_value, others, slots, About, Fact, GameView};
 
 /// The slots each player has.
 pub const SLOTS: u32 = 4;
@@ -499,7 +499,7 @@ pub fn event_models(table: &Table, mv: &Move, label: &str) -> Result<Vec<EventMo
 pub struct Cabo;
 
 impl GameRules for Cabo {
-    fn referee(&self) -> Option<&dyn GameRules> {
+    fn referee(&self) -> Option<&dyn Referee> {
         Some(self)
     }
 
@@ -581,7 +581,9 @@ impl GameRules for Cabo {
     fn view(&self) -> Option<&dyn GameView> {
         Some(self)
     }
+}
 
+impl Referee for Cabo {
     fn deal(&self, seed: u64, size: Size) -> Deal {
         // At the report's size the players do not count cards, as in the
         // report ("none of the agents count cards"): 13^16 worlds at the

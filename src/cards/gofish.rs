@@ -25,15 +25,15 @@ use super::books;
 use super::deal::Deal;
 use super::deck::{normalise, Deck};
 use super::events;
-use super::game::GameRules;
+use super::game::{GameRules, Referee};
 use super::generic::{generic, generic_event_models};
 use super::referee::{books_laid, dealt, Position, Size};
-use super::view::{ranks_held, About, Fact, GameView};
 use super::rules::{
     actual_cards, check_asks_another, check_turn, describe_player, hand_size, GameState, Move,
     Outcome, Refusal,
 };
 use super::table::Table;
+use super::view::{ranks_held, About, Fact, GameView};
 
 /// Plays a move by the rules of Go Fish.
 pub fn play(
@@ -438,7 +438,7 @@ impl GameRules for GoFish {
         event_models(table, mv, label)
     }
 
-    fn referee(&self) -> Option<&dyn GameRules> {
+    fn referee(&self) -> Option<&dyn Referee> {
         Some(self)
     }
 
@@ -464,7 +464,9 @@ impl GameRules for GoFish {
     fn view(&self) -> Option<&dyn GameView> {
         Some(self)
     }
+}
 
+impl Referee for GoFish {
     fn deal(&self, seed: u64, size: Size) -> Deal {
         let (deck, hand) = match size {
             Size::Full => (
@@ -490,7 +492,12 @@ impl GameRules for GoFish {
         if self.is_terminal(pos) {
             return None;
         }
-        Some(pending(pos.state).first().copied().unwrap_or(pos.state.turn))
+        Some(
+            pending(pos.state)
+                .first()
+                .copied()
+                .unwrap_or(pos.state.turn),
+        )
     }
 
     /// The due draw, or an ask of another player who holds cards for each

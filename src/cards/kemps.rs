@@ -31,15 +31,15 @@ use crate::engine::{Agent, Backend, Event, EventModel, Formula, Kind, Loc, Post}
 use super::deal::Deal;
 use super::deck::Deck;
 use super::events;
-use super::game::GameRules;
+use super::game::{GameRules, Referee};
 use super::generic::{generic, generic_event_models};
 use super::referee::{books_laid, shuffled, Position, Size};
-use super::view::{ranks_held, About, Fact, GameView};
 use super::rules::{
     actual_cards, describe_player, foreign, holds, not_in_game, Arg, ArgKind, GameAction,
     GameState, Move, MoveForm, Outcome, Refusal,
 };
 use super::table::{LocKind, Table};
+use super::view::{ranks_held, About, Fact, GameView};
 
 /// The moves of Kemps.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -598,7 +598,7 @@ fn face_up(table: &Table, to: Loc, name: &str) -> EventModel {
 pub struct Kemps;
 
 impl GameRules for Kemps {
-    fn referee(&self) -> Option<&dyn GameRules> {
+    fn referee(&self) -> Option<&dyn Referee> {
         Some(self)
     }
 
@@ -652,7 +652,9 @@ impl GameRules for Kemps {
     fn view(&self) -> Option<&dyn GameView> {
         Some(self)
     }
+}
 
+impl Referee for Kemps {
     fn deal(&self, seed: u64, size: Size) -> Deal {
         let deck = match size {
             Size::Full => Deck::ranks_suits(&["2", "3", "4", "5", "6"], &['S', 'H', 'D', 'C']),

@@ -27,15 +27,15 @@ use crate::syntax::ast::Name;
 
 use super::deal::Deal;
 use super::deck::{tarock_ranks, CardKind, Deck};
-use super::game::GameRules;
+use super::game::{GameRules, Referee};
 use super::generic::{generic, generic_event_models};
 use super::referee::{dealt, Position, Size};
-use super::view::{suits_lacked, About, Fact, GameView};
 use super::rules::{
     actual_cards, check_turn, describe_player, foreign, holds, Arg, ArgKind, GameAction, GameState,
     Move, MoveForm, Outcome, Refusal,
 };
 use super::table::{LocKind, Table};
+use super::view::{suits_lacked, About, Fact, GameView};
 
 /// The moves of Königrufen.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -560,10 +560,16 @@ impl GameRules for Konigrufen {
         &["partner", "highest"]
     }
 
-    fn referee(&self) -> Option<&dyn GameRules> {
+    fn referee(&self) -> Option<&dyn Referee> {
         Some(self)
     }
 
+    fn view(&self) -> Option<&dyn GameView> {
+        Some(self)
+    }
+}
+
+impl Referee for Konigrufen {
     // The referee.
     fn card_points(&self, card: &CardKind) -> i64 {
         card_points(card)
@@ -573,10 +579,6 @@ impl GameRules for Konigrufen {
     fn card_strength(&self, card: &CardKind) -> i64 {
         let (suit, n) = strength(card);
         i64::from(n) + if suit == 'T' { 100 } else { 0 }
-    }
-
-    fn view(&self) -> Option<&dyn GameView> {
-        Some(self)
     }
 
     fn deal(&self, seed: u64, size: Size) -> Deal {

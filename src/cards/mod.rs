@@ -24,7 +24,7 @@ pub mod view;
 
 pub use deal::{Deal, Opening};
 pub use deck::{CardKind, Deck};
-pub use game::{game_named, game_names, read_move, Game, GameRules, GAMES};
+pub use game::{game_named, game_names, read_move, Game, GameRules, Referee, GAMES};
 pub use referee::{stopped, to_move, Position, Size, MOVE_LIMIT};
 pub use rules::{Arg, ArgKind, Extra, GameAction, GameState, Move, MoveForm, Outcome, Refusal};
 pub use table::{LocKind, Location, Table};

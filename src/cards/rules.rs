@@ -8,9 +8,7 @@ use std::any::Any;
 use std::fmt;
 use std::rc::Rc;
 
-use crate::engine::{
-    Agent, Atom, Backend, EngineError, EventId, EventModel, Formula, Kind, Loc,
-};
+use crate::engine::{Agent, Atom, Backend, EngineError, EventId, EventModel, Formula, Kind, Loc};
 
 use super::table::Table;
 

@@ -144,7 +144,11 @@ pub fn ranks_held(table: &Table, who: About, at_least: u32, verb: &str) -> Vec<F
 /// For each suit: the hand holds none of it.
 pub fn suits_lacked(table: &Table, who: About) -> Vec<Fact> {
     let (hand, name) = hand_name(table, who.owner);
-    let label = if who.yours() { "lack suit" } else { "lacks suit" };
+    let label = if who.yours() {
+        "lack suit"
+    } else {
+        "lacks suit"
+    };
     let mut suits: Vec<char> = Vec::new();
     for k in &table.deck.kinds {
         if let Some(s) = k.suit {

@@ -530,13 +530,13 @@ impl Session {
             })?;
             let mv = match opening {
                 crate::cards::Opening::Peek { player, place } => Move::Peek {
-                    player: play.table.player(&name(
-                        deal.players.get(*player).map_or("", String::as_str),
-                    ))?,
+                    player: play
+                        .table
+                        .player(&name(deal.players.get(*player).map_or("", String::as_str)))?,
                     slot: play.table.slot(&name(place))?,
                 },
             };
-            let text = play.game.move_text(&play.table, &mv);
+            let text = crate::cards::referee::move_text(&play.table, &mv);
             outputs.extend(self.apply(&mv, &text)?);
         }
         Ok(outputs)
@@ -1299,7 +1299,7 @@ impl Session {
 
     /// Plays a resolved move of the current game, as the statement `text`
     /// plays it: `text` is the move as the scenario language writes it
-    /// (the referee's [`crate::cards::GameRules::move_text`], or the line a
+    /// (the referee's [`crate::cards::Referee::move_text`], or the line a
     /// person typed), which names its events and is what the move's
     /// [`Output::Moved`] and a refusal quote. On refusal (the rules quoted)
     /// the session is as it was.

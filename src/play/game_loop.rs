@@ -14,7 +14,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::cards::referee::final_expectations;
 use crate::cards::{
-    game_named, game_names, stopped, to_move, Deal as CardDeal, Game, GameRules, Move, Position,
+    game_named, game_names, stopped, to_move, Deal as CardDeal, Game, Move, Position, Referee,
     Size, GAMES,
 };
 use crate::diag::{Diagnostic, Span};
@@ -56,7 +56,7 @@ pub type Lookup<'a> = dyn FnMut(&str) -> Result<Box<dyn Agent>, String> + 'a;
 pub struct GameOutcome {
     /// Each seat's score.
     pub scores: Vec<i64>,
-    /// The seats that won, as the game says ([`GameRules::winners`]: the
+    /// The seats that won, as the game says ([`Referee::winners`]: the
     /// Cabo-like game's lowest score wins).
     pub winners: Vec<usize>,
     /// The moves played (draws included).
@@ -83,7 +83,7 @@ pub struct Played {
 /// A game being played: the session, the seats and the moves so far.
 pub struct Match {
     game: Game,
-    referee: &'static dyn GameRules,
+    referee: &'static dyn Referee,
     seed: u64,
     /// The deal in the game's header (`size full`).
     deal: String,
@@ -116,7 +116,7 @@ pub fn playable() -> Vec<&'static str> {
 
 /// A game that can be played and its referee, or why not (no such game,
 /// or one with no referee), naming the games that can be played.
-pub fn refereed(game: &str) -> Result<(Game, &'static dyn GameRules), String> {
+pub fn refereed(game: &str) -> Result<(Game, &'static dyn Referee), String> {
     let rules = game_named(game).ok_or_else(|| {
         format!(
             "no game `{game}`; the games are: {}",
@@ -128,7 +128,7 @@ pub fn refereed(game: &str) -> Result<(Game, &'static dyn GameRules), String> {
 
 /// The referee of `game`, or why it cannot be played (it has none),
 /// naming dealer's games that can be.
-pub fn referee_of(game: Game) -> Result<&'static dyn GameRules, String> {
+pub fn referee_of(game: Game) -> Result<&'static dyn Referee, String> {
     game.referee().ok_or_else(|| {
         format!(
             "{} has no referee, so it can be replayed but not played; the games to play are: {}",
@@ -408,7 +408,7 @@ impl Match {
     }
 
     /// Ends the game after `cap` moves instead of at the game's own limit
-    /// ([`GameRules::limit`]); `None` restores the game's limit.
+    /// ([`Referee::limit`]); `None` restores the game's limit.
     pub fn set_move_cap(&mut self, cap: Option<usize>) {
         self.cap = cap;
     }
@@ -625,7 +625,7 @@ impl Match {
 /// The legal moves of a session's game in its actual state, each with its
 /// statement (also for a session that is not a [`Match`], such as the
 /// REPL's).
-pub fn legal_moves(referee: &dyn GameRules, play: &Playing) -> Vec<Legal> {
+pub fn legal_moves(referee: &dyn Referee, play: &Playing) -> Vec<Legal> {
     referee
         .legal_moves(&play.position())
         .into_iter()

@@ -8,7 +8,7 @@ use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
 use crate::cards::deck::{CardKind, Deck};
-use crate::cards::{game_named, GameRules, Table};
+use crate::cards::{game_named, Referee, Table};
 use crate::diag::Diagnostic;
 use crate::interp::Session;
 use crate::syntax::ast::{CmpOp, Formula, FormulaKind, Name};
@@ -362,7 +362,7 @@ struct Asker<'a> {
     /// Each instance asked, by its text, and its answer.
     cache: HashMap<String, bool>,
     seat: &'a Seated,
-    referee: Option<&'a dyn GameRules>,
+    referee: Option<&'a dyn Referee>,
 }
 
 impl Asker<'_> {

@@ -5,7 +5,7 @@
 //! expectation holding.
 
 use dealer::cards::referee::final_expectations;
-use dealer::cards::{game_named, GameRules, Size};
+use dealer::cards::{game_named, Referee, Size};
 use dealer::diag::Span;
 use dealer::interp::{Engine, Options, Output, Session};
 use dealer::syntax;
@@ -22,7 +22,7 @@ struct Played {
     winners: Vec<usize>,
 }
 
-fn referee(game: &str) -> &'static dyn GameRules {
+fn referee(game: &str) -> &'static dyn Referee {
     game_named(game)
         .and_then(|g| g.referee())
         .unwrap_or_else(|| panic!("{game} has a referee"))
@@ -665,5 +665,7 @@ fn a_typed_deal_deals_what_its_text_deals() {
     let d = session.deal(&wrong).unwrap_err();
     assert!(d.message.contains("nowhere"), "{}", d.message);
     assert!(session.playing().is_none());
-    session.deal(&gofish).expect("the session is as fresh as before");
+    session
+        .deal(&gofish)
+        .expect("the session is as fresh as before");
 }

@@ -23,16 +23,16 @@ use dealer::cards::generic::generic;
 use dealer::cards::referee::dealt;
 use dealer::cards::rules::DeclarationForm;
 use dealer::cards::rules::{check_turn, describe_player};
+use dealer::cards::view::{cards_held, About};
 use dealer::cards::Deck;
 use dealer::cards::{
     Arg, ArgKind, Deal, Game, GameAction, GameRules, GameState, Move, MoveForm, Outcome, Position,
-    Refusal, Size, Table,
+    Referee, Refusal, Size, Table,
 };
+use dealer::cards::{Fact, GameView};
 use dealer::engine::{Agent, Event, EventModel, Formula, Kind};
 use dealer::interp::{Options, Output, Session};
 use dealer::play::agent::Legal;
-use dealer::cards::view::{cards_held, About};
-use dealer::cards::{Fact, GameView};
 use dealer::play::views;
 use dealer::play::{Agent as _, Match, RandomAgent, View};
 use dealer::syntax;
@@ -277,10 +277,16 @@ impl GameRules for Guess {
         }
     }
 
-    fn referee(&self) -> Option<&dyn GameRules> {
+    fn referee(&self) -> Option<&dyn Referee> {
         Some(self)
     }
 
+    fn view(&self) -> Option<&dyn GameView> {
+        Some(self)
+    }
+}
+
+impl Referee for Guess {
     fn deal(&self, seed: u64, _size: Size) -> Deal {
         dealt("guess", &["1", "2"], Deck::values(1..=6, 1), 1, seed)
     }
@@ -308,10 +314,6 @@ impl GameRules for Guess {
         (0..2)
             .map(|p| i64::from(winner(pos.state) == Some(p)))
             .collect()
-    }
-
-    fn view(&self) -> Option<&dyn GameView> {
-        Some(self)
     }
 }
 
@@ -712,7 +714,10 @@ fn a_match_plays_the_game_of_this_file_and_shows_its_view() {
                 _ => None,
             })
             .collect();
-        assert!(expects.len() > 2 && expects.iter().all(|&h| h), "seed {seed}");
+        assert!(
+            expects.len() > 2 && expects.iter().all(|&h| h),
+            "seed {seed}"
+        );
 
         // The view: every candidate fact, decided by the engine on its
         // formula, agrees with its text asked as a query.
@@ -731,8 +736,7 @@ fn a_match_plays_the_game_of_this_file_and_shows_its_view() {
                     let last = &m.history().last().unwrap().text;
                     let card = last.rsplit(' ').next().unwrap();
                     assert!(
-                        kept.iter()
-                            .any(|f| f.label == "holds" && f.item == card),
+                        kept.iter().any(|f| f.label == "holds" && f.item == card),
                         "seed {seed}: {last}\n{lines}"
                     );
                 }
