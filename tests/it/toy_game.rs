@@ -748,3 +748,27 @@ fn a_match_plays_the_game_of_this_file_and_shows_its_view() {
     }
     assert!(ended[1] > 0, "some game has a winner: {ended:?}");
 }
+
+/// An agent that looks at cards unnoticed (the shipped psychic strategy)
+/// needs a game with a declaration for such players: seated at this game,
+/// which has none, it is refused with the reason, and the match is as it
+/// was (no seat taken, the same deal).
+#[test]
+fn a_glimpsing_agent_is_refused_by_a_game_without_such_players() {
+    use dealer::strategy::agent::StrategyAgent;
+    let game: Game = &GUESS;
+    let mut m = Match::of(game, 3, Size::Teaching, Options::default()).unwrap();
+    let psychic = dealer::strategy::find(None, "cabo", "psychic").unwrap();
+    let glimpsing = StrategyAgent::new(psychic);
+    assert!(dealer::play::Agent::psychic(&glimpsing));
+    let before = m.session().clone();
+    let err = m
+        .seat_agents(vec![Box::new(RandomAgent), Box::new(glimpsing)], None)
+        .unwrap_err();
+    assert_eq!(
+        err,
+        "the agent of player 2 looks at cards unnoticed, and Guess has no such players"
+    );
+    assert!(m.seats().is_empty());
+    crate::common::assert_unchanged(&before, m.session());
+}
