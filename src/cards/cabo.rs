@@ -24,14 +24,15 @@ use std::rc::Rc;
 use crate::engine::{Agent, Backend, Event, EventModel, Formula, Kind, Loc, Post, Relation};
 
 use super::deal::Deal;
-use super::game::GameRules;
+use super::game::{GameRules, Referee};
 use super::generic::{generic, generic_event_models};
-use super::referee::{best, shuffled, HandFacts, Position, Size, ViewStyle};
+use super::referee::{best, shuffled, Position, Size};
 use super::rules::{
     actual_cards, check_turn, describe_location, describe_player, hand_size, holds, Arg, ArgKind,
     DeclarationForm, GameAction, GameState, Move, MoveForm, Outcome, Refusal,
 };
 use super::table::{LocKind, Table};
+use super::view::{knows_value, others, slots, About, Fact, GameView};
 
 /// The slots each player has.
 pub const SLOTS: u32 = 4;
@@ -498,7 +499,7 @@ pub fn event_models(table: &Table, mv: &Move, label: &str) -> Result<Vec<EventMo
 pub struct Cabo;
 
 impl GameRules for Cabo {
-    fn referee(&self) -> Option<&dyn GameRules> {
+    fn referee(&self) -> Option<&dyn Referee> {
         Some(self)
     }
 
@@ -539,6 +540,10 @@ impl GameRules for Cabo {
         }
     }
 
+    fn reader_declaration(&self) -> Option<&'static str> {
+        Some(DECLARATIONS[0].word)
+    }
+
     /// A psychic player's strategy may read any card: it glimpses.
     fn reads_beyond_knowledge(&self, table: &Table, player: Agent) -> bool {
         psychic(table).contains(&player)
@@ -573,14 +578,12 @@ impl GameRules for Cabo {
     }
 
     // The referee.
-    fn view_style(&self) -> ViewStyle {
-        ViewStyle {
-            hand: HandFacts::Nothing,
-            slots: true,
-            ..ViewStyle::default()
-        }
+    fn view(&self) -> Option<&dyn GameView> {
+        Some(self)
     }
+}
 
+impl Referee for Cabo {
     fn deal(&self, seed: u64, size: Size) -> Deal {
         // At the report's size the players do not count cards, as in the
         // report ("none of the agents count cards"): 13^16 worlds at the
@@ -619,7 +622,7 @@ impl GameRules for Cabo {
             parts,
             stock: cards.collect(),
             opening,
-            psychic: Vec::new(),
+            declarations: Vec::new(),
         }
     }
 
@@ -688,5 +691,83 @@ impl GameRules for Cabo {
     /// The lowest sum wins.
     fn winners(&self, pos: &Position) -> Vec<Agent> {
         best(&self.scores(pos), false)
+    }
+}
+
+/// The Cabo-like game's knowledge views: nothing about a hand as a whole,
+/// and what is known of each slot's card, to depth 3.
+impl GameView for Cabo {
+    fn hand(&self, _table: &Table, _who: About) -> Vec<Fact> {
+        Vec::new()
+    }
+
+    /// Depth 1 and 2: the slots whose card `me` knows, and the slots `me`
+    /// knows an opponent knows.
+    fn first_order(&self, pos: &Position, me: Agent) -> Vec<Fact> {
+        let table = pos.table;
+        let m = &table.players[me];
+        let mut facts = Vec::new();
+        for (_, loc, slot) in slots(table) {
+            facts.push(Fact {
+                about: "depth 1".into(),
+                label: "you know the card in".into(),
+                item: slot.clone(),
+                formula: knows_value(table, me, loc),
+                text: format!("Kv_{m} {slot}"),
+            });
+            for q in others(table, me) {
+                let n = &table.players[q];
+                facts.push(Fact {
+                    about: "depth 2".into(),
+                    label: format!("you know player {n} knows the card in"),
+                    item: slot.clone(),
+                    formula: Formula::K(me, Box::new(knows_value(table, q, loc))),
+                    text: format!("K_{m} Kv_{n} {slot}"),
+                });
+            }
+        }
+        facts
+    }
+
+    /// Depths 1-3 about `me`'s slots from opponent `q`'s side.
+    fn second_order(&self, pos: &Position, me: Agent, q: Agent) -> Vec<Fact> {
+        let table = pos.table;
+        let (m, n) = (&table.players[me], &table.players[q]);
+        let about = format!("player {n}");
+        let k = |p: Agent, phi: Formula| Formula::K(p, Box::new(phi));
+        let mut facts = Vec::new();
+        for (owner, loc, slot) in slots(table) {
+            if owner != me {
+                continue;
+            }
+            let kv = |p: Agent| knows_value(table, p, loc);
+            for (label, formula, text) in [
+                ("knows the card in your", kv(q), format!("Kv_{n} {slot}")),
+                (
+                    "knows you know the card in your",
+                    k(q, kv(me)),
+                    format!("K_{n} Kv_{m} {slot}"),
+                ),
+                (
+                    "you know it knows the card in your",
+                    k(me, kv(q)),
+                    format!("K_{m} Kv_{n} {slot}"),
+                ),
+                (
+                    "knows you know it knows your",
+                    k(q, k(me, kv(q))),
+                    format!("K_{n} K_{m} Kv_{n} {slot}"),
+                ),
+            ] {
+                facts.push(Fact {
+                    about: about.clone(),
+                    label: label.into(),
+                    item: slot.clone(),
+                    formula,
+                    text,
+                });
+            }
+        }
+        facts
     }
 }

@@ -1,10 +1,11 @@
 //! A seeded deal as a value: the game, the players, the deck (a typed
-//! [`Deck`]), the cards at each place, the stock's order, the psychic
-//! players and the opening moves (typed [`Opening`]s), with one printer to
-//! scenario text ([`Deal::to_text`]) and one reader back
-//! ([`Deal::from_text`]). A referee deals from the typed deck and never
-//! reads text; its setup is its deal printed, so a played game still goes
-//! through the parser and the interpreter like any scenario.
+//! [`Deck`]), the cards at each place, the stock's order, the game's own
+//! declarations (typed [`Declaration`]s) and the opening moves (typed
+//! [`Opening`]s). A session is dealt the value itself
+//! (`interp::Session::deal`); [`Deal::to_text`] prints it as the first
+//! statements of a played game's scenario, and [`Deal::from_text`] reads
+//! such text back. A referee deals from the typed deck and never reads
+//! text.
 
 use crate::diag::Diagnostic;
 use crate::syntax::ast::{MoveKind, StatementKind};
@@ -26,8 +27,9 @@ pub struct Deal {
     pub seed: u64,
     /// The players, in seat order.
     pub players: Vec<String>,
-    /// The seats of the psychic players (`psychic P`), in order.
-    pub psychic: Vec<usize>,
+    /// The game's own declarations (the Cabo-like game's players who look
+    /// at cards unnoticed), in order.
+    pub declarations: Vec<Declaration>,
     /// The deck: its kinds in order, each with its name and copies;
     /// written back as a `deck` line by [`Deck::line`].
     pub deck: Deck,
@@ -40,6 +42,16 @@ pub struct Deal {
     /// The opening moves, played before the first turn (the Cabo-like
     /// game's peeks).
     pub opening: Vec<Opening>,
+}
+
+/// A declaration of the deal's game about some of its players, in the
+/// generic form of a game's words: `WORD P...`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Declaration {
+    /// The game's word.
+    pub word: String,
+    /// The seats of the players it declares, in order.
+    pub seats: Vec<usize>,
 }
 
 /// A move a deal opens with, before the first turn.
@@ -57,19 +69,45 @@ pub enum Opening {
 
 impl Deal {
     /// The deal with the players at `seats` (indices into
-    /// [`players`](Deal::players)) declared psychic, in the order given.
-    pub fn with_psychic(mut self, seats: &[usize]) -> Deal {
-        for &s in seats {
-            if s < self.players.len() && !self.psychic.contains(&s) {
-                self.psychic.push(s);
+    /// [`players`](Deal::players)) in the game's declaration `word`, in
+    /// the order given (each once; a seat that is no player's is left
+    /// out).
+    pub fn with_declared(mut self, word: &str, seats: &[usize]) -> Deal {
+        let n = self.players.len();
+        let at = match self.declarations.iter().position(|d| d.word == word) {
+            Some(at) => at,
+            None => {
+                self.declarations.push(Declaration {
+                    word: word.to_string(),
+                    seats: Vec::new(),
+                });
+                self.declarations.len() - 1
             }
+        };
+        let declared = &mut self.declarations[at].seats;
+        for &s in seats {
+            if s < n && !declared.contains(&s) {
+                declared.push(s);
+            }
+        }
+        if declared.is_empty() {
+            self.declarations.remove(at);
         }
         self
     }
 
+    /// The seats the game's declaration `word` declares (none when the
+    /// deal has no such declaration).
+    pub fn declared(&self, word: &str) -> &[usize] {
+        self.declarations
+            .iter()
+            .find(|d| d.word == word)
+            .map_or(&[], |d| &d.seats)
+    }
+
     /// The deal as scenario text: a comment with the seed, `game`,
-    /// `players`, `psychic`, `deck`, `uncounted`, `deal`, `stock` and the
-    /// opening moves, one statement a line.
+    /// `players`, the game's declarations, `deck`, `uncounted`, `deal`,
+    /// `stock` and the opening moves, one statement a line.
     pub fn to_text(&self) -> String {
         let mut out = format!(
             "{SEEDED}{})\ngame {}\nplayers {}\n",
@@ -77,13 +115,9 @@ impl Deal {
             self.game,
             self.players.join(" ")
         );
-        if !self.psychic.is_empty() {
-            let names: Vec<&str> = self
-                .psychic
-                .iter()
-                .map(|&s| self.players[s].as_str())
-                .collect();
-            out.push_str(&format!("psychic {}\n", names.join(" ")));
+        for d in &self.declarations {
+            let names: Vec<&str> = d.seats.iter().map(|&s| self.players[s].as_str()).collect();
+            out.push_str(&format!("{} {}\n", d.word, names.join(" ")));
         }
         if !self.deck.kinds.is_empty() {
             out.push_str(&format!("deck {}\n", self.deck.line()));
@@ -113,10 +147,12 @@ impl Deal {
     }
 
     /// Reads a deal written by [`to_text`](Deal::to_text) (or by hand in
-    /// its form): the `peek`s after the deal are its opening moves. A
-    /// statement that does not parse, a deck the deck's rules refuse, a
-    /// `psychic` or peeking player not among the players, or a statement
-    /// that is no part of a deal is an error, located in `text`.
+    /// its form): the `peek`s after the deal are its opening moves, and a
+    /// game's word with players (`WORD P...`) before them is one of the
+    /// game's declarations. A statement that does not parse, a deck the
+    /// deck's rules refuse, a declared or peeking player not among the
+    /// players, or a statement that is no part of a deal is an error,
+    /// located in `text`.
     pub fn from_text(text: &str) -> Result<Deal, Diagnostic> {
         let scenario = crate::syntax::parse(text).map_err(|errors| errors[0].to_diagnostic())?;
         let mut deal = Deal::default();
@@ -150,11 +186,13 @@ impl Deal {
                         player: seat(&deal.players, player)?,
                         place: slot.text.to_string(),
                     }),
-                    // The Cabo-like game's declaration, in a game's form.
-                    MoveKind::Game { word, args } if word.text == "psychic" => {
-                        for n in args {
-                            deal.psychic.push(seat(&deal.players, n)?);
-                        }
+                    // A declaration of the game, in a game's form.
+                    MoveKind::Game { word, args } if deal.opening.is_empty() => {
+                        let seats = args
+                            .iter()
+                            .map(|n| seat(&deal.players, n))
+                            .collect::<Result<Vec<_>, _>>()?;
+                        deal = deal.with_declared(&word.text, &seats);
                     }
                     _ => return Err(not_a_deal(stmt.span)),
                 },
@@ -168,6 +206,6 @@ impl Deal {
 /// A statement that is no part of a deal.
 fn not_a_deal(span: crate::diag::Span) -> Diagnostic {
     Diagnostic::error("not-a-deal", "this is no part of a deal", span).with_help(
-        "a deal holds `game`, `players`, `psychic`, `deck`, `uncounted`, `deal`, `stock` and opening `peek`s",
+        "a deal holds `game`, `players`, the game's declarations, `deck`, `uncounted`, `deal`, `stock` and opening `peek`s",
     )
 }

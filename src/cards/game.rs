@@ -1,12 +1,14 @@
 //! One type per game behind one trait, and the registry of the games.
 //!
-//! A game is a value implementing [`GameRules`]: the locations it adds to
-//! the table, its own declarations (the Cabo-like game's `psychic`), what
-//! happens right after the deal, its own moves (their words, how they are
-//! read and printed, checked against the rules and turned into event
-//! models), its own state, its atoms, and, for a game
-//! that can be played, its referee (a seeded deal, whose turn, the legal
-//! moves, the end and the score). [`GAMES`] is the only place that lists
+//! A game is a value implementing [`GameRules`], the rules a replay needs:
+//! the locations it adds to the table, its own declarations, what happens
+//! right after the deal, its own moves (their words, how they are read
+//! and printed, checked against the rules and turned into event models),
+//! its own state and its atoms. Its optional parts are reached through
+//! accessors with defaults: [`Referee`] for a game that can be played (a
+//! seeded deal, whose turn, the legal moves, the end and the score,
+//! [`GameRules::referee`]) and [`GameView`] for its knowledge views
+//! ([`GameRules::view`]). [`GAMES`] is the only place that lists
 //! every game: adding a game means one new file with a type implementing
 //! [`GameRules`] and one line in [`GAMES`] (docs/hacking.md shows a worked
 //! example; tests/it/toy_game.rs is a game written outside this list).
@@ -20,11 +22,12 @@ use crate::syntax::ast::{Name, Span};
 use super::deal::Deal;
 use super::deck::{CardKind, Deck};
 use super::generic::{self, generic, generic_event_models};
-use super::referee::{best, move_text, Position, Size, ViewStyle, MOVE_LIMIT};
+use super::referee::{best, move_text, Position, Size, MOVE_LIMIT};
 use super::rules::{
     Arg, ArgKind, DeclarationForm, GameAction, GameState, Move, MoveForm, Outcome, Refusal,
 };
 use super::table::Table;
+use super::view::GameView;
 use super::{cabo, gofish, kemps, konigrufen, kwartet};
 
 /// A game's rules and its referee: what it adds to the table, its own
@@ -92,6 +95,14 @@ pub trait GameRules: Sync + fmt::Debug {
         false
     }
 
+    /// The game's declaration that lets a seated player read beyond what
+    /// it knows (the Cabo-like game's `psychic`): a play agent that needs
+    /// it has its player declared so when it is seated; `None` when the
+    /// game has none.
+    fn reader_declaration(&self) -> Option<&'static str> {
+        None
+    }
+
     /// The game's move with `word` and `args` (read by its
     /// [`MoveForm`]), as the game's own type; `None` for a word it does
     /// not define.
@@ -153,36 +164,41 @@ pub trait GameRules: Sync + fmt::Debug {
         &[]
     }
 
-    /// The game as a referee for play, or `None` for a game that is only
-    /// replayed (the referee methods below then keep their defaults).
-    fn referee(&self) -> Option<&dyn GameRules> {
+    /// The game's referee, for play ([`Referee`]), or `None` for a game
+    /// that is only replayed.
+    fn referee(&self) -> Option<&dyn Referee> {
         None
     }
 
+    /// The game's knowledge views (what play's `know` and `known` list:
+    /// formulas the engine decides), or `None` for the facts about each
+    /// card of each hand ([`CARDS`](super::view::CARDS)).
+    fn view(&self) -> Option<&dyn GameView> {
+        None
+    }
+}
+
+/// The optional part of a game that can be played: its referee
+/// ([`GameRules::referee`]). It deals a seeded game, says whose turn it
+/// is, the legal moves, the end and the score, reading only the actual
+/// world and the game state (in the manner of OpenSpiel's game
+/// interface). Every method but [`deal`](Referee::deal),
+/// [`is_terminal`](Referee::is_terminal) and
+/// [`legal_moves`](Referee::legal_moves) has a default.
+pub trait Referee: GameRules {
     /// A whole game's start (players, deck, the cards at each place, the
     /// stock's order and opening moves): the deck of `size`, shuffled by a
     /// ChaCha8 generator seeded with `seed`, so that the same seed gives the
-    /// same deal on every machine. A game without a referee has no deal
-    /// (only its name and seed).
-    fn deal(&self, seed: u64, size: Size) -> Deal {
-        let _ = size;
-        Deal {
-            game: self.name().into(),
-            seed,
-            ..Deal::default()
-        }
-    }
+    /// same deal on every machine.
+    fn deal(&self, seed: u64, size: Size) -> Deal;
 
-    /// [`deal`](GameRules::deal) as scenario text ([`Deal::to_text`]).
+    /// [`deal`](Referee::deal) as scenario text ([`Deal::to_text`]).
     fn setup(&self, seed: u64, size: Size) -> String {
         self.deal(seed, size).to_text()
     }
 
     /// Whether the game is over by its own rules.
-    fn is_terminal(&self, pos: &Position) -> bool {
-        let _ = pos;
-        false
-    }
+    fn is_terminal(&self, pos: &Position) -> bool;
 
     /// The game's limit, for a game its rules do not end: why a game at
     /// `pos` after `moves` moves ends here as it stands (its scores so
@@ -201,10 +217,7 @@ pub trait GameRules: Sync + fmt::Debug {
 
     /// Every move the rules accept in the actual state, in a fixed order;
     /// empty when the game is over.
-    fn legal_moves(&self, pos: &Position) -> Vec<Move> {
-        let _ = pos;
-        Vec::new()
-    }
+    fn legal_moves(&self, pos: &Position) -> Vec<Move>;
 
     /// Each player's score; at the end, the final score.
     fn scores(&self, pos: &Position) -> Vec<i64> {
@@ -232,12 +245,6 @@ pub trait GameRules: Sync + fmt::Debug {
     /// tricks.
     fn card_strength(&self, _card: &CardKind) -> i64 {
         0
-    }
-
-    /// What play's knowledge views ask about a player in this game (the
-    /// facts are formulas the engine decides; this only says which).
-    fn view_style(&self) -> ViewStyle {
-        ViewStyle::default()
     }
 }
 

@@ -25,14 +25,15 @@ use super::books;
 use super::deal::Deal;
 use super::deck::{normalise, Deck};
 use super::events;
-use super::game::GameRules;
+use super::game::{GameRules, Referee};
 use super::generic::{generic, generic_event_models};
-use super::referee::{books_laid, dealt, HandFacts, Position, Size, ViewStyle};
+use super::referee::{books_laid, dealt, Position, Size};
 use super::rules::{
     actual_cards, check_asks_another, check_turn, describe_player, hand_size, GameState, Move,
     Outcome, Refusal,
 };
 use super::table::Table;
+use super::view::{ranks_held, About, Fact, GameView};
 
 /// Plays a move by the rules of Go Fish.
 pub fn play(
@@ -54,7 +55,7 @@ pub fn play(
         Move::Draw { player, .. } => {
             check_draw_due(table, model.as_ref(), state, *player)?;
             let mut state = state.clone();
-            state.pending.retain(|p| p != player);
+            draws(&mut state).pending.retain(|p| p != player);
             let (model, state) = generic(table, model, &state, mv, label)?;
             settle(
                 table,
@@ -90,8 +91,29 @@ pub fn play(
     }
 }
 
+/// Go Fish's own state: the players who must draw before anything else
+/// happens, in order, and whether the turn passes once they have ("Go
+/// Fish!").
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Draws {
+    /// Who must draw, in order.
+    pub pending: Vec<Agent>,
+    /// Whether the turn passes once the pending draws are done.
+    pub pass_after: bool,
+}
+
+/// The players who must draw, in order.
+pub fn pending(state: &GameState) -> &[Agent] {
+    state.extra.get::<Draws>().map_or(&[], |d| &d.pending)
+}
+
+/// Go Fish's own state, to change.
+fn draws(state: &mut GameState) -> &mut Draws {
+    state.extra.get_or_default::<Draws>()
+}
+
 fn no_draw_pending(table: &Table, state: &GameState) -> Result<(), Refusal> {
-    match state.pending.first() {
+    match pending(state).first() {
         Some(&p) => Err(Refusal::new(
             "draw-pending",
             format!("Go Fish: {} must draw first", describe_player(table, p)),
@@ -107,7 +129,7 @@ fn check_draw_due(
     state: &GameState,
     player: Agent,
 ) -> Result<(), Refusal> {
-    if state.pending.contains(&player) {
+    if pending(state).contains(&player) {
         return Ok(());
     }
     if crate::cards::rules::actual_cards(model, table.stock())
@@ -123,7 +145,7 @@ fn check_draw_due(
     }
     let rule =
         "Go Fish: a player draws only after \u{201c}Go Fish!\u{201d} or when their hand is empty";
-    match state.pending.first() {
+    match pending(state).first() {
         Some(&p) => Err(Refusal::new(
             "draw-not-allowed",
             format!("{rule}; now {} must draw", describe_player(table, p)),
@@ -209,12 +231,12 @@ fn ask(
             "{} says \u{201c}Go Fish!\u{201d}",
             describe_player(table, asked)
         ));
-        state.pass_after = true;
+        draws(&mut state).pass_after = true;
         if actual_cards(model.as_ref(), table.stock())
             .iter()
             .any(|&n| n > 0)
         {
-            state.pending.push(asker);
+            draws(&mut state).pending.push(asker);
         }
     }
     settle(
@@ -342,23 +364,23 @@ pub fn settle(
 fn require_draws(table: &Table, out: &mut Outcome) {
     let stock: u32 = actual_cards(out.model.as_ref(), table.stock()).iter().sum();
     for p in 0..table.players.len() {
-        let due = out.state.pending.len() as u32;
+        let due = pending(&out.state).len() as u32;
         if stock > due
             && hand_size(table, out.model.as_ref(), p) == 0
-            && !out.state.pending.contains(&p)
+            && !pending(&out.state).contains(&p)
         {
-            out.state.pending.push(p);
+            draws(&mut out.state).pending.push(p);
         }
     }
 }
 
 fn pass_turn(table: &Table, out: &mut Outcome) {
-    if !out.state.pending.is_empty() || game_over(table, out.model.as_ref()) {
+    if !pending(&out.state).is_empty() || game_over(table, out.model.as_ref()) {
         return;
     }
     let start = out.state.turn;
-    if out.state.pass_after {
-        out.state.pass_after = false;
+    if out.state.extra.get::<Draws>().is_some_and(|d| d.pass_after) {
+        draws(&mut out.state).pass_after = false;
         out.state.turn = table.next_player(out.state.turn);
     }
     while hand_size(table, out.model.as_ref(), out.state.turn) == 0 {
@@ -416,7 +438,7 @@ impl GameRules for GoFish {
         event_models(table, mv, label)
     }
 
-    fn referee(&self) -> Option<&dyn GameRules> {
+    fn referee(&self) -> Option<&dyn Referee> {
         Some(self)
     }
 
@@ -439,16 +461,12 @@ impl GameRules for GoFish {
     }
 
     // The referee.
-    fn view_style(&self) -> ViewStyle {
-        ViewStyle {
-            hand: HandFacts::Ranks {
-                at_least: 1,
-                verb: "hold",
-            },
-            ..ViewStyle::default()
-        }
+    fn view(&self) -> Option<&dyn GameView> {
+        Some(self)
     }
+}
 
+impl Referee for GoFish {
     fn deal(&self, seed: u64, size: Size) -> Deal {
         let (deck, hand) = match size {
             Size::Full => (
@@ -474,7 +492,12 @@ impl GameRules for GoFish {
         if self.is_terminal(pos) {
             return None;
         }
-        Some(pos.state.pending.first().copied().unwrap_or(pos.state.turn))
+        Some(
+            pending(pos.state)
+                .first()
+                .copied()
+                .unwrap_or(pos.state.turn),
+        )
     }
 
     /// The due draw, or an ask of another player who holds cards for each
@@ -484,7 +507,7 @@ impl GameRules for GoFish {
         if self.is_terminal(pos) {
             return Vec::new();
         }
-        if let Some(&p) = pos.state.pending.first() {
+        if let Some(&p) = pending(pos.state).first() {
             return vec![Move::Draw {
                 player: p,
                 kind: None,
@@ -514,5 +537,13 @@ impl GameRules for GoFish {
         (0..pos.table.players.len())
             .map(|p| books_laid(pos, p))
             .collect()
+    }
+}
+
+/// Go Fish's knowledge views: for each rank, whether a hand holds one or
+/// none.
+impl GameView for GoFish {
+    fn hand(&self, table: &Table, who: About) -> Vec<Fact> {
+        ranks_held(table, who, 1, "hold")
     }
 }

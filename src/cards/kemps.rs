@@ -31,14 +31,15 @@ use crate::engine::{Agent, Backend, Event, EventModel, Formula, Kind, Loc, Post}
 use super::deal::Deal;
 use super::deck::Deck;
 use super::events;
-use super::game::GameRules;
+use super::game::{GameRules, Referee};
 use super::generic::{generic, generic_event_models};
-use super::referee::{books_laid, shuffled, HandFacts, Position, Size, ViewStyle};
+use super::referee::{books_laid, shuffled, Position, Size};
 use super::rules::{
     actual_cards, describe_player, foreign, holds, not_in_game, Arg, ArgKind, GameAction,
     GameState, Move, MoveForm, Outcome, Refusal,
 };
 use super::table::{LocKind, Table};
+use super::view::{ranks_held, About, Fact, GameView};
 
 /// The moves of Kemps.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -597,7 +598,7 @@ fn face_up(table: &Table, to: Loc, name: &str) -> EventModel {
 pub struct Kemps;
 
 impl GameRules for Kemps {
-    fn referee(&self) -> Option<&dyn GameRules> {
+    fn referee(&self) -> Option<&dyn Referee> {
         Some(self)
     }
 
@@ -648,16 +649,12 @@ impl GameRules for Kemps {
     }
 
     // The referee.
-    fn view_style(&self) -> ViewStyle {
-        ViewStyle {
-            hand: HandFacts::Ranks {
-                at_least: 2,
-                verb: "collect",
-            },
-            ..ViewStyle::default()
-        }
+    fn view(&self) -> Option<&dyn GameView> {
+        Some(self)
     }
+}
 
+impl Referee for Kemps {
     fn deal(&self, seed: u64, size: Size) -> Deal {
         let deck = match size {
             Size::Full => Deck::ranks_suits(&["2", "3", "4", "5", "6"], &['S', 'H', 'D', 'C']),
@@ -753,4 +750,12 @@ fn has_kemps(pos: &Position, p: Agent) -> bool {
             .ranks()
             .iter()
             .any(|(_, kinds)| kinds.iter().all(|&k| hand[k] == copies[k]))
+}
+
+/// Kemps' knowledge views: for each value, whether a hand collects two
+/// or more of it, or holds none.
+impl GameView for Kemps {
+    fn hand(&self, table: &Table, who: About) -> Vec<Fact> {
+        ranks_held(table, who, 2, "collect")
+    }
 }

@@ -27,14 +27,15 @@ use crate::syntax::ast::Name;
 
 use super::deal::Deal;
 use super::deck::{tarock_ranks, CardKind, Deck};
-use super::game::GameRules;
+use super::game::{GameRules, Referee};
 use super::generic::{generic, generic_event_models};
-use super::referee::{dealt, HandFacts, Position, Size, ViewStyle};
+use super::referee::{dealt, Position, Size};
 use super::rules::{
     actual_cards, check_turn, describe_player, foreign, holds, Arg, ArgKind, GameAction, GameState,
     Move, MoveForm, Outcome, Refusal,
 };
 use super::table::{LocKind, Table};
+use super::view::{suits_lacked, About, Fact, GameView};
 
 /// The moves of Königrufen.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -559,10 +560,16 @@ impl GameRules for Konigrufen {
         &["partner", "highest"]
     }
 
-    fn referee(&self) -> Option<&dyn GameRules> {
+    fn referee(&self) -> Option<&dyn Referee> {
         Some(self)
     }
 
+    fn view(&self) -> Option<&dyn GameView> {
+        Some(self)
+    }
+}
+
+impl Referee for Konigrufen {
     // The referee.
     fn card_points(&self, card: &CardKind) -> i64 {
         card_points(card)
@@ -572,14 +579,6 @@ impl GameRules for Konigrufen {
     fn card_strength(&self, card: &CardKind) -> i64 {
         let (suit, n) = strength(card);
         i64::from(n) + if suit == 'T' { 100 } else { 0 }
-    }
-
-    fn view_style(&self) -> ViewStyle {
-        ViewStyle {
-            hand: HandFacts::Suits,
-            teams: true,
-            ..ViewStyle::default()
-        }
     }
 
     fn deal(&self, seed: u64, size: Size) -> Deal {
@@ -682,4 +681,62 @@ fn playable(pos: &Position, t: &Tricks, p: Agent) -> Vec<Kind> {
         }
     }
     held
+}
+
+/// Königrufen's knowledge views: the suits a hand lacks, and, once a king
+/// is called, who is known to be (or not to be) the declarer's partner.
+impl GameView for Konigrufen {
+    fn hand(&self, table: &Table, who: About) -> Vec<Fact> {
+        suits_lacked(table, who)
+    }
+
+    fn first_order(&self, pos: &Position, me: Agent) -> Vec<Fact> {
+        let players: Vec<Agent> = (0..pos.table.players.len()).collect();
+        partners(pos, me, &players, None)
+    }
+
+    fn second_order(&self, pos: &Position, me: Agent, q: Agent) -> Vec<Fact> {
+        let about = format!("player {}", pos.table.players[q]);
+        partners(pos, q, &[me], Some(&about))
+    }
+}
+
+/// What `knower` knows of each of `players` being the partner (`K
+/// partner(P)`, `K !partner(P)`), under the heading `teams`, or, with
+/// `about`, as what the opponent knows of the viewer. None before a king
+/// is called: `partner` means nothing yet.
+fn partners(pos: &Position, knower: Agent, players: &[Agent], about: Option<&str>) -> Vec<Fact> {
+    let Some(king) = tricks(pos.state).called else {
+        return Vec::new();
+    };
+    let table = pos.table;
+    let k = &table.players[knower];
+    let (heading, yes, no) = match about {
+        Some(about) => (
+            about.to_string(),
+            "knows you are the partner",
+            "knows you are not the partner",
+        ),
+        None => ("teams".to_string(), "partner", "not partner"),
+    };
+    let mut facts = Vec::new();
+    for &p in players {
+        let name = &table.players[p];
+        let is = partner(table, king, p);
+        facts.push(Fact {
+            about: heading.clone(),
+            label: yes.into(),
+            item: name.clone(),
+            formula: Formula::K(knower, Box::new(is.clone())),
+            text: format!("K_{k} partner({name})"),
+        });
+        facts.push(Fact {
+            about: heading.clone(),
+            label: no.into(),
+            item: name.clone(),
+            formula: Formula::K(knower, Box::new(is.not())),
+            text: format!("K_{k} !partner({name})"),
+        });
+    }
+    facts
 }

@@ -21,7 +21,7 @@ use super::books;
 use super::deal::Deal;
 use super::deck::Deck;
 use super::events;
-use super::game::GameRules;
+use super::game::{GameRules, Referee};
 use super::generic::{generic, generic_event_models};
 use super::referee::{books_laid, dealt, others_holding, Position, Size};
 use super::rules::{
@@ -277,7 +277,7 @@ fn skip_empty_hands(table: &Table, out: &mut Outcome, before: Agent) {
 pub struct Kwartet;
 
 impl GameRules for Kwartet {
-    fn referee(&self) -> Option<&dyn GameRules> {
+    fn referee(&self) -> Option<&dyn Referee> {
         Some(self)
     }
 
@@ -310,7 +310,9 @@ impl GameRules for Kwartet {
     ) -> Result<Vec<EventModel>, Refusal> {
         event_models(table, mv, label)
     }
+}
 
+impl Referee for Kwartet {
     // The referee.
     fn deal(&self, seed: u64, size: Size) -> Deal {
         match size {

@@ -20,10 +20,12 @@ pub mod kwartet;
 pub mod referee;
 pub mod rules;
 pub mod table;
+pub mod view;
 
 pub use deal::{Deal, Opening};
 pub use deck::{CardKind, Deck};
-pub use game::{game_named, game_names, read_move, Game, GameRules, GAMES};
-pub use referee::{stopped, to_move, HandFacts, Position, Size, ViewStyle, MOVE_LIMIT};
+pub use game::{game_named, game_names, read_move, Game, GameRules, Referee, GAMES};
+pub use referee::{stopped, to_move, Position, Size, MOVE_LIMIT};
 pub use rules::{Arg, ArgKind, Extra, GameAction, GameState, Move, MoveForm, Outcome, Refusal};
 pub use table::{LocKind, Location, Table};
+pub use view::{Fact, GameView};

@@ -6,7 +6,7 @@
 //!
 //! A game has a referee when [`GameRules::referee`](super::GameRules::referee)
 //! returns one. The referee never says what anyone knows: agents ask the
-//! engine. Its moves are resolved [`Move`]s; [`GameRules::move_text`] writes
+//! engine. Its moves are resolved [`Move`]s; [`Referee::move_text`](super::Referee::move_text) writes
 //! one in scenario syntax, and playing it means executing that text as a
 //! statement of the session.
 
@@ -53,7 +53,7 @@ impl Position<'_> {
     }
 }
 
-/// Which deal [`GameRules::setup`] writes. Written `full` or `small`
+/// Which deal [`Referee::setup`](super::Referee::setup) writes. Written `full` or `small`
 /// (`teaching` too) by every front end: `--size` of the commands and the
 /// play page's request read it with [`std::str::FromStr`] (and clap's
 /// [`clap::ValueEnum`], which lists the values in `--help`).
@@ -114,11 +114,11 @@ pub const MOVE_LIMIT: usize = 5_000;
 /// Why a game ends before its rules end it, or `None` when it goes on
 /// (or its rules have ended it): `cap` moves when a cap is given (a
 /// command's `--max-moves`), else the game's own limit
-/// ([`GameRules::limit`]). Every loop that plays a game (play, the web play
+/// ([`Referee::limit`](super::Referee::limit)). Every loop that plays a game (play, the web play
 /// page, tournaments, `bench --play`) asks this one function after each
 /// move, so that a seed has one outcome in all of them.
 pub fn stopped(
-    referee: &dyn super::GameRules,
+    referee: &dyn super::Referee,
     pos: &Position,
     moves: usize,
     cap: Option<usize>,
@@ -136,7 +136,7 @@ pub fn stopped(
 /// The player who moves next under [`stopped`]: `None` when the game is
 /// over by its rules or ends at its limit.
 pub fn to_move(
-    referee: &dyn super::GameRules,
+    referee: &dyn super::Referee,
     pos: &Position,
     moves: usize,
     cap: Option<usize>,
@@ -145,37 +145,6 @@ pub fn to_move(
         return None;
     }
     referee.current_player(pos)
-}
-
-/// Which facts play's knowledge views list for a game.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ViewStyle {
-    /// The facts about each hand.
-    pub hand: HandFacts,
-    /// Facts about the slots (what is known of each slot's card, to depth 3).
-    pub slots: bool,
-    /// Facts about the teams (`partner(P)`).
-    pub teams: bool,
-}
-
-/// The facts about a hand that play's knowledge views list.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum HandFacts {
-    /// For each card: the hand holds it (Kwartet's card locations).
-    #[default]
-    Cards,
-    /// For each rank: the hand holds at least `at_least` of it (said with
-    /// `verb`: Go Fish's "hold", Kemps' "collect"), or holds none.
-    Ranks {
-        /// The count that makes the fact.
-        at_least: u32,
-        /// The verb in the view (`hold`, `collect`).
-        verb: &'static str,
-    },
-    /// For each suit: the hand holds none of it (Königrufen).
-    Suits,
-    /// Nothing about the hand as a whole (the Cabo-like game's slots).
-    Nothing,
 }
 
 /// The players with the highest (`high`) or lowest score.

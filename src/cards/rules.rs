@@ -8,7 +8,7 @@ use std::any::Any;
 use std::fmt;
 use std::rc::Rc;
 
-use crate::engine::{Agent, Backend, EngineError, EventId, EventModel, Formula, Kind, Loc};
+use crate::engine::{Agent, Atom, Backend, EngineError, EventId, EventModel, Formula, Kind, Loc};
 
 use super::table::Table;
 
@@ -75,6 +75,63 @@ pub enum Move {
 }
 
 impl Move {
+    /// The card kinds the move names, in the order written: its card, the
+    /// kinds it asks for, a game's move's card arguments, or the cards an
+    /// announcement's count atoms name (a count of a whole location names
+    /// none). Read from the move itself, never from its text.
+    pub fn cards(&self, table: &Table) -> Vec<Kind> {
+        let mut out: Vec<Kind> = Vec::new();
+        let mut add = |k: Kind| {
+            if !out.contains(&k) {
+                out.push(k);
+            }
+        };
+        match self {
+            Move::Transfer { kind, .. }
+            | Move::Show { kind, .. }
+            | Move::Reveal { kind, .. }
+            | Move::Draw {
+                kind: Some(kind), ..
+            } => add(*kind),
+            Move::Ask { kinds, .. } => kinds.iter().for_each(|&k| add(k)),
+            Move::Game(action) => {
+                for a in action.args() {
+                    if let Arg::Card(k) = a {
+                        add(k);
+                    }
+                }
+            }
+            Move::Announce(phi) => {
+                let every = table.deck.kinds.len();
+                let mut todo = vec![phi];
+                while let Some(f) = todo.pop() {
+                    match f {
+                        Formula::Atom(Atom::Count { kinds, .. }) if kinds.len() < every => {
+                            kinds.iter().for_each(|&k| add(k));
+                        }
+                        Formula::Top | Formula::Bottom | Formula::Atom(_) => {}
+                        Formula::And(gs) | Formula::Or(gs) => todo.extend(gs.iter().rev()),
+                        Formula::Implies(a, b)
+                        | Formula::Iff(a, b)
+                        | Formula::Announce(a, b)
+                        | Formula::AnnounceDiamond(a, b) => todo.extend([&**b, &**a]),
+                        Formula::Not(g)
+                        | Formula::K(_, g)
+                        | Formula::M(_, g)
+                        | Formula::Kw(_, g)
+                        | Formula::E(_, g)
+                        | Formula::C(_, g)
+                        | Formula::D(_, g)
+                        | Formula::Update(_, g)
+                        | Formula::UpdateDiamond(_, g) => todo.push(g),
+                    }
+                }
+            }
+            Move::Draw { kind: None, .. } | Move::Peek { .. } | Move::Apply(..) => {}
+        }
+        out
+    }
+
     /// The game's move of type `T`, if this is one.
     pub fn game<T: 'static>(&self) -> Option<&T> {
         match self {
@@ -271,16 +328,12 @@ impl From<EngineError> for Refusal {
     }
 }
 
-/// The game's state beyond the Kripke model: whose turn it is, which draws
-/// the rules require, and the actual order of the stock.
+/// The game's state beyond the Kripke model: whose turn it is, the actual
+/// order of the stock, and what a particular game remembers besides.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameState {
     /// Whose turn it is.
     pub turn: Agent,
-    /// Players who must draw before anything else happens, in order.
-    pub pending: Vec<Agent>,
-    /// Whether the turn passes once the pending draws are done ("Go Fish!").
-    pub pass_after: bool,
     /// The actual order of the stock, top first (known to the scenario, not to the players).
     pub stock_order: Vec<Kind>,
     /// How many cards at the top of that order the scenario fixed with
@@ -288,12 +341,13 @@ pub struct GameState {
     pub fixed: usize,
     /// The scenario's seed (`seed N`), for reshuffles during the game.
     pub seed: u64,
-    /// What a particular game remembers besides (the trick, the open pile's order).
+    /// What a particular game remembers besides (Go Fish's due draws, the
+    /// trick, the open pile's order).
     pub extra: Extra,
 }
 
-/// The part of the game state only one game has (Kemps' turn, Königrufen's
-/// tricks, the Cabo-like game's open pile): a value of the game's own type,
+/// The part of the game state only one game has (Go Fish's due draws,
+/// Kemps' turn, Königrufen's tricks, the Cabo-like game's open pile): a value of the game's own type,
 /// or nothing.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Extra(Option<Box<dyn ExtraState>>);

@@ -447,6 +447,101 @@ impl Session {
         result
     }
 
+    /// Sets the table from a typed deal (a referee's seeded deal, or one
+    /// of a test's own): the game (one this session knows, [`GAMES`] or
+    /// those given to [`Session::with_games`]), the players, the game's
+    /// declarations, the deck, `uncounted`, the cards at each place and
+    /// the stock, then the opening moves, each played as a resolved move.
+    /// Nothing is printed or parsed: the session ends exactly as the
+    /// deal's text ([`Deal::to_text`]) executed statement by statement
+    /// leaves it. Only a fresh session is dealt; on error the session is
+    /// as it was.
+    ///
+    /// [`GAMES`]: crate::cards::GAMES
+    /// [`Deal::to_text`]: crate::cards::Deal::to_text
+    pub fn deal(&mut self, deal: &crate::cards::Deal) -> Result<Vec<Output>, Diagnostic> {
+        let at = Span::new(0, 0);
+        if self.play.is_some() || self.setup.players.is_some() || self.setup.deck.is_some() {
+            return Err(Diagnostic::error(
+                "already-dealt",
+                "this session's table is already set",
+                at,
+            )
+            .with_help("deal a game into a new session"));
+        }
+        let before = self.clone();
+        let result = self.deal_fresh(deal, at);
+        if result.is_err() {
+            *self = before;
+        }
+        result
+    }
+
+    /// [`Session::deal`] on a fresh session (left half-dealt on error).
+    fn deal_fresh(
+        &mut self,
+        deal: &crate::cards::Deal,
+        at: Span,
+    ) -> Result<Vec<Output>, Diagnostic> {
+        let name = |text: &str| Name {
+            text: text.into(),
+            span: at,
+        };
+        let mut kinds = vec![
+            StatementKind::Game(name(&deal.game)),
+            StatementKind::Players(deal.players.iter().map(|p| name(p)).collect()),
+        ];
+        if deal.uncounted {
+            kinds.push(StatementKind::Uncounted);
+        }
+        if !deal.parts.is_empty() {
+            kinds.push(StatementKind::Deal(
+                deal.parts
+                    .iter()
+                    .map(|(place, cards)| ast::DealPart {
+                        location: name(place),
+                        cards: cards.iter().map(|c| name(c)).collect(),
+                    })
+                    .collect(),
+            ));
+        }
+        if !deal.stock.is_empty() {
+            kinds.push(StatementKind::Stock(
+                deal.stock.iter().map(|c| name(c)).collect(),
+            ));
+        }
+        for kind in &kinds {
+            declare_into(&mut self.setup, kind, at)?;
+            if matches!(kind, StatementKind::Players(_)) {
+                for d in &deal.declarations {
+                    let args = d.seats.iter().map(|&s| name(&deal.players[s])).collect();
+                    self.declare_for_game(name(&d.word), args, at)?;
+                }
+                if !deal.deck.kinds.is_empty() {
+                    self.setup.deck = Some((deal.deck.clone(), at));
+                }
+            }
+        }
+        self.finish(at)?;
+        let mut outputs = Vec::new();
+        for opening in &deal.opening {
+            let play = self.play.as_ref().ok_or_else(|| {
+                Diagnostic::error("not-dealt", "the deal has no players or no deck", at)
+            })?;
+            let mv = match opening {
+                crate::cards::Opening::Peek { player, place } => Move::Peek {
+                    player: play
+                        .table
+                        .player(&name(deal.players.get(*player).map_or("", String::as_str)))?,
+                    slot: play.table.slot(&name(place))?,
+                },
+            };
+            let text = crate::cards::referee::move_text(&play.table, &mv);
+            outputs.extend(self.apply(&mv, &text)?);
+        }
+        Ok(outputs)
+    }
+
     /// Ends a scenario: deals the cards if no statement did, so that a
     /// scenario of declarations alone still has its deal checked.
     pub fn finish(&mut self, at: Span) -> Result<(), Diagnostic> {
@@ -1204,7 +1299,7 @@ impl Session {
 
     /// Plays a resolved move of the current game, as the statement `text`
     /// plays it: `text` is the move as the scenario language writes it
-    /// (the referee's [`crate::cards::GameRules::move_text`], or the line a
+    /// (the referee's [`crate::cards::Referee::move_text`], or the line a
     /// person typed), which names its events and is what the move's
     /// [`Output::Moved`] and a refusal quote. On refusal (the rules quoted)
     /// the session is as it was.
@@ -1239,7 +1334,7 @@ impl Session {
             })?;
         let about = move_cards(
             &play.table,
-            &source,
+            &mv,
             &play.model.actual_cards(),
             &out.model.actual_cards(),
         );
@@ -1504,8 +1599,6 @@ fn after_start(span: Span) -> Diagnostic {
 fn empty_state() -> GameState {
     GameState {
         turn: 0,
-        pending: Vec::new(),
-        pass_after: false,
         stock_order: Vec::new(),
         fixed: 0,
         seed: 0,
@@ -1629,40 +1722,15 @@ fn compare<T: Ord>(op: CmpOp, left: &T, right: &T) -> bool {
 
 /// Refuses a statement that lists worlds (`what`) on a model whose worlds
 /// cannot be listed (a large symbolic model).
-/// The card kinds a move is about: those its text names (a card, or a
-/// rank such as `K` for every king; player and location names left out),
+/// The card kinds a move is about: those it names ([`Move::cards`]),
 /// then those whose place in the actual world it changed.
 fn move_cards(
     table: &crate::cards::Table,
-    text: &str,
+    mv: &Move,
     before: &crate::engine::Allocation,
     after: &crate::engine::Allocation,
 ) -> Vec<crate::engine::Kind> {
-    let mut out: Vec<crate::engine::Kind> = Vec::new();
-    let words = text
-        .split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | ',' | ';'))
-        .filter(|w| !w.is_empty())
-        .skip(1);
-    for word in words {
-        if table.find_player(word).is_some() || table.find_location(word).is_some() {
-            continue;
-        }
-        let name = Name {
-            text: word.into(),
-            span: Span::default(),
-        };
-        let kinds = table.deck.pattern(&name).or_else(|_| {
-            table.deck.pattern(&Name {
-                text: format!("{word}*").into(),
-                span: Span::default(),
-            })
-        });
-        for k in kinds.unwrap_or_default() {
-            if !out.contains(&k) {
-                out.push(k);
-            }
-        }
-    }
+    let mut out = mv.cards(table);
     let kinds = table.deck.kinds.len();
     for k in 0..kinds {
         let moved = before.iter().zip(after).any(|(b, a)| b.get(k) != a.get(k));
@@ -1764,7 +1832,15 @@ fn expect(
                     format!("{} has no referee, so no score", scope.game.name()),
                     span,
                 )
-                .with_help("scores are kept by the referees of gofish, kwartet, kemps, konigrufen and cabo")
+                .with_help(format!(
+                    "scores are kept by the games that have a referee: {}",
+                    crate::cards::GAMES
+                        .iter()
+                        .filter(|g| g.referee().is_some())
+                        .map(|g| g.name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
             })?;
             if check {
                 return Ok(None);

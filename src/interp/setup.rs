@@ -354,8 +354,6 @@ impl Setup {
         };
         Ok(GameState {
             turn,
-            pending: Vec::new(),
-            pass_after: false,
             stock_order: order,
             fixed,
             seed: self.seed,

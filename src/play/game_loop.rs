@@ -1,7 +1,10 @@
-//! The game loop: a [`Match`] is a session of the scenario language whose
-//! statements are written by the referee (the seeded deal) and by the
-//! players (their moves), so that a played game is an ordinary scenario
-//! from its first line to its last.
+//! The game loop: a [`Match`] is a session of the scenario language dealt
+//! the referee's typed deal ([`Session::deal`]) whose moves the players
+//! choose among the referee's resolved moves, each played as it is
+//! ([`Session::apply`]) and recorded as its statement, so that a played
+//! game is an ordinary scenario from its first line to its last. A match
+//! plays a game value ([`Game`]): one of dealer's games, found by name
+//! ([`Match::new`]), or any other, such as a test's own ([`Match::of`]).
 
 use std::rc::Rc;
 use std::time::{Duration, Instant};
@@ -11,7 +14,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::cards::referee::final_expectations;
 use crate::cards::{
-    game_named, game_names, stopped, to_move, Deal as CardDeal, Game, GameRules, Move, Position,
+    game_named, game_names, stopped, to_move, Deal as CardDeal, Game, Move, Position, Referee,
     Size, GAMES,
 };
 use crate::diag::{Diagnostic, Span};
@@ -53,7 +56,7 @@ pub type Lookup<'a> = dyn FnMut(&str) -> Result<Box<dyn Agent>, String> + 'a;
 pub struct GameOutcome {
     /// Each seat's score.
     pub scores: Vec<i64>,
-    /// The seats that won, as the game says ([`GameRules::winners`]: the
+    /// The seats that won, as the game says ([`Referee::winners`]: the
     /// Cabo-like game's lowest score wins).
     pub winners: Vec<usize>,
     /// The moves played (draws included).
@@ -79,8 +82,8 @@ pub struct Played {
 
 /// A game being played: the session, the seats and the moves so far.
 pub struct Match {
-    name: &'static str,
-    referee: &'static dyn GameRules,
+    game: Game,
+    referee: &'static dyn Referee,
     seed: u64,
     /// The deal in the game's header (`size full`).
     deal: String,
@@ -113,25 +116,49 @@ pub fn playable() -> Vec<&'static str> {
 
 /// A game that can be played and its referee, or why not (no such game,
 /// or one with no referee), naming the games that can be played.
-pub fn refereed(game: &str) -> Result<(Game, &'static dyn GameRules), String> {
+pub fn refereed(game: &str) -> Result<(Game, &'static dyn Referee), String> {
     let rules = game_named(game).ok_or_else(|| {
         format!(
             "no game `{game}`; the games are: {}",
             game_names().join(", ")
         )
     })?;
-    let referee = rules.referee().ok_or_else(|| {
-        format!(
-            "{} has no referee, so it can be replayed but not played; the games to play are: {}",
-            rules.title(),
-            playable().join(", ")
-        )
-    })?;
-    Ok((rules, referee))
+    Ok((rules, referee_of(rules)?))
 }
 
-/// A session with `setup` executed (the deal and its opening moves): the
-/// session a [`Match`] starts from; the tests deal hand-made states so.
+/// The referee of `game`, or why it cannot be played (it has none),
+/// naming dealer's games that can be.
+pub fn referee_of(game: Game) -> Result<&'static dyn Referee, String> {
+    game.referee().ok_or_else(|| {
+        format!(
+            "{} has no referee, so it can be replayed but not played; the games to play are: {}",
+            game.title(),
+            playable().join(", ")
+        )
+    })
+}
+
+/// A session of `game` dealt `deal` ([`Session::deal`]: no text is
+/// printed or parsed); `game` need not be one of dealer's games.
+pub fn dealt_session(game: Game, deal: &CardDeal, options: Options) -> Result<Session, String> {
+    if deal.game != game.name() {
+        return Err(format!(
+            "a deal of `{}` cannot start {} (`game {}`)",
+            deal.game,
+            game.title(),
+            game.name()
+        ));
+    }
+    let mut session = Session::with_games(options, &[game]);
+    session
+        .deal(deal)
+        .map_err(|d| d.render("deal", "", false))?;
+    Ok(session)
+}
+
+/// A session with the scenario text `setup` executed (a deal and its
+/// opening moves, written by hand): the tests deal hand-made states so.
+/// A [`Match`] is dealt its typed deal instead ([`dealt_session`]).
 pub fn deal_session(setup: &str, options: Options) -> Result<Session, String> {
     let mut session = Session::new(options);
     let scenario = syntax::parse(setup).map_err(|errors| {
@@ -152,11 +179,18 @@ pub fn deal_session(setup: &str, options: Options) -> Result<Session, String> {
 }
 
 impl Match {
-    /// Deals a game: the referee's seeded deal of `size` executed as
-    /// scenario text. `seats` are filled in with [`Match::seat`].
+    /// Deals dealer's game named `game`: [`Match::of`].
     pub fn new(game: &str, seed: u64, size: Size, options: Options) -> Result<Match, String> {
-        let (_, referee) = refereed(game)?;
-        Match::with_deal(
+        let (rules, _) = refereed(game)?;
+        Match::of(rules, seed, size, options)
+    }
+
+    /// Deals `game` (any game value with a referee, in dealer's list or
+    /// not): the referee's seeded deal of `size`, dealt to the session as
+    /// it is. `seats` are filled in with [`Match::seat`].
+    pub fn of(game: Game, seed: u64, size: Size, options: Options) -> Result<Match, String> {
+        let referee = referee_of(game)?;
+        Match::dealt(
             game,
             referee.deal(seed, size),
             format!("size {size}"),
@@ -164,20 +198,32 @@ impl Match {
         )
     }
 
-    /// Deals a game from `dealt` (the referee's deal, or a deck of one's
-    /// own dealt by [`crate::cards::referee::dealt`]), executed as the
-    /// scenario text it prints; `deal` says which in the game's header
-    /// (`size full`). The agents' generators are seeded by the deal's seed.
+    /// Deals dealer's game named `game` from `dealt`: [`Match::dealt`].
     pub fn with_deal(
         game: &str,
         dealt: CardDeal,
         deal: String,
         options: Options,
     ) -> Result<Match, String> {
-        let (rules, referee) = refereed(game)?;
-        let session = deal_session(&dealt.to_text(), options)?;
+        let (rules, _) = refereed(game)?;
+        Match::dealt(rules, dealt, deal, options)
+    }
+
+    /// Deals `game` from `dealt` (the referee's deal, or a deck of one's
+    /// own dealt by [`crate::cards::referee::dealt`]), handed to the
+    /// session as it is ([`Session::deal`]); `deal` says which in the
+    /// game's header (`size full`). The agents' generators are seeded by
+    /// the deal's seed.
+    pub fn dealt(
+        game: Game,
+        dealt: CardDeal,
+        deal: String,
+        options: Options,
+    ) -> Result<Match, String> {
+        let referee = referee_of(game)?;
+        let session = dealt_session(game, &dealt, options)?;
         Ok(Match {
-            name: rules.name(),
+            game,
             referee,
             seed: dealt.seed,
             deal,
@@ -191,29 +237,44 @@ impl Match {
     }
 
     /// Seats the players: one seat per player, in seating order. The
-    /// players of agents that glimpse are declared `psychic` (the deal is
-    /// dealt again with the declaration, before any move).
+    /// players of agents that read beyond what they know are declared so
+    /// by the game's [`GameRules::reader_declaration`] (the deal is dealt
+    /// again with the declaration, before any move).
     pub fn seat(&mut self, seats: Vec<Seat>) -> Result<(), String> {
         let n = self.playing().table.players.len();
         if seats.len() != n {
             return Err(format!(
                 "{} is played by {n} players ({}), and {} were given",
-                self.name,
+                self.game.name(),
                 self.playing().table.players.join(", "),
                 seats.len()
             ));
         }
-        let psychic: Vec<usize> = (0..n)
+        let readers: Vec<usize> = (0..n)
             .filter(|&s| matches!(&seats[s], Seat::Agent { agent, .. } if agent.psychic()))
-            .filter(|&s| !self.dealt.psychic.contains(&s))
             .collect();
-        if !psychic.is_empty() {
-            if !self.history.is_empty() {
-                return Err("psychic players are declared before the first move".into());
+        if let Some(&first) = readers.first() {
+            let Some(word) = self.referee.reader_declaration() else {
+                return Err(format!(
+                    "the agent of player {} looks at cards unnoticed, and {} has no such players",
+                    self.player_name(first),
+                    self.game.title()
+                ));
+            };
+            let new: Vec<usize> = readers
+                .into_iter()
+                .filter(|s| !self.dealt.declared(word).contains(s))
+                .collect();
+            if !new.is_empty() {
+                if !self.history.is_empty() {
+                    return Err(format!(
+                        "`{word}` players are declared before the first move"
+                    ));
+                }
+                let dealt = self.dealt.clone().with_declared(word, &new);
+                self.session = dealt_session(self.game, &dealt, self.options)?;
+                self.dealt = dealt;
             }
-            let dealt = self.dealt.clone().with_psychic(&psychic);
-            self.session = deal_session(&dealt.to_text(), self.options)?;
-            self.dealt = dealt;
         }
         self.seats = seats;
         Ok(())
@@ -290,7 +351,7 @@ impl Match {
         let players = &self.playing().table.players;
         format!(
             "{} has {} players ({}){}: give {wanted} agent(s) (or one for every seat), {given} given",
-            self.name,
+            self.game.name(),
             players.len(),
             players.join(", "),
             if person.is_some() {
@@ -303,7 +364,12 @@ impl Match {
 
     /// The game's name (`gofish`).
     pub fn game(&self) -> &'static str {
-        self.name
+        self.game.name()
+    }
+
+    /// The game played.
+    pub fn rules(&self) -> Game {
+        self.game
     }
 
     /// The seed of the deal and of the agents' generators.
@@ -342,7 +408,7 @@ impl Match {
     }
 
     /// Ends the game after `cap` moves instead of at the game's own limit
-    /// ([`GameRules::limit`]); `None` restores the game's limit.
+    /// ([`Referee::limit`]); `None` restores the game's limit.
     pub fn set_move_cap(&mut self, cap: Option<usize>) {
         self.cap = cap;
     }
@@ -513,7 +579,7 @@ impl Match {
         let seats: Vec<&str> = self.seats.iter().map(Seat::name).collect();
         let mut out = format!(
             "# {} played by dealer: seed {}, {}, seats {}\n",
-            self.name,
+            self.game.name(),
             self.seed,
             self.deal,
             seats.join(",")
@@ -559,7 +625,7 @@ impl Match {
 /// The legal moves of a session's game in its actual state, each with its
 /// statement (also for a session that is not a [`Match`], such as the
 /// REPL's).
-pub fn legal_moves(referee: &dyn GameRules, play: &Playing) -> Vec<Legal> {
+pub fn legal_moves(referee: &dyn Referee, play: &Playing) -> Vec<Legal> {
     referee
         .legal_moves(&play.position())
         .into_iter()

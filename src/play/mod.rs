@@ -56,7 +56,7 @@ pub mod views;
 
 pub use agent::{agent_named, Agent, Legal, RandomAgent, View, AGENTS};
 pub use game_loop::{
-    deal_session, legal_moves, playable, refereed, seat_rng, GameOutcome, Lookup, Match, Played,
-    Seat,
+    deal_session, dealt_session, legal_moves, playable, referee_of, refereed, seat_rng,
+    GameOutcome, Lookup, Match, Played, Seat,
 };
 pub use person::{Desk, Reply};

@@ -165,12 +165,11 @@ impl Desk {
     /// `know` and `known`: the facts the engine says hold.
     fn view(
         &self,
-        facts: fn(&crate::cards::Table, &str, Player) -> Vec<views::Fact>,
+        facts: fn(crate::cards::Game, &crate::cards::Position, Player) -> Vec<views::Fact>,
         formulas: bool,
         title: &str,
     ) -> Reply {
-        let table = &self.game.playing().table;
-        let all = facts(table, self.game.game(), self.me);
+        let all = facts(self.game.rules(), &self.game.position(), self.me);
         match views::holding(&self.game, all) {
             Ok(kept) => {
                 let mut lines = vec![format!("{title} (each line decided by the engine):")];

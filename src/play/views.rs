@@ -1,295 +1,89 @@
-//! Knowledge views: for each game, the facts a player may want to look at,
-//! each a formula of the scenario language that the engine decides on the
-//! exact model. A view is a list of candidate [`Fact`]s; [`holding`] keeps
-//! those the engine says are true. Nothing is remembered between moves:
-//! the model is the only memory.
+//! Knowledge views: the facts a player may want to look at, each an engine
+//! formula the game's view part builds ([`crate::cards::GameView`], in the
+//! game's own file; the facts about each card of each hand for a game
+//! without one). [`holding`] keeps those the engine says are true. Nothing
+//! is parsed and nothing is remembered between moves: the model is the
+//! only memory.
 //!
-//! - `know`: what you know about the others (first order). Go Fish and
-//!   Kemps: the ranks you know each opponent holds or lacks (Kemps: the
-//!   values an opponent collects); Kwartet: the cards whose place you know;
-//!   Königrufen: who you know is or is not the declarer's partner, and the
-//!   suits you know a player lacks; Cabo: the slots whose card you know
-//!   (depth 1) and the slots you know an opponent knows (depth 2).
+//! - `know`: what you know about the others (first order): what the game
+//!   lists about each opponent's hand (Go Fish and Kemps: the ranks you
+//!   know an opponent holds, collects or lacks; Kwartet: the cards whose
+//!   place you know; Königrufen: the suits you know a player lacks), then
+//!   the game's own facts (Königrufen's partner, the Cabo-like game's
+//!   slots to depth 2).
 //! - `known`: what the others know about you (second order): the same
-//!   facts about your hand from each opponent's point of view; Cabo: which
-//!   of your slots an opponent knows, that it knows you know yours (depth
-//!   2), and that you know it knows (depth 3).
+//!   facts about your hand from each opponent's point of view, then the
+//!   game's own facts about you.
 
-use crate::cards::{game_named, HandFacts, LocKind, Table, ViewStyle};
-use crate::diag::Diagnostic;
+use crate::cards::view::{About, CARDS};
+pub use crate::cards::Fact;
+use crate::cards::{Game, GameView, Position};
+use crate::diag::{Diagnostic, Span};
 use crate::engine::Agent as Player;
 
 use super::game_loop::Match;
 
-/// A fact a view may show: `K_1 hand2(Q)` shown as "player 2 holds Q".
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Fact {
-    /// Whom it is about, as a heading (`player 2`).
-    pub about: String,
-    /// What kind of fact (`holds`, `has no`, `knows you hold`).
-    pub label: String,
-    /// The item (`Q`, `<8,4>`, `1.2`).
-    pub item: String,
-    /// The formula the engine decides.
-    pub formula: String,
+/// The view part of `game` (the card facts when it has none).
+fn view_of(game: Game) -> &'static dyn GameView {
+    game.view().unwrap_or(&CARDS)
 }
 
 /// The facts of the `know` view of player `me` (first order).
-pub fn first_order(table: &Table, game: &str, me: Player) -> Vec<Fact> {
-    let style = style_of(game);
-    let k = |p: Player| format!("K_{}", table.players[p]);
+pub fn first_order(game: Game, pos: &Position, me: Player) -> Vec<Fact> {
+    let view = view_of(game);
+    let table = pos.table;
     let mut facts = Vec::new();
-    for q in others(table, me) {
+    for q in others(pos, me) {
         let about = format!("player {}", table.players[q]);
-        facts.extend(about_hand(table, style.hand, q, &k(me), &about, ""));
+        facts.extend(view.hand(
+            table,
+            About {
+                owner: q,
+                knower: me,
+                about: &about,
+                prefix: "",
+            },
+        ));
     }
-    if style.slots {
-        facts.extend(cabo_first(table, me));
-    }
-    if style.teams {
-        facts.extend(partners(table, &k(me), None));
-    }
+    facts.extend(view.first_order(pos, me));
     facts
 }
 
 /// The facts of the `known` view of player `me` (second order).
-pub fn second_order(table: &Table, game: &str, me: Player) -> Vec<Fact> {
-    let style = style_of(game);
+pub fn second_order(game: Game, pos: &Position, me: Player) -> Vec<Fact> {
+    let view = view_of(game);
+    let table = pos.table;
     let mut facts = Vec::new();
-    for q in others(table, me) {
+    for q in others(pos, me) {
         let about = format!("player {}", table.players[q]);
-        let kq = format!("K_{}", table.players[q]);
-        facts.extend(about_hand(table, style.hand, me, &kq, &about, "knows you "));
-        if style.slots {
-            facts.extend(cabo_second(table, me, q));
-        }
-        if style.teams {
-            facts.extend(partners(table, &kq, Some((me, &about))));
-        }
-    }
-    facts
-}
-
-/// The view style of the game named `game` (its referee says which facts
-/// its views list; a game without one gets the plain card facts).
-fn style_of(game: &str) -> ViewStyle {
-    game_named(game)
-        .and_then(|g| g.referee())
-        .map(|r| r.view_style())
-        .unwrap_or_default()
-}
-
-/// The facts about player `q`'s hand known by the operator `k` (`K_1`).
-fn about_hand(
-    table: &Table,
-    hand_facts: HandFacts,
-    q: Player,
-    k: &str,
-    about: &str,
-    prefix: &str,
-) -> Vec<Fact> {
-    let hand = table.location_name(table.hand(q));
-    let fact = |label: &str, item: String, formula: String| Fact {
-        about: about.to_string(),
-        label: format!("{prefix}{label}"),
-        item,
-        formula,
-    };
-    let mut facts = Vec::new();
-    match hand_facts {
-        HandFacts::Ranks { at_least, verb } => {
-            for (rank, kinds) in table.deck.ranks() {
-                let pattern = rank_pattern(table, &rank, &kinds);
-                facts.push(fact(
-                    &format!("{verb}{}", if prefix.is_empty() { "s" } else { "" }),
-                    rank.clone(),
-                    format!("{k} {hand}({pattern}) >= {at_least}"),
-                ));
-                facts.push(fact(
-                    if prefix.is_empty() {
-                        "has no"
-                    } else {
-                        "have no"
-                    },
-                    rank,
-                    format!("{k} {hand}({pattern}) = 0"),
-                ));
-            }
-        }
-        HandFacts::Suits => {
-            for suit in suits(table) {
-                facts.push(fact(
-                    if prefix.is_empty() {
-                        "lacks suit"
-                    } else {
-                        "lack suit"
-                    },
-                    suit.to_string(),
-                    format!("{k} {hand}(*{suit}) = 0"),
-                ));
-            }
-        }
-        HandFacts::Nothing => {}
-        HandFacts::Cards => {
-            for kind in &table.deck.kinds {
-                facts.push(fact(
-                    if prefix.is_empty() { "holds" } else { "hold" },
-                    kind.name.clone(),
-                    format!("{k} {hand}({})", kind.name),
-                ));
-            }
-        }
-    }
-    facts
-}
-
-/// The pattern for every card of a rank (`Q`, `6*`), or its one card.
-fn rank_pattern(table: &Table, rank: &str, kinds: &[usize]) -> String {
-    match kinds {
-        [one] => table.deck.kinds[*one].name.clone(),
-        _ => format!("{rank}*"),
-    }
-}
-
-/// The suits of the deck, in order of appearance.
-fn suits(table: &Table) -> Vec<char> {
-    let mut suits = Vec::new();
-    for k in &table.deck.kinds {
-        if let Some(s) = k.suit {
-            if !suits.contains(&s) {
-                suits.push(s);
-            }
-        }
-    }
-    suits
-}
-
-/// Königrufen's teams: `k partner(q)` and `k !partner(q)` for each player
-/// (or, with `only`, for that player, about whom `about` says).
-fn partners(table: &Table, k: &str, only: Option<(Player, &str)>) -> Vec<Fact> {
-    let players: Vec<Player> = match only {
-        Some((p, _)) => vec![p],
-        None => (0..table.players.len()).collect(),
-    };
-    let mut facts = Vec::new();
-    for p in players {
-        let name = &table.players[p];
-        let (about, yes, no) = match only {
-            Some((_, about)) => (
-                about.to_string(),
-                "knows you are the partner",
-                "knows you are not the partner",
-            ),
-            None => ("teams".to_string(), "partner", "not partner"),
-        };
-        facts.push(Fact {
-            about: about.clone(),
-            label: yes.into(),
-            item: name.clone(),
-            formula: format!("{k} partner({name})"),
-        });
-        facts.push(Fact {
-            about,
-            label: no.into(),
-            item: name.clone(),
-            formula: format!("{k} !partner({name})"),
-        });
-    }
-    facts
-}
-
-/// The slots of the table, with their owners.
-fn slots(table: &Table) -> Vec<(Player, String)> {
-    table
-        .locations
-        .iter()
-        .enumerate()
-        .filter_map(|(l, loc)| match loc.kind {
-            LocKind::Slot(owner, _) => Some((owner, table.location_name(l))),
-            _ => None,
-        })
-        .collect()
-}
-
-/// Cabo, depth 1 and 2: the slots whose card `me` knows, and the slots
-/// `me` knows an opponent knows.
-fn cabo_first(table: &Table, me: Player) -> Vec<Fact> {
-    let m = &table.players[me];
-    let mut facts = Vec::new();
-    for (_, slot) in slots(table) {
-        facts.push(Fact {
-            about: "depth 1".into(),
-            label: "you know the card in".into(),
-            item: slot.clone(),
-            formula: format!("Kv_{m} {slot}"),
-        });
-        for q in others(table, me) {
-            let n = &table.players[q];
-            facts.push(Fact {
-                about: "depth 2".into(),
-                label: format!("you know player {n} knows the card in"),
-                item: slot.clone(),
-                formula: format!("K_{m} Kv_{n} {slot}"),
-            });
-        }
-    }
-    facts
-}
-
-/// Cabo, depths 1-3 about `me`'s slots from opponent `q`'s side.
-fn cabo_second(table: &Table, me: Player, q: Player) -> Vec<Fact> {
-    let (m, n) = (&table.players[me], &table.players[q]);
-    let about = format!("player {n}");
-    let mut facts = Vec::new();
-    for (owner, slot) in slots(table) {
-        if owner != me {
-            continue;
-        }
-        for (label, formula) in [
-            ("knows the card in your", format!("Kv_{n} {slot}")),
-            (
-                "knows you know the card in your",
-                format!("K_{n} Kv_{m} {slot}"),
-            ),
-            (
-                "you know it knows the card in your",
-                format!("K_{m} Kv_{n} {slot}"),
-            ),
-            (
-                "knows you know it knows your",
-                format!("K_{n} K_{m} Kv_{n} {slot}"),
-            ),
-        ] {
-            facts.push(Fact {
-                about: about.clone(),
-                label: label.into(),
-                item: slot.clone(),
-                formula,
-            });
-        }
+        facts.extend(view.hand(
+            table,
+            About {
+                owner: me,
+                knower: q,
+                about: &about,
+                prefix: "knows you ",
+            },
+        ));
+        facts.extend(view.second_order(pos, me, q));
     }
     facts
 }
 
 /// The players other than `me`.
-fn others(table: &Table, me: Player) -> Vec<Player> {
-    (0..table.players.len()).filter(|&q| q != me).collect()
+fn others(pos: &Position, me: Player) -> Vec<Player> {
+    (0..pos.table.players.len()).filter(|&q| q != me).collect()
 }
 
-/// The facts the engine says are true now. A fact whose formula cannot be
-/// asked yet (Königrufen's `partner` before the call) is left out.
+/// The facts the engine says are true now, each decided in the actual
+/// world of the match's model.
 pub fn holding(game: &Match, facts: Vec<Fact>) -> Result<Vec<Fact>, Diagnostic> {
+    let model = &game.playing().model;
     let mut kept = Vec::new();
-    let mut askable = Vec::new();
     for f in facts {
-        if !f.formula.contains("partner(") || game.ask_all(std::slice::from_ref(&f.formula)).is_ok()
-        {
-            askable.push(f);
-        }
-    }
-    let formulas: Vec<String> = askable.iter().map(|f| f.formula.clone()).collect();
-    let answers = game.ask_all(&formulas)?;
-    for (f, yes) in askable.into_iter().zip(answers) {
+        let yes = model
+            .eval_actual(&f.formula)
+            .map_err(|e| crate::interp::errors::engine(&e, Span::new(0, 0)))?;
         if yes {
             kept.push(f);
         }
@@ -319,7 +113,7 @@ pub fn render(facts: &[Fact], formulas: bool) -> Vec<String> {
         lines.push(format!("{head:<10} {label}: {}", names.join(" ")));
         if formulas {
             for f in items {
-                lines.push(format!("{:<12}{}", "", f.formula));
+                lines.push(format!("{:<12}{}", "", f.text));
             }
         }
     }

@@ -8,7 +8,7 @@ use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
 use crate::cards::deck::Deck;
-use crate::cards::{Game, GameRules, Table};
+use crate::cards::{Game, Referee, Table};
 use crate::diag::Diagnostic;
 use crate::interp::Session;
 use crate::play::Legal;
@@ -356,7 +356,7 @@ struct Asker<'a> {
     /// Each instance asked and its answer.
     cache: HashMap<Formula, bool>,
     seat: &'a Seated,
-    referee: Option<&'a dyn GameRules>,
+    referee: Option<&'a dyn Referee>,
 }
 
 impl Asker<'_> {

@@ -4,7 +4,7 @@
 pub use crate::play::GameOutcome;
 
 use crate::cards::referee::dealt as dealt_from;
-use crate::cards::{Deal as CardDeal, Deck, GameRules, Size};
+use crate::cards::{Deal as CardDeal, Deck, Referee, Size};
 use crate::interp::Options;
 use crate::play::Match;
 use crate::strategy::agent::StrategyAgent;
@@ -70,7 +70,7 @@ pub fn check_hand(deck: &Deck, hand: usize, players: usize) -> Result<(), String
 }
 
 /// The referee of a game, or an error naming the games that have one.
-pub fn referee_of(game: &str) -> Result<&'static dyn GameRules, String> {
+pub fn referee_of(game: &str) -> Result<&'static dyn Referee, String> {
     crate::play::refereed(game).map(|(_, referee)| referee)
 }
 

@@ -275,20 +275,21 @@ impl WebGame {
                 }
             })
             .collect();
-        let facts = |f: fn(&crate::cards::Table, &str, Player) -> Vec<views::Fact>| {
-            views::holding(g, f(table, g.game(), self.me))
-                .map(|kept| {
-                    kept.into_iter()
-                        .map(|f| Known {
-                            about: f.about,
-                            label: f.label,
-                            item: f.item,
-                            formula: f.formula,
-                        })
-                        .collect::<Vec<_>>()
-                })
-                .map_err(|d| d.message)
-        };
+        let facts =
+            |f: fn(crate::cards::Game, &crate::cards::Position, Player) -> Vec<views::Fact>| {
+                views::holding(g, f(g.rules(), &g.position(), self.me))
+                    .map(|kept| {
+                        kept.into_iter()
+                            .map(|f| Known {
+                                about: f.about,
+                                label: f.label,
+                                item: f.item,
+                                formula: f.text,
+                            })
+                            .collect::<Vec<_>>()
+                    })
+                    .map_err(|d| d.message)
+            };
         let over = g.is_over();
         let my_turn = g.current_player() == Some(self.me);
         let panel = !self.agents_turn();

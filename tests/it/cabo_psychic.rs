@@ -202,7 +202,12 @@ fn a_psychic_declaration_is_not_a_step() {
     use dealer::cards::game::GAMES;
     use dealer::interp::{is_move, Script, Stepper};
     let cabo = GAMES.iter().find(|g| g.name() == "cabo").unwrap();
-    let text = cabo.deal(3, Size::Teaching).with_psychic(&[1]).to_text();
+    let text = cabo
+        .referee()
+        .unwrap()
+        .deal(3, Size::Teaching)
+        .with_declared("psychic", &[1])
+        .to_text();
     assert!(text.contains("\npsychic 2\n"), "{text}");
     let script = Script::parse("psychic.deal", &text).unwrap();
     let declaration = script

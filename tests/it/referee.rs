@@ -5,7 +5,7 @@
 //! expectation holding.
 
 use dealer::cards::referee::final_expectations;
-use dealer::cards::{game_named, GameRules, Size};
+use dealer::cards::{game_named, Referee, Size};
 use dealer::diag::Span;
 use dealer::interp::{Engine, Options, Output, Session};
 use dealer::syntax;
@@ -22,7 +22,7 @@ struct Played {
     winners: Vec<usize>,
 }
 
-fn referee(game: &str) -> &'static dyn GameRules {
+fn referee(game: &str) -> &'static dyn Referee {
     game_named(game)
         .and_then(|g| g.referee())
         .unwrap_or_else(|| panic!("{game} has a referee"))
@@ -315,8 +315,8 @@ fn every_deal_reads_back_and_replays_to_its_model() {
                 assert_eq!(Deal::from_text(&text).unwrap(), deal, "{text}");
                 assert_eq!(deal.game, g.name());
                 assert_eq!(deal.seed, seed);
-                let psychic = deal.clone().with_psychic(&[1, 0, 1]);
-                assert_eq!(psychic.psychic, vec![1, 0]);
+                let psychic = deal.clone().with_declared("psychic", &[1, 0, 1]);
+                assert_eq!(psychic.declared("psychic"), &[1, 0]);
                 assert_eq!(Deal::from_text(&psychic.to_text()).unwrap(), psychic);
 
                 let replayed = if declares(*g, "psychic") {
@@ -352,7 +352,7 @@ fn every_deal_reads_back_and_replays_to_its_model() {
                 let play = session.playing().unwrap();
                 let table = &play.table;
                 assert_eq!(table.players, deal.players);
-                assert_eq!(cabo::psychic(table), &replayed.psychic[..]);
+                assert_eq!(cabo::psychic(table), replayed.declared("psychic"));
                 let kind = |name: &str| {
                     table
                         .deck
@@ -607,4 +607,70 @@ fn every_seed_deals_the_cards_it_always_dealt() {
         "custom b7e21a70a51809e3 8f2de28468fba24b",
     ];
     assert_eq!(lines, want);
+}
+
+/// A session dealt a typed deal (`Session::deal`, what a match does) is
+/// the session the deal's text executed statement by statement gives: the
+/// same table, game state, worlds, actual world and opening moves, for
+/// every game at the teaching size (the Cabo-like game's full size too,
+/// with `uncounted`), with psychic players. A second deal, or a
+/// deal with a place the table lacks, is refused and the session is as it
+/// was.
+#[test]
+fn a_typed_deal_deals_what_its_text_deals() {
+    use dealer::cards::{Deal, Opening, GAMES};
+    for g in GAMES {
+        let Some(r) = g.referee() else { continue };
+        let full = g.reader_declaration().is_some();
+        for size in [Size::Teaching, Size::Full] {
+            if size == Size::Full && !full {
+                continue;
+            }
+            let mut deal = r.deal(1, size);
+            if g.reader_declaration().is_some() {
+                deal = deal.with_declared("psychic", &[1]);
+            }
+            let text = deal.to_text();
+            let mut by_text = Session::new(Options::default());
+            execute(&mut by_text, &text);
+            by_text.finish(Span::new(0, 0)).unwrap();
+            let mut typed = Session::new(Options::default());
+            let outputs = typed.deal(&deal).unwrap_or_else(|d| panic!("{d:?}"));
+            let moved: Vec<&str> = outputs
+                .iter()
+                .filter_map(|o| match o {
+                    Output::Moved { source, .. } => Some(source.as_str()),
+                    _ => None,
+                })
+                .collect();
+            let peeks: Vec<String> = deal
+                .opening
+                .iter()
+                .map(|Opening::Peek { player, place }| {
+                    format!("peek {} {place}", deal.players[*player])
+                })
+                .collect();
+            assert_eq!(moved, peeks, "{}", g.name());
+            let (a, b) = (by_text.playing().unwrap(), typed.playing().unwrap());
+            assert_eq!(a.table, b.table, "{} {size}: the table", g.name());
+            assert_eq!(a.state, b.state, "{} {size}", g.name());
+            assert_eq!(a.model.world_count(), b.model.world_count());
+            assert_eq!(a.model.actual_cards(), b.model.actual_cards());
+
+            let before = typed.clone();
+            let again = typed.deal(&deal).unwrap_err();
+            assert_eq!(again.code, "already-dealt");
+            crate::common::assert_unchanged(&before, &typed);
+        }
+    }
+    let gofish = referee("gofish").deal(2, Size::Teaching);
+    let mut wrong: Deal = gofish.clone();
+    wrong.parts[0].0 = "nowhere".into();
+    let mut session = Session::new(Options::default());
+    let d = session.deal(&wrong).unwrap_err();
+    assert!(d.message.contains("nowhere"), "{}", d.message);
+    assert!(session.playing().is_none());
+    session
+        .deal(&gofish)
+        .expect("the session is as fresh as before");
 }

@@ -24,15 +24,18 @@ use dealer::cards::generic::generic;
 use dealer::cards::referee::dealt;
 use dealer::cards::rules::DeclarationForm;
 use dealer::cards::rules::{check_turn, describe_player};
+use dealer::cards::view::{cards_held, About};
 use dealer::cards::Deck;
 use dealer::cards::{
     Arg, ArgKind, Deal, Game, GameAction, GameRules, GameState, Move, MoveForm, Outcome, Position,
-    Refusal, Size, Table,
+    Referee, Refusal, Size, Table,
 };
+use dealer::cards::{Fact, GameView};
 use dealer::engine::{Agent, Event, EventModel, Formula, Kind};
 use dealer::interp::{Options, Output, Session};
 use dealer::play::agent::Legal;
-use dealer::play::{Agent as _, RandomAgent, View};
+use dealer::play::views;
+use dealer::play::{Agent as _, Match, RandomAgent, View};
 use dealer::syntax;
 
 // ------------------------------------------------------------------ the game
@@ -275,10 +278,16 @@ impl GameRules for Guess {
         }
     }
 
-    fn referee(&self) -> Option<&dyn GameRules> {
+    fn referee(&self) -> Option<&dyn Referee> {
         Some(self)
     }
 
+    fn view(&self) -> Option<&dyn GameView> {
+        Some(self)
+    }
+}
+
+impl Referee for Guess {
     fn deal(&self, seed: u64, _size: Size) -> Deal {
         dealt("guess", &["1", "2"], Deck::values(1..=6, 1), 1, seed)
     }
@@ -306,6 +315,23 @@ impl GameRules for Guess {
         (0..2)
             .map(|p| i64::from(winner(pos.state) == Some(p)))
             .collect()
+    }
+}
+
+/// Its knowledge views: for each card, whether a hand is known to hold it
+/// or known not to.
+impl GameView for Guess {
+    fn hand(&self, table: &Table, who: About) -> Vec<Fact> {
+        let hand = table.hand(who.owner);
+        let name = table.location_name(hand);
+        let mut facts = cards_held(table, who);
+        for k in 0..table.deck.kinds.len() {
+            let card = table.deck.kinds[k].name.clone();
+            let text = format!("!{name}({card})");
+            let label = if who.yours() { "lack" } else { "lacks" };
+            facts.push(who.fact(table, label, card, Formula::holds(hand, k).not(), &text));
+        }
+        facts
     }
 }
 
@@ -731,4 +757,94 @@ fn a_strategy_for_the_game_is_loaded_and_chooses_by_its_rules() {
         legal[d.index].mv.game::<GuessMove>(),
         Some(GuessMove::Take(p)) if *p == me
     ));
+}
+
+/// A `Match` plays the game of this file, a game value outside dealer's
+/// list, with the random agent in both seats: every seeded game ends by
+/// the rules within its ten moves, its written scenario replays with every
+/// `expect` holding, and the game's own knowledge view lists exactly the
+/// facts that hold (each checked again as parsed text); a winner's view
+/// shows the card it guessed in the other's hand. dealer's lookup by name
+/// does not know the game.
+#[test]
+fn a_match_plays_the_game_of_this_file_and_shows_its_view() {
+    let game: Game = &GUESS;
+    assert!(Match::new("guess", 1, Size::Teaching, Options::default()).is_err());
+    let mut ended = [0usize; 2];
+    for seed in 0..6u64 {
+        let mut m = Match::of(game, seed, Size::Teaching, Options::default()).unwrap();
+        m.seat_agents(vec![Box::new(RandomAgent), Box::new(RandomAgent)], None)
+            .unwrap();
+        m.play_agents().unwrap();
+        assert!(m.is_over(), "seed {seed}");
+        assert!(m.stopped().is_none(), "seed {seed}: the rules end it");
+        let outcome = m.outcome();
+        assert!(outcome.turns <= 10, "seed {seed}: {} moves", outcome.turns);
+
+        // The written game replays in a session that knows the game.
+        let (outputs, _) = replay(&m.scenario()).unwrap_or_else(|e| panic!("{e:?}"));
+        let expects: Vec<bool> = outputs
+            .iter()
+            .filter_map(|o| match o {
+                Output::Expect { held, .. } => Some(*held),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            expects.len() > 2 && expects.iter().all(|&h| h),
+            "seed {seed}"
+        );
+
+        // The view: every candidate fact, decided by the engine on its
+        // formula, agrees with its text asked as a query.
+        for me in 0..2 {
+            let all = views::first_order(game, &m.position(), me);
+            assert_eq!(all.len(), 12, "six cards, held or not");
+            let kept = views::holding(&m, all.clone()).unwrap();
+            let texts: Vec<String> = all.iter().map(|f| f.text.clone()).collect();
+            let truth = m.ask_all(&texts).unwrap();
+            for (f, t) in all.iter().zip(truth) {
+                assert_eq!(kept.iter().any(|k| k.text == f.text), t, "{}", f.text);
+            }
+            let lines = views::render(&kept, true).join("\n");
+            if let [w] = m.outcome().winners.as_slice() {
+                if *w == me && outcome.scores[me] == 1 {
+                    let last = &m.history().last().unwrap().text;
+                    let card = last.rsplit(' ').next().unwrap();
+                    assert!(
+                        kept.iter().any(|f| f.label == "holds" && f.item == card),
+                        "seed {seed}: {last}\n{lines}"
+                    );
+                }
+            }
+            let known = views::second_order(game, &m.position(), me);
+            assert_eq!(known.len(), 12);
+        }
+        ended[usize::from(outcome.winners.len() == 1)] += 1;
+    }
+    assert!(ended[1] > 0, "some game has a winner: {ended:?}");
+}
+
+/// An agent that looks at cards unnoticed (the shipped psychic strategy)
+/// needs a game with a declaration for such players: seated at this game,
+/// which has none, it is refused with the reason, and the match is as it
+/// was (no seat taken, the same deal).
+#[test]
+fn a_glimpsing_agent_is_refused_by_a_game_without_such_players() {
+    use dealer::strategy::agent::StrategyAgent;
+    let game: Game = &GUESS;
+    let mut m = Match::of(game, 3, Size::Teaching, Options::default()).unwrap();
+    let psychic = dealer::strategy::find(None, "cabo", "psychic").unwrap();
+    let glimpsing = StrategyAgent::new(psychic);
+    assert!(dealer::play::Agent::psychic(&glimpsing));
+    let before = m.session().clone();
+    let err = m
+        .seat_agents(vec![Box::new(RandomAgent), Box::new(glimpsing)], None)
+        .unwrap_err();
+    assert_eq!(
+        err,
+        "the agent of player 2 looks at cards unnoticed, and Guess has no such players"
+    );
+    assert!(m.seats().is_empty());
+    crate::common::assert_unchanged(&before, m.session());
 }

@@ -370,10 +370,9 @@ async fn a_game_is_played_through_the_api() {
     }
     assert!(game.is_over());
     assert_eq!(state["scores"], json!(game.scores()));
-    let table = game.playing().table.clone();
-    let all = views::first_order(&table, "gofish", 0);
+    let all = views::first_order(game.rules(), &game.position(), 0);
     let truth = game
-        .ask_all(&all.iter().map(|f| f.formula.clone()).collect::<Vec<_>>())
+        .ask_all(&all.iter().map(|f| f.text.clone()).collect::<Vec<_>>())
         .unwrap();
     let shown: Vec<&str> = state["know"]
         .as_array()
@@ -383,7 +382,7 @@ async fn a_game_is_played_through_the_api() {
         .collect();
     assert!(!shown.is_empty());
     for (f, t) in all.iter().zip(truth) {
-        assert_eq!(shown.contains(&f.formula.as_str()), t, "{}", f.formula);
+        assert_eq!(shown.contains(&f.text.as_str()), t, "{}", f.text);
     }
 
     // The teaching switch shows every hand; without it the others' are hidden.
