@@ -55,14 +55,13 @@ fn checkpoints(script: &Script) -> Vec<String> {
 }
 
 /// Whether a scenario is a benchmark (under `scenarios/bench/`) or starts
-/// from a symbolic model (a full deck): its every step is too slow to draw
-/// and quiz in a test build (all of them took 190 s on the loaded 2-core
-/// machine). The web lecture draws and quizzes it every
-/// [`HEAVY_STRIDE`] steps and at its end (stepping through every move
-/// between; `DEALER_LONG=1` draws every step: 67 s for the whole sweep
-/// on the 2-core machine, against 23 s), and the generated quiz asks it two
+/// from a symbolic model (a full deck): the generated quiz asks it two
 /// questions a level rather than four (the full-deck Kwartet, replayed for
-/// each level and explained on its symbolic model, takes about 45 s).
+/// each level and explained on its symbolic model, takes seconds a
+/// question), and the web lecture does not ask its Ask box's example (a
+/// first question may build its deal for longer than the time limit).
+/// The web lecture draws it at every step like any other, first, so that
+/// the two workers share the long ones.
 fn heavy(path: &Path) -> bool {
     if path.starts_with(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/bench")) {
         return true;
@@ -358,9 +357,6 @@ fn every_scenario_steps_to_its_end_in_the_repl() {
     });
 }
 
-/// The steps between two figures of a [`heavy`] scenario on the web.
-const HEAVY_STRIDE: usize = 10;
-
 /// The web lecture: load, then at every step the figure and the step's
 /// questions (each answered), then a step, to the end. No request answers
 /// 5xx; a figure that cannot be drawn is refused with a reason.
@@ -377,24 +373,27 @@ fn every_scenario_is_lectured_on_the_web() {
         std::time::Duration::from_secs(60),
     );
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
-    let files = shipped();
-    let long = std::env::var("DEALER_LONG").is_ok_and(|v| v == "1");
+    // The heavy scenarios first, then the rest; two workers take the next
+    // file as they finish one.
+    let mut files: Vec<(bool, PathBuf)> = shipped().into_iter().map(|p| (heavy(&p), p)).collect();
+    files.sort_by_key(|(heavy, _)| !heavy);
+    let queue = std::sync::Arc::new(std::sync::Mutex::new(files.into_iter()));
     let failures: Vec<String> = runtime.block_on(async {
         let mut all = Vec::new();
-        let tasks: Vec<_> = files
-            .chunks(files.len().div_ceil(2))
-            .map(|chunk| {
+        let tasks: Vec<_> = (0..2)
+            .map(|_| {
                 let app = app.clone();
-                let chunk: Vec<PathBuf> = chunk.to_vec();
+                let queue = queue.clone();
                 let root = root.clone();
                 tokio::spawn(async move {
                     let mut failures = Vec::new();
-                    for path in chunk {
+                    loop {
+                        let Some((heavy, path)) = queue.lock().unwrap().next() else {
+                            break;
+                        };
                         let rel = path.strip_prefix(&root).unwrap().display().to_string();
                         let started = std::time::Instant::now();
-                        let heavy = heavy(&path);
-                        let stride = if heavy && !long { HEAVY_STRIDE } else { 1 };
-                        for f in lecture(&app, &rel, stride, !heavy).await {
+                        for f in lecture(&app, &rel, !heavy).await {
                             failures.push(format!("{rel}: {f}"));
                         }
                         if std::env::var_os("DEALER_SWEEP_TIMES").is_some() {
@@ -412,12 +411,7 @@ fn every_scenario_is_lectured_on_the_web() {
     });
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 
-    async fn lecture(
-        app: &axum::Router,
-        rel: &str,
-        stride: usize,
-        ask_example: bool,
-    ) -> Vec<String> {
+    async fn lecture(app: &axum::Router, rel: &str, ask_example: bool) -> Vec<String> {
         let mut failures = Vec::new();
         let (s, v) = call(app, "POST", "/api/sessions", Some(json!({ "path": rel }))).await;
         if s != StatusCode::OK {
@@ -426,16 +420,7 @@ fn every_scenario_is_lectured_on_the_web() {
         let id = v["id"].as_str().unwrap().to_string();
         let statements = v["state"]["statements"].as_array().map_or(0, Vec::len);
         let mut state = v["state"].clone();
-        for step in 0..=statements {
-            if !(step % stride == 0 || at_end(&state)) {
-                let (s, next) = call(app, "POST", &format!("/api/sessions/{id}/step"), None).await;
-                if s != StatusCode::OK {
-                    failures.push(format!("step from {}: {s} {next}", state["step"]));
-                    break;
-                }
-                state = next;
-                continue;
-            }
+        for _ in 0..=statements {
             let (s, fig) = call(app, "GET", &format!("/api/sessions/{id}/figure"), None).await;
             if s.is_server_error() || (s != StatusCode::OK && fig["error"].as_str().is_none()) {
                 failures.push(format!("figure at step {}: {s} {fig}", state["step"]));
