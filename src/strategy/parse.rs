@@ -455,6 +455,71 @@ mod tests {
         assert_eq!(rule.chance, Some((1, 2)));
     }
 
+    /// A rule continued over lines (with comments before the breaks) is
+    /// read as one: its guard is the text written, one space at each break.
+    #[test]
+    fn continued_lines_and_comments_are_read_by_the_grammar() {
+        let src = "# a comment\nstrategy s for kemps   # the header\n\n\
+                   rule block: pick me c \\ # why\n    when hand_me(rank(c)) = 0 & any(y in others: \\\n    K_me hand_y(rank(c)) >= 1) \\\n    prefer -16*known hand_me(rank(c)) - [K_me hand_me(c)] + 2\n\
+                   rule open: draw me from open: t\nrule set: ask me x <t,v> when hand_x(<t,v>)\nrule wait: any\n";
+        let s = parse(src).unwrap();
+        assert_eq!((s.name.as_str(), s.game.as_str()), ("s", "kemps"));
+        let names: Vec<&str> = s.rules.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["block", "open", "set", "wait"]);
+        let block = &s.rules[0];
+        assert_eq!(block.template.words, ["pick", "me", "c"]);
+        assert_eq!(
+            block.guard.as_deref(),
+            Some("hand_me(rank(c)) = 0 & any(y in others: K_me hand_y(rank(c)) >= 1)")
+        );
+        assert_eq!(
+            block.score,
+            [
+                Term::Known {
+                    atom: "hand_me(rank(c))".into(),
+                    sign: -16
+                },
+                Term::Holds {
+                    formula: "K_me hand_me(c)".into(),
+                    sign: -1
+                },
+                Term::Const(2)
+            ]
+        );
+        assert_eq!(&src[block.span.start..block.span.start + 10], "rule block");
+        assert_eq!(
+            s.rules[1].template.words,
+            ["draw", "me", "from", "open", ":", "t"]
+        );
+        assert_eq!(s.rules[2].template.words, ["ask", "me", "x", "<t,v>"]);
+        assert!(s.rules[3].template.words.is_empty());
+    }
+
+    /// Each malformed line is refused at its place, with the error's kind.
+    #[test]
+    fn malformed_lines_are_refused_where_they_go_wrong() {
+        for (src, code, at) in [
+            ("strategy s for\n", "strategy-header", "\n"),
+            ("strategy s for g\nstrategy t for g\n", "strategy-header", "strategy t"),
+            ("strategy s for g\nrule a ask me\n", "strategy-rule", "ask me"),
+            ("strategy s for g\nrule a: ask me x r when\n", "strategy-rule", "\n"),
+            ("strategy s for g\nrule a: ask me x r when K_me (r\n", "strategy-rule", "\n"),
+            ("strategy s for g\nrule a: any prefer known\n", "strategy-rule", "\n"),
+            ("strategy s for g\nrule a: any prefer points(X)\n", "strategy-rule", "X)"),
+            ("strategy s for g\nrule a chance 1/0: any\n", "strategy-rule", "chance"),
+            ("strategy s for g\nrules a: any\n", "strategy-line", "rules"),
+            ("strategy s for g\nrule a: any when hand_me(Q) prefer [K_me\n", "strategy-rule", "\n"),
+        ] {
+            let d = parse(src).expect_err(src);
+            assert_eq!(d.code, code, "{src}: {d:?}");
+            assert!(
+                src[d.span.start..].starts_with(at),
+                "{src}: at {:?}, not {at:?}: {d:?}",
+                &src[d.span.start..]
+            );
+        }
+    }
+
     /// A non-ASCII character at any place of any part of a rule is read
     /// or refused with an error, never a panic.
     #[test]
