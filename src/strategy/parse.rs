@@ -160,23 +160,27 @@ fn stray(src: &str, line: &Pair<'_>, span: Span) -> Diagnostic {
     let code = match first {
         "strategy" => "strategy-header",
         "rule" => "strategy-rule",
-        _ => {
-            return Diagnostic::error(
-                "strategy-line",
-                "expected `strategy NAME for GAME` or `rule NAME: MOVE [when GUARD] [prefer SCORE]`",
-                span,
-            )
-            .with_label("not a strategy line")
+        _ => return Diagnostic::error(
+            "strategy-line",
+            "expected `strategy NAME for GAME` or `rule NAME: MOVE [when GUARD] [prefer SCORE]`",
+            span,
+        )
+        .with_label("not a strategy line"),
+    };
+    let (mut d, in_score) = match StrategyParser::parse(R::one_line, &src[span.start..]) {
+        Err(e) => {
+            let score = matches!(&e.variant, pest::error::ErrorVariant::ParsingError { positives, .. }
+                if positives.iter().any(|r| matches!(r, R::term | R::kw_known | R::points)));
+            (grammar_error(&e, span.start), score)
         }
+        Ok(_) => (Diagnostic::error(code, "a malformed line", span), false),
     };
     let help = if code == "strategy-header" {
         "write `strategy NAME for GAME`, e.g. `strategy greedy for kwartet`"
+    } else if in_score {
+        "a score adds `known ATOM`, `[FORMULA]`, `points(c)`, `strength(c)` and integers, with `+`, `-` and factors `3*`"
     } else {
         "write `rule NAME [chance N/D]: MOVE [when GUARD] [prefer SCORE]`, e.g. `rule book: ask me x r when K_me hand_x(r) prefer known hand_x(r)`"
-    };
-    let mut d = match StrategyParser::parse(R::one_line, &src[span.start..]) {
-        Err(e) => grammar_error(&e, span.start),
-        Ok(_) => Diagnostic::error(code, "a malformed line", span),
     };
     d.code = code;
     d.with_help(help)
@@ -200,8 +204,12 @@ fn grammar_error(e: &pest::error::Error<R>, offset: usize) -> Diagnostic {
         }
         ErrorVariant::CustomError { message } => message.clone(),
     };
-    Diagnostic::error("strategy-syntax", expected.clone(), Span::new(offset + start, offset + end))
-        .with_label(expected)
+    Diagnostic::error(
+        "strategy-syntax",
+        expected.clone(),
+        Span::new(offset + start, offset + end),
+    )
+    .with_label(expected)
 }
 
 /// What a grammar rule is, in words (`None`: not worth naming).
@@ -219,6 +227,9 @@ fn describe(which: R) -> Option<String> {
             R::score | R::kw_prefer => "`prefer`",
             R::text | R::atom | R::formula_in => "a formula",
             R::term => "a score term",
+            R::kw_known => "`known ATOM`",
+            R::points => "`points(VAR)`",
+            R::strength => "`strength(VAR)`",
             R::sign => "`+` or `-`",
             R::inner_close => "a closing bracket",
             R::set_part => "`*`, a number or a variable",
@@ -406,9 +417,20 @@ fn score_term(
         sign *= f.as_str().parse::<i64>().map_err(|_| too_large(f))?;
     }
     Ok(match value.as_rule() {
-        R::int => Term::Const(sign * value.as_str().parse::<i64>().map_err(|_| too_large(value))?),
+        R::int => Term::Const(
+            sign * value
+                .as_str()
+                .parse::<i64>()
+                .map_err(|_| too_large(value))?,
+        ),
         R::known => {
-            let atom = written(value.clone().into_inner().find(|p| p.as_rule() == R::atom).expect("an atom"));
+            let atom = written(
+                value
+                    .clone()
+                    .into_inner()
+                    .find(|p| p.as_rule() == R::atom)
+                    .expect("an atom"),
+            );
             check_formula(&format!("{atom} >= 1"), placeholders, span, "score")?;
             Term::Known { atom, sign }
         }
@@ -500,15 +522,47 @@ mod tests {
     fn malformed_lines_are_refused_where_they_go_wrong() {
         for (src, code, at) in [
             ("strategy s for\n", "strategy-header", "\n"),
-            ("strategy s for g\nstrategy t for g\n", "strategy-header", "strategy t"),
-            ("strategy s for g\nrule a ask me\n", "strategy-rule", "ask me"),
-            ("strategy s for g\nrule a: ask me x r when\n", "strategy-rule", "\n"),
-            ("strategy s for g\nrule a: ask me x r when K_me (r\n", "strategy-rule", "\n"),
-            ("strategy s for g\nrule a: any prefer known\n", "strategy-rule", "\n"),
-            ("strategy s for g\nrule a: any prefer points(X)\n", "strategy-rule", "X)"),
-            ("strategy s for g\nrule a chance 1/0: any\n", "strategy-rule", "chance"),
+            (
+                "strategy s for g\nstrategy t for g\n",
+                "strategy-header",
+                "strategy t",
+            ),
+            (
+                "strategy s for g\nrule a ask me\n",
+                "strategy-rule",
+                "ask me",
+            ),
+            (
+                "strategy s for g\nrule a: ask me x r when\n",
+                "strategy-rule",
+                "\n",
+            ),
+            (
+                "strategy s for g\nrule a: ask me x r when K_me (r\n",
+                "strategy-rule",
+                "\n",
+            ),
+            (
+                "strategy s for g\nrule a: any prefer known\n",
+                "strategy-rule",
+                "\n",
+            ),
+            (
+                "strategy s for g\nrule a: any prefer points(X)\n",
+                "strategy-rule",
+                "X)",
+            ),
+            (
+                "strategy s for g\nrule a chance 1/0: any\n",
+                "strategy-rule",
+                "chance",
+            ),
             ("strategy s for g\nrules a: any\n", "strategy-line", "rules"),
-            ("strategy s for g\nrule a: any when hand_me(Q) prefer [K_me\n", "strategy-rule", "\n"),
+            (
+                "strategy s for g\nrule a: any when hand_me(Q) prefer [K_me\n",
+                "strategy-rule",
+                "\n",
+            ),
         ] {
             let d = parse(src).expect_err(src);
             assert_eq!(d.code, code, "{src}: {d:?}");
