@@ -1,8 +1,13 @@
 //! Reading a strategy's text: the header, the rules, their templates,
-//! guards and scores. Guards and score formulas are checked by the
-//! scenario language's own formula parser (after the quantifiers are
-//! expanded over a placeholder domain), so a strategy's formulas are
-//! exactly the language's formulas.
+//! guards and scores. The file is read by its pest grammar
+//! (`grammar/strategy.pest`): lines, continuations, comments, a rule's
+//! head, its move's words and set cards, and the extent of its guard and
+//! of each score term are the grammar's, never found by splitting text; a
+//! line the grammar does not read is an error at the place it stopped.
+//! Guards and score formulas are then checked by the scenario language's
+//! own formula parser (after the quantifiers are expanded over a
+//! placeholder domain), so a strategy's formulas are exactly the
+//! language's formulas.
 
 use crate::diag::{Diagnostic, Span};
 use crate::syntax::parse_formula;
@@ -45,15 +50,80 @@ impl Strategy {
     pub fn psychic(&self) -> bool {
         self.rules
             .iter()
-            .any(|r| r.template.words.first().is_some_and(|w| w == "glimpse"))
+            .any(|r| r.template.words.first().and_then(Word::text) == Some("glimpse"))
     }
 }
 
 /// A move template: the words of a move, with `me`, `_` and variables.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Template {
-    /// The words (`ask`, `me`, `x`, `r`); empty for `any`.
-    pub words: Vec<String>,
+    /// The words (`ask`, `me`, `x`, `r`, `<t,v>`, `:`); empty for `any`.
+    pub words: Vec<Word>,
+}
+
+/// A word of a move as the grammar read it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Word {
+    /// A word: the move's, an argument, `_`, or the keywords `from`,
+    /// `:` and `->`.
+    Text(String),
+    /// A set card `<t,v>`: its set and its member.
+    Set(SetPart, SetPart),
+}
+
+/// The set or member of a set card in a move: `*`, a number or a variable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetPart {
+    /// `*`: any.
+    Any,
+    /// A number.
+    Num(u32),
+    /// A variable.
+    Var(String),
+}
+
+impl Word {
+    /// The word's text, if it is no set card.
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            Word::Text(t) => Some(t),
+            Word::Set(..) => None,
+        }
+    }
+}
+
+impl std::fmt::Display for SetPart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SetPart::Any => f.write_str("*"),
+            SetPart::Num(n) => write!(f, "{n}"),
+            SetPart::Var(v) => f.write_str(v),
+        }
+    }
+}
+
+impl std::fmt::Display for Word {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Word::Text(t) => f.write_str(t),
+            Word::Set(a, b) => write!(f, "<{a},{b}>"),
+        }
+    }
+}
+
+impl std::fmt::Display for Template {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.words.is_empty() {
+            return f.write_str("any");
+        }
+        for (i, w) in self.words.iter().enumerate() {
+            if i > 0 && w.text() != Some(":") {
+                f.write_str(" ")?;
+            }
+            write!(f, "{w}")?;
+        }
+        Ok(())
+    }
 }
 
 /// A term of a score.
@@ -298,20 +368,35 @@ fn parse_chance(pair: Pair<'_>) -> Result<(u32, u32), Diagnostic> {
 /// `<t,v>`, the keywords `:` and `->` words of their own); `any` alone is
 /// every legal move (no words).
 fn parse_template(pair: Pair<'_>) -> Template {
-    let words: Vec<String> = pair
+    let words: Vec<Word> = pair
         .into_inner()
         .map(|p| match p.as_rule() {
             R::set_card => {
-                let parts: Vec<&str> = p.into_inner().map(|q| q.as_str()).collect();
-                format!("<{}>", parts.join(","))
+                let parts: Vec<Option<SetPart>> = p.clone().into_inner().map(set_part).collect();
+                match parts.as_slice() {
+                    [Some(a), Some(b)] => Word::Set(a.clone(), b.clone()),
+                    // A number too large for a set: a name no table has.
+                    _ => Word::Text(p.as_str().to_string()),
+                }
             }
-            _ => p.as_str().to_string(),
+            _ => Word::Text(p.as_str().to_string()),
         })
         .collect();
-    if words.len() == 1 && words[0] == "any" {
-        return Template { words: Vec::new() };
+    if let [Word::Text(w)] = words.as_slice() {
+        if w == "any" {
+            return Template { words: Vec::new() };
+        }
     }
     Template { words }
+}
+
+fn set_part(pair: Pair<'_>) -> Option<SetPart> {
+    let text = pair.as_str();
+    Some(match text.as_bytes()[0] {
+        b'*' => SetPart::Any,
+        b'0'..=b'9' => SetPart::Num(text.parse().ok()?),
+        _ => SetPart::Var(text.to_string()),
+    })
 }
 
 /// A formula's text as the grammar read it: its pieces in order, one
@@ -337,11 +422,18 @@ fn written(pair: Pair<'_>) -> String {
 /// (its variables, and `me`), bound to `1` for the syntax check.
 fn placeholders(template: &Template) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
+    let mut add = |v: &str| out.push((v.to_string(), "1".to_string()));
     for word in template.words.iter().skip(1) {
-        for run in word.split(|c: char| !c.is_ascii_alphanumeric()) {
-            if !run.is_empty() && run.chars().all(|c| c.is_ascii_lowercase()) {
-                out.push((run.to_string(), "1".to_string()));
+        match word {
+            Word::Text(w) if !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase()) => add(w),
+            Word::Set(a, b) => {
+                for part in [a, b] {
+                    if let SetPart::Var(v) = part {
+                        add(v);
+                    }
+                }
             }
+            Word::Text(_) => {}
         }
     }
     out.push(("me".into(), "1".into()));
@@ -489,7 +581,8 @@ mod tests {
         let names: Vec<&str> = s.rules.iter().map(|r| r.name.as_str()).collect();
         assert_eq!(names, ["block", "open", "set", "wait"]);
         let block = &s.rules[0];
-        assert_eq!(block.template.words, ["pick", "me", "c"]);
+        let words = |i: usize| s.rules[i].template.to_string();
+        assert_eq!(words(0), "pick me c");
         assert_eq!(
             block.guard.as_deref(),
             Some("hand_me(rank(c)) = 0 & any(y in others: K_me hand_y(rank(c)) >= 1)")
@@ -509,11 +602,11 @@ mod tests {
             ]
         );
         assert_eq!(&src[block.span.start..block.span.start + 10], "rule block");
+        assert_eq!(words(1), "draw me from open: t");
         assert_eq!(
-            s.rules[1].template.words,
-            ["draw", "me", "from", "open", ":", "t"]
+            s.rules[2].template.words[3],
+            Word::Set(SetPart::Var("t".into()), SetPart::Var("v".into()))
         );
-        assert_eq!(s.rules[2].template.words, ["ask", "me", "x", "<t,v>"]);
         assert!(s.rules[3].template.words.is_empty());
     }
 
