@@ -98,7 +98,11 @@ pub(crate) fn note(notes: Option<&Notes>, rule: &Rule, decided: Decided) {
 /// Whether `rule`'s move is a `glimpse` (the one move whose guard a
 /// `psychic` player's strategy may read beyond its knowledge with).
 pub fn glimpses(rule: &Rule) -> bool {
-    rule.template.words.first().is_some_and(|w| w == "glimpse")
+    rule.template
+        .words
+        .first()
+        .and_then(super::parse::Word::text)
+        == Some("glimpse")
 }
 
 pub use crate::interp::decides::unread;

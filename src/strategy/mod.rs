@@ -50,7 +50,7 @@ mod template;
 
 pub use choose::{choose, Decision, Oracle, RuleTrace, Seated, Tried};
 pub use expand::{calls, expand, functions, substitute, CardFacts};
-pub use parse::{parse, CardValue, Rule, Strategy, Template, Term};
+pub use parse::{parse, CardValue, Rule, SetPart, Strategy, Template, Term, Word};
 pub use pattern::Value;
 
 use std::path::Path;

@@ -1,13 +1,19 @@
 //! Reading a strategy's text: the header, the rules, their templates,
-//! guards and scores. Guards and score formulas are checked by the
-//! scenario language's own formula parser (after the quantifiers are
-//! expanded over a placeholder domain), so a strategy's formulas are
-//! exactly the language's formulas.
+//! guards and scores. The file is read by its pest grammar
+//! (`grammar/strategy.pest`): lines, continuations, comments, a rule's
+//! head, its move's words and set cards, and the extent of its guard and
+//! of each score term are the grammar's, never found by splitting text; a
+//! line the grammar does not read is an error at the place it stopped.
+//! Guards and score formulas are then checked by the scenario language's
+//! own formula parser (after the quantifiers are expanded over a
+//! placeholder domain), so a strategy's formulas are exactly the
+//! language's formulas.
 
 use crate::diag::{Diagnostic, Span};
 use crate::syntax::parse_formula;
 
 use super::expand::{expand_placeholder, functions, substitute, Placeholder};
+use grammar::{Rule as R, StrategyParser};
 
 /// A strategy: its name, its game and its rules in order.
 #[derive(Clone, Debug)]
@@ -44,15 +50,80 @@ impl Strategy {
     pub fn psychic(&self) -> bool {
         self.rules
             .iter()
-            .any(|r| r.template.words.first().is_some_and(|w| w == "glimpse"))
+            .any(|r| r.template.words.first().and_then(Word::text) == Some("glimpse"))
     }
 }
 
 /// A move template: the words of a move, with `me`, `_` and variables.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Template {
-    /// The words (`ask`, `me`, `x`, `r`); empty for `any`.
-    pub words: Vec<String>,
+    /// The words (`ask`, `me`, `x`, `r`, `<t,v>`, `:`); empty for `any`.
+    pub words: Vec<Word>,
+}
+
+/// A word of a move as the grammar read it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Word {
+    /// A word: the move's, an argument, `_`, or the keywords `from`,
+    /// `:` and `->`.
+    Text(String),
+    /// A set card `<t,v>`: its set and its member.
+    Set(SetPart, SetPart),
+}
+
+/// The set or member of a set card in a move: `*`, a number or a variable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetPart {
+    /// `*`: any.
+    Any,
+    /// A number.
+    Num(u32),
+    /// A variable.
+    Var(String),
+}
+
+impl Word {
+    /// The word's text, if it is no set card.
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            Word::Text(t) => Some(t),
+            Word::Set(..) => None,
+        }
+    }
+}
+
+impl std::fmt::Display for SetPart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SetPart::Any => f.write_str("*"),
+            SetPart::Num(n) => write!(f, "{n}"),
+            SetPart::Var(v) => f.write_str(v),
+        }
+    }
+}
+
+impl std::fmt::Display for Word {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Word::Text(t) => f.write_str(t),
+            Word::Set(a, b) => write!(f, "<{a},{b}>"),
+        }
+    }
+}
+
+impl std::fmt::Display for Template {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.words.is_empty() {
+            return f.write_str("any");
+        }
+        for (i, w) in self.words.iter().enumerate() {
+            if i > 0 && w.text() != Some(":") {
+                f.write_str(" ")?;
+            }
+            write!(f, "{w}")?;
+        }
+        Ok(())
+    }
 }
 
 /// A term of a score.
@@ -85,32 +156,55 @@ pub enum Term {
     Const(i64),
 }
 
+/// The generated parser of `grammar/strategy.pest` (in a module of its
+/// own: its `Rule` is the grammar's).
+mod grammar {
+    /// The strategy file grammar.
+    #[derive(pest_derive::Parser)]
+    #[grammar = "grammar/strategy.pest"]
+    pub(super) struct StrategyParser;
+}
+
+type Pair<'a> = pest::iterators::Pair<'a, R>;
+
 /// Parses a strategy's text.
 pub fn parse(src: &str) -> Result<Strategy, Diagnostic> {
+    use pest::Parser as _;
+    let file = StrategyParser::parse(R::file, src)
+        .map_err(|e| grammar_error(&e, 0))?
+        .next()
+        .expect("the file rule");
     let mut header: Option<(String, String)> = None;
     let mut rules = Vec::new();
-    for (text, span) in logical_lines(src) {
-        let trimmed = text.trim();
-        if trimmed.is_empty() {
-            continue;
-        }
-        if let Some(rest) = trimmed.strip_prefix("strategy ") {
-            header = Some(parse_header(rest, span)?);
-        } else if let Some(rest) = trimmed.strip_prefix("rule ") {
-            if header.is_none() {
-                return Err(
-                    Diagnostic::error("strategy-header", "a rule before the header", span)
-                        .with_help("start the file with `strategy NAME for GAME`"),
-                );
+    for line in file.into_inner() {
+        let span = span_of(&line);
+        match line.as_rule() {
+            R::header => {
+                if header.is_some() {
+                    return Err(Diagnostic::error(
+                        "strategy-header",
+                        "a second `strategy NAME for GAME` line",
+                        span,
+                    )
+                    .with_help("a file holds one strategy: write its header once, first"));
+                }
+                let mut names = line.into_inner().filter(|p| p.as_rule() == R::name);
+                let mut next = || names.next().expect("two names").as_str().to_string();
+                header = Some((next(), next()));
             }
-            rules.push(parse_rule(rest, span)?);
-        } else {
-            return Err(Diagnostic::error(
-                "strategy-line",
-                "expected `strategy NAME for GAME` or `rule NAME: MOVE [when GUARD] [prefer SCORE]`",
-                span,
-            )
-            .with_label("not a strategy line"));
+            R::rule => {
+                if header.is_none() {
+                    return Err(Diagnostic::error(
+                        "strategy-header",
+                        "a rule before the header",
+                        span,
+                    )
+                    .with_help("start the file with `strategy NAME for GAME`"));
+                }
+                rules.push(rule(line, span)?);
+            }
+            R::stray => return Err(stray(src, &line, span)),
+            _ => {}
         }
     }
     let (name, game) = header.ok_or_else(|| {
@@ -123,71 +217,123 @@ pub fn parse(src: &str) -> Result<Strategy, Diagnostic> {
     Ok(Strategy { name, game, rules })
 }
 
-/// Lines without comments, joined at a trailing `\`, with their spans.
-fn logical_lines(src: &str) -> Vec<(String, Span)> {
-    let mut out = Vec::new();
-    let mut pending: Option<(String, usize)> = None;
-    let mut offset = 0;
-    for raw in src.split_inclusive('\n') {
-        let start = offset;
-        offset += raw.len();
-        let line = strip_comment(raw.trim_end_matches(['\n', '\r']));
-        let (text, more) = match line.trim_end().strip_suffix('\\') {
-            Some(t) => (t.to_string(), true),
-            None => (line.to_string(), false),
-        };
-        let (mut acc, first) = pending.take().unwrap_or((String::new(), start));
-        acc.push(' ');
-        acc.push_str(&text);
-        if more {
-            pending = Some((acc, first));
-        } else {
-            let end = start + line.trim_end().len();
-            out.push((acc, Span::new(first, end.max(first))));
+fn span_of(pair: &Pair<'_>) -> Span {
+    Span::new(pair.as_span().start(), pair.as_span().end())
+}
+
+/// A line that is neither a header nor a rule: one that starts as a
+/// header or a rule is read again as one, for the place the grammar
+/// stopped at and what it expected there.
+fn stray(src: &str, line: &Pair<'_>, span: Span) -> Diagnostic {
+    use pest::Parser as _;
+    let first = line.as_str().split([' ', '\t', ':']).next().unwrap_or("");
+    let code = match first {
+        "strategy" => "strategy-header",
+        "rule" => "strategy-rule",
+        _ => return Diagnostic::error(
+            "strategy-line",
+            "expected `strategy NAME for GAME` or `rule NAME: MOVE [when GUARD] [prefer SCORE]`",
+            span,
+        )
+        .with_label("not a strategy line"),
+    };
+    let (mut d, in_score) = match StrategyParser::parse(R::one_line, &src[span.start..]) {
+        Err(e) => {
+            let score = matches!(&e.variant, pest::error::ErrorVariant::ParsingError { positives, .. }
+                if positives.iter().any(|r| matches!(r, R::term | R::kw_known | R::points)));
+            (grammar_error(&e, span.start), score)
+        }
+        Ok(_) => (Diagnostic::error(code, "a malformed line", span), false),
+    };
+    let help = if code == "strategy-header" {
+        "write `strategy NAME for GAME`, e.g. `strategy greedy for kwartet`"
+    } else if in_score {
+        "a score adds `known ATOM`, `[FORMULA]`, `points(c)`, `strength(c)` and integers, with `+`, `-` and factors `3*`"
+    } else {
+        "write `rule NAME [chance N/D]: MOVE [when GUARD] [prefer SCORE]`, e.g. `rule book: ask me x r when K_me hand_x(r) prefer known hand_x(r)`"
+    };
+    d.code = code;
+    d.with_help(help)
+}
+
+/// A pest error as a diagnostic at its place (shifted by `offset`).
+fn grammar_error(e: &pest::error::Error<R>, offset: usize) -> Diagnostic {
+    use pest::error::{ErrorVariant, InputLocation};
+    let (start, end) = match e.location {
+        InputLocation::Pos(p) => (p, p),
+        InputLocation::Span((a, b)) => (a, b),
+    };
+    let expected = match &e.variant {
+        ErrorVariant::ParsingError { positives, .. } => {
+            let words: Vec<String> = positives.iter().filter_map(|r| describe(*r)).collect();
+            if words.is_empty() {
+                "unexpected text".to_string()
+            } else {
+                format!("expected {}", words.join(" or "))
+            }
+        }
+        ErrorVariant::CustomError { message } => message.clone(),
+    };
+    Diagnostic::error(
+        "strategy-syntax",
+        expected.clone(),
+        Span::new(offset + start, offset + end),
+    )
+    .with_label(expected)
+}
+
+/// What a grammar rule is, in words (`None`: not worth naming).
+fn describe(which: R) -> Option<String> {
+    Some(
+        match which {
+            R::name => "a name",
+            R::int => "a number",
+            R::kw_for => "`for`",
+            R::kw_rule => "`rule`",
+            R::kw_strategy => "`strategy`",
+            R::chance => "`chance N/D`",
+            R::move_ | R::move_word => "a move",
+            R::guard | R::kw_when => "`when`",
+            R::score | R::kw_prefer => "`prefer`",
+            R::text | R::atom | R::formula_in => "a formula",
+            R::term => "a score term",
+            R::kw_known => "`known ATOM`",
+            R::points => "`points(VAR)`",
+            R::strength => "`strength(VAR)`",
+            R::sign => "`+` or `-`",
+            R::inner_close => "a closing bracket",
+            R::set_part => "`*`, a number or a variable",
+            R::var => "a variable",
+            _ => return None,
+        }
+        .to_string(),
+    )
+}
+
+fn rule(pair: Pair<'_>, span: Span) -> Result<Rule, Diagnostic> {
+    let mut name = String::new();
+    let mut chance = None;
+    let mut template = Template { words: Vec::new() };
+    let mut guard: Option<String> = None;
+    let mut score_pair = None;
+    for part in pair.into_inner() {
+        match part.as_rule() {
+            R::name => name = part.as_str().to_string(),
+            R::chance => chance = Some(parse_chance(part)?),
+            R::move_ => template = parse_template(part),
+            R::guard => {
+                let text = part.into_inner().find(|p| p.as_rule() == R::text);
+                guard = text.map(written);
+            }
+            R::score => score_pair = Some(part),
+            _ => {}
         }
     }
-    if let Some((acc, first)) = pending {
-        out.push((acc, Span::new(first, src.len())));
-    }
-    out
-}
-
-/// Cuts a `#` comment (a `#` followed by a space or the end of the line).
-fn strip_comment(line: &str) -> &str {
-    let bytes = line.as_bytes();
-    for (i, &b) in bytes.iter().enumerate() {
-        if b == b'#' && bytes.get(i + 1).is_none_or(|c| c.is_ascii_whitespace()) {
-            return &line[..i];
-        }
-    }
-    line
-}
-
-fn parse_header(rest: &str, span: Span) -> Result<(String, String), Diagnostic> {
-    let words: Vec<&str> = rest.split_whitespace().collect();
-    match words.as_slice() {
-        [name, "for", game] => Ok((name.to_string(), game.to_string())),
-        _ => Err(
-            Diagnostic::error("strategy-header", "a malformed strategy header", span)
-                .with_help("write `strategy NAME for GAME`, e.g. `strategy greedy for kwartet`"),
-        ),
-    }
-}
-
-fn parse_rule(rest: &str, span: Span) -> Result<Rule, Diagnostic> {
-    let (head, body) = rest.split_once(':').ok_or_else(|| {
-        Diagnostic::error("strategy-rule", "a rule needs `:` after its name", span)
-            .with_help("write `rule NAME: MOVE [when GUARD] [prefer SCORE]`")
-    })?;
-    let (name, chance) = parse_rule_head(head, span)?;
-    let (template_text, guard, score_text) = split_body(body);
-    let template = parse_template(template_text, span)?;
-    let guard = guard.map(str::trim).map(str::to_string);
     let placeholders = placeholders(&template);
     if let Some(g) = &guard {
         check_formula(g, &placeholders, span, "guard")?;
     }
-    let score = match score_text {
+    let score = match score_pair {
         Some(s) => parse_score(s, &placeholders, span)?,
         None => Vec::new(),
     };
@@ -201,86 +347,93 @@ fn parse_rule(rest: &str, span: Span) -> Result<Rule, Diagnostic> {
     })
 }
 
-fn parse_rule_head(head: &str, span: Span) -> Result<(String, Option<(u32, u32)>), Diagnostic> {
-    let words: Vec<&str> = head.split_whitespace().collect();
+fn parse_chance(pair: Pair<'_>) -> Result<(u32, u32), Diagnostic> {
+    let span = span_of(&pair);
     let bad = || {
-        Diagnostic::error("strategy-rule", "a malformed rule name", span)
+        Diagnostic::error("strategy-rule", "a malformed chance", span)
             .with_help("write `rule NAME:` or `rule NAME chance 1/3:`")
     };
-    match words.as_slice() {
-        [name] => Ok((name.to_string(), None)),
-        [name, "chance", frac] => {
-            let (n, d) = frac.split_once('/').ok_or_else(bad)?;
-            let (n, d): (u32, u32) = (n.parse().map_err(|_| bad())?, d.parse().map_err(|_| bad())?);
-            if d == 0 || n > d {
-                return Err(bad().with_label("a chance is N/D with 0 <= N <= D and D > 0"));
+    let nums: Vec<Option<u32>> = pair
+        .into_inner()
+        .filter(|p| p.as_rule() == R::int)
+        .map(|p| p.as_str().parse().ok())
+        .collect();
+    match nums.as_slice() {
+        [Some(n), Some(d)] if *d > 0 && n <= d => Ok((*n, *d)),
+        _ => Err(bad().with_label("a chance is N/D with 0 <= N <= D and D > 0")),
+    }
+}
+
+/// The move's words: its word, then each argument (a set card written
+/// `<t,v>`, the keywords `:` and `->` words of their own); `any` alone is
+/// every legal move (no words).
+fn parse_template(pair: Pair<'_>) -> Template {
+    let words: Vec<Word> = pair
+        .into_inner()
+        .map(|p| match p.as_rule() {
+            R::set_card => {
+                let parts: Vec<Option<SetPart>> = p.clone().into_inner().map(set_part).collect();
+                match parts.as_slice() {
+                    [Some(a), Some(b)] => Word::Set(a.clone(), b.clone()),
+                    // A number too large for a set: a name no table has.
+                    _ => Word::Text(p.as_str().to_string()),
+                }
             }
-            Ok((name.to_string(), Some((n, d))))
-        }
-        _ => Err(bad()),
-    }
-}
-
-/// Splits `TEMPLATE [when GUARD] [prefer SCORE]` at the keywords.
-fn split_body(body: &str) -> (&str, Option<&str>, Option<&str>) {
-    let when = find_word(body, "when");
-    let prefer = find_word(body, "prefer");
-    let template_end = [when, prefer]
-        .into_iter()
-        .flatten()
-        .min()
-        .unwrap_or(body.len());
-    let guard = when.map(|w| &body[w + 4..prefer.filter(|&p| p > w).unwrap_or(body.len())]);
-    let score = prefer.map(|p| &body[p + 6..]);
-    (&body[..template_end], guard, score)
-}
-
-/// The first occurrence of `word` as a whole word at bracket depth 0.
-fn find_word(text: &str, word: &str) -> Option<usize> {
-    let bytes = text.as_bytes();
-    let mut depth = 0i32;
-    for (i, &b) in bytes.iter().enumerate() {
-        match b {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => depth -= 1,
-            _ => {}
-        }
-        if depth == 0 && bytes[i..].starts_with(word.as_bytes()) {
-            let before = i == 0 || !is_word(bytes[i - 1]);
-            let after = bytes.get(i + word.len()).is_none_or(|&c| !is_word(c));
-            if before && after {
-                return Some(i);
-            }
+            _ => Word::Text(p.as_str().to_string()),
+        })
+        .collect();
+    if let [Word::Text(w)] = words.as_slice() {
+        if w == "any" {
+            return Template { words: Vec::new() };
         }
     }
-    None
+    Template { words }
 }
 
-fn is_word(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
+fn set_part(pair: Pair<'_>) -> Option<SetPart> {
+    let text = pair.as_str();
+    Some(match text.as_bytes()[0] {
+        b'*' => SetPart::Any,
+        b'0'..=b'9' => SetPart::Num(text.parse().ok()?),
+        _ => SetPart::Var(text.to_string()),
+    })
 }
 
-fn parse_template(text: &str, span: Span) -> Result<Template, Diagnostic> {
-    let words: Vec<String> = text.split_whitespace().map(str::to_string).collect();
-    match words.first().map(String::as_str) {
-        None => Err(
-            Diagnostic::error("strategy-rule", "a rule without a move", span)
-                .with_help("write the move after `:`, e.g. `ask me x r`, or `any`"),
-        ),
-        Some("any") if words.len() == 1 => Ok(Template { words: Vec::new() }),
-        Some(_) => Ok(Template { words }),
+/// A formula's text as the grammar read it: its pieces in order, one
+/// space where the file had spaces, a continuation or a comment.
+fn written(pair: Pair<'_>) -> String {
+    let mut out = String::new();
+    let mut end = None;
+    for leaf in pair.into_inner().flatten() {
+        if leaf.clone().into_inner().next().is_some() {
+            continue;
+        }
+        let s = leaf.as_span();
+        if end.is_some_and(|e| e < s.start()) {
+            out.push(' ');
+        }
+        out.push_str(leaf.as_str());
+        end = Some(s.end());
     }
+    out
 }
 
 /// Every lower-case run of the template's words after the move's name
 /// (its variables, and `me`), bound to `1` for the syntax check.
 fn placeholders(template: &Template) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
+    let mut add = |v: &str| out.push((v.to_string(), "1".to_string()));
     for word in template.words.iter().skip(1) {
-        for run in word.split(|c: char| !c.is_ascii_alphanumeric()) {
-            if !run.is_empty() && run.chars().all(|c| c.is_ascii_lowercase()) {
-                out.push((run.to_string(), "1".to_string()));
+        match word {
+            Word::Text(w) if !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase()) => add(w),
+            Word::Set(a, b) => {
+                for part in [a, b] {
+                    if let SetPart::Var(v) = part {
+                        add(v);
+                    }
+                }
             }
+            Word::Text(_) => {}
         }
     }
     out.push(("me".into(), "1".into()));
@@ -312,65 +465,83 @@ fn check_formula(
     })
 }
 
-/// Parses `known A + [φ] - 2 ...`.
+/// Reads `known A + [φ] - 2*points(c) ...`, checking each formula.
 fn parse_score(
-    text: &str,
+    pair: Pair<'_>,
     placeholders: &[(String, String)],
     span: Span,
 ) -> Result<Vec<Term>, Diagnostic> {
     let mut terms = Vec::new();
-    for (sign, part) in split_terms(text) {
-        let (factor, part) = coefficient(part.trim());
-        let sign = sign * factor;
-        let term = if let Some(atom) = part.strip_prefix("known ") {
-            check_formula(
-                &format!("{} >= 1", atom.trim()),
-                placeholders,
-                span,
-                "score",
-            )?;
-            Term::Known {
-                atom: atom.trim().to_string(),
-                sign,
+    let mut sign = 1;
+    for part in pair.into_inner() {
+        match part.as_rule() {
+            R::sign => sign = if part.as_str() == "-" { -1 } else { 1 },
+            R::term => {
+                terms.push(score_term(part, sign, placeholders, span)?);
+                sign = 1;
             }
-        } else if let Some(inner) = part.strip_prefix('[').and_then(|p| p.strip_suffix(']')) {
-            check_formula(inner, placeholders, span, "score")?;
-            Term::Holds {
-                formula: inner.trim().to_string(),
-                sign,
-            }
-        } else if let Some(term) = card_value(part, sign) {
-            term
-        } else if let Ok(n) = part.parse::<i64>() {
-            Term::Const(sign * n)
-        } else {
-            return Err(Diagnostic::error(
-                "strategy-score",
-                format!("`{part}` is not a score term"),
-                span,
-            )
-            .with_help("a score adds `known ATOM`, `[FORMULA]`, `points(c)`, `strength(c)` and integers with + and -"));
-        };
-        terms.push(term);
+            _ => {}
+        }
     }
     Ok(terms)
 }
 
-/// `points(c)`, `strength(c)`.
-fn card_value(part: &str, sign: i64) -> Option<Term> {
-    let (what, rest) = if let Some(r) = part.strip_prefix("points(") {
-        (CardValue::Points, r)
-    } else {
-        (CardValue::Strength, part.strip_prefix("strength(")?)
+fn score_term(
+    pair: Pair<'_>,
+    mut sign: i64,
+    placeholders: &[(String, String)],
+    span: Span,
+) -> Result<Term, Diagnostic> {
+    let too_large = |p: &Pair<'_>| {
+        Diagnostic::error(
+            "strategy-score",
+            format!("`{}` is too large a number", p.as_str()),
+            span_of(p),
+        )
     };
-    let var = rest.strip_suffix(')')?.trim();
-    var.chars()
-        .all(|c| c.is_ascii_lowercase())
-        .then(|| Term::Card {
-            what,
-            var: var.to_string(),
-            sign,
-        })
+    let parts: Vec<Pair<'_>> = pair.into_inner().collect();
+    let (value, factor) = match parts.as_slice() {
+        [factor, value] => (value, Some(factor)),
+        [value] => (value, None),
+        _ => unreachable!("the grammar's term"),
+    };
+    if let Some(f) = factor {
+        sign *= f.as_str().parse::<i64>().map_err(|_| too_large(f))?;
+    }
+    Ok(match value.as_rule() {
+        R::int => Term::Const(
+            sign * value
+                .as_str()
+                .parse::<i64>()
+                .map_err(|_| too_large(value))?,
+        ),
+        R::known => {
+            let atom = written(
+                value
+                    .clone()
+                    .into_inner()
+                    .find(|p| p.as_rule() == R::atom)
+                    .expect("an atom"),
+            );
+            check_formula(&format!("{atom} >= 1"), placeholders, span, "score")?;
+            Term::Known { atom, sign }
+        }
+        R::holds => {
+            let formula = written(value.clone().into_inner().next().expect("a formula"));
+            check_formula(&formula, placeholders, span, "score")?;
+            Term::Holds { formula, sign }
+        }
+        R::card_value => {
+            let mut inner = value.clone().into_inner();
+            let what = match inner.next().expect("points or strength").as_rule() {
+                R::points => CardValue::Points,
+                _ => CardValue::Strength,
+            };
+            let var = inner.next().expect("a variable").as_str().to_string();
+            Term::Card { what, var, sign }
+        }
+        _ => unreachable!("the grammar's term"),
+    })
 }
 
 /// Which of a card's values the referee gives (see [`Term::Card`]).
@@ -380,43 +551,6 @@ pub enum CardValue {
     Points,
     /// How strongly it takes a trick.
     Strength,
-}
-
-/// `3*TERM` → (3, TERM); a term without a factor has factor 1.
-fn coefficient(part: &str) -> (i64, &str) {
-    match part.split_once('*') {
-        Some((n, rest)) if n.trim().parse::<i64>().is_ok() && !rest.trim().is_empty() => {
-            (n.trim().parse().expect("checked"), rest.trim())
-        }
-        _ => (1, part),
-    }
-}
-
-/// Splits a score at `+` and `-` outside brackets (not the `-` of `->`).
-fn split_terms(text: &str) -> Vec<(i64, String)> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let (mut depth, mut sign, mut start) = (0i32, 1i64, 0usize);
-    for (i, &b) in bytes.iter().enumerate() {
-        match b {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => depth -= 1,
-            b'+' | b'-' if depth == 0 && bytes.get(i + 1) != Some(&b'>') => {
-                let part = text[start..i].trim();
-                if !part.is_empty() {
-                    out.push((sign, part.to_string()));
-                }
-                sign = if b == b'-' { -1 } else { 1 };
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    let part = text[start..].trim();
-    if !part.is_empty() {
-        out.push((sign, part.to_string()));
-    }
-    out
 }
 
 #[cfg(test)]
@@ -433,6 +567,104 @@ mod tests {
         assert_eq!(rule.guard.as_deref(), Some("¬hand_x(r) ∧ K_me hand_me(r)"));
         assert_eq!(rule.score.len(), 3);
         assert_eq!(rule.chance, Some((1, 2)));
+    }
+
+    /// A rule continued over lines (with comments before the breaks) is
+    /// read as one: its guard is the text written, one space at each break.
+    #[test]
+    fn continued_lines_and_comments_are_read_by_the_grammar() {
+        let src = "# a comment\nstrategy s for kemps   # the header\n\n\
+                   rule block: pick me c \\ # why\n    when hand_me(rank(c)) = 0 & any(y in others: \\\n    K_me hand_y(rank(c)) >= 1) \\\n    prefer -16*known hand_me(rank(c)) - [K_me hand_me(c)] + 2\n\
+                   rule open: draw me from open: t\nrule set: ask me x <t,v> when hand_x(<t,v>)\nrule wait: any\n";
+        let s = parse(src).unwrap();
+        assert_eq!((s.name.as_str(), s.game.as_str()), ("s", "kemps"));
+        let names: Vec<&str> = s.rules.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["block", "open", "set", "wait"]);
+        let block = &s.rules[0];
+        let words = |i: usize| s.rules[i].template.to_string();
+        assert_eq!(words(0), "pick me c");
+        assert_eq!(
+            block.guard.as_deref(),
+            Some("hand_me(rank(c)) = 0 & any(y in others: K_me hand_y(rank(c)) >= 1)")
+        );
+        assert_eq!(
+            block.score,
+            [
+                Term::Known {
+                    atom: "hand_me(rank(c))".into(),
+                    sign: -16
+                },
+                Term::Holds {
+                    formula: "K_me hand_me(c)".into(),
+                    sign: -1
+                },
+                Term::Const(2)
+            ]
+        );
+        assert_eq!(&src[block.span.start..block.span.start + 10], "rule block");
+        assert_eq!(words(1), "draw me from open: t");
+        assert_eq!(
+            s.rules[2].template.words[3],
+            Word::Set(SetPart::Var("t".into()), SetPart::Var("v".into()))
+        );
+        assert!(s.rules[3].template.words.is_empty());
+    }
+
+    /// Each malformed line is refused at its place, with the error's kind.
+    #[test]
+    fn malformed_lines_are_refused_where_they_go_wrong() {
+        for (src, code, at) in [
+            ("strategy s for\n", "strategy-header", "\n"),
+            (
+                "strategy s for g\nstrategy t for g\n",
+                "strategy-header",
+                "strategy t",
+            ),
+            (
+                "strategy s for g\nrule a ask me\n",
+                "strategy-rule",
+                "ask me",
+            ),
+            (
+                "strategy s for g\nrule a: ask me x r when\n",
+                "strategy-rule",
+                "\n",
+            ),
+            (
+                "strategy s for g\nrule a: ask me x r when K_me (r\n",
+                "strategy-rule",
+                "\n",
+            ),
+            (
+                "strategy s for g\nrule a: any prefer known\n",
+                "strategy-rule",
+                "\n",
+            ),
+            (
+                "strategy s for g\nrule a: any prefer points(X)\n",
+                "strategy-rule",
+                "X)",
+            ),
+            (
+                "strategy s for g\nrule a chance 1/0: any\n",
+                "strategy-rule",
+                "chance",
+            ),
+            ("strategy s for g\nrules a: any\n", "strategy-line", "rules"),
+            (
+                "strategy s for g\nrule a: any when hand_me(Q) prefer [K_me\n",
+                "strategy-rule",
+                "\n",
+            ),
+        ] {
+            let d = parse(src).expect_err(src);
+            assert_eq!(d.code, code, "{src}: {d:?}");
+            assert!(
+                src[d.span.start..].starts_with(at),
+                "{src}: at {:?}, not {at:?}: {d:?}",
+                &src[d.span.start..]
+            );
+        }
     }
 
     /// A non-ASCII character at any place of any part of a rule is read

@@ -10,7 +10,7 @@ use crate::cards::{Arg, Game, Move, Table};
 use crate::diag::Diagnostic;
 use crate::engine::{Agent, Kind, Loc};
 
-use super::parse::{Rule, Template};
+use super::parse::{Rule, SetPart as Part, Template, Word};
 
 /// A value a move's argument has.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -60,14 +60,6 @@ enum ArgPat {
     Named(String),
 }
 
-/// A part of a set card's pattern.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Part {
-    Any,
-    Num(u32),
-    Var(String),
-}
-
 /// A piece of a move: one of the generic moves' keywords (`from`, `->`,
 /// `:`) or an argument.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -110,8 +102,8 @@ impl Pattern {
                 pieces: Vec::new(),
             });
         };
-        let word = word.to_ascii_lowercase();
-        let written = pieces(rest);
+        let word = word.to_string().to_ascii_lowercase();
+        let written = rest;
         let error = |message: String, help: String| {
             Diagnostic::error("strategy-move", message, rule.span).with_help(help)
         };
@@ -142,9 +134,9 @@ impl Pattern {
         }
         let fits = |shape: &[&str]| {
             shape.len() == written.len()
-                && shape.iter().zip(&written).all(|(s, w)| match s {
-                    &"A" => !matches!(w.as_str(), ":" | "->"),
-                    kw => w == kw,
+                && shape.iter().zip(written).all(|(s, w)| match s {
+                    &"A" => !matches!(w.text(), Some(":" | "->")),
+                    kw => w.text() == Some(kw),
                 })
         };
         let Some(shape) = forms.iter().find(|s| fits(s)) else {
@@ -165,8 +157,7 @@ impl Pattern {
             return Err(error(
                 format!(
                     "in rule {}, `{}` does not fit the move `{word}`",
-                    rule.name,
-                    template.words.join(" ")
+                    rule.name, template
                 ),
                 format!("write it as {usage}"),
             ));
@@ -175,7 +166,7 @@ impl Pattern {
             .iter()
             .zip(written)
             .map(|(s, w)| match *s {
-                "A" => Piece::Arg(arg_pattern(&w)),
+                "A" => Piece::Arg(arg_pattern(w)),
                 kw => Piece::Word(kw),
             })
             .collect();
@@ -229,49 +220,16 @@ impl Pattern {
     }
 }
 
-/// The words of a move after its first, `:` and `->` cut off as pieces of
-/// their own (`open:` is `open` and `:`).
-fn pieces(words: &[String]) -> Vec<String> {
-    let mut out = Vec::new();
-    for w in words {
-        match w.strip_suffix(':') {
-            Some(head) if !head.is_empty() => {
-                out.push(head.to_string());
-                out.push(":".to_string());
-            }
-            _ => out.push(w.clone()),
-        }
-    }
-    out
-}
-
-fn arg_pattern(w: &str) -> ArgPat {
+fn arg_pattern(w: &Word) -> ArgPat {
+    let w = match w {
+        Word::Set(a, b) => return ArgPat::Set(a.clone(), b.clone()),
+        Word::Text(w) => w,
+    };
     if w == "_" {
         return ArgPat::Any;
     }
     if w == "me" {
         return ArgPat::Me;
-    }
-    if let Some((a, b)) = w
-        .strip_prefix('<')
-        .and_then(|r| r.strip_suffix('>'))
-        .and_then(|r| r.split_once(','))
-    {
-        let part = |p: &str| {
-            let p = p.trim();
-            if p == "*" {
-                Some(Part::Any)
-            } else if let Ok(n) = p.parse() {
-                Some(Part::Num(n))
-            } else if is_lower_word(p) {
-                Some(Part::Var(p.to_string()))
-            } else {
-                None
-            }
-        };
-        if let (Some(a), Some(b)) = (part(a), part(b)) {
-            return ArgPat::Set(a, b);
-        }
     }
     if is_lower_word(w) {
         ArgPat::Var(w.to_string())
