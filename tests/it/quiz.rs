@@ -537,11 +537,17 @@ fn a_file_without_questions_says_so() {
     assert!(err.contains("--generate N"), "{err}");
 }
 
+/// A folder holding the scenario `src` as `name.deal`, and that file.
+fn scenario_file(name: &str, src: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(format!("{name}.deal"));
+    std::fs::write(&file, src).unwrap();
+    (dir, file)
+}
+
 #[test]
 fn the_quiz_reads_answers_and_writes_records() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("own.deal");
-    std::fs::write(&file, OWN).unwrap();
+    let (dir, file) = scenario_file("own", OWN);
     let sheet = dir.path().join("sheet.csv");
     let f = file.to_str().unwrap();
     // K1 !2_Q is false: `n` is right, and `maybe` cannot be read (wrong).
@@ -605,9 +611,7 @@ fn the_quiz_reads_answers_and_writes_records() {
 /// after each answer, with why the quiz stopped.
 #[test]
 fn quit_keeps_the_score_of_the_questions_answered() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("own.deal");
-    std::fs::write(&file, OWN).unwrap();
+    let (dir, file) = scenario_file("own", OWN);
     let f = file.to_str().unwrap();
     let sheet = dir.path().join("sheet.json");
     let (out, code) = quiz_cli(&[f, "--out", sheet.to_str().unwrap()], "n\ny\nquit\nn\n");
@@ -686,9 +690,7 @@ question K3 K1 hand3(A)
 /// question is asked.
 #[test]
 fn an_unwritable_sheet_is_refused_before_any_question() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("own.deal");
-    std::fs::write(&file, OWN).unwrap();
+    let (dir, file) = scenario_file("own", OWN);
     let sheet = dir.path().join("no such folder").join("sheet.csv");
     let out = Command::cargo_bin("dealer")
         .unwrap()
@@ -713,9 +715,7 @@ fn an_unwritable_sheet_is_refused_before_any_question() {
 /// spreadsheet would read as formulas start with `'`.
 #[test]
 fn an_error_later_keeps_every_answer_given() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("fails.deal");
-    std::fs::write(&file, FAILS_LATER).unwrap();
+    let (dir, file) = scenario_file("fails", FAILS_LATER);
     let sheet = dir.path().join("sheet.csv");
     let f = file.to_str().unwrap();
     let (out, code) = quiz_cli(&[f, "--out", sheet.to_str().unwrap()], "n\n=1+1\n");
@@ -757,9 +757,7 @@ fn an_error_later_keeps_every_answer_given() {
 fn an_interrupt_keeps_every_answer_given() {
     use std::io::Write;
     use std::process::Stdio;
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("own.deal");
-    std::fs::write(&file, OWN).unwrap();
+    let (dir, file) = scenario_file("own", OWN);
     let sheet = dir.path().join("sheet.csv");
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("dealer"))
         .env("NO_COLOR", "1")
@@ -994,9 +992,7 @@ fn a_wrong_first_try_gets_a_hint_and_another_try() {
     let hint = quiz.hint().unwrap();
     assert!(hint.contains("chain of possibilities"), "{hint}");
     // The command line: --tries 2 from a pipe.
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("own.deal");
-    std::fs::write(&file, OWN).unwrap();
+    let (_dir, file) = scenario_file("own", OWN);
     let (out, _) = quiz_cli(&[file.to_str().unwrap(), "--tries", "2"], "y\nn\ny\ny\n");
     assert!(
         out.contains("not quite: try again\n  Hint: think of the worlds player 1"),
