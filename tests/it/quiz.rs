@@ -545,15 +545,27 @@ fn scenario_file(name: &str, src: &str) -> (tempfile::TempDir, std::path::PathBu
     (dir, file)
 }
 
+/// `dealer quiz` on the scenario `src` (written as `name.deal`) with
+/// `answers` on its input and `--out sheet.csv`: the folder, the
+/// scenario's path, the sheet's path, the output and the exit code.
+fn quiz_to_sheet(
+    name: &str,
+    src: &str,
+    answers: &str,
+) -> (tempfile::TempDir, String, std::path::PathBuf, String, i32) {
+    let (dir, file) = scenario_file(name, src);
+    let sheet = dir.path().join("sheet.csv");
+    let f = file.to_str().unwrap().to_string();
+    let (out, code) = quiz_cli(&[&f, "--out", sheet.to_str().unwrap()], answers);
+    (dir, f, sheet, out, code)
+}
+
 #[test]
 fn the_quiz_reads_answers_and_writes_records() {
-    let (dir, file) = scenario_file("own", OWN);
-    let sheet = dir.path().join("sheet.csv");
-    let f = file.to_str().unwrap();
     // K1 !2_Q is false: `n` is right, and `maybe` cannot be read (wrong).
     // The answers end there: the quiz stops, its score is of the two
     // questions answered, and the twelve not reached are not recorded.
-    let (out, code) = quiz_cli(&[f, "--out", sheet.to_str().unwrap()], "n\nmaybe\n");
+    let (_dir, f, sheet, out, code) = quiz_to_sheet("own", OWN, "n\nmaybe\n");
     assert_eq!(code, 0);
     assert!(
         out.contains("Q1. Does player 1 know that player 2 holds no Q?"),
@@ -580,7 +592,7 @@ fn the_quiz_reads_answers_and_writes_records() {
     );
     assert!(rows.next().unwrap().ends_with(",no,maybe,false,1"));
     assert_eq!(csv.lines().count(), 3);
-    let (json, code) = quiz_cli(&[f, "--json"], "no\nno\nno\n");
+    let (json, code) = quiz_cli(&[&f, "--json"], "no\nno\nno\n");
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["stopped"], "stopped: end of input");
@@ -591,7 +603,7 @@ fn the_quiz_reads_answers_and_writes_records() {
     assert_eq!(recs[2]["given"], "no");
     assert_eq!(recs[2]["right"], true);
     // An answer to every question: the quiz runs to its end.
-    let (out, code) = quiz_cli(&[f], &"n\n".repeat(14));
+    let (out, code) = quiz_cli(&[&f], &"n\n".repeat(14));
     assert_eq!(code, 0);
     assert!(
         out.contains("player 1 asks player 2 for a queen"),
@@ -599,7 +611,7 @@ fn the_quiz_reads_answers_and_writes_records() {
     );
     assert!(!out.contains(">>"), "no narration by default: {out}");
     assert!(out.lines().last().unwrap().starts_with("score "), "{out}");
-    let (json, _) = quiz_cli(&[f, "--json"], &"n\n".repeat(14));
+    let (json, _) = quiz_cli(&[&f, "--json"], &"n\n".repeat(14));
     let recs = records(&json);
     assert_eq!(recs.len(), 14);
     assert_eq!(recs[11]["step"], 1, "after the ask");
@@ -715,10 +727,7 @@ fn an_unwritable_sheet_is_refused_before_any_question() {
 /// spreadsheet would read as formulas start with `'`.
 #[test]
 fn an_error_later_keeps_every_answer_given() {
-    let (dir, file) = scenario_file("fails", FAILS_LATER);
-    let sheet = dir.path().join("sheet.csv");
-    let f = file.to_str().unwrap();
-    let (out, code) = quiz_cli(&[f, "--out", sheet.to_str().unwrap()], "n\n=1+1\n");
+    let (dir, f, sheet, out, code) = quiz_to_sheet("fails", FAILS_LATER, "n\n=1+1\n");
     assert_eq!(code, 2, "{out}");
     assert!(
         out.contains("stopped by an error: announce hand1(A)"),
@@ -731,7 +740,7 @@ fn an_error_later_keeps_every_answer_given() {
     assert_eq!(rows.len(), 3, "{csv}");
     assert!(rows[1].ends_with(",no,no,true,1"), "{csv}");
     assert!(rows[2].ends_with(",no,'=1+1,false,1"), "{csv}");
-    let (json, code) = quiz_cli(&[f, "--json"], "n\ny\n");
+    let (json, code) = quiz_cli(&[&f, "--json"], "n\ny\n");
     assert_eq!(code, 2);
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["records"].as_array().unwrap().len(), 2);
