@@ -7,6 +7,7 @@
 //! comes out at 9 pt or more, fits its frame, and is the file dealer writes
 //! today. Skipped without `pdflatex` and beamer, unless `DEALER_REQUIRE_TOOLS=1`.
 
+use crate::common;
 use std::path::Path;
 use std::process::Command as Process;
 
@@ -26,21 +27,6 @@ fn beamer_present() -> bool {
             .is_ok_and(|o| o.status.success())
     };
     found("pdflatex", "--version") && found("kpsewhich", "beamer.cls")
-}
-
-/// `pdflatex` on `main` in `dir`; the log.
-fn compile(dir: &Path, main: &str) -> String {
-    let out = Process::new("pdflatex")
-        .args(["-interaction=nonstopmode", "-halt-on-error", main])
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
-    std::fs::read_to_string(dir.join(main.replace(".tex", ".log"))).unwrap()
 }
 
 /// `dealer export ... --for-slides -o DIR/fig.tex`: the labels' size it
@@ -80,7 +66,7 @@ fn compiled_label(dir: &Path) -> f64 {
          \\typeout{SCALED=\\dealerlastscale,\\the\\wd2,\\the\\ht2,\\the\\dp2,}\n\\end{frame}\n\\end{document}\n",
     )
     .unwrap();
-    let log = compile(dir, "measure.tex");
+    let log = common::pdflatex(dir, "measure.tex");
     let v: Vec<f64> = log
         .split("SCALED=")
         .nth(1)
@@ -183,7 +169,7 @@ fn the_beamer_example_takes_the_slide_figure_unedited() {
     for f in ["beamer-example.tex", "gofish-1c-slide.tex"] {
         std::fs::copy(docs.join(f), dir.path().join(f)).unwrap();
     }
-    let log = compile(dir.path(), "beamer-example.tex");
+    let log = common::pdflatex(dir.path(), "beamer-example.tex");
     assert!(log.contains("(1 page"), "one slide");
     assert!(
         !log.contains("Overfull"),

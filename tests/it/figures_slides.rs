@@ -347,44 +347,35 @@ fn dealer() -> Command {
     cmd
 }
 
+/// Runs `dealer` with `args` and `-o out`, which must succeed; what it wrote.
+fn export_to(args: &[&str], out: &Path) -> String {
+    let run = dealer().args(args).arg("-o").arg(out).output().unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    std::fs::read_to_string(out).unwrap()
+}
+
 #[test]
 fn tikz_export_is_a_picture_or_a_document() {
     let dir = tempfile::tempdir().unwrap();
     let pic = dir.path().join("t2.tex");
-    let out = dealer()
-        .args(["export", GOFISH, "--at", "turn 2", "-o"])
-        .arg(&pic)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = std::fs::read_to_string(&pic).unwrap();
+    let text = export_to(&["export", GOFISH, "--at", "turn 2"], &pic);
     assert!(text.contains("\\begin{tikzpicture}") && !text.contains("\\documentclass"));
     assert!(text.contains("double distance") && text.contains("\\underline{QQ}"));
     let doc = dir.path().join("t2-doc.txt");
-    let out = dealer()
-        .args([
-            "export",
-            GOFISH,
-            "--at",
-            "turn 2",
-            "--format",
-            "tikz",
-            "--standalone",
-            "-o",
-        ])
-        .arg(&doc)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = std::fs::read_to_string(&doc).unwrap();
+    let args = [
+        "export",
+        GOFISH,
+        "--at",
+        "turn 2",
+        "--format",
+        "tikz",
+        "--standalone",
+    ];
+    let text = export_to(&args, &doc);
     assert!(text.starts_with("\\documentclass") && text.ends_with("\\end{document}\n"));
 }
 
@@ -418,20 +409,10 @@ fn tikz_compiles_with_pdflatex_when_present() {
         };
         let tex = dir.path().join(format!("fig{i}.tex"));
         std::fs::write(&tex, tikz::to_tikz(&fig, &look)).unwrap();
-        let out = Process::new("pdflatex")
-            .args(["-interaction=nonstopmode", "-halt-on-error"])
-            .arg(&tex)
-            .current_dir(dir.path())
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{file} {checkpoint}: {}",
-            String::from_utf8_lossy(&out.stdout)
-        );
+        eprintln!("compiling {file} at {checkpoint}");
+        let log = common::pdflatex(dir.path(), &format!("fig{i}.tex"));
         let pdf = std::fs::read(dir.path().join(format!("fig{i}.pdf"))).unwrap();
         assert!(pdf.starts_with(b"%PDF"));
-        let log = std::fs::read_to_string(dir.path().join(format!("fig{i}.log"))).unwrap();
         assert!(log.contains("(1 page"), "{file} {checkpoint}: not one page");
     }
 }
@@ -450,20 +431,7 @@ fn the_beamer_example_compiles_when_beamer_is_present() {
     for f in ["beamer-example.tex", "gofish-1c.tex", "gofish-1c-slide.tex"] {
         std::fs::copy(docs.join(f), dir.path().join(f)).unwrap();
     }
-    let out = Process::new("pdflatex")
-        .args([
-            "-interaction=nonstopmode",
-            "-halt-on-error",
-            "beamer-example.tex",
-        ])
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    common::pdflatex(dir.path(), "beamer-example.tex");
     // The picture in docs is the one dealer writes today.
     let fig = figure(GOFISH, "turn 2", "");
     let today = tikz::to_tikz(&fig, &Look::default());

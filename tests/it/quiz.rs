@@ -537,17 +537,35 @@ fn a_file_without_questions_says_so() {
     assert!(err.contains("--generate N"), "{err}");
 }
 
+/// A folder holding the scenario `src` as `name.deal`, and that file.
+fn scenario_file(name: &str, src: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(format!("{name}.deal"));
+    std::fs::write(&file, src).unwrap();
+    (dir, file)
+}
+
+/// `dealer quiz` on the scenario `src` (written as `name.deal`) with
+/// `answers` on its input and `--out sheet.csv`: the folder, the
+/// scenario's path, the sheet's path, the output and the exit code.
+fn quiz_to_sheet(
+    name: &str,
+    src: &str,
+    answers: &str,
+) -> (tempfile::TempDir, String, std::path::PathBuf, String, i32) {
+    let (dir, file) = scenario_file(name, src);
+    let sheet = dir.path().join("sheet.csv");
+    let f = file.to_str().unwrap().to_string();
+    let (out, code) = quiz_cli(&[&f, "--out", sheet.to_str().unwrap()], answers);
+    (dir, f, sheet, out, code)
+}
+
 #[test]
 fn the_quiz_reads_answers_and_writes_records() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("own.deal");
-    std::fs::write(&file, OWN).unwrap();
-    let sheet = dir.path().join("sheet.csv");
-    let f = file.to_str().unwrap();
     // K1 !2_Q is false: `n` is right, and `maybe` cannot be read (wrong).
     // The answers end there: the quiz stops, its score is of the two
     // questions answered, and the twelve not reached are not recorded.
-    let (out, code) = quiz_cli(&[f, "--out", sheet.to_str().unwrap()], "n\nmaybe\n");
+    let (_dir, f, sheet, out, code) = quiz_to_sheet("own", OWN, "n\nmaybe\n");
     assert_eq!(code, 0);
     assert!(
         out.contains("Q1. Does player 1 know that player 2 holds no Q?"),
@@ -574,7 +592,7 @@ fn the_quiz_reads_answers_and_writes_records() {
     );
     assert!(rows.next().unwrap().ends_with(",no,maybe,false,1"));
     assert_eq!(csv.lines().count(), 3);
-    let (json, code) = quiz_cli(&[f, "--json"], "no\nno\nno\n");
+    let (json, code) = quiz_cli(&[&f, "--json"], "no\nno\nno\n");
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["stopped"], "stopped: end of input");
@@ -585,7 +603,7 @@ fn the_quiz_reads_answers_and_writes_records() {
     assert_eq!(recs[2]["given"], "no");
     assert_eq!(recs[2]["right"], true);
     // An answer to every question: the quiz runs to its end.
-    let (out, code) = quiz_cli(&[f], &"n\n".repeat(14));
+    let (out, code) = quiz_cli(&[&f], &"n\n".repeat(14));
     assert_eq!(code, 0);
     assert!(
         out.contains("player 1 asks player 2 for a queen"),
@@ -593,7 +611,7 @@ fn the_quiz_reads_answers_and_writes_records() {
     );
     assert!(!out.contains(">>"), "no narration by default: {out}");
     assert!(out.lines().last().unwrap().starts_with("score "), "{out}");
-    let (json, _) = quiz_cli(&[f, "--json"], &"n\n".repeat(14));
+    let (json, _) = quiz_cli(&[&f, "--json"], &"n\n".repeat(14));
     let recs = records(&json);
     assert_eq!(recs.len(), 14);
     assert_eq!(recs[11]["step"], 1, "after the ask");
@@ -605,9 +623,7 @@ fn the_quiz_reads_answers_and_writes_records() {
 /// after each answer, with why the quiz stopped.
 #[test]
 fn quit_keeps_the_score_of_the_questions_answered() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("own.deal");
-    std::fs::write(&file, OWN).unwrap();
+    let (dir, file) = scenario_file("own", OWN);
     let f = file.to_str().unwrap();
     let sheet = dir.path().join("sheet.json");
     let (out, code) = quiz_cli(&[f, "--out", sheet.to_str().unwrap()], "n\ny\nquit\nn\n");
@@ -686,9 +702,7 @@ question K3 K1 hand3(A)
 /// question is asked.
 #[test]
 fn an_unwritable_sheet_is_refused_before_any_question() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("own.deal");
-    std::fs::write(&file, OWN).unwrap();
+    let (dir, file) = scenario_file("own", OWN);
     let sheet = dir.path().join("no such folder").join("sheet.csv");
     let out = Command::cargo_bin("dealer")
         .unwrap()
@@ -713,12 +727,7 @@ fn an_unwritable_sheet_is_refused_before_any_question() {
 /// spreadsheet would read as formulas start with `'`.
 #[test]
 fn an_error_later_keeps_every_answer_given() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("fails.deal");
-    std::fs::write(&file, FAILS_LATER).unwrap();
-    let sheet = dir.path().join("sheet.csv");
-    let f = file.to_str().unwrap();
-    let (out, code) = quiz_cli(&[f, "--out", sheet.to_str().unwrap()], "n\n=1+1\n");
+    let (dir, f, sheet, out, code) = quiz_to_sheet("fails", FAILS_LATER, "n\n=1+1\n");
     assert_eq!(code, 2, "{out}");
     assert!(
         out.contains("stopped by an error: announce hand1(A)"),
@@ -731,7 +740,7 @@ fn an_error_later_keeps_every_answer_given() {
     assert_eq!(rows.len(), 3, "{csv}");
     assert!(rows[1].ends_with(",no,no,true,1"), "{csv}");
     assert!(rows[2].ends_with(",no,'=1+1,false,1"), "{csv}");
-    let (json, code) = quiz_cli(&[f, "--json"], "n\ny\n");
+    let (json, code) = quiz_cli(&[&f, "--json"], "n\ny\n");
     assert_eq!(code, 2);
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["records"].as_array().unwrap().len(), 2);
@@ -757,9 +766,7 @@ fn an_error_later_keeps_every_answer_given() {
 fn an_interrupt_keeps_every_answer_given() {
     use std::io::Write;
     use std::process::Stdio;
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("own.deal");
-    std::fs::write(&file, OWN).unwrap();
+    let (dir, file) = scenario_file("own", OWN);
     let sheet = dir.path().join("sheet.csv");
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("dealer"))
         .env("NO_COLOR", "1")
@@ -994,9 +1001,7 @@ fn a_wrong_first_try_gets_a_hint_and_another_try() {
     let hint = quiz.hint().unwrap();
     assert!(hint.contains("chain of possibilities"), "{hint}");
     // The command line: --tries 2 from a pipe.
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("own.deal");
-    std::fs::write(&file, OWN).unwrap();
+    let (_dir, file) = scenario_file("own", OWN);
     let (out, _) = quiz_cli(&[file.to_str().unwrap(), "--tries", "2"], "y\nn\ny\ny\n");
     assert!(
         out.contains("not quite: try again\n  Hint: think of the worlds player 1"),

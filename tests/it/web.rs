@@ -1,48 +1,29 @@
 //! The `dealer serve` API, driven in-process through the router: loading,
 //! stepping, `goto`, queries with `why`, figures, bounds and refusals.
 
-use axum::body::{to_bytes, Body};
-use axum::http::{Request, StatusCode};
+use crate::common::web_call::{call as json_call, call_bytes as call};
+use axum::http::StatusCode;
 use dealer::interp::{Options, Output, Script, Session};
 use dealer::syntax::ast::StatementKind;
 use dealer::web::{router, safe_path};
 use serde_json::{json, Value};
 use std::path::Path;
 use std::time::Duration;
-use tower::ServiceExt;
 
 fn app() -> axum::Router {
     router("scenarios".into(), Duration::from_secs(20))
 }
 
-async fn call(
-    app: &axum::Router,
-    method: &str,
-    uri: &str,
-    body: Option<Value>,
-) -> (StatusCode, Vec<u8>) {
-    let req = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header("content-type", "application/json")
-        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
-        .unwrap();
-    let resp = app.clone().oneshot(req).await.unwrap();
-    let status = resp.status();
-    (
-        status,
-        to_bytes(resp.into_body(), 1 << 24).await.unwrap().to_vec(),
-    )
+/// Opens Go Fish's lecture scenario: the status and the answer.
+async fn open_simplified(app: &axum::Router) -> (StatusCode, Value) {
+    let body = json!({"path": "gofish/simplified.deal"});
+    json_call(app, "POST", "/api/sessions", Some(body)).await
 }
 
-async fn json_call(
-    app: &axum::Router,
-    method: &str,
-    uri: &str,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let (s, b) = call(app, method, uri, body).await;
-    (s, serde_json::from_slice(&b).unwrap_or(Value::Null))
+/// `POST /api/sessions/{id}/{action}` with `body`.
+async fn act(app: &axum::Router, id: &str, action: &str, body: Value) -> (StatusCode, Value) {
+    let uri = format!("/api/sessions/{id}/{action}");
+    json_call(app, "POST", &uri, Some(body)).await
 }
 
 /// The answer `? q` gets after replaying `file` through its checkpoint `at`, without the server.
@@ -67,13 +48,7 @@ fn reference(file: &str, at: &str, q: &str) -> bool {
 #[tokio::test]
 async fn lecture_steps_goes_to_a_checkpoint_and_answers_with_why() {
     let app = app();
-    let (s, v) = json_call(
-        &app,
-        "POST",
-        "/api/sessions",
-        Some(json!({"path": "gofish/simplified.deal"})),
-    )
-    .await;
+    let (s, v) = open_simplified(&app).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     let id = v["id"].as_str().unwrap().to_string();
     assert_eq!(v["state"]["step"], 0);
@@ -85,13 +60,7 @@ async fn lecture_steps_goes_to_a_checkpoint_and_answers_with_why() {
     let (s, v) = json_call(&app, "POST", &format!("/api/sessions/{id}/step"), None).await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(v["step"], 1);
-    let (_, v) = json_call(
-        &app,
-        "POST",
-        &format!("/api/sessions/{id}/goto"),
-        Some(json!({"name": "turn 2"})),
-    )
-    .await;
+    let (_, v) = act(&app, &id, "goto", json!({"name": "turn 2"})).await;
     let pos = v["pos"].as_u64().unwrap() as usize;
     let text = v["statements"][pos - 1]["text"]
         .as_str()
@@ -105,13 +74,7 @@ async fn lecture_steps_goes_to_a_checkpoint_and_answers_with_why() {
     );
 
     for q in ["K1 2_A", "C 1_QQ", "K3 1_Q"] {
-        let (s, a) = json_call(
-            &app,
-            "POST",
-            &format!("/api/sessions/{id}/query"),
-            Some(json!({"q": q})),
-        )
-        .await;
+        let (s, a) = act(&app, &id, "query", json!({"q": q})).await;
         assert_eq!(s, StatusCode::OK, "{a}");
         let first = a["lines"][0].as_str().unwrap();
         let want = reference("scenarios/gofish/simplified.deal", "turn 2", q);
@@ -121,13 +84,7 @@ async fn lecture_steps_goes_to_a_checkpoint_and_answers_with_why() {
         );
     }
     // A bad query is located and changes nothing.
-    let (s, a) = json_call(
-        &app,
-        "POST",
-        &format!("/api/sessions/{id}/query"),
-        Some(json!({"q": "K9 2_A"})),
-    )
-    .await;
+    let (s, a) = act(&app, &id, "query", json!({"q": "K9 2_A"})).await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(a["error"].as_str().unwrap().contains("9"), "{a}");
     let (_, after) = json_call(&app, "GET", &format!("/api/sessions/{id}"), None).await;
@@ -149,13 +106,7 @@ async fn lecture_steps_goes_to_a_checkpoint_and_answers_with_why() {
     assert!(String::from_utf8(dot).unwrap().contains("graph"));
 
     // back undoes one step; goto back to "initial" returns to step 0's statements.
-    let (_, b) = json_call(
-        &app,
-        "POST",
-        &format!("/api/sessions/{id}/back"),
-        Some(json!({"n": 1})),
-    )
-    .await;
+    let (_, b) = act(&app, &id, "back", json!({"n": 1})).await;
     assert!(b["pos"].as_u64().unwrap() < pos as u64);
 }
 
@@ -456,21 +407,9 @@ async fn bad_game_requests_are_refused() {
 async fn worlds_and_perspectives_match_the_model() {
     use dealer::engine::GroupAccess;
     let app = app();
-    let (_, v) = json_call(
-        &app,
-        "POST",
-        "/api/sessions",
-        Some(json!({"path": "gofish/simplified.deal"})),
-    )
-    .await;
+    let (_, v) = open_simplified(&app).await;
     let id = v["id"].as_str().unwrap().to_string();
-    let (_, before) = json_call(
-        &app,
-        "POST",
-        &format!("/api/sessions/{id}/goto"),
-        Some(json!({"name": "turn 2"})),
-    )
-    .await;
+    let (_, before) = act(&app, &id, "goto", json!({"name": "turn 2"})).await;
     // The same position, replayed directly.
     let file = "scenarios/gofish/simplified.deal";
     let src = std::fs::read_to_string(file).unwrap();

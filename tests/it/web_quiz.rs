@@ -6,11 +6,17 @@
 
 use axum::http::StatusCode;
 use dealer::web::router;
-use serde_json::json;
+use serde_json::{json, Value};
 
 use crate::common::web_call;
 use std::time::Duration;
 use web_call::call;
+
+/// Answers `given` to the question `index` of the session `id`'s step.
+async fn answer(app: &axum::Router, id: &str, index: u64, given: &str) -> (StatusCode, Value) {
+    let uri = format!("/api/sessions/{id}/quiz/{index}");
+    call(app, "POST", &uri, Some(json!({"given": given}))).await
+}
 
 #[tokio::test]
 async fn questions_answers_and_refusals() {
@@ -40,56 +46,26 @@ async fn questions_answers_and_refusals() {
     // Kw1 m1 is false: "y" is wrong. The first try gets a hint and no
     // answer (and is not scored); the second wrong try is answered, with
     // child 1's two worlds deciding it.
-    let (s, v) = call(
-        &app,
-        "POST",
-        &format!("/api/sessions/{id}/quiz/{first}"),
-        Some(json!({"given": "y"})),
-    )
-    .await;
+    let (s, v) = answer(&app, &id, first, "y").await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(v["again"], true, "{v}");
     assert_eq!(v["score"]["answered"], 0, "{v}");
     let hint = v["hint"].as_str().unwrap();
     assert!(!hint.is_empty() && v.get("expected").is_none(), "{v}");
     assert!(!hint.contains("the answer is"), "{hint}");
-    let (s, v) = call(
-        &app,
-        "POST",
-        &format!("/api/sessions/{id}/quiz/{first}"),
-        Some(json!({"given": "y"})),
-    )
-    .await;
+    let (s, v) = answer(&app, &id, first, "y").await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert!(v.get("again").is_none(), "{v}");
     assert_eq!(v["right"], false);
     assert_eq!(v["expected"], "no");
     assert_eq!(v["worlds"].as_array().unwrap().len(), 2, "{v}");
-    let (_, v) = call(
-        &app,
-        "POST",
-        &format!("/api/sessions/{id}/quiz/{count}"),
-        Some(json!({"given": "2"})),
-    )
-    .await;
+    let (_, v) = answer(&app, &id, count, "2").await;
     assert_eq!(v["right"], true, "{v}");
     // Refusals.
-    let (s, v) = call(
-        &app,
-        "POST",
-        &format!("/api/sessions/{id}/quiz/{count}"),
-        Some(json!({"given": "two"})),
-    )
-    .await;
+    let (s, v) = answer(&app, &id, count, "two").await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(v["error"].as_str().unwrap().contains("number"), "{v}");
-    let (s, v) = call(
-        &app,
-        "POST",
-        &format!("/api/sessions/{id}/quiz/0"),
-        Some(json!({"given": "y"})),
-    )
-    .await;
+    let (s, v) = answer(&app, &id, 0, "y").await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
     assert!(
         v["error"]
@@ -98,22 +74,10 @@ async fn questions_answers_and_refusals() {
             .contains("not a question of the current step"),
         "{v}"
     );
-    let (s, _) = call(
-        &app,
-        "POST",
-        &format!("/api/sessions/{id}/quiz/99999"),
-        Some(json!({"given": "y"})),
-    )
-    .await;
+    let (s, _) = answer(&app, &id, 99999, "y").await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
     let long = "y".repeat(500);
-    let (s, _) = call(
-        &app,
-        "POST",
-        &format!("/api/sessions/{id}/quiz/{first}"),
-        Some(json!({"given": long})),
-    )
-    .await;
+    let (s, _) = answer(&app, &id, first, &long).await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
     let (s, _) = call(&app, "GET", "/api/sessions/nope/quiz", None).await;
     assert_eq!(s, StatusCode::NOT_FOUND);

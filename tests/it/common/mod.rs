@@ -137,3 +137,18 @@ pub fn tool(present: bool, what: &str) -> bool {
     eprintln!("skipped: {what} is missing");
     false
 }
+
+/// `pdflatex` on the file `main` in `dir`, which must compile; its log.
+pub fn pdflatex(dir: &Path, main: &str) -> String {
+    let out = std::process::Command::new("pdflatex")
+        .args(["-interaction=nonstopmode", "-halt-on-error", main])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{main}: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    std::fs::read_to_string(dir.join(main.replace(".tex", ".log"))).unwrap()
+}

@@ -1,5 +1,6 @@
 //! One JSON request to the web router in-process, for the web API tests:
-//! the status and the JSON body (`null` when the body is not JSON).
+//! the status and the JSON body (`null` when the body is not JSON), or
+//! the body's bytes.
 
 use axum::body::{to_bytes, Body};
 use axum::http::{Request, StatusCode};
@@ -13,6 +14,18 @@ pub async fn call(
     uri: &str,
     body: Option<Value>,
 ) -> (StatusCode, Value) {
+    let (status, bytes) = call_bytes(app, method, uri, body).await;
+    let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    (status, value)
+}
+
+/// [`call`], the body as it came (an SVG, a DOT file, a page).
+pub async fn call_bytes(
+    app: &axum::Router,
+    method: &str,
+    uri: &str,
+    body: Option<Value>,
+) -> (StatusCode, Vec<u8>) {
     let req = Request::builder()
         .method(method)
         .uri(uri)
@@ -22,6 +35,5 @@ pub async fn call(
     let resp = app.clone().oneshot(req).await.unwrap();
     let status = resp.status();
     let bytes = to_bytes(resp.into_body(), 1 << 24).await.unwrap();
-    let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-    (status, value)
+    (status, bytes.to_vec())
 }
