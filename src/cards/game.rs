@@ -192,6 +192,19 @@ pub trait Referee: GameRules {
     /// same deal on every machine.
     fn deal(&self, seed: u64, size: Size) -> Deal;
 
+    /// A deal of a deck the user gives (`--deck`, `--hand`), shuffled by
+    /// `seed`: by default `hand` cards to each player of the game's own
+    /// deal and the rest as the stock ([`super::referee::dealt`]). A game
+    /// that also deals to other places (Kemps's table) deals them as its
+    /// rules say; the reason when the deck or the hand cannot make the
+    /// game's start.
+    fn deal_custom(&self, seed: u64, deck: Deck, hand: usize) -> Result<Deal, String> {
+        let players = self.deal(0, Size::Full).players;
+        let names: Vec<&str> = players.iter().map(String::as_str).collect();
+        super::referee::check_hand(&deck, hand, names.len())?;
+        Ok(super::referee::dealt(self.name(), &names, deck, hand, seed))
+    }
+
     /// [`deal`](Referee::deal) as scenario text ([`Deal::to_text`]).
     fn setup(&self, seed: u64, size: Size) -> String {
         self.deal(seed, size).to_text()

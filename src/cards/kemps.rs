@@ -654,29 +654,63 @@ impl GameRules for Kemps {
     }
 }
 
+/// `deck` shuffled by `seed` and dealt as the report does: four cards to
+/// each of the three players, six face up on the table, the rest the stock.
+fn dealt(deck: Deck, seed: u64) -> Deal {
+    let mut cards = shuffled(&deck, seed).into_iter();
+    let mut take = |n: usize| cards.by_ref().take(n).collect::<Vec<String>>();
+    let players = ["1", "2", "3"];
+    let mut parts: Vec<(String, Vec<String>)> = players
+        .iter()
+        .map(|p| (p.to_string(), take(HAND as usize)))
+        .collect();
+    parts.push(("table".into(), take(TABLE as usize)));
+    Deal {
+        game: "kemps".into(),
+        seed,
+        players: players.iter().map(|p| p.to_string()).collect(),
+        deck,
+        parts,
+        stock: take(usize::MAX),
+        ..Deal::default()
+    }
+}
+
 impl Referee for Kemps {
+    /// The report's start with the user's deck: four cards to each of the
+    /// three players, six face up on the table, the rest the stock. A deck
+    /// too small for that, a hand of another size, or a deck in which no
+    /// rank has four cards (no Kemps can be made) is refused.
+    fn deal_custom(&self, seed: u64, deck: Deck, hand: usize) -> Result<Deal, String> {
+        if hand != HAND as usize {
+            return Err(format!(
+                "--hand {hand}: Kemps deals {HAND} cards to each player (the report's rule; the table holds {TABLE})"
+            ));
+        }
+        let need = 3 * HAND + TABLE;
+        if deck.total() < need {
+            return Err(format!(
+                "Kemps needs at least {need} cards (three hands of {HAND} and a table of {TABLE}); the deck has {}",
+                deck.total()
+            ));
+        }
+        let ranks = deck.ranks();
+        let copies = |kinds: &[Kind]| kinds.iter().map(|&k| deck.kinds[k].copies).sum::<u32>();
+        if !ranks.iter().any(|(_, kinds)| copies(kinds) >= 4) {
+            return Err(
+                "Kemps is won with four cards of one rank, and no rank of this deck has four cards"
+                    .to_string(),
+            );
+        }
+        Ok(dealt(deck, seed))
+    }
+
     fn deal(&self, seed: u64, size: Size) -> Deal {
         let deck = match size {
             Size::Full => Deck::ranks_suits(&["2", "3", "4", "5", "6"], &['S', 'H', 'D', 'C']),
             Size::Teaching => Deck::values(2..=6, 4),
         };
-        let mut cards = shuffled(&deck, seed).into_iter();
-        let mut take = |n: usize| cards.by_ref().take(n).collect::<Vec<String>>();
-        let players = ["1", "2", "3"];
-        let mut parts: Vec<(String, Vec<String>)> = players
-            .iter()
-            .map(|p| (p.to_string(), take(HAND as usize)))
-            .collect();
-        parts.push(("table".into(), take(TABLE as usize)));
-        Deal {
-            game: "kemps".into(),
-            seed,
-            players: players.iter().map(|p| p.to_string()).collect(),
-            deck,
-            parts,
-            stock: take(usize::MAX),
-            ..Deal::default()
-        }
+        dealt(deck, seed)
     }
 
     fn is_terminal(&self, pos: &Position) -> bool {

@@ -224,6 +224,19 @@ pub fn shuffled(deck: &Deck, seed: u64) -> Vec<String> {
     cards
 }
 
+/// A custom deal gives at least one card of `deck` to each of `players`:
+/// the reason if not.
+pub fn check_hand(deck: &Deck, hand: usize, players: usize) -> Result<(), String> {
+    let cards = deck.total() as usize;
+    if hand == 0 || hand.saturating_mul(players) > cards {
+        return Err(format!(
+            "--hand {hand}: each of the {players} players needs at least one card, and the deck has {cards} ({} at most each)",
+            cards / players.max(1)
+        ));
+    }
+    Ok(())
+}
+
 /// Deals `hand` cards to each player from the top of `deck` shuffled by
 /// `seed` ([`shuffled`]); the rest is the stock, in order.
 pub fn dealt(game: &str, players: &[&str], deck: Deck, hand: usize, seed: u64) -> Deal {

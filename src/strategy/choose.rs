@@ -603,6 +603,10 @@ impl Facts<'_> {
 }
 
 impl CardFacts for Facts<'_> {
+    fn ranks(&self) -> Vec<String> {
+        self.0.ranks().into_iter().map(|(rank, _)| rank).collect()
+    }
+
     fn rank(&self, card: &str) -> Option<String> {
         self.card(card).map(|k| format!("{}*", k.rank_name()))
     }
@@ -650,7 +654,8 @@ mod tests {
     /// parsed.
     fn by_text(text: &str, all: &[(String, String)], seat: &Seated) -> String {
         let players = &seat.table.players;
-        let expanded = expand(text, players, &players[seat.me]).unwrap();
+        let facts = Facts(&seat.table.deck);
+        let expanded = expand(text, players, &players[seat.me], &facts.ranks()).unwrap();
         let written = functions(&substitute(&expanded, all), &Facts(&seat.table.deck)).unwrap();
         parse_formula(&written)
             .unwrap_or_else(|e| panic!("`{written}`: {}", e.message))

@@ -98,6 +98,9 @@ pub trait CardFacts {
     fn suit(&self, card: &str) -> Option<String>;
     /// Whether the card matches the pattern.
     fn is(&self, card: &str, pattern: &str) -> Result<bool, String>;
+    /// The deck's ranks in deck order (`2` … `6`, or `2` … `A`): the
+    /// domain `ranks` of a quantifier.
+    fn ranks(&self) -> Vec<String>;
 }
 
 /// Any card, any pattern: for checking a formula's syntax before a deal.
@@ -113,12 +116,20 @@ impl CardFacts for Placeholder {
     fn is(&self, _: &str, _: &str) -> Result<bool, String> {
         Ok(true)
     }
+    fn ranks(&self) -> Vec<String> {
+        vec!["1".into()]
+    }
 }
 
 /// Expands the quantifiers of `text`: `players` and `others` are the
-/// players' names and those other than `me`.
-pub fn expand(text: &str, players: &[String], me: &str) -> Result<String, String> {
-    let domain = |domain: &str, most: usize| domain_values(domain, players, me, most);
+/// players' names and those other than `me`; `ranks` the deck's ranks.
+pub fn expand(
+    text: &str,
+    players: &[String],
+    me: &str,
+    ranks: &[String],
+) -> Result<String, String> {
+    let domain = |domain: &str, most: usize| domain_values(domain, players, me, ranks, most);
     let mut budget = MAX_EXPANDED_BYTES;
     expand_with(text, &domain, 0, &mut budget)
 }
@@ -127,7 +138,7 @@ pub fn expand(text: &str, players: &[String], me: &str) -> Result<String, String
 /// formula's syntax before any game is dealt.
 pub(crate) fn expand_placeholder(text: &str) -> Result<String, String> {
     let one = ["1".to_string()];
-    let domain = |domain: &str, most: usize| domain_values(domain, &one, "", most);
+    let domain = |domain: &str, most: usize| domain_values(domain, &one, "", &one, most);
     let mut budget = MAX_EXPANDED_BYTES;
     expand_with(text, &domain, 0, &mut budget)
 }
@@ -254,14 +265,16 @@ fn domain_values(
     dom: &str,
     players: &[String],
     me: &str,
+    ranks: &[String],
     most: usize,
 ) -> Result<Vec<String>, String> {
     let values = match dom {
         "players" => players.to_vec(),
         "others" => players.iter().filter(|p| *p != me).cloned().collect(),
+        "ranks" => ranks.to_vec(),
         _ => {
             let (a, b) = dom.split_once("..").ok_or_else(|| {
-                format!("`{dom}` is no domain: use `players`, `others` or a range such as `1..4`")
+                format!("`{dom}` is no domain: use `players`, `others`, `ranks` or a range such as `1..4`")
             })?;
             let (a, b): (i64, i64) = (
                 a.trim()
@@ -315,6 +328,9 @@ pub(crate) mod tests {
         fn rank(&self, c: &str) -> Option<String> {
             c.strip_suffix('S').map(|r| format!("{r}*"))
         }
+        fn ranks(&self) -> Vec<String> {
+            ["2", "3"].map(String::from).to_vec()
+        }
         fn suit(&self, c: &str) -> Option<String> {
             c.ends_with('S').then(|| "*S".to_string())
         }
@@ -347,14 +363,26 @@ pub(crate) mod tests {
     fn quantifiers_expand_over_their_domain() {
         let p = names(&["1", "2", "3"]);
         assert_eq!(
-            expand("any(y in others: K_me hand_y(Q))", &p, "1").unwrap(),
+            expand("any(y in others: K_me hand_y(Q))", &p, "1", &[]).unwrap(),
             "((K_me hand_2(Q)) | (K_me hand_3(Q)))"
         );
         assert_eq!(
-            expand("all(w in 1..2: any(y in others: hand_y(<3,w>)))", &p, "3").unwrap(),
+            expand(
+                "all(w in 1..2: any(y in others: hand_y(<3,w>)))",
+                &p,
+                "3",
+                &[]
+            )
+            .unwrap(),
             "((((hand_1(<3,1>)) | (hand_2(<3,1>)))) & (((hand_1(<3,2>)) | (hand_2(<3,2>)))))"
         );
-        assert!(expand("any(y in friends: p)", &p, "1").is_err());
+        assert!(expand("any(y in friends: p)", &p, "1", &[]).is_err());
+        // `ranks`: the deck's ranks, in deck order.
+        let ranks = ["2", "3", "A"].map(String::from);
+        assert_eq!(
+            expand("all(v in ranks: hand_me(v*) < 4)", &p, "1", &ranks).unwrap(),
+            "((hand_me(2*) < 4) & (hand_me(3*) < 4) & (hand_me(A*) < 4))"
+        );
     }
 }
 
@@ -370,7 +398,7 @@ mod limits {
     fn non_ascii_around_quantifiers_and_calls_is_kept() {
         let p = players(2);
         assert_eq!(
-            expand("¬any(y in others: K_me ¬hand_y(Q)) ∧ é", &p, "1").unwrap(),
+            expand("¬any(y in others: K_me ¬hand_y(Q)) ∧ é", &p, "1", &[]).unwrap(),
             "¬((K_me ¬hand_2(Q))) ∧ é"
         );
         assert_eq!(
@@ -381,7 +409,7 @@ mod limits {
         for (i, _) in text.char_indices() {
             for c in ["¬", "é", "😀"] {
                 let t = format!("{}{c}{}", &text[..i], &text[i..]);
-                let _ = expand(&t, &p, "1");
+                let _ = expand(&t, &p, "1", &[]);
                 let _ = expand_placeholder(&t);
                 let _ = functions(&t, &Placeholder);
             }
@@ -399,6 +427,7 @@ mod limits {
             "any(y in -9223372036854775808..9223372036854775807: p)",
             &players(2),
             "1",
+            &[],
         )
         .unwrap_err();
         assert!(err.contains("more than 1,048,576 bytes"), "{err}");
@@ -409,15 +438,15 @@ mod limits {
             }
             f
         };
-        let err = expand(&nested(16), &players(4), "1").unwrap_err();
+        let err = expand(&nested(16), &players(4), "1", &[]).unwrap_err();
         assert!(err.contains("more than 1,048,576 bytes"), "{err}");
         // Within the limit, expanded: 4^6 copies.
-        assert!(expand(&nested(6), &players(4), "1").unwrap().len() > 50_000);
-        let err = expand(&nested(500), &players(1), "1").unwrap_err();
+        assert!(expand(&nested(6), &players(4), "1", &[]).unwrap().len() > 50_000);
+        let err = expand(&nested(500), &players(1), "1", &[]).unwrap_err();
         assert!(err.contains("nest more than 100 deep"), "{err}");
         // Many quantifiers and calls side by side: no recursion per one.
         let side = "any(y in 1..1: p) & ".repeat(20_000) + "true";
-        assert!(expand(&side, &players(2), "1").is_ok());
+        assert!(expand(&side, &players(2), "1", &[]).is_ok());
         let ranks = "rank(5S) ".repeat(50_000);
         assert!(functions(&ranks, &tests::Spades).is_ok());
         assert!(start.elapsed() < std::time::Duration::from_secs(2));

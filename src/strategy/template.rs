@@ -48,7 +48,7 @@ impl Template {
         vars: &[String],
         facts: &dyn CardFacts,
     ) -> Result<Template, String> {
-        let expanded = expand(text, players, me)?;
+        let expanded = expand(text, players, me, &facts.ranks())?;
         let (written, holes) = holes(&expanded, vars, facts)?;
         let formula = parse_formula(&written).map_err(|e| e.message)?;
         Ok(Template { formula, holes })
@@ -287,6 +287,9 @@ mod tests {
             }
             fn is(&self, c: &str, _: &str) -> Result<bool, String> {
                 Err(format!("`{c}` is no card"))
+            }
+            fn ranks(&self) -> Vec<String> {
+                Vec::new()
             }
         }
         let err = t.instance(&bind(&[("c", "ZZ")]), &Picky).unwrap_err();

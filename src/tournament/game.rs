@@ -3,7 +3,6 @@
 
 pub use crate::play::GameOutcome;
 
-use crate::cards::referee::dealt as dealt_from;
 use crate::cards::{Deal as CardDeal, Deck, Referee, Size};
 use crate::interp::Options;
 use crate::play::Match;
@@ -30,15 +29,10 @@ pub enum Deal {
 /// the referee's full-size players.
 pub fn deal_of(game: &str, deal: &Deal, seed: u64) -> Result<CardDeal, String> {
     let referee = referee_of(game)?;
-    Ok(match deal {
-        Deal::Referee(size) => referee.deal(seed, *size),
-        Deal::Custom { deck, hand } => {
-            let players = referee.deal(0, Size::Full).players;
-            let names: Vec<&str> = players.iter().map(String::as_str).collect();
-            check_hand(deck, *hand, names.len())?;
-            dealt_from(game, &names, deck.clone(), *hand, seed)
-        }
-    })
+    match deal {
+        Deal::Referee(size) => Ok(referee.deal(seed, *size)),
+        Deal::Custom { deck, hand } => referee.deal_custom(seed, deck.clone(), *hand),
+    }
 }
 
 /// The deck of a custom deal, read once from the `deck ...` line a user
@@ -54,19 +48,6 @@ pub fn read_custom_deck(deck_line: &str) -> Result<Deck, String> {
     }
     Deck::read_line(deck_line)
         .map_err(|d| d.render("--deck", deck_line, false).trim_end().to_string())
-}
-
-/// A custom deal gives at least one card of `deck` to each of `players`:
-/// the reason if not.
-pub fn check_hand(deck: &Deck, hand: usize, players: usize) -> Result<(), String> {
-    let cards = deck.total() as usize;
-    if hand == 0 || hand.saturating_mul(players) > cards {
-        return Err(format!(
-            "--hand {hand}: each of the {players} players needs at least one card, and the deck has {cards} ({} at most each)",
-            cards / players.max(1)
-        ));
-    }
-    Ok(())
 }
 
 /// The referee of a game, or an error naming the games that have one.

@@ -168,3 +168,64 @@ fn kemps_ends_after_the_reports_ten_thousand_turns_in_every_loop() {
         &text[text.len().saturating_sub(600)..]
     );
 }
+
+/// Kemps with a deck the user gives: the standard 52 cards with suits deal
+/// the report's table (four a hand, six face up) and a game of the
+/// knowledge-based strategies, which quantify over the deck's `ranks`,
+/// plays to its end by the rules; a hand of
+/// another size, a deck too small and a deck with no four of a rank are
+/// refused with the reason.
+#[test]
+fn kemps_plays_a_52_card_deck_and_refuses_decks_that_make_no_table() {
+    use dealer::tournament::game::{deal_of, read_custom_deck};
+    let deck = read_custom_deck("deck ranks 2 3 4 5 6 7 8 9 10 J Q K A suits S H D C").unwrap();
+    assert_eq!(deck.total(), 52);
+    let deal = Deal::Custom {
+        deck: deck.clone(),
+        hand: 4,
+    };
+    let dealt = deal_of("kemps", &deal, 7).unwrap();
+    let sizes: Vec<(String, usize)> = dealt
+        .parts
+        .iter()
+        .map(|(place, cards)| (place.clone(), cards.len()))
+        .collect();
+    assert_eq!(
+        sizes,
+        [("1", 4), ("2", 4), ("3", 4), ("table", 6)].map(|(p, n)| (p.to_string(), n))
+    );
+    assert_eq!(dealt.stock.len(), 52 - 18);
+    let all = strategies("kemps");
+    let seats: Vec<&Strategy> = ["greedy", "kb-greedy", "kb-blocking"]
+        .iter()
+        .map(|n| all.iter().find(|s| s.name == *n).unwrap())
+        .collect();
+    let outcome = play_game("kemps", &deal, 7, &seats, Options::default(), 150).unwrap();
+    // Seed 7 ends by the rules (a Kemps called), not at the cap, and the
+    // best score wins.
+    assert_eq!(outcome.scores.len(), 3);
+    assert!(!outcome.capped, "{outcome:?}");
+    let best = *outcome.scores.iter().max().unwrap();
+    assert!(best > 0, "{outcome:?}");
+    assert!(
+        outcome.winners.iter().all(|&w| outcome.scores[w] == best),
+        "{outcome:?}"
+    );
+
+    let refused = |deck: &str, hand: usize| {
+        let deck = read_custom_deck(deck).unwrap();
+        deal_of("kemps", &Deal::Custom { deck, hand }, 1).unwrap_err()
+    };
+    let e = refused("deck ranks 2 3 4 5 6 suits S H D C", 3);
+    assert!(
+        e.contains("--hand 3") && e.contains("4 cards to each player"),
+        "{e}"
+    );
+    let e = refused("deck 2*4 3*4 4*4 5*4", 4);
+    assert!(
+        e.contains("at least 18 cards") && e.contains("has 16"),
+        "{e}"
+    );
+    let e = refused("deck 2*3 3*3 4*3 5*3 6*3 7*3", 4);
+    assert!(e.contains("no rank of this deck has four"), "{e}");
+}
