@@ -656,7 +656,7 @@ mod tests {
         let players = &seat.table.players;
         let facts = Facts(&seat.table.deck);
         let expanded = expand(text, players, &players[seat.me], &facts.ranks()).unwrap();
-        let written = functions(&substitute(&expanded, all), &Facts(&seat.table.deck)).unwrap();
+        let written = functions(&substitute(&expanded, all), &facts).unwrap();
         parse_formula(&written)
             .unwrap_or_else(|e| panic!("`{written}`: {}", e.message))
             .to_string()
