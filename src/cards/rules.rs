@@ -103,29 +103,13 @@ impl Move {
             }
             Move::Announce(phi) => {
                 let every = table.deck.kinds.len();
-                let mut todo = vec![phi];
-                while let Some(f) = todo.pop() {
-                    match f {
-                        Formula::Atom(Atom::Count { kinds, .. }) if kinds.len() < every => {
+                phi.for_each_atom(&mut |atom| {
+                    if let Atom::Count { kinds, .. } = atom {
+                        if kinds.len() < every {
                             kinds.iter().for_each(|&k| add(k));
                         }
-                        Formula::Top | Formula::Bottom | Formula::Atom(_) => {}
-                        Formula::And(gs) | Formula::Or(gs) => todo.extend(gs.iter().rev()),
-                        Formula::Implies(a, b)
-                        | Formula::Iff(a, b)
-                        | Formula::Announce(a, b)
-                        | Formula::AnnounceDiamond(a, b) => todo.extend([&**b, &**a]),
-                        Formula::Not(g)
-                        | Formula::K(_, g)
-                        | Formula::M(_, g)
-                        | Formula::Kw(_, g)
-                        | Formula::E(_, g)
-                        | Formula::C(_, g)
-                        | Formula::D(_, g)
-                        | Formula::Update(_, g)
-                        | Formula::UpdateDiamond(_, g) => todo.push(g),
                     }
-                }
+                });
             }
             Move::Draw { kind: None, .. } | Move::Peek { .. } | Move::Apply(..) => {}
         }

@@ -269,6 +269,32 @@ impl Formula {
         (size, depth)
     }
 
+    /// Calls `f` on every atom of the formula, outside the event models of
+    /// its updates, in order.
+    pub fn for_each_atom(&self, f: &mut impl FnMut(&Atom)) {
+        let mut todo = vec![self];
+        while let Some(g) = todo.pop() {
+            match g {
+                Formula::Atom(a) => f(a),
+                Formula::Top | Formula::Bottom => {}
+                Formula::And(gs) | Formula::Or(gs) => todo.extend(gs.iter().rev()),
+                Formula::Implies(a, b)
+                | Formula::Iff(a, b)
+                | Formula::Announce(a, b)
+                | Formula::AnnounceDiamond(a, b) => todo.extend([&**b, &**a]),
+                Formula::Not(h)
+                | Formula::K(_, h)
+                | Formula::M(_, h)
+                | Formula::Kw(_, h)
+                | Formula::E(_, h)
+                | Formula::C(_, h)
+                | Formula::D(_, h)
+                | Formula::Update(_, h)
+                | Formula::UpdateDiamond(_, h) => todo.push(h),
+            }
+        }
+    }
+
     /// Whether some update `[E]ψ` or `<E>ψ` in `f` has event models for
     /// which `p` holds (the event models' own preconditions are not
     /// searched), found without recursion.
