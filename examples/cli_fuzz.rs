@@ -7,8 +7,9 @@
 //! each run timed and any panic caught. It prints, on standard error, how
 //! many runs ended with each
 //! exit code, the slowest run, and every run that panicked or took more
-//! than 10 s (there must be none); it exits 1 if there was one. An abort
-//! ends the process, with the run's arguments printed before it.
+//! than 10 s (there must be none), with the strategy file such a run read;
+//! it exits 1 if there was one. An abort ends the process, with the run's
+//! arguments printed before it.
 //!
 //! ```text
 //! cargo run --release --example cli_fuzz -- [RUNS] [SEED] > /dev/null < /dev/null
@@ -39,6 +40,17 @@ fn one_run(rng: &mut ChaCha8Rng, dir: &std::path::Path) -> (Vec<String>, Option<
     } else {
         (cli_args::random_args(rng, dir), None)
     }
+}
+
+/// The text of the random strategy file a run read, if it read one (the
+/// next run writes over it).
+fn strategy_read(argv: &[String]) -> String {
+    argv.iter()
+        .flat_map(|a| a.split(','))
+        .find(|a| a.ends_with("fuzz.strat"))
+        .and_then(|path| std::fs::read_to_string(path).ok())
+        .map(|text| format!("\n  with {text:?}"))
+        .unwrap_or_default()
 }
 
 fn main() {
@@ -74,13 +86,19 @@ fn main() {
         let code = match result {
             Ok(code) => format!("{code:?}"),
             Err(_) => {
-                bad.push(format!("panicked: {argv:?}"));
+                bad.push(format!(
+                    "run {i} panicked: {argv:?}{}",
+                    strategy_read(&argv)
+                ));
                 "panic".into()
             }
         };
         *codes.entry(code).or_default() += 1;
         if took > Duration::from_secs(10) {
-            bad.push(format!("took {took:?}: {argv:?}"));
+            bad.push(format!(
+                "run {i} took {took:?}: {argv:?}{}",
+                strategy_read(&argv)
+            ));
         }
         if took > slowest.0 {
             slowest = (took, argv);

@@ -180,6 +180,7 @@ pub fn run(args: &QuizArgs, color: bool) -> u8 {
     let given = INPUT.with(|i| i.borrow().is_some());
     let terminal = !given && std::io::stdin().is_terminal();
     quiz.set_tries(args.tries.map_or(if terminal { 2 } else { 1 }, usize::from));
+    quiz.set_narrate(text && args.narrate);
     crate::engine::cancel::clear();
     crate::repl::interrupt::install();
     let lines = answer_lines();
@@ -210,7 +211,7 @@ pub fn run(args: &QuizArgs, color: bool) -> u8 {
             Err(d) => break failed(&d),
         };
         if text {
-            show_events(&events, args.narrate, paint);
+            show_events(&events, paint);
         }
         let Some(asked) = asked else {
             break End::Finished;
@@ -475,8 +476,8 @@ impl Sheet {
 }
 
 /// The moves in words, the rules' notes and, with `--narrate`, what each
-/// move made known.
-fn show_events(events: &[Event], narrate: bool, paint: Paint) {
+/// move made known (the quiz narrates only then).
+fn show_events(events: &[Event], paint: Paint) {
     for e in events {
         match e {
             Event::Moved {
@@ -490,7 +491,7 @@ fn show_events(events: &[Event], narrate: bool, paint: Paint) {
                 for n in notes {
                     println!("        {}", paint.dim(n));
                 }
-                for n in narration.iter().filter(|_| narrate) {
+                for n in narration {
                     println!("  {} {}", paint.blue_bold(">>"), paint.bold(n));
                 }
             }

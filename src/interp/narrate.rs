@@ -62,6 +62,50 @@ pub struct Narration {
     pub known: Vec<(Agent, Vec<Fact>)>,
 }
 
+/// The most players a step-by-step front end (the web lecture, the quiz)
+/// narrates for.
+pub const STEP_NARRATED_AGENTS: usize = 12;
+/// The most worlds a step-by-step front end narrates: narration visits
+/// every world for every player, and a symbolic model is listed first, so
+/// a larger model would make each step wait seconds. (The REPL narrates up
+/// to [`MAX_NARRATED_WORLDS`], when asked to.)
+pub const STEP_NARRATED_WORLDS: u128 = 20_000;
+
+/// Whether a step-by-step front end narrates the moves of `model`
+/// ([`STEP_NARRATED_AGENTS`], [`STEP_NARRATED_WORLDS`]).
+pub fn narrated_at_each_step(model: &dyn Backend) -> bool {
+    model.agents() <= STEP_NARRATED_AGENTS
+        && model.can_list()
+        && model.world_count() <= STEP_NARRATED_WORLDS
+}
+
+/// [`knowledge`] of the last model asked about, kept: a move's "after" is
+/// the next move's "before", so a front end that narrates step by step
+/// (the quiz) visits each model's worlds once. The model is held, so a
+/// new model is never mistaken for a freed one.
+#[derive(Default)]
+pub struct Narrator {
+    last: std::cell::RefCell<Option<Narrated>>,
+}
+
+/// A model and what [`knowledge`] found in it.
+type Narrated = (std::rc::Rc<dyn Backend>, Option<Knowledge>);
+
+impl Narrator {
+    /// [`knowledge`] of `model` (the model of a table's session).
+    pub fn knowledge(&self, table: &Table, model: &std::rc::Rc<dyn Backend>) -> Option<Knowledge> {
+        let mut last = self.last.borrow_mut();
+        match &*last {
+            Some((m, k)) if std::rc::Rc::ptr_eq(m, model) => k.clone(),
+            _ => {
+                let k = knowledge(table, &**model);
+                *last = Some((model.clone(), k.clone()));
+                k
+            }
+        }
+    }
+}
+
 /// What each player knows and what is common knowledge about the hands;
 /// `None` for models without cards or too large to visit.
 pub fn knowledge(table: &Table, model: &dyn Backend) -> Option<Knowledge> {

@@ -131,6 +131,10 @@ pub struct Quiz {
     /// at the pending question.
     tries: usize,
     missed: usize,
+    /// Whether moves are narrated ([`Quiz::set_narrate`]).
+    narrate: bool,
+    /// What each player knows in the last model narrated.
+    narrator: narrate::Narrator,
 }
 
 impl Quiz {
@@ -155,6 +159,8 @@ impl Quiz {
             finished: false,
             tries: 1,
             missed: 0,
+            narrate: false,
+            narrator: Default::default(),
         };
         // Questions generated for points before `pos` are not asked.
         if let Some(g) = &mut quiz.generated {
@@ -167,6 +173,13 @@ impl Quiz {
     /// a wrong first try gets a hint and a second try).
     pub fn set_tries(&mut self, tries: usize) {
         self.tries = tries.max(1);
+    }
+
+    /// Whether the quiz narrates its moves ([`Event::Moved`]'s
+    /// `narration`); off by default, since narration can give answers
+    /// away, and computing it visits every world at each move.
+    pub fn set_narrate(&mut self, narrate: bool) {
+        self.narrate = narrate;
     }
 
     /// The hint for the pending question: the first step of reasoning
@@ -285,6 +298,17 @@ impl Quiz {
         }
     }
 
+    /// What each player knows in the session's model, for narration: a
+    /// model small enough to narrate at each step, as the web lecture does
+    /// ([`narrate::narrated_at_each_step`]).
+    fn knowledge(&self) -> Option<Knowledge> {
+        let play = self.session.playing()?;
+        if !self.narrate || !narrate::narrated_at_each_step(&*play.model) {
+            return None;
+        }
+        self.narrator.knowledge(&play.table, &play.model)
+    }
+
     /// Runs the next statement (or the end), queueing the questions it brings.
     fn step(&mut self, events: &mut Vec<Event>) -> Result<(), Diagnostic> {
         let Some(stmt) = self.script.statements.get(self.pos).cloned() else {
@@ -310,7 +334,7 @@ impl Quiz {
             return Ok(());
         }
         let moving = super::is_move(&stmt);
-        let before = moving.then(|| knowledge(&self.session)).flatten();
+        let before = moving.then(|| self.knowledge()).flatten();
         let said = match &stmt.kind {
             StatementKind::Move(m) => self.session.playing().map(|p| {
                 wording::move_words(&p.table, &p.props, &m.kind, |f| {
@@ -325,7 +349,7 @@ impl Quiz {
             match out {
                 Output::Moved { source, notes } => {
                     self.moves += 1;
-                    let narration = match (&before, knowledge(&self.session)) {
+                    let narration = match (&before, self.knowledge()) {
                         (Some(b), Some(a)) => self.session.playing().map_or(Vec::new(), |p| {
                             narrate::lines(&p.table, &narrate::narrate(b, &a))
                         }),
@@ -437,11 +461,6 @@ pub enum QuizError {
     Unreadable(String),
     /// The engine failed while explaining.
     Engine(Diagnostic),
-}
-
-fn knowledge(session: &Session) -> Option<Knowledge> {
-    let play = session.playing()?;
-    narrate::knowledge(&play.table, &*play.model)
 }
 
 /// The comment lines a file opens with, without their `#`.

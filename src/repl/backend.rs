@@ -8,7 +8,7 @@
 use crate::diag::{suggest, Diagnostic, Span};
 use crate::figure::files;
 use crate::interp::errors;
-use crate::interp::narrate::{self, Knowledge};
+use crate::interp::narrate::{self, Knowledge, Narrator};
 use crate::interp::question::Answer;
 use crate::interp::quiz::{Attempt, Event, Quiz, QuizError};
 use crate::interp::{OnError, Options, Output, Session, Stepper};
@@ -50,6 +50,9 @@ pub struct Repl {
     quiz_narrates: bool,
     /// Tries per question of `:quiz` ([`Repl::set_quiz_tries`]).
     quiz_tries: usize,
+    /// What each player knew in the last model narrated: a move's "after"
+    /// is the next move's "before".
+    narrator: Narrator,
     /// The strategies' checks, kept for the strategies seated again.
     checks: crate::strategy::knowledge::Checks,
 }
@@ -76,6 +79,7 @@ impl Repl {
             quiz: None,
             quiz_narrates: false,
             quiz_tries: 1,
+            narrator: Narrator::default(),
             checks: Default::default(),
         }
     }
@@ -187,6 +191,9 @@ impl Repl {
             Command::Narrate(n) => {
                 self.narrate = n;
                 self.quiz_narrates = n != Narrate::Off;
+                if let Some(quiz) = self.quiz.as_mut() {
+                    quiz.set_narrate(self.quiz_narrates);
+                }
                 vec![Item::Info(vec![format!("narration: {}", narrate_name(n))])]
             }
             Command::Strategy(arg) => match self.strategy(&arg, at) {
@@ -223,6 +230,7 @@ impl Repl {
         }
         let mut quiz = Quiz::new(script, self.session().clone(), from, None);
         quiz.set_tries(self.quiz_tries);
+        quiz.set_narrate(self.quiz_narrates);
         self.quiz = Some(quiz);
         let mut items = vec![Item::Info(vec![
             "quiz: answer each question on a line (y/n, a number, players); `:quiz stop` ends it"
@@ -310,7 +318,7 @@ impl Repl {
                             notes,
                         },
                     });
-                    if !narration.is_empty() && self.quiz_narrates {
+                    if !narration.is_empty() {
                         items.push(Item::Narration(narration));
                     }
                 }
@@ -473,7 +481,7 @@ impl Repl {
         src: &str,
         line: Option<usize>,
     ) -> Result<Vec<Item>, Diagnostic> {
-        let before = knowledge_before(self.narrate, self.session(), stmt);
+        let before = knowledge_before(&self.narrator, self.narrate, self.session(), stmt);
         let outputs = self.steps.session_mut().execute(stmt, src)?;
         let origin = Origin {
             name: INPUT,
@@ -481,6 +489,7 @@ impl Repl {
             file: false,
         };
         Ok(items(
+            &self.narrator,
             self.narrate,
             self.session(),
             outputs,
@@ -514,12 +523,14 @@ impl Repl {
             "loaded {file}: {count} statement(s)"
         )])];
         // The first move or question waits for `:next` (or `:quiz`).
-        let narrating = self.narrate;
+        let (narrator, narrating) = (&self.narrator, self.narrate);
         let mut shown = Shown::default();
         self.steps.run(
             |_, st| crate::interp::is_move(st) || matches!(st.kind, StatementKind::Question(_)),
-            |session, stmt| knowledge_before(narrating, session, stmt),
-            |(), script, session, step, before| shown.add(narrating, script, session, step, before),
+            |session, stmt| knowledge_before(narrator, narrating, session, stmt),
+            |(), script, session, step, before| {
+                shown.add((narrator, narrating), script, session, step, before)
+            },
         );
         items.extend(shown.items);
         self.steps.set_start();
@@ -531,12 +542,14 @@ impl Repl {
     /// the following move; all or nothing (a failing statement, or a figure
     /// that cannot be written, leaves the position as it was).
     fn step(&mut self) -> (Vec<Item>, bool) {
-        let narrating = self.narrate;
+        let (narrator, narrating) = (&self.narrator, self.narrate);
         let mut shown = Shown::default();
         let failed = self.steps.step(
             OnError::Undo,
-            |session, stmt| knowledge_before(narrating, session, stmt),
-            |(), script, session, step, before| shown.add(narrating, script, session, step, before),
+            |session, stmt| knowledge_before(narrator, narrating, session, stmt),
+            |(), script, session, step, before| {
+                shown.add((narrator, narrating), script, session, step, before)
+            },
         );
         (shown.items, failed)
     }
@@ -587,13 +600,15 @@ impl Repl {
                 no_checkpoint(self.steps.script(), name, line),
             )];
         };
-        let narrating = self.narrate;
+        let (narrator, narrating) = (&self.narrator, self.narrate);
         let mut shown = Shown::default();
         let failed = self.steps.goto(
             target,
             OnError::Undo,
-            |session, stmt| knowledge_before(narrating, session, stmt),
-            |(), script, session, step, before| shown.add(narrating, script, session, step, before),
+            |session, stmt| knowledge_before(narrator, narrating, session, stmt),
+            |(), script, session, step, before| {
+                shown.add((narrator, narrating), script, session, step, before)
+            },
         );
         let mut problems: Vec<Item> = shown.items.into_iter().filter(Item::is_problem).collect();
         if !failed {
@@ -662,7 +677,7 @@ impl Shown {
     /// (the statement failed, or a figure could not be written).
     fn add(
         &mut self,
-        narrating: Narrate,
+        (narrator, narrating): (&Narrator, Narrate),
         script: &Script,
         session: &Session,
         step: crate::interp::Step,
@@ -675,7 +690,15 @@ impl Shown {
                     src: &script.src,
                     file: true,
                 };
-                items(narrating, session, outputs, Some(step.line), origin, before)
+                items(
+                    narrator,
+                    narrating,
+                    session,
+                    outputs,
+                    Some(step.line),
+                    origin,
+                    before,
+                )
             }
             Err(d) => vec![error(&script.name, &script.src, d)],
         };
@@ -750,15 +773,21 @@ fn no_checkpoint(script: &Script, name: &str, line: &str) -> Diagnostic {
 }
 
 /// What is known before `stmt`, when it is a move to narrate.
-fn knowledge_before(narrating: Narrate, session: &Session, stmt: &Statement) -> Option<Knowledge> {
+fn knowledge_before(
+    narrator: &Narrator,
+    narrating: Narrate,
+    session: &Session,
+    stmt: &Statement,
+) -> Option<Knowledge> {
     let narrating = crate::interp::is_move(stmt) && narrating != Narrate::Off;
-    narrating.then(|| knowledge(session)).flatten()
+    narrating.then(|| knowledge(narrator, session)).flatten()
 }
 
 /// A statement's outputs as items: figures written (paths relative to
 /// the scenario file, or to the current directory when typed: see
 /// [`files`]), then the narration of a move when `before` is given.
 fn items(
+    narrator: &Narrator,
     narrating: Narrate,
     session: &Session,
     outputs: Vec<Output>,
@@ -779,7 +808,7 @@ fn items(
             out => Item::Output { line, out },
         })
         .collect();
-    if let (Some(before), Some(after)) = (before, knowledge(session)) {
+    if let (Some(before), Some(after)) = (before, knowledge(narrator, session)) {
         items.push(Item::Narration(narration(
             narrating, session, &before, &after,
         )));
@@ -803,10 +832,11 @@ fn narration(
     lines
 }
 
-/// What each player knows in the session's model, for narration.
-fn knowledge(session: &Session) -> Option<Knowledge> {
+/// What each player knows in the session's model, for narration (kept
+/// for the next move: [`Narrator`]).
+fn knowledge(narrator: &Narrator, session: &Session) -> Option<Knowledge> {
     let play = session.playing()?;
-    narrate::knowledge(&play.table, &*play.model)
+    narrator.knowledge(&play.table, &play.model)
 }
 
 /// Whether a statement changes the session (and so is a step to undo).

@@ -211,20 +211,10 @@ fn lines_of(out: &Output) -> (Vec<String>, Option<bool>) {
 /// What is known before `stmt`, when it is a move (to narrate after it).
 fn known_before(session: &Session, stmt: &crate::syntax::ast::Statement) -> Option<Knowledge> {
     let play = session.playing()?;
-    // Narration visits every world for every player: a web step narrates
-    // only models small enough to stay fast.
-    let small = play.model.agents() <= NARRATED_AGENTS
-        && play.model.can_list()
-        && play.model.world_count() <= NARRATED_WORLDS;
-    (small && crate::interp::is_move(stmt))
+    (narrate::narrated_at_each_step(&*play.model) && crate::interp::is_move(stmt))
         .then(|| narrate::knowledge(&play.table, &*play.model))
         .flatten()
 }
-
-/// The most players a web step narrates for.
-const NARRATED_AGENTS: usize = 12;
-/// The most worlds a web step narrates.
-const NARRATED_WORLDS: u128 = 20_000;
 
 /// Whether a student sees `kind` in the quiz view: not a query, a
 /// question or an expectation, whose text or output gives an answer.

@@ -857,6 +857,7 @@ fn the_exercises_are_not_given_away_before_their_questions() {
     for file in exercise_files() {
         // The questions, their answers and the narration, in-process.
         let mut quiz = Quiz::new(script(&file), Session::new(Options::default()), 0, None);
+        quiz.set_narrate(true);
         let opening = quiz.opening().unwrap();
         let mut narration = Vec::new();
         let mut asked = Vec::new();
@@ -1256,4 +1257,35 @@ fn a_model_too_large_to_list_is_explained_in_words_and_the_quiz_goes_on() {
     {
         assert!(!syntax.is_match(line).unwrap(), "syntax in `{line}`");
     }
+}
+
+/// A quiz narrates its moves only when asked (`--narrate`, `:narrate`):
+/// off, no move carries narration and none is computed; on, the moves
+/// of an exercise carry what they made known, the same lines each time
+/// the quiz is taken.
+#[test]
+fn a_quiz_narrates_only_when_asked() {
+    let file = &exercise_files()[0];
+    let narrations = |narrate: bool| {
+        let mut quiz = Quiz::new(script(file), Session::new(Options::default()), 0, None);
+        quiz.set_narrate(narrate);
+        let mut all = Vec::new();
+        loop {
+            let (events, question) = quiz.advance().unwrap();
+            for e in events {
+                if let dealer::interp::quiz::Event::Moved { narration, .. } = e {
+                    all.push(narration);
+                }
+            }
+            let Some(q) = question else { break };
+            quiz.answer(Some(&q.answer.to_string())).unwrap();
+        }
+        all
+    };
+    let off = narrations(false);
+    assert!(!off.is_empty() && off.iter().all(Vec::is_empty), "{off:?}");
+    let on = narrations(true);
+    assert_eq!(on.len(), off.len());
+    assert!(on.iter().any(|n| !n.is_empty()), "{file}: {on:?}");
+    assert_eq!(on, narrations(true));
 }
