@@ -312,3 +312,23 @@ fn the_report_size_deals_the_specials_and_games_play_them() {
     }
     assert_eq!(played.len(), 3, "{played:?}");
 }
+
+/// The teaching scenario of the report's swap example holds on both
+/// engines, every one of its expectations.
+#[test]
+fn the_swap_scenario_holds_on_both_engines() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios/cabo/swap.deal");
+    let src = std::fs::read_to_string(path).unwrap();
+    for engine in [Engine::Explicit, Engine::Symbolic] {
+        let (outputs, _) = run_with(
+            &src,
+            Options {
+                engine,
+                ..Options::default()
+            },
+        );
+        let held = common::held(&outputs);
+        assert_eq!(held.len(), 18, "{engine:?}");
+        assert!(held.iter().all(|&h| h), "{engine:?}: {held:?}");
+    }
+}
