@@ -332,3 +332,43 @@ fn the_swap_scenario_holds_on_both_engines() {
         assert!(held.iter().all(|&h| h), "{engine:?}: {held:?}");
     }
 }
+
+/// The shipped strategies play the specials as the report describes: the
+/// swap takes the lower card the other player knows least about. Player 1
+/// knows two of player 2's cards to be 0: 2.1 (shown to everyone, player 2
+/// knows it) and 2.3 (spied, player 2 does not know it); it swaps its 8
+/// for 2.3, in every seeded choice. Before, with the spy card, it spies on
+/// a card it does not know.
+#[test]
+fn the_strategies_swap_for_the_card_the_others_know_least_about() {
+    use dealer::strategy::{choose, find, SHIPPED_DIR};
+    let dir = Some(std::path::Path::new(SHIPPED_DIR));
+    let (_, referee) = refereed("cabo").unwrap();
+    let setup = "game cabo\nplayers 1 2\ndeck 0..3*2 8 10..12\n\
+        deal 1.1: 1 | 1.2: 2 | 1.3: 8 | 1.4: 3 | 2.1: 0 | 2.2: 2 | 2.3: 0 | 2.4: 3 | open: 10\n\
+        stock 11 1 12\npeek 1 1.1\npeek 1 1.3\npeek 2 2.1\npeek 2 2.2\nannounce 2.1(0)\ndraw 1\n";
+    let spied = format!("{setup}spy 1 2.3\ndraw 2\ndiscard 2 1\ndraw 1\n");
+    for name in ["regular", "paranoid", "psychic"] {
+        let strategy = find(dir, "cabo", name).unwrap();
+        for (src, check) in [(setup.to_string(), "spy"), (spied.clone(), "swap")] {
+            let (_, mut session) = run_with(&src, symbolic());
+            let play = session.playing().unwrap();
+            let (table, game) = (play.table.clone(), play.game);
+            let legal = legal_moves(referee, play);
+            for seed in 0..4 {
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                let d = choose(&strategy, game, &mut session, &table, 0, &legal, &mut rng)
+                    .unwrap_or_else(|e| panic!("{name}: {e:?}"));
+                let chosen = legal[d.index].text.as_str();
+                match check {
+                    // 2.1 is known to everyone: the spy looks elsewhere.
+                    "spy" => assert!(
+                        ["spy 1 2.2", "spy 1 2.3", "spy 1 2.4"].contains(&chosen),
+                        "{name}: {chosen}"
+                    ),
+                    _ => assert_eq!(chosen, "swap 1 1.3 2.3", "{name}"),
+                }
+            }
+        }
+    }
+}
