@@ -11,6 +11,13 @@
 //!   face up to the open pile (everyone sees the old card, only P — and
 //!   whoever saw the draw — knows the new one); or `discard P C` puts the
 //!   drawn card face up on the open pile. The turn then passes.
+//! - The special cards are the values 10 (peek), 11 (spy) and 12 (swap).
+//!   One drawn from the closed pile may be played for its action instead:
+//!   `look P s` (peek: P looks at its own slot s), `spy P s` (P looks at
+//!   another player's slot s), `swap P s t` (P's slot s and another
+//!   player's slot t change cards, unseen). The special goes face up to the
+//!   open pile and the turn passes. A special on top of the open pile
+//!   cannot be drawn.
 //! - `psychic P...`, the game's declaration (before the deal's first
 //!   move): the players the referee offers `glimpse P s`, a look at any
 //!   slot that the others do not notice. The game keeps them in its part of
@@ -37,6 +44,73 @@ use super::view::{knows_value, others, slots, About, Fact, GameView};
 /// The slots each player has.
 pub const SLOTS: u32 = 4;
 
+/// A special card of the Cabo-like game: the cards of value 10, 11 and 12.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Special {
+    /// 10: look at one of one's own cards (`look P s`).
+    Peek,
+    /// 11: look at another player's card (`spy P s`).
+    Spy,
+    /// 12: swap one of one's cards with another player's, unseen (`swap P s t`).
+    Swap,
+}
+
+impl Special {
+    /// The three, by value.
+    pub const ALL: [Special; 3] = [Special::Peek, Special::Spy, Special::Swap];
+
+    /// The card's value (its rank in the deck).
+    pub fn value(self) -> u32 {
+        match self {
+            Special::Peek => 10,
+            Special::Spy => 11,
+            Special::Swap => 12,
+        }
+    }
+
+    /// The card's name: `peek`, `spy`, `swap`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Special::Peek => "peek",
+            Special::Spy => "spy",
+            Special::Swap => "swap",
+        }
+    }
+
+    /// The move that plays it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Special::Peek => "look",
+            Special::Spy => "spy",
+            Special::Swap => "swap",
+        }
+    }
+}
+
+/// The special card a kind is, if any.
+pub fn special_of(table: &Table, kind: Kind) -> Option<Special> {
+    let value = table.deck.kinds.get(kind)?.value?;
+    Special::ALL.into_iter().find(|s| s.value() == value)
+}
+
+/// The deck's kind of a special card, if the deck has it.
+pub fn special_kind(table: &Table, special: Special) -> Option<Kind> {
+    table
+        .deck
+        .kinds
+        .iter()
+        .position(|k| k.value == Some(special.value()))
+}
+
+/// `12 (swap)`, `4`: a card as the game's messages name it.
+fn card_name(table: &Table, kind: Kind) -> String {
+    let name = &table.deck.kinds[kind].name;
+    match special_of(table, kind) {
+        Some(s) => format!("{name} ({})", s.name()),
+        None => name.clone(),
+    }
+}
+
 /// The moves of the Cabo-like game (besides `peek` and `draw`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CaboMove {
@@ -61,6 +135,31 @@ pub enum CaboMove {
         /// The slot.
         slot: Loc,
     },
+    /// `look P s`: P plays the drawn peek card (10) to look at its own slot s.
+    Look {
+        /// Who looks.
+        player: Agent,
+        /// The own slot.
+        slot: Loc,
+    },
+    /// `spy P s`: P plays the drawn spy card (11) to look at another
+    /// player's slot s.
+    Spy {
+        /// Who looks.
+        player: Agent,
+        /// The other player's slot.
+        slot: Loc,
+    },
+    /// `swap P s t`: P plays the drawn swap card (12): its slot s and
+    /// another player's slot t change cards, and nobody sees them.
+    Swap {
+        /// Who swaps.
+        player: Agent,
+        /// The own slot.
+        own: Loc,
+        /// The other player's slot.
+        other: Loc,
+    },
 }
 
 /// The words of the game's moves and what they take.
@@ -76,6 +175,18 @@ const FORMS: &[MoveForm] = &[
     MoveForm {
         word: "glimpse",
         args: &[ArgKind::Player, ArgKind::Slot],
+    },
+    MoveForm {
+        word: "look",
+        args: &[ArgKind::Player, ArgKind::Slot],
+    },
+    MoveForm {
+        word: "spy",
+        args: &[ArgKind::Player, ArgKind::Slot],
+    },
+    MoveForm {
+        word: "swap",
+        args: &[ArgKind::Player, ArgKind::Slot, ArgKind::Slot],
     },
 ];
 
@@ -115,15 +226,22 @@ impl GameAction for CaboMove {
             CaboMove::Place { .. } => "place",
             CaboMove::Discard { .. } => "discard",
             CaboMove::Glimpse { .. } => "glimpse",
+            CaboMove::Look { .. } => "look",
+            CaboMove::Spy { .. } => "spy",
+            CaboMove::Swap { .. } => "swap",
         }
     }
 
     fn args(&self) -> Vec<Arg> {
         match *self {
-            CaboMove::Place { player, slot } | CaboMove::Glimpse { player, slot } => {
-                vec![Arg::Player(player), Arg::Slot(slot)]
-            }
+            CaboMove::Place { player, slot }
+            | CaboMove::Glimpse { player, slot }
+            | CaboMove::Look { player, slot }
+            | CaboMove::Spy { player, slot } => vec![Arg::Player(player), Arg::Slot(slot)],
             CaboMove::Discard { player, kind } => vec![Arg::Player(player), Arg::Card(kind)],
+            CaboMove::Swap { player, own, other } => {
+                vec![Arg::Player(player), Arg::Slot(own), Arg::Slot(other)]
+            }
         }
     }
 }
@@ -257,12 +375,26 @@ pub fn play(
                 }
                 model
             }
+            Some(action @ (CaboMove::Look { .. } | CaboMove::Spy { .. } | CaboMove::Swap { .. })) => {
+                let (special, models) = check_special(table, model.as_ref(), &state, action, label)?;
+                let mut model = model.clone();
+                for em in &models {
+                    model = model.apply(em, None)?;
+                }
+                push_open(&mut state, special);
+                if let CaboMove::Swap { own, other, .. } = action {
+                    forget_glimpses(&mut state, *own);
+                    forget_glimpses(&mut state, *other);
+                }
+                pass(table, &mut state, &mut notes);
+                model
+            }
             None => return Err(super::rules::foreign(g.as_ref())),
             },
             Move::Announce(_) | Move::Apply(..) => generic(table, model, &state, mv, label)?.0,
             _ => return Err(Refusal::new(
                 "not-a-move-of-the-game",
-                "Cabo: the moves are `peek`, `draw`, `place`, `discard`, `glimpse` (psychic players), announcements and `apply`",
+                "Cabo: the moves are `peek`, `draw`, `place`, `discard`, `look`, `spy`, `swap` (the special cards), `glimpse` (psychic players), announcements and `apply`",
             )),
         };
     Ok(Outcome {
@@ -348,14 +480,105 @@ fn check_draw(
     if from == open {
         let top = open_order(state).last().copied();
         if top != kind {
-            let shown = top.map_or("nothing".to_string(), |t| table.deck.kinds[t].name.clone());
+            let shown = top.map_or("nothing".to_string(), |t| card_name(table, t));
             return Err(Refusal::new(
                 "not-the-top-card",
                 format!("Cabo: only the top of the open pile can be drawn, and it is {shown}"),
             ));
         }
+        if let Some(t) = top.filter(|&t| special_of(table, t).is_some()) {
+            return Err(Refusal::new(
+                "special-on-open-pile",
+                format!(
+                    "Cabo: a special card on the open pile cannot be drawn, and its top is {}",
+                    card_name(table, t)
+                ),
+            )
+            .help("draw from the closed pile: `draw P`"));
+        }
     }
     Ok(())
+}
+
+/// Checks a special card's move (`look`, `spy`, `swap`): on the player's
+/// turn, holding the drawn special that the move plays, at slots of the
+/// right owners. Gives the special's kind and the move's event models.
+fn check_special(
+    table: &Table,
+    model: &dyn Backend,
+    state: &GameState,
+    action: &CaboMove,
+    label: &str,
+) -> Result<(Kind, Vec<EventModel>), Refusal> {
+    let player = match *action {
+        CaboMove::Look { player, .. }
+        | CaboMove::Spy { player, .. }
+        | CaboMove::Swap { player, .. } => player,
+        _ => unreachable!("only the special cards' moves are checked here"),
+    };
+    check_holding(table, model, state, player)?;
+    let special = match action {
+        CaboMove::Look { .. } => Special::Peek,
+        CaboMove::Spy { .. } => Special::Spy,
+        _ => Special::Swap,
+    };
+    let held = first_kind(&actual_cards(model, table.hand(player)));
+    let kind = special_kind(table, special).filter(|&k| k == held);
+    let Some(kind) = kind else {
+        return Err(Refusal::new(
+            "not-the-special",
+            format!(
+                "Cabo: `{}` plays the {} card ({}), and {} holds {}",
+                special.word(),
+                special.name(),
+                special.value(),
+                describe_player(table, player),
+                card_name(table, held)
+            ),
+        )
+        .help("place the card (`place P s`) or discard it (`discard P C`)"));
+    };
+    match *action {
+        CaboMove::Look { slot, .. } => own_slot(table, player, slot, "looks with the peek card")?,
+        CaboMove::Spy { slot, .. } => other_slot(table, player, slot, "spies")?,
+        CaboMove::Swap { own, other, .. } => {
+            own_slot(table, player, own, "swaps")?;
+            other_slot(table, player, other, "swaps")?;
+        }
+        _ => {}
+    }
+    Ok((kind, special_events(table, action, kind, label)))
+}
+
+/// The event models of a special card's move, in order: the special goes
+/// face up to the open pile (public), then its action.
+fn special_events(table: &Table, action: &CaboMove, kind: Kind, label: &str) -> Vec<EventModel> {
+    let (player, action_model) = match *action {
+        CaboMove::Look { player, slot } | CaboMove::Spy { player, slot } => {
+            (player, super::events::peek(table, player, slot, label))
+        }
+        CaboMove::Swap { player, own, other } => (player, swap_events(table, own, other, label)),
+        _ => unreachable!("only the special cards' moves have special events"),
+    };
+    vec![discard_events(table, player, kind, label), action_model]
+}
+
+/// `s` must be a slot of a player other than `player`.
+fn other_slot(table: &Table, player: Agent, slot: Loc, verb: &str) -> Result<(), Refusal> {
+    match slot_owner(table, slot) {
+        Some(o) if o != player => Ok(()),
+        owner => Err(Refusal::new(
+            "not-other-slot",
+            format!(
+                "Cabo: a player {verb} only at another player's face-down cards, and {} is {}",
+                table.locations[slot].name,
+                owner.map_or_else(
+                    || describe_location(table, slot),
+                    |_| format!("{}'s own", describe_player(table, player))
+                )
+            ),
+        )),
+    }
 }
 
 /// A glimpse: by a psychic player, on its turn before it draws, at a slot.
@@ -470,6 +693,41 @@ pub fn place_events(table: &Table, player: Agent, slot: Loc, label: &str) -> Eve
     }
 }
 
+/// `swap P s t` (after the swap card went face up): one event per (card a
+/// in s, card b in t), post a moves to t and b to s. No one tells the
+/// events apart: everyone sees which two slots change cards, nobody sees
+/// the cards (what one knew of a card, one knows of its new slot).
+pub fn swap_events(table: &Table, own: Loc, other: Loc, label: &str) -> EventModel {
+    let kinds = table.deck.kinds.len();
+    let mut events = Vec::new();
+    for a in 0..kinds {
+        for b in 0..kinds {
+            events.push(Event {
+                name: format!(
+                    "{} for {}",
+                    table.deck.kinds[a].name, table.deck.kinds[b].name
+                ),
+                pre: Formula::And(vec![Formula::holds(own, a), Formula::holds(other, b)]),
+                post: vec![
+                    Post::Move {
+                        kind: a,
+                        from: own,
+                        to: other,
+                        n: 1,
+                    },
+                    Post::Move {
+                        kind: b,
+                        from: other,
+                        to: own,
+                        n: 1,
+                    },
+                ],
+            });
+        }
+    }
+    EventModel::semi_private(label, table.players.len(), &[], events)
+}
+
 /// `discard P C`: P puts the drawn card C face up on the open pile (public).
 pub fn discard_events(table: &Table, player: Agent, kind: Kind, label: &str) -> EventModel {
     super::events::transfer(table, kind, table.hand(player), open_pile(table), label)
@@ -480,6 +738,25 @@ pub fn event_models(table: &Table, mv: &Move, label: &str) -> Result<Vec<EventMo
     Ok(vec![match mv.game::<CaboMove>() {
         Some(CaboMove::Place { player, slot }) => place_events(table, *player, *slot, label),
         Some(CaboMove::Discard { player, kind }) => discard_events(table, *player, *kind, label),
+        Some(action @ (CaboMove::Look { .. } | CaboMove::Spy { .. } | CaboMove::Swap { .. })) => {
+            let special = match action {
+                CaboMove::Look { .. } => Special::Peek,
+                CaboMove::Spy { .. } => Special::Spy,
+                _ => Special::Swap,
+            };
+            let kind = special_kind(table, special).ok_or_else(|| {
+                Refusal::new(
+                    "no-special-card",
+                    format!(
+                        "Cabo: `{}` plays the {} card ({}), and this deck has none",
+                        special.word(),
+                        special.name(),
+                        special.value()
+                    ),
+                )
+            })?;
+            return Ok(special_events(table, action, kind, label));
+        }
         _ => generic_event_models(table, mv, label)?,
     }])
 }
@@ -491,8 +768,10 @@ pub fn event_models(table: &Table, mv: &Move, label: &str) -> Result<Vec<EventMo
 /// up on the open pile and the rest in the closed pile; for teaching, two
 /// players and the values 0 to 3 three times. After the deal every player
 /// peeks at its first two slots (the report's look at two own cards). On a
-/// turn the player draws from the closed or the open pile, then places the
-/// card into one of its slots or discards it. dealer has no "Cabo" call: the
+/// turn the player draws from the closed or the open pile (not a special
+/// card on it), then places the card into one of its slots or discards it,
+/// or plays a special card (10 peek, 11 spy, 12 swap) drawn from the closed
+/// pile for its action. dealer has no "Cabo" call: the
 /// game ends when the closed pile is empty at the start of a turn. A
 /// player's score is the sum of its slots' values; the lowest sum wins.
 #[derive(Debug)]
@@ -557,6 +836,11 @@ impl GameRules for Cabo {
             }
             ("glimpse", &[Arg::Player(player), Arg::Slot(slot)]) => {
                 CaboMove::Glimpse { player, slot }
+            }
+            ("look", &[Arg::Player(player), Arg::Slot(slot)]) => CaboMove::Look { player, slot },
+            ("spy", &[Arg::Player(player), Arg::Slot(slot)]) => CaboMove::Spy { player, slot },
+            ("swap", &[Arg::Player(player), Arg::Slot(own), Arg::Slot(other)]) => {
+                CaboMove::Swap { player, own, other }
             }
             _ => return None,
         };
@@ -641,11 +925,37 @@ impl Referee for Cabo {
         let table = pos.table;
         let player = pos.state.turn;
         if let Some(&kind) = pos.kinds_at(table.hand(player)).first() {
-            let mut moves: Vec<Move> = (0..table.locations.len())
+            let own: Vec<Loc> = (0..table.locations.len())
                 .filter(|&l| slot_owner(table, l) == Some(player))
-                .map(|slot| Move::Game(Box::new(CaboMove::Place { player, slot })))
+                .collect();
+            let theirs: Vec<Loc> = (0..table.locations.len())
+                .filter(|&l| slot_owner(table, l).is_some_and(|o| o != player))
+                .collect();
+            let mut moves: Vec<Move> = own
+                .iter()
+                .map(|&slot| Move::Game(Box::new(CaboMove::Place { player, slot })))
                 .collect();
             moves.push(Move::Game(Box::new(CaboMove::Discard { player, kind })));
+            let special: Vec<CaboMove> = match special_of(table, kind) {
+                None => Vec::new(),
+                Some(Special::Peek) => own
+                    .iter()
+                    .map(|&slot| CaboMove::Look { player, slot })
+                    .collect(),
+                Some(Special::Spy) => theirs
+                    .iter()
+                    .map(|&slot| CaboMove::Spy { player, slot })
+                    .collect(),
+                Some(Special::Swap) => own
+                    .iter()
+                    .flat_map(|&own| {
+                        theirs
+                            .iter()
+                            .map(move |&other| CaboMove::Swap { player, own, other })
+                    })
+                    .collect(),
+            };
+            moves.extend(special.into_iter().map(|m| Move::Game(Box::new(m)) as Move));
             return moves;
         }
         let mut moves = Vec::new();
@@ -664,7 +974,8 @@ impl Referee for Cabo {
                 from: table.stock(),
             });
         }
-        if let Some(&top) = open_order(pos.state).last() {
+        let open_top = open_order(pos.state).last().copied();
+        if let Some(top) = open_top.filter(|&t| special_of(table, t).is_none()) {
             moves.push(Move::Draw {
                 player,
                 kind: Some(top),

@@ -20,6 +20,7 @@ mod browser_quiz;
 mod browser_views;
 mod cabo_psychic;
 mod cabo_psychic_full;
+mod cabo_special;
 mod cabo_uncounted;
 mod classics;
 mod cli;

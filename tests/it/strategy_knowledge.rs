@@ -229,7 +229,12 @@ fn check_says_what_it_checked_of_every_shipped_strategy() {
         let lines = describe(&strategy, &checks);
         assert_eq!(lines.len(), strategy.rules.len(), "{name}");
         for ((line, rule), c) in lines.iter().zip(&strategy.rules).zip(&checks) {
-            assert!(!line.contains("NOT CHECKED"), "{name}: {line}");
+            // The Cabo-like game's special cards (10, 11, 12) are not in
+            // its teaching deck, so the trial games never offer their
+            // moves: tests/it/cabo_special.rs checks those rules.
+            let special =
+                name.starts_with("cabo-") && ["peek", "spy", "swap"].contains(&rule.name.as_str());
+            assert!(special || !line.contains("NOT CHECKED"), "{name}: {line}");
             if line.contains("instance(s) decided") {
                 assert!(
                     c.asked > 0 && c.by_syntax + c.by_model > 0,
