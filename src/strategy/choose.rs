@@ -19,6 +19,7 @@ use super::knowledge;
 use super::parse::{CardValue, Rule, Strategy, Term};
 use super::pattern::{Bindings, Pattern, SeatPattern, Value};
 use super::template::Template;
+use crate::syntax::subst::Binding;
 
 /// Answers formulas of the scenario language in the actual world.
 pub trait Oracle {
@@ -44,6 +45,8 @@ pub struct Seated {
     rules: Vec<SeatedRule>,
     /// Where the trial games note how each instance was decided.
     notes: Option<knowledge::Notes>,
+    /// The deck's ranks, a list for the domain `ranks`.
+    ranks: String,
 }
 
 #[derive(Clone, Debug)]
@@ -74,46 +77,24 @@ impl Seated {
         table: &Table,
         me: usize,
     ) -> Result<Seated, Diagnostic> {
-        let players = &table.players;
-        let name = &players[me];
-        let facts = Facts(&table.deck);
+        let ranks = table.deck.ranks().len();
         let mut rules = Vec::with_capacity(strategy.rules.len());
         for rule in &strategy.rules {
             let pattern = Pattern::new(&rule.template, game, rule)?;
-            let vars = pattern.variables();
             let pattern = pattern.seated(table, me, rule)?;
-            let parse = |text: &str| {
-                Template::new(text, players, name, &vars, &facts).map_err(|m| {
-                    Diagnostic::error(
-                        "strategy-formula",
-                        format!("in rule {}, `{}`: {m}", rule.name, text.trim()),
-                        rule.span,
-                    )
-                })
+            let seat = |t: &Template| {
+                t.check_size(table.players.len(), ranks)?;
+                Ok::<_, Diagnostic>(t.clone())
             };
-            let guard = rule.guard.as_deref().map(parse).transpose()?;
+            let guard = rule.guard.as_ref().map(seat).transpose()?;
             let score = rule
                 .score
                 .iter()
                 .map(|term| {
                     Ok(match term {
                         Term::Const(n) => SeatedTerm::Const(*n),
-                        Term::Holds { formula, sign } => SeatedTerm::Holds(parse(formula)?, *sign),
-                        Term::Known { atom, sign } => {
-                            let t = parse(atom)?;
-                            if !matches!(t.formula().kind, FormulaKind::Named { count: None, .. }) {
-                                return Err(Diagnostic::error(
-                                    "strategy-score",
-                                    format!(
-                                        "in rule {}, `known {}` takes a count atom such as `hand_x(r)`",
-                                        rule.name,
-                                        atom.trim()
-                                    ),
-                                    rule.span,
-                                ));
-                            }
-                            SeatedTerm::Known(t, *sign)
-                        }
+                        Term::Holds { formula, sign } => SeatedTerm::Holds(seat(formula)?, *sign),
+                        Term::Known { atom, sign } => SeatedTerm::Known(seat(atom)?, *sign),
                         Term::Card { what, var, sign } => {
                             SeatedTerm::Card(*what, var.clone(), *sign)
                         }
@@ -135,6 +116,7 @@ impl Seated {
             me,
             rules,
             notes: None,
+            ranks: Facts(&table.deck).ranks().join(","),
         })
     }
 
@@ -384,20 +366,20 @@ impl Asker<'_> {
             .filter(|p| *p != me)
             .map(String::as_str)
             .collect();
-        let mut all: Vec<(String, String)> = bindings
+        let values: Vec<(&str, String)> = bindings
             .iter()
-            .map(|(v, value)| (v.clone(), value.name(table)))
+            .map(|(v, value)| (v.as_str(), value.name(table)))
             .collect();
-        all.push(("me".into(), me.clone()));
-        all.push(("others".into(), others.join(",")));
+        let others = others.join(",");
+        let mut binding: Binding = values.iter().map(|(v, x)| (*v, x.as_str())).collect();
+        binding.insert("me", me);
+        binding.insert("others", &others);
+        binding.insert("ranks", &self.seat.ranks);
         template
-            .instance(&all, &Facts(&self.seat.table.deck))
-            .map_err(|m| {
-                Diagnostic::error(
-                    "strategy-formula",
-                    format!("in rule {}: {m}", rule.name),
-                    rule.span,
-                )
+            .instance(&binding, players, &Facts(&table.deck))
+            .map_err(|d| {
+                let message = format!("in rule {}: {}", rule.name, d.message);
+                Diagnostic { message, ..d }
             })
     }
 
@@ -717,17 +699,19 @@ mod tests {
                             .collect();
                         all.push(("me".into(), me_name.clone()));
                         all.push(("others".into(), others.join(",")));
+                        let blank = crate::strategy::parse::blanked(src);
+                        let written = |t: &Template| {
+                            let sp = t.formula().span;
+                            blank[sp.start..sp.end].to_string()
+                        };
                         let mut pairs: Vec<(&Template, String)> = Vec::new();
-                        if let (Some(t), Some(g)) = (&seated.guard, &rule.guard) {
-                            pairs.push((t, g.clone()));
+                        if let Some(t) = &seated.guard {
+                            pairs.push((t, written(t)));
                         }
-                        for (term, written) in seated.score.iter().zip(&rule.score) {
-                            match (term, written) {
-                                (SeatedTerm::Holds(t, _), Term::Holds { formula, .. }) => {
-                                    pairs.push((t, formula.clone()))
-                                }
-                                (SeatedTerm::Known(t, _), Term::Known { atom, .. }) => {
-                                    pairs.push((t, atom.clone()))
+                        for term in &seated.score {
+                            match term {
+                                SeatedTerm::Holds(t, _) | SeatedTerm::Known(t, _) => {
+                                    pairs.push((t, written(t)))
                                 }
                                 _ => {}
                             }

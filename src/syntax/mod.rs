@@ -21,6 +21,10 @@ pub use parser::{
     MAX_STATEMENT_BYTES,
 };
 pub use split::is_complete;
+pub(crate) use parser::{
+    chain, strategy_file, strategy_formula, strategy_line, strategy_line_limits,
+    Rule as GrammarRule,
+};
 
 /// The most bytes of a scenario or strategy file dealer reads: a larger
 /// one is refused before it is read whole.
