@@ -42,16 +42,15 @@
 
 pub mod agent;
 mod choose;
-mod expand;
 pub mod knowledge;
 mod parse;
 mod pattern;
 mod template;
 
 pub use choose::{choose, Decision, Oracle, RuleTrace, Seated, Tried};
-pub use expand::{calls, expand, functions, substitute, CardFacts};
 pub use parse::{parse, CardValue, Rule, SetPart, Strategy, Template, Term, Word};
 pub use pattern::Value;
+pub use template::{CardFacts, Template as FormulaTemplate};
 
 use std::path::Path;
 

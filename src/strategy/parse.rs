@@ -14,7 +14,6 @@ use crate::syntax::GrammarRule as R;
 
 pub use super::template::Template as FormulaTemplate;
 
-
 /// A strategy: its name, its game and its rules in order.
 #[derive(Clone, Debug)]
 pub struct Strategy {
@@ -264,10 +263,9 @@ fn span_of(pair: &Pair<'_>) -> Span {
 /// header or a rule is read again as one, for the place the grammar
 /// stopped at and what it expected there.
 fn stray(src: &str, line: &Pair<'_>, span: Span) -> Diagnostic {
-    let first = line.as_str().split([' ', '\t', ':']).next().unwrap_or("");
-    let code = match first {
-        "strategy" => "strategy-header",
-        "rule" => "strategy-rule",
+    let code = match line.clone().into_inner().next().map(|p| p.as_rule()) {
+        Some(R::s_kw_strategy) => "strategy-header",
+        Some(R::s_kw_rule) => "strategy-rule",
         _ => return Diagnostic::error(
             "strategy-line",
             "expected `strategy NAME for GAME` or `rule NAME: MOVE [when GUARD] [prefer SCORE]`",
@@ -279,7 +277,11 @@ fn stray(src: &str, line: &Pair<'_>, span: Span) -> Diagnostic {
         Err(e) => {
             let score = matches!(&e.variant, pest::error::ErrorVariant::ParsingError { positives, .. }
                 if positives.iter().any(|r| matches!(r, R::s_term | R::s_kw_known | R::s_points)));
-            (grammar_error(&e, span.start), score)
+            let mut d = grammar_error(&e, span.start);
+            if in_formula(&e) {
+                d.code = "strategy-formula";
+            }
+            (d, score)
         }
         Ok(()) => (Diagnostic::error(code, "a malformed line", span), false),
     };
@@ -290,8 +292,16 @@ fn stray(src: &str, line: &Pair<'_>, span: Span) -> Diagnostic {
     } else {
         "write `rule NAME [chance N/D]: MOVE [when GUARD] [prefer SCORE]`, e.g. `rule book: ask me x r when K_me hand_x(r) prefer known hand_x(r)`"
     };
-    d.code = code;
+    if d.code != "strategy-formula" {
+        d.code = code;
+    }
     d.with_help(help)
+}
+
+/// The grammar stopped inside a guard's or a score's formula.
+fn in_formula(e: &pest::error::Error<R>) -> bool {
+    matches!(&e.variant, pest::error::ErrorVariant::ParsingError { positives, .. }
+        if positives.iter().any(|r| matches!(r, R::unary | R::paren | R::k_true | R::rparen | R::rbrack | R::s_domain | R::count | R::op_and)))
 }
 
 /// A pest error as a diagnostic at its place (shifted by `offset`).
@@ -597,12 +607,12 @@ mod tests {
             ),
             (
                 "strategy s for g\nrule a: ask me x r when\n",
-                "strategy-rule",
+                "strategy-formula",
                 "\n",
             ),
             (
                 "strategy s for g\nrule a: ask me x r when K_me (r\n",
-                "strategy-rule",
+                "strategy-formula",
                 "\n",
             ),
             (
@@ -623,7 +633,7 @@ mod tests {
             ("strategy s for g\nrules a: any\n", "strategy-line", "rules"),
             (
                 "strategy s for g\nrule a: any when hand_me(Q) prefer [K_me\n",
-                "strategy-rule",
+                "strategy-formula",
                 "\n",
             ),
         ] {

@@ -23,8 +23,6 @@ use crate::syntax::ast::{Domain, Formula, FormulaKind, Group, Name, Term};
 use crate::syntax::subst::{self, Binding};
 use crate::syntax::GrammarRule as R;
 
-use super::expand::CardFacts;
-
 type Pair<'a> = pest::iterators::Pair<'a, R>;
 
 /// The most formula nodes a rule's formula may expand to for one move:
@@ -63,6 +61,20 @@ enum End {
     Num(String),
     Var(String),
     Any,
+}
+
+/// What a rule's card functions (`rank(c)`, `suit(c)`, `is(c, P)`) and
+/// the domain `ranks` ask of the deck.
+pub trait CardFacts {
+    /// The pattern of the card's rank (`5*`).
+    fn rank(&self, card: &str) -> Option<String>;
+    /// The pattern of the card's suit (`*S`; trumps `*T`).
+    fn suit(&self, card: &str) -> Option<String>;
+    /// Whether the card matches the pattern.
+    fn is(&self, card: &str, pattern: &str) -> Result<bool, String>;
+    /// The deck's ranks in deck order (`2` … `6`, or `2` … `A`): the
+    /// domain `ranks` of a quantifier.
+    fn ranks(&self) -> Vec<String>;
 }
 
 /// A diagnostic of a rule's formula.
@@ -189,7 +201,9 @@ fn card(p: Pair<'_>) -> Card {
     let fun = inner.next();
     if rule == R::s_card_fn {
         let is_rank = fun.as_ref().map(|f| f.as_rule()) == Some(R::s_fn_rank);
-        let arg = inner.next().map_or_else(String::new, |a| a.as_str().to_string());
+        let arg = inner
+            .next()
+            .map_or_else(String::new, |a| a.as_str().to_string());
         return if is_rank {
             Card::RankOf(arg)
         } else {
@@ -241,17 +255,22 @@ fn size(
     use FormulaKind::*;
     let mut one = |g: &Formula| size(g, domain, too_large);
     match &f.kind {
-        Not(g) | K(_, g) | B(_, g) | M(_, g) | Kw(_, g) | E(_, g) | C(_, g) | D(_, g) => {
-            1 + one(g)
-        }
+        Not(g) | K(_, g) | B(_, g) | M(_, g) | Kw(_, g) | E(_, g) | C(_, g) | D(_, g) => 1 + one(g),
         After(_, g) | AfterDiamond(_, g) => 1 + one(g),
-        And(a, b) | Or(a, b) | Implies(a, b) | Iff(a, b) | Announce(a, b)
+        And(a, b)
+        | Or(a, b)
+        | Implies(a, b)
+        | Iff(a, b)
+        | Announce(a, b)
         | AnnounceDiamond(a, b) => {
             let a = one(a);
             1u64.saturating_add(a).saturating_add(one(b))
         }
         Quant {
-            var, domain: d, body, ..
+            var,
+            domain: d,
+            body,
+            ..
         } => {
             let values = domain(d);
             let n = values.saturating_mul(size(body, domain, too_large)).max(1);
@@ -308,7 +327,11 @@ impl Walk<'_> {
                 };
                 Named {
                     name: subst::parts(name, b),
-                    card: card.as_deref().map(|c| self.card(c, b)).transpose()?.map(Box::new),
+                    card: card
+                        .as_deref()
+                        .map(|c| self.card(c, b))
+                        .transpose()?
+                        .map(Box::new),
                     count,
                 }
             }
@@ -332,9 +355,7 @@ impl Walk<'_> {
             Announce(x, y) => Announce(g(x)?, g(y)?),
             AnnounceDiamond(x, y) => AnnounceDiamond(g(x)?, g(y)?),
             After(m, x) => After(Box::new(subst::move_(m, b, &|_, _| None)), g(x)?),
-            AfterDiamond(m, x) => {
-                AfterDiamond(Box::new(subst::move_(m, b, &|_, _| None)), g(x)?)
-            }
+            AfterDiamond(m, x) => AfterDiamond(Box::new(subst::move_(m, b, &|_, _| None)), g(x)?),
             Quant {
                 all,
                 var,
@@ -380,8 +401,12 @@ impl Walk<'_> {
                             False
                         }
                     }
-                    ("is", _) => return Err(error("write `is(CARD, PATTERN)`, e.g. `is(c, *T)`", f.span)),
-                    ("eq", _) => return Err(error("write `eq(x, y)`, e.g. `eq(y, Bruno)`", f.span)),
+                    ("is", _) => {
+                        return Err(error("write `is(CARD, PATTERN)`, e.g. `is(c, *T)`", f.span))
+                    }
+                    ("eq", _) => {
+                        return Err(error("write `eq(x, y)`, e.g. `eq(y, Bruno)`", f.span))
+                    }
                     _ => Call {
                         name: name.clone(),
                         args,
@@ -411,7 +436,12 @@ impl Walk<'_> {
                 (*lo..=*hi).map(|v| v.to_string()).collect()
             }
             Domain::Players => self.players.to_vec(),
-            Domain::Cards => return Err(error("a strategy quantifies over `players`, `others`, `ranks` or a range", span)),
+            Domain::Cards => {
+                return Err(error(
+                    "a strategy quantifies over `players`, `others`, `ranks` or a range",
+                    span,
+                ))
+            }
             Domain::List(names) => subst::listed(names, b)
                 .into_iter()
                 .map(|n| n.text.to_string())
@@ -424,7 +454,11 @@ impl Walk<'_> {
             parts.push(Box::new(self.formula(body, &inner)?));
         }
         if parts.is_empty() {
-            let kind = if all { FormulaKind::True } else { FormulaKind::False };
+            let kind = if all {
+                FormulaKind::True
+            } else {
+                FormulaKind::False
+            };
             return Ok(Formula { kind, span });
         }
         Ok(crate::syntax::chain(parts, all))
@@ -491,4 +525,215 @@ pub fn epistemic(f: &Formula) -> bool {
             K(..) | B(..) | M(..) | Kw(..) | Kv(..) | KvTerms(..) | E(..) | C(..) | D(..)
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::strategy::parse;
+    use crate::syntax::parse_formula;
+
+    /// Card facts for a deck of ranks 2 and 3 whose spades are `*S`.
+    struct Spades;
+
+    impl CardFacts for Spades {
+        fn rank(&self, c: &str) -> Option<String> {
+            c.strip_suffix('S').map(|r| format!("{r}*"))
+        }
+        fn suit(&self, c: &str) -> Option<String> {
+            c.ends_with('S').then(|| "*S".to_string())
+        }
+        fn is(&self, c: &str, pattern: &str) -> Result<bool, String> {
+            if !c.ends_with('S') {
+                return Err(format!("`{c}` is no card"));
+            }
+            Ok(pattern == "*S" || pattern.strip_suffix('*') == c.strip_suffix('S'))
+        }
+        fn ranks(&self) -> Vec<String> {
+            ["2", "3"].map(String::from).to_vec()
+        }
+    }
+
+    fn players() -> Vec<String> {
+        ["1", "2", "3"].map(String::from).to_vec()
+    }
+
+    /// The guard of a one-rule strategy whose move binds `x`, `r`, `c`, `t`
+    /// and `w`.
+    fn guard(text: &str) -> Template {
+        let src = format!("strategy s for g\nrule r: deal x r c t w when {text}\n");
+        let s = parse(&src).unwrap_or_else(|d| panic!("{text}: {d:?}"));
+        s.rules[0].guard.clone().expect("a guard")
+    }
+
+    /// A formula's shape and names, without where they were written.
+    fn unspanned(f: &Formula) -> String {
+        let debug = format!("{:?}", f.kind);
+        debug
+            .split("span: Span")
+            .map(|s| s.split_once('}').map_or(s, |(_, rest)| rest))
+            .collect()
+    }
+
+    /// The guard's instance for `pairs` (with `me` = 1, `others` = 2,3 and
+    /// the ranks 2, 3) is the formula written out by hand: the same
+    /// `Formula` value but for the places.
+    fn agree(text: &str, pairs: &[(&str, &str)], by_hand: &str) {
+        let mut b: Binding = pairs.iter().copied().collect();
+        b.extend([("me", "1"), ("others", "2,3"), ("ranks", "2,3")]);
+        let got = guard(text).instance(&b, &players(), &Spades).unwrap();
+        let want = parse_formula(by_hand).unwrap();
+        assert_eq!(unspanned(&got), unspanned(&want), "{text}");
+        assert_eq!(got.to_string(), want.to_string(), "{text}");
+    }
+
+    #[test]
+    fn a_variable_substituted_on_the_tree_is_the_formula_written_by_hand() {
+        agree(
+            "K_me hand_x(r) & K_me E{others} hand_me(r)",
+            &[("x", "2"), ("r", "Q")],
+            "K_1 hand_2(Q) & K_1 E{2, 3} hand_1(Q)",
+        );
+        agree(
+            "any(y in others: K_me hand_y(rank(c)) >= 1)",
+            &[("c", "5S")],
+            "(K_1 hand_2(5*) >= 1) | (K_1 hand_3(5*) >= 1)",
+        );
+        agree(
+            "any(w in 1..2: K_me !me.w(0..t)) & is(c, *S) & !eq(x, 3)",
+            &[("t", "7"), ("c", "4S"), ("x", "3")],
+            "((K_1 !1.1(0..7)) | (K_1 !1.2(0..7))) & true & !true",
+        );
+        agree(
+            "hand_x(<3,w>) & hand_me(suit(c)) = 0 & table(rank(5S)) & hand_x(<t,*>)",
+            &[("x", "2"), ("w", "4"), ("c", "9S"), ("t", "6")],
+            "hand_2(<3,4>) & hand_1(*S) = 0 & table(5*) & hand_2(<6,*>)",
+        );
+        // Counts and comparisons with a bound number are counts, as
+        // `played_2 = 1` is.
+        agree(
+            "all(v in ranks: all(n in 1..2: hand_me(v*) >= n -> played_x = n))",
+            &[("x", "2")],
+            "((hand_1(2*) >= 1 -> played_2 = 1) & (hand_1(2*) >= 2 -> played_2 = 2)) \
+             & ((hand_1(3*) >= 1 -> played_2 = 1) & (hand_1(3*) >= 2 -> played_2 = 2))",
+        );
+        // A name bound again by an inner quantifier is the inner one's.
+        agree(
+            "any(y in players: K_y any(y in 1..2: hand_y(Q)))",
+            &[],
+            "(K_1 (hand_1(Q) | hand_2(Q))) | (K_2 (hand_1(Q) | hand_2(Q))) | (K_3 (hand_1(Q) | hand_2(Q)))",
+        );
+    }
+
+    /// A quantifier over a domain too large to expand is refused where it
+    /// is written: a range as a scenario's (at most 1,000 values) and
+    /// nested ranges when the file is read, `players` when the strategy is
+    /// seated at a table; none is ever listed.
+    #[test]
+    fn a_quantifier_over_a_huge_domain_is_refused_where_it_is_written() {
+        let start = std::time::Instant::now();
+        let src =
+            "strategy s for g\nrule r: any \\\n  when p & any(y in 1..100000000: hand_me = 1)\n";
+        let d = parse(src).unwrap_err();
+        assert_eq!(d.code, "strategy-formula", "{d:?}");
+        assert_eq!(crate::diag::line_col(src, d.span.start), (3, 21), "{d:?}");
+        assert!(d.message.contains("too long"), "{}", d.message);
+        let src = "strategy s for g\nrule r: any when any(y in 1..99999999999: p)\n";
+        let d = parse(src).unwrap_err();
+        assert!(src[d.span.start..].starts_with("1..99999999999"), "{d:?}");
+        // Two nested ranges of 1,000 values: a million copies.
+        let src =
+            "strategy s for g\n\nrule r: any when p | all(a in 1..1000: any(b in 1..1000: q))\n";
+        let d = parse(src).unwrap_err();
+        assert_eq!(crate::diag::line_col(src, d.span.start), (3, 22), "{d:?}");
+        assert!(d.message.contains("1000 values of `a`"), "{}", d.message);
+        // Nine nested quantifiers over four players: 4^9 copies.
+        let mut text = "hand_me(Q)".to_string();
+        for i in 0..9 {
+            text = format!("any(y{i} in players: K_y{i} {text})");
+        }
+        let t = guard(&text);
+        t.check_size(3, 13).unwrap();
+        let d = t.check_size(4, 13).unwrap_err();
+        assert_eq!(d.span.start, t.formula().span.start, "{d:?}");
+        assert!(
+            d.message.contains("more than 65,536 parts"),
+            "{}",
+            d.message
+        );
+        assert!(start.elapsed() < std::time::Duration::from_secs(2));
+    }
+
+    /// A guard's error, from the grammar or from building its formula,
+    /// points at its line and column in the file.
+    #[test]
+    fn a_guard_error_points_at_its_line_and_column() {
+        for (src, line, at) in [
+            // `K` without its player, on the rule's second line.
+            (
+                "strategy s for g\n# comment\nrule r: ask me x y \\\n  when K hand_x(y)\n",
+                4,
+                "K hand_x",
+            ),
+            // A bracket not closed: the grammar stops at the line's end.
+            (
+                "strategy s for g\nrule r: ask me x y when K_me (hand_x(y)\n",
+                2,
+                "\n",
+            ),
+            // A count too large for the builder.
+            (
+                "strategy s for g\nrule r: any when hand_me(Q) >= 99999999999\n",
+                2,
+                "99999999999",
+            ),
+            // Non-ASCII where a formula should go on.
+            ("strategy s for g\nrule r: any when p ∧ ∧ q\n", 2, "∧ q"),
+        ] {
+            let d = parse(src).expect_err(src);
+            assert_eq!(
+                crate::diag::line_col(src, d.span.start).0,
+                line,
+                "{src}: {d:?}"
+            );
+            assert!(src[d.span.start..].starts_with(at), "{src}: {d:?}");
+        }
+        // A formula with the language's symbols is read.
+        assert_eq!(
+            guard("¬hand_x(r) ∧ K_me hand_me(r)").formula().to_string(),
+            "!hand_x(r) & K_me hand_me(r)"
+        );
+    }
+
+    #[test]
+    fn a_bad_card_in_a_function_is_an_error_at_the_move() {
+        let b: Binding = [("c", "ZZ")].into_iter().collect();
+        let err = guard("is(c, *S)")
+            .instance(&b, &players(), &Spades)
+            .unwrap_err();
+        assert!(err.message.contains("`ZZ` is no card"), "{err:?}");
+        let err = guard("hand_me(rank(c))")
+            .instance(&b, &players(), &Spades)
+            .unwrap_err();
+        assert!(err.message.contains("`ZZ` is no card"), "{err:?}");
+    }
+
+    /// A guard is about knowledge when an epistemic operator occurs
+    /// anywhere in it, under connectives and announcements too; a fact of
+    /// the hands or the piles is not.
+    #[test]
+    fn a_guard_is_about_knowledge_when_an_epistemic_operator_occurs_in_it() {
+        for (text, knows) in [
+            ("K1 hand_2(Q)", true),
+            ("hand_1(Q) & ~hand_2(Q)", false),
+            ("hand_1(Q) & ~(hand_2(K) | M1 hand_2(Q))", true),
+            ("[!hand_1(Q)] Kw2 hand_1(Q)", true),
+            ("[!hand_2(Q)] hand_1(Q)", false),
+            ("C{1,2} hand_1(Q)", true),
+            ("any(y in others: hand_y(Q))", false),
+            ("any(y in others: K_y hand_me(Q))", true),
+        ] {
+            assert_eq!(guard(text).epistemic(), knows, "{text}");
+        }
+    }
 }

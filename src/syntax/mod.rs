@@ -20,11 +20,11 @@ pub use parser::{
     both_parsers, parse, parse_formula, parse_statement, parse_with_grammar, MAX_DEPTH,
     MAX_STATEMENT_BYTES,
 };
-pub use split::is_complete;
 pub(crate) use parser::{
     chain, strategy_file, strategy_formula, strategy_line, strategy_line_limits,
     Rule as GrammarRule,
 };
+pub use split::is_complete;
 
 /// The most bytes of a scenario or strategy file dealer reads: a larger
 /// one is refused before it is read whole.

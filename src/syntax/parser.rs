@@ -152,7 +152,11 @@ pub(crate) fn strategy_formula(src: &str, pair: Pair<'_, Rule>) -> Result<Formul
 #[allow(clippy::vec_box)]
 pub(crate) fn chain(operands: Vec<Box<Formula>>, all: bool) -> Formula {
     use super::ast::FormulaKind;
-    let make = if all { FormulaKind::And } else { FormulaKind::Or };
+    let make = if all {
+        FormulaKind::And
+    } else {
+        FormulaKind::Or
+    };
     formula::group(operands, make)
 }
 

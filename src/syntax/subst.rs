@@ -105,7 +105,11 @@ pub fn substitute_with(f: &Formula, binding: &Binding, calls: &Calls<'_>) -> For
 
 /// The moves inside `[ ]` and `< >`: an announced formula is substituted;
 /// the names of other moves are replaced where they stand alone.
-pub(crate) fn move_(m: &super::ast::Move, binding: &Binding, calls: &Calls<'_>) -> super::ast::Move {
+pub(crate) fn move_(
+    m: &super::ast::Move,
+    binding: &Binding,
+    calls: &Calls<'_>,
+) -> super::ast::Move {
     let n = |name: &Name| whole(name, binding);
     let kind = match &m.kind {
         MoveKind::Announce(f) => MoveKind::Announce(substitute_with(f, binding, calls)),

@@ -379,7 +379,8 @@ fn strategy_only(ctx: &Ctx, pair: &Pair<'_, Rule>, what: &str, expected: &str) -
         format!("`{}` is {what}, read in strategy files only", pair.as_str()),
         expected,
     );
-    e.help = Some("a scenario names its cards and numbers; a strategy's rules bind variables".into());
+    e.help =
+        Some("a scenario names its cards and numbers; a strategy's rules bind variables".into());
     e
 }
 
@@ -388,13 +389,9 @@ fn strategy_only(ctx: &Ctx, pair: &Pair<'_, Rule>, what: &str, expected: &str) -
 /// (as `E{others}` is), so the strategy expands it on the tree.
 fn strategy_quant(ctx: &Ctx, pair: Pair<'_, Rule>, depth: usize) -> Result<FormulaKind> {
     if !ctx.strategy {
-        let mut e = strategy_only(
-            ctx,
-            &pair,
-            "a strategy's quantifier",
-            "expected a formula",
-        );
-        e.message = "`all(x in D: φ)` is a strategy's quantifier, read in strategy files only".into();
+        let mut e = strategy_only(ctx, &pair, "a strategy's quantifier", "expected a formula");
+        e.message =
+            "`all(x in D: φ)` is a strategy's quantifier, read in strategy files only".into();
         e.help = Some("a scenario writes `all x in 0..3: φ` and `any x in players: φ`".into());
         return Err(e);
     }
