@@ -285,7 +285,9 @@ fn stray(src: &str, line: &Pair<'_>, span: Span) -> Diagnostic {
         }
         Ok(()) => (Diagnostic::error(code, "a malformed line", span), false),
     };
-    let help = if code == "strategy-header" {
+    let help = if d.code == "strategy-formula" {
+        "a guard or a score's formula is a formula of the scenario language, e.g. `K_me hand_x(r) & hand_me(r) >= 2`"
+    } else if code == "strategy-header" {
         "write `strategy NAME for GAME`, e.g. `strategy greedy for kwartet`"
     } else if in_score {
         "a score adds `known ATOM`, `[FORMULA]`, `points(c)`, `strength(c)` and integers, with `+`, `-` and factors `3*`"

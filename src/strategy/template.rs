@@ -6,8 +6,7 @@
 //! [`ast::Formula`](Formula) with the strategy's quantifiers
 //! `any(y in D: φ)` as [`FormulaKind::Quant`]. What the tree cannot hold
 //! as a name, the template keeps typed beside it, by where it is written:
-//! a card written with variables ([`Card`]: `v*`, `rank(c)`, `0..t`,
-//! `<t,v>`) and a count compared with a variable (`hand_me(v*) >= n`).
+//! a card written with variables (`v*`, `rank(c)`, `0..t`, `<t,v>`) and a count compared with a variable (`hand_me(v*) >= n`).
 //! For a move, [`Template::instance`] walks the tree once with the move's
 //! variables, `me` and `others` bound: names are replaced as
 //! [`crate::syntax::subst`] replaces them, quantifiers become the
@@ -25,9 +24,10 @@ use crate::syntax::GrammarRule as R;
 
 type Pair<'a> = pest::iterators::Pair<'a, R>;
 
-/// The most formula nodes a rule's formula may expand to for one move:
-/// about what a scenario's longest statement holds. A quantifier over a
-/// larger domain, or nested deeper, is refused where it is written.
+/// The most formula nodes a rule's formula may expand to for one move (a
+/// formula asked move after move, so far fewer than a scenario's
+/// quantifier may make once). A quantifier over a larger domain, or
+/// nested deeper, is refused where it is written.
 pub const MAX_EXPANDED: usize = 1 << 16;
 
 /// A rule's formula as the grammar read it.
@@ -244,9 +244,10 @@ fn count_var(atom: &Pair<'_>) -> Option<(usize, String)> {
     Some((name?, var?))
 }
 
-/// How many nodes `f` expands to, with `domain` the number of values of
-/// a quantifier's domain (saturating); `too_large` is set to the
-/// outermost quantifier that expands past [`MAX_EXPANDED`].
+/// How many nodes an instance of `f` visits (what [`Walk`] spends), with
+/// `domain` the number of values of a quantifier's domain (saturating);
+/// `too_large` is set to the outermost quantifier that expands past
+/// [`MAX_EXPANDED`].
 fn size(
     f: &Formula,
     domain: &dyn Fn(&Domain) -> u64,
@@ -272,8 +273,11 @@ fn size(
             body,
             ..
         } => {
+            // The quantifier itself, then its body once a value.
             let values = domain(d);
-            let n = values.saturating_mul(size(body, domain, too_large)).max(1);
+            let n = values
+                .saturating_mul(size(body, domain, too_large))
+                .saturating_add(1);
             if n > MAX_EXPANDED as u64 {
                 *too_large = Some((f.span, var.text.to_string(), values));
             }

@@ -362,12 +362,13 @@ fn count(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<(CmpOp, u32)> {
         if ctx.strategy {
             return Ok((op, 0));
         }
-        return Err(strategy_only(
-            ctx,
-            &num,
-            "a count compared with a variable",
+        let mut e = ctx.error(
+            ctx.span(num.as_span()),
+            format!("unexpected `{}`", num.as_str()),
             "expected a number",
-        ));
+        );
+        e.help = Some("a count compares with a number: `hand1(Q) >= 2`".into());
+        return Err(e);
     }
     Ok((op, build::number(ctx, &num)?))
 }
