@@ -16,11 +16,14 @@
 //!   (each argument a player, card, rank, pile or slot), so only legal
 //!   moves are ever considered and every variable is bound by the move it
 //!   matches;
-//! - the **guard** is any formula of the language, about the bound
-//!   variables, `me` and `others` (the other players, for groups such as
-//!   `E{others}`), with `any(y in DOMAIN: φ)` and `all(y in DOMAIN: φ)` for
-//!   a disjunction or conjunction over `players`, `others` or a range `1..4`;
-//!   the engine decides it on the exact model in the actual world;
+//! - the **guard** is any formula of the language, read by its grammar,
+//!   about the bound variables, `me` and `others` (the other players, for
+//!   groups such as `E{others}`), with `any(y in DOMAIN: φ)` and
+//!   `all(y in DOMAIN: φ)` for a disjunction or conjunction over `players`,
+//!   `others`, `ranks` (the deck's) or a range `1..4`, and cards written
+//!   with the variables (`rank(c)`, `0..t`, `<t,v>`); it is instantiated
+//!   for each move on the syntax tree ([`FormulaTemplate`]) and the engine
+//!   decides it on the exact model in the actual world;
 //! - the **score** is a sum of terms `known ATOM` (the largest `n` such
 //!   that `K_me ATOM >= n`, found by asking the engine), `[φ]` (1 when φ
 //!   holds, else 0) and integers, each with `+` or `-`.
@@ -42,16 +45,15 @@
 
 pub mod agent;
 mod choose;
-mod expand;
 pub mod knowledge;
 mod parse;
 mod pattern;
 mod template;
 
 pub use choose::{choose, Decision, Oracle, RuleTrace, Seated, Tried};
-pub use expand::{calls, expand, functions, substitute, CardFacts};
 pub use parse::{parse, CardValue, Rule, SetPart, Strategy, Template, Term, Word};
 pub use pattern::Value;
+pub use template::{CardFacts, Template as FormulaTemplate};
 
 use std::path::Path;
 

@@ -1,19 +1,18 @@
-//! Reading a strategy's text: the header, the rules, their templates,
-//! guards and scores. The file is read by its pest grammar
-//! (`grammar/strategy.pest`): lines, continuations, comments, a rule's
-//! head, its move's words and set cards, and the extent of its guard and
-//! of each score term are the grammar's, never found by splitting text; a
+//! Reading a strategy's text: the header, the rules, their moves, guards
+//! and scores. The file is read by its pest grammar
+//! (`grammar/strategy.pest`, one parser with the scenario's
+//! `grammar/dealer.pest`): lines, a rule's head, its move's words and set
+//! cards, and its guard and score are the grammar's, never found by
+//! splitting text; a guard and a score's formulas are the scenario
+//! language's `formula` and `atom` rules, built into formulas
+//! ([`FormulaTemplate`]) when the file is read. Comments and `\`
+//! continuations are blanked first ([`blanked`]), keeping every offset; a
 //! line the grammar does not read is an error at the place it stopped.
-//! Guards and score formulas are then checked by the scenario language's
-//! own formula parser (after the quantifiers are expanded over a
-//! placeholder domain), so a strategy's formulas are exactly the
-//! language's formulas.
 
 use crate::diag::{Diagnostic, Span};
-use crate::syntax::parse_formula;
+use crate::syntax::GrammarRule as R;
 
-use super::expand::{expand_placeholder, functions, substitute, Placeholder};
-use grammar::{Rule as R, StrategyParser};
+pub use super::template::Template as FormulaTemplate;
 
 /// A strategy: its name, its game and its rules in order.
 #[derive(Clone, Debug)]
@@ -37,8 +36,8 @@ pub struct Rule {
     pub chance: Option<(u32, u32)>,
     /// The move template.
     pub template: Template,
-    /// The guard, as written (`None`: always).
-    pub guard: Option<String>,
+    /// The guard (`None`: always).
+    pub guard: Option<FormulaTemplate>,
     /// The score's terms (empty: every move of the rule scores alike).
     pub score: Vec<Term>,
 }
@@ -131,15 +130,15 @@ impl std::fmt::Display for Template {
 pub enum Term {
     /// `known ATOM`: the largest n with `K_me ATOM >= n`, times the sign.
     Known {
-        /// The count atom as written (`hand_x(r)`).
-        atom: String,
+        /// The count atom (`hand_x(r)`).
+        atom: FormulaTemplate,
         /// +1 or -1.
         sign: i64,
     },
     /// `[φ]`: 1 when φ holds, times the sign.
     Holds {
-        /// The formula as written.
-        formula: String,
+        /// The formula.
+        formula: FormulaTemplate,
         /// +1 or -1.
         sign: i64,
     },
@@ -156,30 +155,30 @@ pub enum Term {
     Const(i64),
 }
 
-/// The generated parser of `grammar/strategy.pest` (in a module of its
-/// own: its `Rule` is the grammar's).
-mod grammar {
-    /// The strategy file grammar.
-    #[derive(pest_derive::Parser)]
-    #[grammar = "grammar/strategy.pest"]
-    pub(super) struct StrategyParser;
-}
-
 type Pair<'a> = pest::iterators::Pair<'a, R>;
 
 /// Parses a strategy's text.
 pub fn parse(src: &str) -> Result<Strategy, Diagnostic> {
-    use pest::Parser as _;
-    let file = StrategyParser::parse(R::file, src)
+    let text = blanked(src);
+    let mut start = 0;
+    for line in text.split('\n') {
+        crate::syntax::strategy_line_limits(&text, start, line).map_err(|e| {
+            let mut d = e.to_diagnostic();
+            d.code = "strategy-syntax";
+            d
+        })?;
+        start += line.len() + 1;
+    }
+    let file = crate::syntax::strategy_file(&text)
         .map_err(|e| grammar_error(&e, 0))?
         .next()
-        .expect("the file rule");
+        .ok_or_else(|| Diagnostic::error("strategy-syntax", "no strategy", Span::new(0, 0)))?;
     let mut header: Option<(String, String)> = None;
     let mut rules = Vec::new();
     for line in file.into_inner() {
         let span = span_of(&line);
         match line.as_rule() {
-            R::header => {
+            R::s_header => {
                 if header.is_some() {
                     return Err(Diagnostic::error(
                         "strategy-header",
@@ -188,11 +187,16 @@ pub fn parse(src: &str) -> Result<Strategy, Diagnostic> {
                     )
                     .with_help("a file holds one strategy: write its header once, first"));
                 }
-                let mut names = line.into_inner().filter(|p| p.as_rule() == R::name);
-                let mut next = || names.next().expect("two names").as_str().to_string();
-                header = Some((next(), next()));
+                let mut names = line
+                    .into_inner()
+                    .filter(|p| p.as_rule() == R::s_name)
+                    .map(|p| p.as_str().to_string());
+                header = Some((
+                    names.next().unwrap_or_default(),
+                    names.next().unwrap_or_default(),
+                ));
             }
-            R::rule => {
+            R::s_rule => {
                 if header.is_none() {
                     return Err(Diagnostic::error(
                         "strategy-header",
@@ -201,9 +205,9 @@ pub fn parse(src: &str) -> Result<Strategy, Diagnostic> {
                     )
                     .with_help("start the file with `strategy NAME for GAME`"));
                 }
-                rules.push(rule(line, span)?);
+                rules.push(rule(&text, line, span)?);
             }
-            R::stray => return Err(stray(src, &line, span)),
+            R::s_stray => return Err(stray(&text, &line, span)),
             _ => {}
         }
     }
@@ -217,6 +221,40 @@ pub fn parse(src: &str) -> Result<Strategy, Diagnostic> {
     Ok(Strategy { name, game, rules })
 }
 
+/// The file with its comments (`#` before a blank or the line's end, to
+/// the line's end) and its continuations (a `\` last on a line, and the
+/// line break after it) blanked: every byte of them a space, so that the
+/// grammar's offsets are the file's and a rule continued over lines is
+/// one line.
+pub(crate) fn blanked(src: &str) -> String {
+    let bytes = src.as_bytes();
+    let mut out = bytes.to_vec();
+    let mut line_start = 0;
+    for i in 0..=bytes.len() {
+        if i < bytes.len() && bytes[i] != b'\n' {
+            continue;
+        }
+        let line = &bytes[line_start..i];
+        let comment = (0..line.len()).find(|&k| {
+            line[k] == b'#' && matches!(line.get(k + 1), None | Some(b' ' | b'\t' | b'\r'))
+        });
+        let mut end = i;
+        if let Some(k) = comment {
+            end = line_start + k;
+            out[end..i].fill(b' ');
+        }
+        while end > line_start && matches!(out[end - 1], b' ' | b'\t' | b'\r') {
+            end -= 1;
+        }
+        if end > line_start && out[end - 1] == b'\\' && i < bytes.len() {
+            out[end - 1..=i].fill(b' ');
+        }
+        line_start = i + 1;
+    }
+    // Only ASCII bytes and whole lines' tails were replaced by spaces.
+    String::from_utf8(out).unwrap_or_else(|_| src.to_string())
+}
+
 fn span_of(pair: &Pair<'_>) -> Span {
     Span::new(pair.as_span().start(), pair.as_span().end())
 }
@@ -225,11 +263,9 @@ fn span_of(pair: &Pair<'_>) -> Span {
 /// header or a rule is read again as one, for the place the grammar
 /// stopped at and what it expected there.
 fn stray(src: &str, line: &Pair<'_>, span: Span) -> Diagnostic {
-    use pest::Parser as _;
-    let first = line.as_str().split([' ', '\t', ':']).next().unwrap_or("");
-    let code = match first {
-        "strategy" => "strategy-header",
-        "rule" => "strategy-rule",
+    let code = match line.clone().into_inner().next().map(|p| p.as_rule()) {
+        Some(R::s_kw_strategy) => "strategy-header",
+        Some(R::s_kw_rule) => "strategy-rule",
         _ => return Diagnostic::error(
             "strategy-line",
             "expected `strategy NAME for GAME` or `rule NAME: MOVE [when GUARD] [prefer SCORE]`",
@@ -237,23 +273,37 @@ fn stray(src: &str, line: &Pair<'_>, span: Span) -> Diagnostic {
         )
         .with_label("not a strategy line"),
     };
-    let (mut d, in_score) = match StrategyParser::parse(R::one_line, &src[span.start..]) {
+    let (mut d, in_score) = match crate::syntax::strategy_line(&src[span.start..]) {
         Err(e) => {
             let score = matches!(&e.variant, pest::error::ErrorVariant::ParsingError { positives, .. }
-                if positives.iter().any(|r| matches!(r, R::term | R::kw_known | R::points)));
-            (grammar_error(&e, span.start), score)
+                if positives.iter().any(|r| matches!(r, R::s_term | R::s_kw_known | R::s_points)));
+            let mut d = grammar_error(&e, span.start);
+            if in_formula(&e) {
+                d.code = "strategy-formula";
+            }
+            (d, score)
         }
-        Ok(_) => (Diagnostic::error(code, "a malformed line", span), false),
+        Ok(()) => (Diagnostic::error(code, "a malformed line", span), false),
     };
-    let help = if code == "strategy-header" {
+    let help = if d.code == "strategy-formula" {
+        "a guard or a score's formula is a formula of the scenario language, e.g. `K_me hand_x(r) & hand_me(r) >= 2`"
+    } else if code == "strategy-header" {
         "write `strategy NAME for GAME`, e.g. `strategy greedy for kwartet`"
     } else if in_score {
         "a score adds `known ATOM`, `[FORMULA]`, `points(c)`, `strength(c)` and integers, with `+`, `-` and factors `3*`"
     } else {
         "write `rule NAME [chance N/D]: MOVE [when GUARD] [prefer SCORE]`, e.g. `rule book: ask me x r when K_me hand_x(r) prefer known hand_x(r)`"
     };
-    d.code = code;
+    if d.code != "strategy-formula" {
+        d.code = code;
+    }
     d.with_help(help)
+}
+
+/// The grammar stopped inside a guard's or a score's formula.
+fn in_formula(e: &pest::error::Error<R>) -> bool {
+    matches!(&e.variant, pest::error::ErrorVariant::ParsingError { positives, .. }
+        if positives.iter().any(|r| matches!(r, R::unary | R::paren | R::k_true | R::rparen | R::rbrack | R::s_domain | R::count | R::op_and)))
 }
 
 /// A pest error as a diagnostic at its place (shifted by `offset`).
@@ -265,7 +315,8 @@ fn grammar_error(e: &pest::error::Error<R>, offset: usize) -> Diagnostic {
     };
     let expected = match &e.variant {
         ErrorVariant::ParsingError { positives, .. } => {
-            let words: Vec<String> = positives.iter().filter_map(|r| describe(*r)).collect();
+            let mut words: Vec<String> = positives.iter().filter_map(|r| describe(*r)).collect();
+            words.dedup();
             if words.is_empty() {
                 "unexpected text".to_string()
             } else {
@@ -286,57 +337,53 @@ fn grammar_error(e: &pest::error::Error<R>, offset: usize) -> Diagnostic {
 fn describe(which: R) -> Option<String> {
     Some(
         match which {
-            R::name => "a name",
-            R::int => "a number",
+            R::s_name => "a name",
+            R::s_int => "a number",
             R::kw_for => "`for`",
-            R::kw_rule => "`rule`",
-            R::kw_strategy => "`strategy`",
-            R::chance => "`chance N/D`",
-            R::move_ | R::move_word => "a move",
-            R::guard | R::kw_when => "`when`",
-            R::score | R::kw_prefer => "`prefer`",
-            R::text | R::atom | R::formula_in => "a formula",
-            R::term => "a score term",
-            R::kw_known => "`known ATOM`",
-            R::points => "`points(VAR)`",
-            R::strength => "`strength(VAR)`",
-            R::sign => "`+` or `-`",
-            R::inner_close => "a closing bracket",
-            R::set_part => "`*`, a number or a variable",
-            R::var => "a variable",
+            R::s_kw_rule => "`rule`",
+            R::s_kw_strategy => "`strategy`",
+            R::s_chance => "`chance N/D`",
+            R::s_move | R::s_move_word => "a move",
+            R::s_guard | R::s_kw_when => "`when`",
+            R::s_score | R::s_kw_prefer => "`prefer`",
+            R::s_term => "a score term",
+            R::s_kw_known => "`known ATOM`",
+            R::s_points => "`points(VAR)`",
+            R::s_strength => "`strength(VAR)`",
+            R::s_sign => "`+` or `-`",
+            R::s_set_part => "`*`, a number or a variable",
+            R::s_var => "a variable",
+            R::rparen => "`)`",
+            R::rbrack => "`]`",
+            R::colon => "`:`",
+            R::s_domain => "a domain (`players`, `others`, `ranks` or a range)",
+            R::formula | R::atom | R::unary | R::paren | R::s_quant => "a formula",
             _ => return None,
         }
         .to_string(),
     )
 }
 
-fn rule(pair: Pair<'_>, span: Span) -> Result<Rule, Diagnostic> {
+fn rule(src: &str, pair: Pair<'_>, span: Span) -> Result<Rule, Diagnostic> {
     let mut name = String::new();
     let mut chance = None;
     let mut template = Template { words: Vec::new() };
-    let mut guard: Option<String> = None;
-    let mut score_pair = None;
+    let mut guard = None;
+    let mut score = Vec::new();
     for part in pair.into_inner() {
         match part.as_rule() {
-            R::name => name = part.as_str().to_string(),
-            R::chance => chance = Some(parse_chance(part)?),
-            R::move_ => template = parse_template(part),
-            R::guard => {
-                let text = part.into_inner().find(|p| p.as_rule() == R::text);
-                guard = text.map(written);
+            R::s_name => name = part.as_str().to_string(),
+            R::s_chance => chance = Some(parse_chance(part)?),
+            R::s_move => template = parse_template(part),
+            R::s_guard => {
+                if let Some(f) = part.into_inner().find(|p| p.as_rule() == R::formula) {
+                    guard = Some(FormulaTemplate::read(src, f)?);
+                }
             }
-            R::score => score_pair = Some(part),
+            R::s_score => score = parse_score(src, part)?,
             _ => {}
         }
     }
-    let placeholders = placeholders(&template);
-    if let Some(g) = &guard {
-        check_formula(g, &placeholders, span, "guard")?;
-    }
-    let score = match score_pair {
-        Some(s) => parse_score(s, &placeholders, span)?,
-        None => Vec::new(),
-    };
     Ok(Rule {
         name,
         span,
@@ -355,7 +402,7 @@ fn parse_chance(pair: Pair<'_>) -> Result<(u32, u32), Diagnostic> {
     };
     let nums: Vec<Option<u32>> = pair
         .into_inner()
-        .filter(|p| p.as_rule() == R::int)
+        .filter(|p| p.as_rule() == R::s_int)
         .map(|p| p.as_str().parse().ok())
         .collect();
     match nums.as_slice() {
@@ -371,7 +418,7 @@ fn parse_template(pair: Pair<'_>) -> Template {
     let words: Vec<Word> = pair
         .into_inner()
         .map(|p| match p.as_rule() {
-            R::set_card => {
+            R::s_set_card => {
                 let parts: Vec<Option<SetPart>> = p.clone().into_inner().map(set_part).collect();
                 match parts.as_slice() {
                     [Some(a), Some(b)] => Word::Set(a.clone(), b.clone()),
@@ -399,85 +446,15 @@ fn set_part(pair: Pair<'_>) -> Option<SetPart> {
     })
 }
 
-/// A formula's text as the grammar read it: its pieces in order, one
-/// space where the file had spaces, a continuation or a comment.
-fn written(pair: Pair<'_>) -> String {
-    let mut out = String::new();
-    let mut end = None;
-    for leaf in pair.into_inner().flatten() {
-        if leaf.clone().into_inner().next().is_some() {
-            continue;
-        }
-        let s = leaf.as_span();
-        if end.is_some_and(|e| e < s.start()) {
-            out.push(' ');
-        }
-        out.push_str(leaf.as_str());
-        end = Some(s.end());
-    }
-    out
-}
-
-/// Every lower-case run of the template's words after the move's name
-/// (its variables, and `me`), bound to `1` for the syntax check.
-fn placeholders(template: &Template) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = Vec::new();
-    let mut add = |v: &str| out.push((v.to_string(), "1".to_string()));
-    for word in template.words.iter().skip(1) {
-        match word {
-            Word::Text(w) if !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase()) => add(w),
-            Word::Set(a, b) => {
-                for part in [a, b] {
-                    if let SetPart::Var(v) = part {
-                        add(v);
-                    }
-                }
-            }
-            Word::Text(_) => {}
-        }
-    }
-    out.push(("me".into(), "1".into()));
-    out.push(("others".into(), "1".into()));
-    out
-}
-
-fn check_formula(
-    text: &str,
-    placeholders: &[(String, String)],
-    span: Span,
-    what: &str,
-) -> Result<(), Diagnostic> {
-    let expanded = expand_placeholder(text)
-        .map_err(|m| Diagnostic::error("strategy-formula", format!("in the {what}: {m}"), span))?;
-    let expanded = functions(&substitute(&expanded, placeholders), &Placeholder)
-        .map_err(|m| Diagnostic::error("strategy-formula", format!("in the {what}: {m}"), span))?;
-    parse_formula(&expanded).map(|_| ()).map_err(|e| {
-        Diagnostic::error(
-            "strategy-formula",
-            format!(
-                "the {what} `{}` is not a formula: {}",
-                text.trim(),
-                e.message
-            ),
-            span,
-        )
-        .with_help("a guard is a formula of the scenario language, e.g. `K_me hand_x(r)`")
-    })
-}
-
-/// Reads `known A + [φ] - 2*points(c) ...`, checking each formula.
-fn parse_score(
-    pair: Pair<'_>,
-    placeholders: &[(String, String)],
-    span: Span,
-) -> Result<Vec<Term>, Diagnostic> {
+/// Reads `known A + [φ] - 2*points(c) ...`, each formula by the grammar.
+fn parse_score(src: &str, pair: Pair<'_>) -> Result<Vec<Term>, Diagnostic> {
     let mut terms = Vec::new();
     let mut sign = 1;
     for part in pair.into_inner() {
         match part.as_rule() {
-            R::sign => sign = if part.as_str() == "-" { -1 } else { 1 },
-            R::term => {
-                terms.push(score_term(part, sign, placeholders, span)?);
+            R::s_sign => sign = if part.as_str() == "-" { -1 } else { 1 },
+            R::s_term => {
+                terms.push(score_term(src, part, sign)?);
                 sign = 1;
             }
             _ => {}
@@ -486,12 +463,7 @@ fn parse_score(
     Ok(terms)
 }
 
-fn score_term(
-    pair: Pair<'_>,
-    mut sign: i64,
-    placeholders: &[(String, String)],
-    span: Span,
-) -> Result<Term, Diagnostic> {
+fn score_term(src: &str, pair: Pair<'_>, mut sign: i64) -> Result<Term, Diagnostic> {
     let too_large = |p: &Pair<'_>| {
         Diagnostic::error(
             "strategy-score",
@@ -508,33 +480,43 @@ fn score_term(
     if let Some(f) = factor {
         sign *= f.as_str().parse::<i64>().map_err(|_| too_large(f))?;
     }
+    let inner = |rule: R| value.clone().into_inner().find(|p| p.as_rule() == rule);
     Ok(match value.as_rule() {
-        R::int => Term::Const(
+        R::s_int => Term::Const(
             sign * value
                 .as_str()
                 .parse::<i64>()
                 .map_err(|_| too_large(value))?,
         ),
-        R::known => {
-            let atom = written(
-                value
-                    .clone()
-                    .into_inner()
-                    .find(|p| p.as_rule() == R::atom)
-                    .expect("an atom"),
-            );
-            check_formula(&format!("{atom} >= 1"), placeholders, span, "score")?;
+        R::s_known => {
+            let atom = inner(R::atom).expect("the grammar's atom");
+            let atom = FormulaTemplate::read(src, atom)?;
+            if !matches!(
+                atom.formula().kind,
+                crate::syntax::ast::FormulaKind::Named { count: None, .. }
+            ) {
+                return Err(Diagnostic::error(
+                    "strategy-score",
+                    format!(
+                        "`known {}` takes a count atom such as `hand_x(r)`",
+                        atom.formula()
+                    ),
+                    span_of(value),
+                ));
+            }
             Term::Known { atom, sign }
         }
-        R::holds => {
-            let formula = written(value.clone().into_inner().next().expect("a formula"));
-            check_formula(&formula, placeholders, span, "score")?;
-            Term::Holds { formula, sign }
+        R::s_holds => {
+            let formula = inner(R::formula).expect("the grammar's formula");
+            Term::Holds {
+                formula: FormulaTemplate::read(src, formula)?,
+                sign,
+            }
         }
-        R::card_value => {
+        R::s_card_value => {
             let mut inner = value.clone().into_inner();
             let what = match inner.next().expect("points or strength").as_rule() {
-                R::points => CardValue::Points,
+                R::s_points => CardValue::Points,
                 _ => CardValue::Strength,
             };
             let var = inner.next().expect("a variable").as_str().to_string();
@@ -557,6 +539,13 @@ pub enum CardValue {
 mod tests {
     use super::*;
 
+    /// The formula as the grammar read it, printed the way the scenario
+    /// language prints the same text parsed as a scenario's formula.
+    fn shown(t: &Option<FormulaTemplate>) -> String {
+        let t = t.as_ref().expect("a formula");
+        t.formula().to_string()
+    }
+
     /// A rule with every part written: name, chance, move, guard, score.
     const RULE: &str = "strategy s for gofish\nrule ask chance 1/2: ask me x r when ¬hand_x(r) ∧ K_me hand_me(r) prefer known hand_x(r) + [K_me ¬hand_x(r)] - 2*points(r) # ok\n";
 
@@ -564,7 +553,7 @@ mod tests {
     fn formulas_may_use_the_languages_symbols() {
         let s = parse(RULE).unwrap();
         let rule = &s.rules[0];
-        assert_eq!(rule.guard.as_deref(), Some("¬hand_x(r) ∧ K_me hand_me(r)"));
+        assert_eq!(shown(&rule.guard), "!hand_x(r) & K_me hand_me(r)");
         assert_eq!(rule.score.len(), 3);
         assert_eq!(rule.chance, Some((1, 2)));
     }
@@ -584,23 +573,16 @@ mod tests {
         let words = |i: usize| s.rules[i].template.to_string();
         assert_eq!(words(0), "pick me c");
         assert_eq!(
-            block.guard.as_deref(),
-            Some("hand_me(rank(c)) = 0 & any(y in others: K_me hand_y(rank(c)) >= 1)")
+            shown(&block.guard),
+            "(hand_me(rank(c)) = 0) & any y in {others}: K_me (hand_y(rank(c)) >= 1)"
         );
-        assert_eq!(
-            block.score,
-            [
-                Term::Known {
-                    atom: "hand_me(rank(c))".into(),
-                    sign: -16
-                },
-                Term::Holds {
-                    formula: "K_me hand_me(c)".into(),
-                    sign: -1
-                },
-                Term::Const(2)
-            ]
-        );
+        let [Term::Known { atom, sign: -16 }, Term::Holds { formula, sign: -1 }, Term::Const(2)] =
+            block.score.as_slice()
+        else {
+            panic!("{:?}", block.score);
+        };
+        assert_eq!(shown(&Some(atom.clone())), "hand_me(rank(c))");
+        assert_eq!(shown(&Some(formula.clone())), "K_me hand_me(c)");
         assert_eq!(&src[block.span.start..block.span.start + 10], "rule block");
         assert_eq!(words(1), "draw me from open: t");
         assert_eq!(
@@ -627,12 +609,12 @@ mod tests {
             ),
             (
                 "strategy s for g\nrule a: ask me x r when\n",
-                "strategy-rule",
+                "strategy-formula",
                 "\n",
             ),
             (
                 "strategy s for g\nrule a: ask me x r when K_me (r\n",
-                "strategy-rule",
+                "strategy-formula",
                 "\n",
             ),
             (
@@ -653,7 +635,7 @@ mod tests {
             ("strategy s for g\nrules a: any\n", "strategy-line", "rules"),
             (
                 "strategy s for g\nrule a: any when hand_me(Q) prefer [K_me\n",
-                "strategy-rule",
+                "strategy-formula",
                 "\n",
             ),
         ] {

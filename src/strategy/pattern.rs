@@ -176,30 +176,6 @@ impl Pattern {
         })
     }
 
-    /// The pattern's variables, in the order they are written.
-    pub fn variables(&self) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        let mut add = |v: &String| {
-            if !out.contains(v) {
-                out.push(v.clone());
-            }
-        };
-        for p in &self.pieces {
-            match p {
-                Piece::Arg(ArgPat::Var(v)) => add(v),
-                Piece::Arg(ArgPat::Set(a, b)) => {
-                    for part in [a, b] {
-                        if let Part::Var(v) = part {
-                            add(v);
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-        out
-    }
-
     /// The pattern at a seat: each written word that is not a variable
     /// resolved at `table` (a lower-case word that names a player is that
     /// player; one that names a card is an error, as a variable would be

@@ -20,6 +20,10 @@ pub use parser::{
     both_parsers, parse, parse_formula, parse_statement, parse_with_grammar, MAX_DEPTH,
     MAX_STATEMENT_BYTES,
 };
+pub(crate) use parser::{
+    chain, strategy_file, strategy_formula, strategy_line, strategy_line_limits,
+    Rule as GrammarRule,
+};
 pub use split::is_complete;
 
 /// The most bytes of a scenario or strategy file dealer reads: a larger

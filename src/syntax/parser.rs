@@ -18,9 +18,11 @@ use super::ast::{Formula, Name, Scenario, Span, Statement};
 use super::split::{self, Piece};
 use super::SyntaxError;
 
-/// The generated pest parser.
+/// The generated pest parser: the scenario grammar, and the strategy files'
+/// grammar, which reads guards and scores with the scenario's formulas.
 #[derive(Parser)]
 #[grammar = "grammar/dealer.pest"]
+#[grammar = "grammar/strategy.pest"]
 pub(crate) struct DealerParser;
 
 /// How deeply formulas may nest before the parser gives up (no stack overflow).
@@ -93,6 +95,71 @@ pub fn parse_formula(src: &str) -> Result<Formula, SyntaxError> {
     formula::formula(&ctx, formula)
 }
 
+/// A strategy file's lines (`s_file`, grammar/strategy.pest) as the grammar
+/// reads them; `text` is the file with its comments and continuations
+/// blanked (as long as the file, so offsets are the file's).
+pub(crate) fn strategy_file(
+    text: &str,
+) -> Result<pest::iterators::Pairs<'_, Rule>, Box<pest::error::Error<Rule>>> {
+    DealerParser::parse(Rule::s_file, text).map_err(Box::new)
+}
+
+/// One line of a strategy file read again (`s_one_line`), for the place
+/// of its error.
+pub(crate) fn strategy_line(text: &str) -> Result<(), Box<pest::error::Error<Rule>>> {
+    DealerParser::parse(Rule::s_one_line, text)
+        .map(|_| ())
+        .map_err(Box::new)
+}
+
+/// Refuses a line of a strategy file (`text`, starting at `start` in the
+/// blanked `src`) longer or more deeply nested than a scenario's statement,
+/// before the grammar reads it.
+pub(crate) fn strategy_line_limits(src: &str, start: usize, text: &str) -> Result<(), SyntaxError> {
+    let piece = Piece {
+        start,
+        end: start + text.len(),
+        text,
+        unclosed: Vec::new(),
+    };
+    Ctx::new(src, &piece, true).check_depth()
+}
+
+/// A strategy's formula (a `formula` or an `atom` pair of the strategy
+/// grammar over the blanked file `src`), built as the scenario's formulas
+/// are, with a strategy's quantifiers, variable cards and counts read.
+pub(crate) fn strategy_formula(src: &str, pair: Pair<'_, Rule>) -> Result<Formula, SyntaxError> {
+    let piece = Piece {
+        start: 0,
+        end: src.len(),
+        text: src,
+        unclosed: Vec::new(),
+    };
+    let mut ctx = Ctx::new(src, &piece, true);
+    ctx.strategy = true;
+    if pair.as_rule() == Rule::atom {
+        let span = ctx.span(pair.as_span());
+        return Ok(Formula {
+            kind: formula::atom(&ctx, pair)?,
+            span,
+        });
+    }
+    formula::formula(&ctx, pair)
+}
+
+/// `operands` joined by `&` (`all`) or `|` as the grammar joins a chain
+/// of them (from the left, balanced when long).
+#[allow(clippy::vec_box)]
+pub(crate) fn chain(operands: Vec<Box<Formula>>, all: bool) -> Formula {
+    use super::ast::FormulaKind;
+    let make = if all {
+        FormulaKind::And
+    } else {
+        FormulaKind::Or
+    };
+    formula::group(operands, make)
+}
+
 /// Each statement of `src` as the hand-written fast path reads it (`None`
 /// where it gives up) and as the grammar reads it: the two must agree
 /// wherever the fast path answers (`tests/it/parser_fast.rs`, and
@@ -147,6 +214,9 @@ pub(crate) struct Ctx<'a> {
     pub piece: &'a Piece<'a>,
     /// Parsing a lone formula rather than a statement.
     pub lone_formula: bool,
+    /// Parsing a strategy's formula: its quantifiers, variable cards and
+    /// counts are read (a scenario refuses them).
+    pub strategy: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -156,6 +226,7 @@ impl<'a> Ctx<'a> {
             src,
             piece,
             lone_formula,
+            strategy: false,
         }
     }
 

@@ -105,7 +105,11 @@ pub fn substitute_with(f: &Formula, binding: &Binding, calls: &Calls<'_>) -> For
 
 /// The moves inside `[ ]` and `< >`: an announced formula is substituted;
 /// the names of other moves are replaced where they stand alone.
-fn move_(m: &super::ast::Move, binding: &Binding, calls: &Calls<'_>) -> super::ast::Move {
+pub(crate) fn move_(
+    m: &super::ast::Move,
+    binding: &Binding,
+    calls: &Calls<'_>,
+) -> super::ast::Move {
     let n = |name: &Name| whole(name, binding);
     let kind = match &m.kind {
         MoveKind::Announce(f) => MoveKind::Announce(substitute_with(f, binding, calls)),
@@ -175,7 +179,7 @@ fn group(g: &Group, binding: &Binding) -> Group {
 
 /// The names of a group or a list, each bound one replaced; a value
 /// `a,b` stands for the two names `a` and `b`.
-fn listed(names: &[Name], binding: &Binding) -> Vec<Name> {
+pub(crate) fn listed(names: &[Name], binding: &Binding) -> Vec<Name> {
     let mut out = Vec::with_capacity(names.len());
     for name in names {
         match binding.get(name.text.as_str()) {
@@ -190,7 +194,7 @@ fn listed(names: &[Name], binding: &Binding) -> Vec<Name> {
 }
 
 /// `name` replaced when it is bound as a whole.
-fn whole(name: &Name, binding: &Binding) -> Name {
+pub(crate) fn whole(name: &Name, binding: &Binding) -> Name {
     match binding.get(name.text.as_str()) {
         Some(v) => Name {
             text: (*v).into(),
@@ -201,7 +205,7 @@ fn whole(name: &Name, binding: &Binding) -> Name {
 }
 
 /// `name` with each part (between `_` and `.`) that is bound replaced.
-fn parts(name: &Name, binding: &Binding) -> Name {
+pub(crate) fn parts(name: &Name, binding: &Binding) -> Name {
     let mut text = String::with_capacity(name.text.len());
     let mut part = String::new();
     let flush = |part: &mut String, text: &mut String| {

@@ -277,7 +277,25 @@ fn describe(rule: Rule, lone_formula: bool) -> String {
             "a player, such as 1 or Bruno"
         }
         Rule::location => "a place: a player, a pile or a slot such as 1.2",
-        Rule::card | Rule::deck_card | Rule::seq_cards | Rule::deck_item => {
+        // A strategy's pieces (grammar/strategy.pest), where a scenario
+        // expects a number, a card or a formula: named as those.
+        Rule::s_count_var
+        | Rule::s_count_cmp
+        | Rule::s_num
+        | Rule::s_lower
+        | Rule::s_star
+        | Rule::s_fn_rank
+        | Rule::s_fn_suit => "",
+        Rule::s_quant => "a formula",
+        Rule::card
+        | Rule::deck_card
+        | Rule::seq_cards
+        | Rule::deck_item
+        | Rule::s_card
+        | Rule::s_card_fn
+        | Rule::s_var_range
+        | Rule::s_var_set
+        | Rule::s_var_pattern => {
             "a card, such as 6S, Q or <8,4>"
         }
         Rule::range => "a range, such as 1..13",

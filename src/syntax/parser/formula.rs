@@ -168,6 +168,10 @@ fn unary(ctx: &Ctx, pair: Pair<'_, Rule>, depth: usize) -> Result<Formula> {
             let formula = level(ctx, body, inner + 1)?;
             Formula { span, ..formula }
         }
+        Rule::s_quant => Formula {
+            span: ctx.span(head.as_span()),
+            kind: strategy_quant(ctx, head, inner + 1)?,
+        },
         _ => Formula {
             span: ctx.span(head.as_span()),
             kind: primary(ctx, head)?,
@@ -284,7 +288,7 @@ pub(crate) fn term(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<Term> {
 }
 
 /// `#hand1(Q) >= 2`, `H4<8,4>`, `hand[Bruno](KH)`, `p`.
-fn atom(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<FormulaKind> {
+pub(crate) fn atom(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<FormulaKind> {
     let mut parts = pair.into_inner();
     let head = ctx.first(parts.next(), "a name")?;
     let (mut name, mut card, mut args) = (None, None, None);
@@ -293,7 +297,16 @@ fn atom(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<FormulaKind> {
             Rule::name_plain => name = Some(ctx.name(&part)),
             Rule::name_bracket => name = Some(bracket_name(ctx, part)?),
             Rule::card_arg => {
-                card = Some(ctx.name(&ctx.first(part.into_inner().next(), "a card")?))
+                let written = ctx.first(part.into_inner().next(), "a card")?;
+                if written.as_rule() == Rule::s_card && !ctx.strategy {
+                    return Err(strategy_only(
+                        ctx,
+                        &written,
+                        "a card written with a strategy's variables",
+                        "expected a card, such as QH, Q* or <8,4>",
+                    ));
+                }
+                card = Some(ctx.name(&written))
             }
             Rule::set_arg => card = Some(ctx.name(&part)),
             Rule::macro_args => {
@@ -343,7 +356,76 @@ fn count(ctx: &Ctx, pair: Pair<'_, Rule>) -> Result<(CmpOp, u32)> {
     let mut parts = pair.into_inner();
     let op = cmp_op(ctx.first(parts.next(), "a comparison")?.as_str());
     let num = ctx.first(parts.next(), "a number")?;
+    if num.as_rule() == Rule::s_count_var {
+        // A strategy binds the variable when it asks the formula
+        // (src/strategy/template.rs); the count stands in for it.
+        if ctx.strategy {
+            return Ok((op, 0));
+        }
+        let mut e = ctx.error(
+            ctx.span(num.as_span()),
+            format!("unexpected `{}`", num.as_str()),
+            "expected a number",
+        );
+        e.help = Some("a count compares with a number: `hand1(Q) >= 2`".into());
+        return Err(e);
+    }
     Ok((op, build::number(ctx, &num)?))
+}
+
+/// A strategy's piece of a formula written in a scenario.
+fn strategy_only(ctx: &Ctx, pair: &Pair<'_, Rule>, what: &str, expected: &str) -> SyntaxError {
+    let mut e = ctx.error(
+        ctx.span(pair.as_span()),
+        format!("`{}` is {what}, read in strategy files only", pair.as_str()),
+        expected,
+    );
+    e.help =
+        Some("a scenario names its cards and numbers; a strategy's rules bind variables".into());
+    e
+}
+
+/// A strategy's `any(y in others: φ)`, `all(v in ranks: φ)`: a quantifier
+/// whose domain `others` and `ranks` are names the strategy binds to lists
+/// (as `E{others}` is), so the strategy expands it on the tree.
+fn strategy_quant(ctx: &Ctx, pair: Pair<'_, Rule>, depth: usize) -> Result<FormulaKind> {
+    if !ctx.strategy {
+        let mut e = strategy_only(ctx, &pair, "a strategy's quantifier", "expected a formula");
+        e.message =
+            "`all(x in D: φ)` is a strategy's quantifier, read in strategy files only".into();
+        e.help = Some("a scenario writes `all x in 0..3: φ` and `any x in players: φ`".into());
+        return Err(e);
+    }
+    let mut all = true;
+    let (mut var, mut domain, mut body) = (None, None, None);
+    for part in pair.into_inner() {
+        match part.as_rule() {
+            Rule::quant_any => all = false,
+            Rule::ident => var = Some(ctx.name(&part)),
+            Rule::s_domain => {
+                let d = ctx.first(
+                    part.into_inner().next(),
+                    "a range, `players`, `others` or `ranks`",
+                )?;
+                domain = Some(match d.as_rule() {
+                    Rule::range => {
+                        let (lo, hi) = build::range_bounds::<u32>(ctx, &d)?;
+                        Domain::Range(lo, hi, ctx.span(d.as_span()))
+                    }
+                    Rule::dom_players => Domain::Players,
+                    _ => Domain::List(vec![ctx.name(&d)]),
+                });
+            }
+            Rule::formula => body = Some(level(ctx, part, depth)?),
+            _ => {}
+        }
+    }
+    Ok(FormulaKind::Quant {
+        all,
+        var: Box::new(var.ok_or_else(|| ctx.missing("a name"))?),
+        domain: Box::new(domain.ok_or_else(|| ctx.missing("a domain"))?),
+        body: Box::new(body.ok_or_else(|| ctx.missing("a formula"))?),
+    })
 }
 
 /// A comparison operator from its text.
