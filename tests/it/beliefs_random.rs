@@ -329,7 +329,7 @@ fn event_model(case: &Case) -> BoxedStrategy<EventModel> {
                         }));
                         kept.push(p);
                     }
-                    Post::MoveAll { .. } => {
+                    Post::MoveAll { .. } | Post::Exchange { .. } => {
                         if kept.iter().any(|q| !matches!(q, Post::Set(..))) {
                             continue;
                         }
