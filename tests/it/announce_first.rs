@@ -15,7 +15,7 @@
 use crate::naive;
 
 use dealer::engine::{EventModel, Formula};
-use dealer::interp::{Engine, Options, Output, Session};
+use dealer::interp::{Engine, Output};
 use dealer::syntax;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -334,10 +334,7 @@ fn case(seed: u64) -> Case {
 /// `stats` lines.
 fn replay(src: &str, engine: Engine) -> Vec<String> {
     let scenario = syntax::parse(src).expect("a generated case parses");
-    let mut session = Session::new(Options {
-        engine,
-        ..Options::default()
-    });
+    let mut session = crate::common::session_on(engine);
     scenario
         .statements
         .iter()

@@ -7,38 +7,15 @@
 use crate::common;
 
 use common::{fails, fails_with};
-use dealer::interp::{Engine, Options, Output, Session};
+use dealer::interp::{Engine, Options, Output};
 use dealer::syntax;
 
 /// Replays `src` on `engine`; every statement must succeed.
 fn replay(src: &str, engine: Engine) -> Vec<Output> {
-    let scenario = syntax::parse(src).unwrap_or_else(|e| panic!("parse error: {e:?}"));
-    let mut session = Session::new(Options {
-        engine,
-        ..Options::default()
-    });
-    let mut out = Vec::new();
-    for stmt in &scenario.statements {
-        out.extend(
-            session
-                .execute(stmt, src)
-                .unwrap_or_else(|d| panic!("{engine:?}: {}", d.render("t.deal", src, false))),
-        );
-    }
-    out
+    common::run_on(src, engine).0
 }
 
-/// The answers of `?` and `??` and whether each `expect` held, in order.
-fn answers(src: &str, engine: Engine) -> Vec<bool> {
-    replay(src, engine)
-        .into_iter()
-        .filter_map(|o| match o {
-            Output::Answer { value, .. } | Output::Valid { value, .. } => Some(value),
-            Output::Expect { held, .. } => Some(held),
-            _ => None,
-        })
-        .collect()
-}
+use common::answers;
 
 const BOTH: [Engine; 2] = [Engine::Explicit, Engine::Symbolic];
 
@@ -89,10 +66,7 @@ fn quantifiers_and_parameters_mean_their_expansions() {
     for engine in BOTH {
         // `c_is` is declared after its first use: that line is refused.
         let scenario = syntax::parse(&src).unwrap();
-        let mut session = Session::new(Options {
-            engine,
-            ..Options::default()
-        });
+        let mut session = common::session_on(engine);
         let mut got = Vec::new();
         for stmt in &scenario.statements {
             match session.execute(stmt, &src) {

@@ -14,7 +14,7 @@ use std::rc::Rc;
 
 use dealer::diag::{line_col, Diagnostic};
 use dealer::engine::Cmp;
-use dealer::interp::{Options, Output, Session};
+use dealer::interp::{Engine, Options, Output, Session};
 use dealer::syntax;
 use proptest::prelude::*;
 
@@ -37,15 +37,94 @@ pub fn run(src: &str) -> (Vec<Output>, Session) {
 /// [`run`] with the given options.
 pub fn run_with(src: &str, options: Options) -> (Vec<Output>, Session) {
     let scenario = syntax::parse(src).unwrap_or_else(|e| panic!("parse error: {e:?}"));
+    let engine = options.engine;
     let mut session = Session::new(options);
     let mut outputs = Vec::new();
     for stmt in &scenario.statements {
         let out = session
             .execute(stmt, src)
-            .unwrap_or_else(|d| panic!("{}", d.render("t.deal", src, false)));
+            .unwrap_or_else(|d| panic!("{engine:?}: {}", d.render("t.deal", src, false)));
         outputs.extend(out);
     }
     (outputs, session)
+}
+
+/// Replays `text` on `engine`; every statement must succeed and every
+/// expectation hold. How many held, and the session.
+pub fn all_held(text: &str, engine: Engine) -> (usize, Session) {
+    let (outputs, session) = run_on(text, engine);
+    let mut held = 0;
+    for o in outputs {
+        if let Output::Expect {
+            source,
+            held: ok,
+            detail,
+            ..
+        } = o
+        {
+            assert!(ok, "{engine:?}: {source} failed: {detail}\n{text}");
+            held += 1;
+        }
+    }
+    (held, session)
+}
+
+/// Replays `src` on the explicit and the symbolic engine side by side,
+/// every statement succeeding on both; after each statement that leaves
+/// both playing, calls `check` with the statement's line and both sessions.
+pub fn side_by_side(src: &str, mut check: impl FnMut(usize, &Session, &Session)) {
+    let scenario = syntax::parse(src).unwrap_or_else(|e| panic!("parse error: {e:?}"));
+    let (mut ex, mut sy) = (session_on(Engine::Explicit), session_on(Engine::Symbolic));
+    for stmt in &scenario.statements {
+        ex.execute(stmt, src).unwrap();
+        sy.execute(stmt, src).unwrap();
+        if ex.playing().is_some() && sy.playing().is_some() {
+            check(line_col(src, stmt.span.start).0, &ex, &sy);
+        }
+    }
+}
+
+/// A new session on `engine`, every other option the default.
+pub fn session_on(engine: Engine) -> Session {
+    Session::new(Options {
+        engine,
+        ..Options::default()
+    })
+}
+
+/// [`run`] on `engine`.
+pub fn run_on(src: &str, engine: Engine) -> (Vec<Output>, Session) {
+    run_with(
+        src,
+        Options {
+            engine,
+            ..Options::default()
+        },
+    )
+}
+
+/// The answers of `?` and `??` and whether each `expect` held, in order,
+/// each with its source text.
+pub fn verdicts(outputs: &[Output]) -> Vec<(String, bool)> {
+    outputs
+        .iter()
+        .filter_map(|o| match o {
+            Output::Answer { source, value } | Output::Valid { source, value } => {
+                Some((source.clone(), *value))
+            }
+            Output::Expect { source, held, .. } => Some((source.clone(), *held)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The answers of `?` and `??` and whether each `expect` held, in order,
+/// when `src` is replayed on `engine` (every statement must succeed).
+pub fn answers(src: &str, engine: Engine) -> Vec<bool> {
+    verdicts(&run_on(src, engine).0)
+        .into_iter()
+        .map(|(_, v)| v)
+        .collect()
 }
 
 /// Runs every statement but the last, then the last, which must fail and
