@@ -154,6 +154,47 @@ pub fn fails_with(src: &str, options: Options) -> (Diagnostic, String) {
     (err, format!("{line}:{col}"))
 }
 
+/// A refused input of a table: `(head, tail, code, at, message, help)`,
+/// the scenario being `head` followed by `tail`.
+pub type Refusal<'a> = (&'a str, &'a str, &'a str, &'a str, &'a str, &'a str);
+
+/// Each case's scenario's last statement is refused with the error `code` and changes
+/// nothing (see [`fails`]), at `line:col` `at`, with the `message` and the
+/// `help` given ([`fits`]); an empty `at`, `message` or `help` is not
+/// checked. A failure names its case's last line. The errors, in order.
+pub fn refusals(cases: &[Refusal]) -> Vec<Diagnostic> {
+    cases
+        .iter()
+        .map(|(head, tail, code, at, message, help)| {
+            let src = format!("{head}{tail}");
+            let case = src.lines().last().unwrap_or_default();
+            let (e, got_at) = fails(&src);
+            assert_eq!(e.code, *code, "`{case}`: {}", e.message);
+            assert!(at.is_empty() || got_at == *at, "`{case}` at {got_at}");
+            assert!(fits(&e.message, message), "`{case}`: {}", e.message);
+            let got_help = e.help.as_deref().unwrap_or_default();
+            assert!(
+                help.is_empty() || fits(got_help, help),
+                "`{case}`: {got_help}"
+            );
+            e
+        })
+        .collect()
+}
+
+/// Whether `text` is what `pattern` says: the same text, where a `…` at
+/// the start or the end of `pattern` stands for any text there; an empty
+/// `pattern` fits any text.
+pub fn fits(text: &str, pattern: &str) -> bool {
+    match (pattern.strip_prefix('…'), pattern.strip_suffix('…')) {
+        _ if pattern.is_empty() => true,
+        (Some(tail), Some(_)) => text.contains(tail.strip_suffix('…').unwrap_or(tail)),
+        (Some(tail), None) => text.ends_with(tail),
+        (None, Some(head)) => text.starts_with(head),
+        (None, None) => text == pattern,
+    }
+}
+
 /// The session's checkpoints, model and game state are those of `before`.
 pub fn assert_unchanged(before: &Session, after: &Session) {
     assert_eq!(before.checkpoints(), after.checkpoints());
