@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use dealer::diag::{line_col, Diagnostic};
+use dealer::engine::deal::DealSpec;
 use dealer::engine::Cmp;
 use dealer::interp::{Engine, Options, Output, Session};
 use dealer::syntax;
@@ -222,6 +223,18 @@ pub fn scenario_files(dir: &Path, out: &mut Vec<PathBuf>) {
             out.push(path);
         }
     }
+}
+
+/// Muddy children as a deal: `n` foreheads of one card each (kind 0 muddy,
+/// kind 1 clean), every child muddy and seeing every other forehead; the
+/// other `n` cards in a box nobody sees (the last location).
+pub fn muddy_deal(n: usize) -> DealSpec {
+    let mut actual = vec![vec![1u32, 0]; n];
+    actual.push(vec![0, n as u32]);
+    let observers = (0..n)
+        .map(|i| (0..n).filter(|&j| j != i).collect())
+        .collect();
+    DealSpec::dealt(vec![n as u32, n as u32], actual, observers)
 }
 
 /// The deck as a list of kinds, one entry per copy.
