@@ -19,6 +19,20 @@ use dealer::interp::{Engine, Options, Output, Session};
 use dealer::syntax;
 use proptest::prelude::*;
 
+/// A quiz scenario on a small Go Fish deal (three players, Q*4 A*4, dealt
+/// 1: Q Q | 2: A Q | 3: A A) whose first question is `K1 !2_Q`, followed
+/// by the literal `rest`: the whole is a literal too.
+macro_rules! quiz_scenario {
+    ($rest:literal) => {
+        concat!(
+            "game gofish\nplayers 1 2 3\ndeck Q*4 A*4\ndeal 1: Q Q | 2: A Q | 3: A A\n",
+            "question K1 !2_Q\n",
+            $rest
+        )
+    };
+}
+pub(crate) use quiz_scenario;
+
 /// Whether each `expect` among `outputs` held, in order.
 pub fn held(outputs: &[Output]) -> Vec<bool> {
     outputs
