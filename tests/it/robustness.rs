@@ -208,21 +208,7 @@ fn the_word_not_binds_like_the_symbol() {
 
 // ------------------------------------------------------------ crashes
 
-fn dealer() -> Command {
-    let mut cmd = Command::cargo_bin("dealer").unwrap();
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
-
-fn output(cmd: &mut Command) -> (i32, String, String) {
-    let out = cmd.output().unwrap();
-    let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
-    (
-        out.status.code().unwrap_or(-1),
-        text(out.stdout),
-        text(out.stderr),
-    )
-}
+use common::{dealer, output};
 
 #[cfg(unix)]
 #[test]

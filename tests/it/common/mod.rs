@@ -223,6 +223,24 @@ pub fn assert_unchanged(before: &Session, after: &Session) {
     }
 }
 
+/// The dealer binary, run in the crate's folder.
+pub fn dealer() -> assert_cmd::Command {
+    let mut cmd = assert_cmd::Command::cargo_bin("dealer").unwrap();
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
+    cmd
+}
+
+/// Exit code, standard output and standard error of `cmd`, run to its end.
+pub fn output(cmd: &mut assert_cmd::Command) -> (i32, String, String) {
+    let out = cmd.output().unwrap();
+    let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
+    (
+        out.status.code().unwrap_or(-1),
+        text(out.stdout),
+        text(out.stderr),
+    )
+}
+
 /// Every `.deal` file under `dir`, recursively, in sorted order.
 pub fn scenario_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir)
