@@ -22,6 +22,7 @@ use proptest::prelude::*;
 /// A quiz scenario on a small Go Fish deal (three players, Q*4 A*4, dealt
 /// 1: Q Q | 2: A Q | 3: A A) whose first question is `K1 !2_Q`, followed
 /// by the literal `rest`: the whole is a literal too.
+#[allow(unused_macros)] // not every test crate has quiz scenarios
 macro_rules! quiz_scenario {
     ($rest:literal) => {
         concat!(
@@ -31,6 +32,7 @@ macro_rules! quiz_scenario {
         )
     };
 }
+#[allow(unused_imports)]
 pub(crate) use quiz_scenario;
 
 /// Whether each `expect` among `outputs` held, in order.

@@ -119,22 +119,28 @@ fn boundary(text: &str, mut i: usize) -> usize {
     i
 }
 
-const QUIZ: &str = super::quiz_scenario!(
-    "\
+const QUIZ: &str = "\
+game gofish
+players 1 2 3
+deck Q*4 A*4
+deal 1: Q Q | 2: A Q | 3: A A
+question K1 !2_Q
 question C hand1 = 2
 question who knows !1_A
 ask 1 2 Q
 question considers 1
 question who knows 2_A
-"
-);
+";
 
-const QUIZ_FAILS: &str = super::quiz_scenario!(
-    "\
+const QUIZ_FAILS: &str = "\
+game gofish
+players 1 2 3
+deck Q*4 A*4
+deal 1: Q Q | 2: A Q | 3: A A
+question K1 !2_Q
 announce hand1(A)
 question Kw2 3_AA
-"
-);
+";
 
 const ANSWERS: &[&str] = &[
     "y",
