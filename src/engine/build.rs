@@ -467,18 +467,12 @@ mod tests {
                 actual[rng.below(locs as u64) as usize][k] += 1;
             }
         }
-        let sizes = actual.iter().map(|counts| counts.iter().sum()).collect();
         let observers = (0..1 + rng.below(3))
             .map(|_| (0..locs).filter(|_| rng.below(2) == 0).collect())
             .collect();
         DealSpec {
-            only: Vec::new(),
-            order: Vec::new(),
-            copies,
-            sizes,
-            observers,
             props: 1,
-            actual,
+            ..DealSpec::dealt(copies, actual, observers)
         }
     }
 

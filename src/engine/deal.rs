@@ -34,6 +34,22 @@ pub struct DealSpec {
 }
 
 impl DealSpec {
+    /// The deal of `actual` (the cards at each location, which give the
+    /// locations' sizes) from a deck of `copies` of each kind, each agent
+    /// seeing the locations of its `observers`: no propositions, no
+    /// restricted location, and the variable order chosen.
+    pub fn dealt(copies: Vec<u32>, actual: Allocation, observers: Vec<Vec<Loc>>) -> DealSpec {
+        DealSpec {
+            sizes: actual.iter().map(|counts| counts.iter().sum()).collect(),
+            copies,
+            observers,
+            props: 0,
+            actual,
+            only: Vec::new(),
+            order: Vec::new(),
+        }
+    }
+
     /// Whether location `l` can hold kind `k` in the deal's worlds.
     pub fn allows(&self, l: Loc, k: usize) -> bool {
         match self.only.get(l) {
@@ -597,15 +613,7 @@ mod tests {
                 left -= 1;
             }
         }
-        DealSpec {
-            only: Vec::new(),
-            order: Vec::new(),
-            copies: copies.to_vec(),
-            sizes: sizes.to_vec(),
-            observers,
-            props: 0,
-            actual,
-        }
+        DealSpec::dealt(copies.to_vec(), actual, observers)
     }
 
     #[test]

@@ -830,13 +830,8 @@ mod tests {
     #[test]
     fn budget_and_validation() {
         let mut spec = DealSpec {
-            only: Vec::new(),
-            order: Vec::new(),
-            copies: vec![4, 4],
-            sizes: vec![1, 1, 1, 5],
-            observers: vec![vec![0], vec![1], vec![2]],
             props: 1,
-            actual: vec![vec![1, 0], vec![1, 0], vec![0, 1], vec![2, 3]],
+            ..qa_spec()
         };
         assert_eq!(
             ExplicitModel::from_deal(&spec, 7).unwrap_err(),

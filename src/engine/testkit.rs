@@ -16,16 +16,16 @@ pub const STOCK: usize = 3;
 /// Deck Q×4 A×4, hands of one card for agents 0..3 and a stock of five;
 /// each agent sees its own hand. Actually 0:Q 1:Q 2:A.
 pub fn qa_deal() -> ExplicitModel {
-    let spec = DealSpec {
-        only: Vec::new(),
-        order: Vec::new(),
-        copies: vec![4, 4],
-        sizes: vec![1, 1, 1, 5],
-        observers: vec![vec![0], vec![1], vec![2]],
-        props: 0,
-        actual: vec![vec![1, 0], vec![1, 0], vec![0, 1], vec![2, 3]],
-    };
-    ExplicitModel::from_deal(&spec, 1000).unwrap()
+    ExplicitModel::from_deal(&qa_spec(), 1000).unwrap()
+}
+
+/// The deal of [`qa_deal`].
+pub fn qa_spec() -> DealSpec {
+    DealSpec::dealt(
+        vec![4, 4],
+        vec![vec![1, 0], vec![1, 0], vec![0, 1], vec![2, 3]],
+        vec![vec![0], vec![1], vec![2]],
+    )
 }
 
 /// `drawer` draws a card from the stock: one event per kind, the drawer

@@ -15,7 +15,7 @@
 use crate::naive;
 
 use dealer::engine::{EventModel, Formula};
-use dealer::interp::{Engine, Options, Output, Session};
+use dealer::interp::{Engine, Output};
 use dealer::syntax;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -334,10 +334,7 @@ fn case(seed: u64) -> Case {
 /// `stats` lines.
 fn replay(src: &str, engine: Engine) -> Vec<String> {
     let scenario = syntax::parse(src).expect("a generated case parses");
-    let mut session = Session::new(Options {
-        engine,
-        ..Options::default()
-    });
+    let mut session = crate::common::session_on(engine);
     scenario
         .statements
         .iter()
@@ -440,15 +437,11 @@ fn announced_rules_give_the_same_answers() {
 fn implied_restrictions_are_those_of_the_piles_rules() {
     use dealer::engine::deal::{implied_only, DealSpec};
     // Two players; locations: hands 0, 1, the stock 2, pile 3 of one card.
-    let spec = DealSpec {
-        copies: vec![1, 2, 2],
-        sizes: vec![1, 1, 2, 1],
-        observers: vec![vec![0, 3], vec![1]],
-        props: 0,
-        actual: vec![vec![0, 1, 0], vec![0, 0, 1], vec![1, 0, 1], vec![0, 1, 0]],
-        only: Vec::new(),
-        order: Vec::new(),
-    };
+    let spec = DealSpec::dealt(
+        vec![1, 2, 2],
+        vec![vec![0, 1, 0], vec![0, 0, 1], vec![1, 0, 1], vec![0, 1, 0]],
+        vec![vec![0, 3], vec![1]],
+    );
     let h = Formula::holds;
     // pile holds A or B: C is ruled out there, nothing else anywhere.
     let only = implied_only(&spec, &Formula::Or(vec![h(3, 0), h(3, 1)])).expect("restricts");

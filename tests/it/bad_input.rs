@@ -11,23 +11,14 @@ use assert_cmd::Command;
 use common::fails;
 use dealer::syntax::{self, ast::FormulaKind};
 
+/// The dealer binary, stopped after a minute.
 fn dealer() -> Command {
-    let mut cmd = Command::cargo_bin("dealer").unwrap();
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
+    let mut cmd = common::dealer();
     cmd.timeout(Duration::from_secs(60));
     cmd
 }
 
-/// Exit code, standard output and standard error.
-fn output(cmd: &mut Command) -> (i32, String, String) {
-    let out = cmd.output().unwrap();
-    let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
-    (
-        out.status.code().unwrap_or(-1),
-        text(out.stdout),
-        text(out.stderr),
-    )
-}
+use common::output;
 
 /// Runs dealer with `args`; it must refuse with exit code 2, no panic, and
 /// a message holding every one of `says`.

@@ -61,13 +61,8 @@ impl Case {
     }
     fn spec(&self) -> DealSpec {
         DealSpec {
-            only: Vec::new(),
-            order: Vec::new(),
-            copies: self.copies.clone(),
-            sizes: self.sizes.clone(),
-            observers: self.observers(),
             props: self.props,
-            actual: self.actual.clone(),
+            ..DealSpec::dealt(self.copies.clone(), self.actual.clone(), self.observers())
         }
     }
     fn naive(&self) -> NaiveModel {

@@ -3,29 +3,12 @@
 //! explicit engine), and every query and expectation gets the explicit
 //! engine's answer.
 
-use dealer::interp::{Engine, Options, Output, Session};
-use dealer::syntax;
+use crate::common;
+use dealer::interp::Engine;
 
 /// Every answer (`?`, `??`, `expect`) of `src` on `engine`, in order.
 fn answers(src: &str, engine: Engine) -> Vec<(String, bool)> {
-    let scenario = syntax::parse(src).expect("parses");
-    let mut session = Session::new(Options {
-        engine,
-        ..Options::default()
-    });
-    let mut out = Vec::new();
-    for stmt in &scenario.statements {
-        for o in session.execute(stmt, src).expect("runs") {
-            match o {
-                Output::Answer { source, value } | Output::Valid { source, value } => {
-                    out.push((source, value))
-                }
-                Output::Expect { source, held, .. } => out.push((source, held)),
-                _ => {}
-            }
-        }
-    }
-    out
+    common::verdicts(&common::run_on(src, engine).0)
 }
 
 fn same_on_both(src: &str) -> Vec<(String, bool)> {

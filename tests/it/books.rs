@@ -10,21 +10,13 @@ use dealer::cards::books::{at_most_one, lay_down_complete};
 use dealer::cards::events::lay_down;
 use dealer::cards::Table;
 use dealer::engine::{Agent, Allocation, Backend, Kind};
-use dealer::interp::{Engine, Options, Session};
-use dealer::syntax;
+use dealer::interp::Engine;
 
 /// A free game (no rules lay anything down by themselves): two players of
 /// four cards from ten (five ranks of two suits), two in the stock.
 fn dealt(hands: &str, engine: Engine) -> (Table, Rc<dyn Backend>) {
     let src = format!("players 1 2\ndeck ranks 2..6 suits S H\ndeal {hands}\nexpect true\n");
-    let scenario = syntax::parse(&src).expect("parses");
-    let mut session = Session::new(Options {
-        engine,
-        ..Options::default()
-    });
-    for stmt in &scenario.statements {
-        session.execute(stmt, &src).expect("runs");
-    }
+    let (_, session) = crate::common::run_on(&src, engine);
     let play = session.playing().expect("dealt");
     (play.table.clone(), play.model.clone())
 }

@@ -12,6 +12,7 @@
 //! - Full-size games between random agents end, and the written game
 //!   replays with every expectation holding.
 
+use crate::common::session_on;
 use dealer::cards::Size;
 use dealer::interp::{Engine, Options, Output, Session};
 use dealer::play::{agent_named, Match};
@@ -37,17 +38,10 @@ draw 1 from open: 1
 place 1 1.4
 ";
 
-fn session(engine: Engine) -> Session {
-    Session::new(Options {
-        engine,
-        ..Options::default()
-    })
-}
-
 /// Runs `src` on `engine`; returns the session.
 fn run(src: &str, engine: Engine) -> Session {
     let scenario = syntax::parse(src).expect("parses");
-    let mut s = session(engine);
+    let mut s = session_on(engine);
     for stmt in &scenario.statements {
         s.execute(stmt, src)
             .unwrap_or_else(|d| panic!("{}", d.render("t.deal", src, false)));
@@ -65,19 +59,13 @@ fn ask(s: &Session, f: &str) -> bool {
 /// worlds and on K, M, Kv and second-order K about every slot and value.
 #[test]
 fn both_engines_agree_on_an_uncounted_game() {
-    let scenario = syntax::parse(SMALL).unwrap();
-    let (mut ex, mut sy) = (session(Engine::Explicit), session(Engine::Symbolic));
     let slots: Vec<String> = ["1", "2"]
         .iter()
         .flat_map(|p| (1..=4).map(move |n| format!("{p}.{n}")))
         .collect();
     let mut checked = 0;
-    for stmt in &scenario.statements {
-        ex.execute(stmt, SMALL).unwrap();
-        sy.execute(stmt, SMALL).unwrap();
-        let (Some(pe), Some(ps)) = (ex.playing(), sy.playing()) else {
-            continue;
-        };
+    crate::common::side_by_side(SMALL, |line, ex, sy| {
+        let (pe, ps) = (ex.playing().unwrap(), sy.playing().unwrap());
         assert_eq!(pe.model.world_count(), ps.model.world_count());
         for p in 0..2 {
             assert_eq!(pe.model.considers(p), ps.model.considers(p));
@@ -93,13 +81,13 @@ fn both_engines_agree_on_an_uncounted_game() {
                         format!("K{q} Kv{p} {slot}"),
                         format!("K{q} !K{p} !{slot}({v})"),
                     ] {
-                        assert_eq!(ask(&ex, &f), ask(&sy, &f), "`{f}` after {stmt:?}");
+                        assert_eq!(ask(ex, &f), ask(sy, &f), "`{f}` after line {line}");
                         checked += 1;
                     }
                 }
             }
         }
-    }
+    });
     assert!(checked > 2_000, "{checked}");
 }
 
@@ -145,7 +133,7 @@ fn the_uncounted_stock_keeps_its_size_and_refuses_its_kinds() {
         assert!(ask(&s, "stock >= 3 & !(stock >= 4)"));
         let src = format!("{deal}expect stock(1) = 1\n");
         let scenario = syntax::parse(&src).unwrap();
-        let mut s = session(engine);
+        let mut s = session_on(engine);
         let mut err = None;
         for stmt in &scenario.statements {
             if let Err(d) = s.execute(stmt, &src) {
@@ -198,7 +186,7 @@ fn full_size_cabo_plays_to_its_end_and_replays() {
         assert!(text.contains("uncounted"));
         assert!(text.contains("expect stock = 0"));
         let scenario = syntax::parse(&text).unwrap();
-        let mut s = session(Engine::Symbolic);
+        let mut s = session_on(Engine::Symbolic);
         let mut held = 0;
         for stmt in &scenario.statements {
             for o in s.execute(stmt, &text).unwrap() {
@@ -224,7 +212,7 @@ fn full_size_cabo_plays_to_its_end_and_replays() {
 fn the_per_card_view_leaves_the_uncounted_stock_out() {
     let src = SMALL.lines().take(7).collect::<Vec<_>>().join("\n") + "\nworlds 1 for 0\n";
     let scenario = syntax::parse(&src).unwrap();
-    let mut s = session(Engine::Symbolic);
+    let mut s = session_on(Engine::Symbolic);
     let mut lines = Vec::new();
     for stmt in &scenario.statements {
         for o in s.execute(stmt, &src).unwrap() {

@@ -7,38 +7,15 @@
 use crate::common;
 
 use common::{fails, fails_with};
-use dealer::interp::{Engine, Options, Output, Session};
+use dealer::interp::{Engine, Options, Output};
 use dealer::syntax;
 
 /// Replays `src` on `engine`; every statement must succeed.
 fn replay(src: &str, engine: Engine) -> Vec<Output> {
-    let scenario = syntax::parse(src).unwrap_or_else(|e| panic!("parse error: {e:?}"));
-    let mut session = Session::new(Options {
-        engine,
-        ..Options::default()
-    });
-    let mut out = Vec::new();
-    for stmt in &scenario.statements {
-        out.extend(
-            session
-                .execute(stmt, src)
-                .unwrap_or_else(|d| panic!("{engine:?}: {}", d.render("t.deal", src, false))),
-        );
-    }
-    out
+    common::run_on(src, engine).0
 }
 
-/// The answers of `?` and `??` and whether each `expect` held, in order.
-fn answers(src: &str, engine: Engine) -> Vec<bool> {
-    replay(src, engine)
-        .into_iter()
-        .filter_map(|o| match o {
-            Output::Answer { value, .. } | Output::Valid { value, .. } => Some(value),
-            Output::Expect { held, .. } => Some(held),
-            _ => None,
-        })
-        .collect()
-}
+use common::answers;
 
 const BOTH: [Engine; 2] = [Engine::Explicit, Engine::Symbolic];
 
@@ -66,7 +43,11 @@ fn a_let_name_read_as_an_operator_is_refused_where_it_is_written() {
     }
 }
 
-const CARDS: &str = "players Anne Bill Cath\ndeck 0..6\ndeal Anne: 0 1 2 | Bill: 3 4 5 | Cath: 6\n";
+/// Two variables, for the errors of their declarations.
+pub(crate) const VARS: &str = "players S P\nvar x, y in 2..9\n";
+
+pub(crate) const CARDS: &str =
+    "players Anne Bill Cath\ndeck 0..6\ndeal Anne: 0 1 2 | Bill: 3 4 5 | Cath: 6\n";
 
 #[test]
 fn quantifiers_and_parameters_mean_their_expansions() {
@@ -89,10 +70,7 @@ fn quantifiers_and_parameters_mean_their_expansions() {
     for engine in BOTH {
         // `c_is` is declared after its first use: that line is refused.
         let scenario = syntax::parse(&src).unwrap();
-        let mut session = Session::new(Options {
-            engine,
-            ..Options::default()
-        });
+        let mut session = common::session_on(engine);
         let mut got = Vec::new();
         for stmt in &scenario.statements {
             match session.execute(stmt, &src) {
@@ -116,15 +94,8 @@ fn quantifiers_and_parameters_mean_their_expansions() {
 
 #[test]
 fn parameters_are_checked_where_they_are_used() {
-    let (d, at) = fails(&format!("{CARDS}let f(a, b) = K_a hand_b(0)\n? f(Anne)\n"));
-    assert_eq!(d.code, "wrong-arguments");
-    assert_eq!(at, "5:3");
-    let (d, _) = fails(&format!("{CARDS}let f(a) = f(a) & hand_a(0)\n? f(Anne)\n"));
-    assert_eq!(d.code, "recursive-let");
-    let (d, _) = fails(&format!("{CARDS}? g(Anne, Bill)\n"));
-    assert_eq!(d.code, "unknown-name");
-    let (d, _) = fails(&format!("{CARDS}? all x in 0..6: hand_Dora(x)\n"));
-    assert_eq!(d.code, "unknown-location");
+    // A wrong call, a recursive `let`, an unknown name or location: in
+    // `errors::bad_input_is_refused_with_a_located_error_and_its_words`.
     assert!(syntax::parse("prop p\nlet f(a, a) = p\n").is_err());
 }
 
@@ -241,21 +212,10 @@ fn observation_makes_the_relations() {
 
 #[test]
 fn bad_variable_declarations_get_located_errors() {
-    let base = "players S P\nvar x, y in 2..9\n";
-    let (d, at) = fails(&format!("{base}law x < z\n? true\n"));
-    assert_eq!((d.code, at.as_str()), ("unknown-variable", "3:9"));
-    let (d, _) = fails(&format!(
-        "{base}law K_S x = 2\nactual x = 2, y = 3\n? true\n"
-    ));
-    assert_eq!(d.code, "bad-law");
-    let (d, _) = fails(&format!("{base}law x < y\nactual x = 5, y = 3\n? true\n"));
-    assert_eq!(d.code, "bad-actual");
-    let (d, _) = fails(&format!("{base}actual x = 2\n? true\n"));
-    assert_eq!(d.code, "no-actual");
-    let (d, _) = fails(&format!("{base}actual x = 2, y = 3\n? Kv_S (x + y)\n"));
-    assert_eq!(d.code, "kv-term");
+    // Each bad law, actual world, `Kv` term and mix with cards, with its
+    // code and place: in `errors::bad_input_is_refused_with_a_located_error_and_its_words`.
     let (d, _) = fails_with(
-        &format!("{base}actual x = 2, y = 3\n? true\n"),
+        &format!("{VARS}actual x = 2, y = 3\n? true\n"),
         Options {
             max_worlds: 10,
             engine: dealer::interp::Engine::Explicit,
@@ -265,8 +225,6 @@ fn bad_variable_declarations_get_located_errors() {
     // Over the budget only the explicit engine refuses; the others build
     // the structure alone (tests/it/variables_structure.rs).
     assert_eq!(d.code, "too-many-worlds");
-    let (d, _) = fails("players S\ndeck A\nvar x in 0..3\nactual x = 1\n? true\n");
-    assert_eq!(d.code, "cards-and-variables");
 }
 
 #[test]

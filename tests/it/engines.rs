@@ -57,10 +57,7 @@ enum Answer {
 /// Replays `src` with `engine`: one answer list per statement.
 fn answers(file: &str, src: &str, engine: Engine) -> Vec<(usize, Vec<Answer>)> {
     let scenario = syntax::parse(src).unwrap_or_else(|_| panic!("{file} does not parse"));
-    let mut session = Session::new(Options {
-        engine,
-        ..Options::default()
-    });
+    let mut session = crate::common::session_on(engine);
     let mut all = Vec::new();
     for stmt in &scenario.statements {
         let (line, _) = dealer::diag::line_col(src, stmt.span.start);
@@ -143,10 +140,7 @@ fn symbolic_only_scenarios_are_over_the_explicit_budget() {
         let path = root.join(name);
         let src = std::fs::read_to_string(&path).unwrap();
         let scenario = syntax::parse(&src).unwrap();
-        let mut session = Session::new(Options {
-            engine: Engine::Explicit,
-            ..Options::default()
-        });
+        let mut session = common::session_on(Engine::Explicit);
         let refused = scenario
             .statements
             .iter()
@@ -163,10 +157,7 @@ deal 1: <1,1> <2,1> <3,1> | 2: <1,2> <2,2> <3,2> | 3: <1,3> <2,3> <3,3> | 4: <1,
 
 fn session(src: &str, engine: Engine) -> Session {
     let scenario = syntax::parse(src).unwrap();
-    let mut session = Session::new(Options {
-        engine,
-        ..Options::default()
-    });
+    let mut session = crate::common::session_on(engine);
     for stmt in &scenario.statements {
         session.execute(stmt, src).unwrap();
     }
@@ -186,10 +177,7 @@ fn large_symbolic_models_refuse_to_list_worlds() {
         let src = format!("{KWARTET_3}? K1 H1<1,1>\n{tail}\n");
         let scenario = syntax::parse(&src).unwrap();
         let (last, before) = scenario.statements.split_last().unwrap();
-        let mut session = Session::new(Options {
-            engine: Engine::Symbolic,
-            ..Options::default()
-        });
+        let mut session = common::session_on(Engine::Symbolic);
         for stmt in before {
             session.execute(stmt, &src).unwrap();
         }

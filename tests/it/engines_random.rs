@@ -28,7 +28,6 @@ use proptest::test_runner::FileFailurePersistence;
 struct Case {
     agents: usize,
     copies: Vec<u32>,
-    sizes: Vec<u32>,
     actual: Vec<Vec<u32>>,
     props: usize,
     view: u8,
@@ -65,12 +64,8 @@ impl Case {
         }
         DealSpec {
             only: self.only.clone(),
-            order: Vec::new(),
-            copies: self.copies.clone(),
-            sizes: self.sizes.clone(),
-            observers,
             props: self.props,
-            actual: self.actual.clone(),
+            ..DealSpec::dealt(self.copies.clone(), self.actual.clone(), observers)
         }
     }
 }
@@ -116,7 +111,7 @@ prop_compose! {
                 })
                 .collect(),
         };
-        Case { agents, copies, sizes, actual, props, view, only }
+        Case { agents, copies, actual, props, view, only }
     }
 }
 
@@ -397,7 +392,7 @@ proptest! {
     #[test]
     fn explicit_models_agree(
         (n, agents, props, vals, rels, actual, fs) in (1..=6usize, 2..=3usize, 1..=3usize).prop_flat_map(|(n, agents, props)| {
-            let case = Case { agents, copies: vec![], sizes: vec![0, 0], actual: vec![vec![], vec![]], props, view: 0, only: Vec::new() };
+            let case = Case { agents, copies: vec![], actual: vec![vec![], vec![]], props, view: 0, only: Vec::new() };
             (Just(n), Just(agents), Just(props),
              vec(vec(any::<bool>(), props), n),
              vec(vec(0..n, n).prop_map(Relation::Partition), agents),
@@ -417,7 +412,7 @@ proptest! {
     fn grid_models_agree(
         (agents, props, vals, rels, actual, fs) in (1..=4usize, 1..=4usize, 2..=3usize, 1..=2usize).prop_flat_map(|(rows, cols, agents, props)| {
             let n = rows * cols;
-            let case = Case { agents, copies: vec![], sizes: vec![0, 0], actual: vec![vec![], vec![]], props, view: 0, only: Vec::new() };
+            let case = Case { agents, copies: vec![], actual: vec![vec![], vec![]], props, view: 0, only: Vec::new() };
             let row = Relation::Partition((0..n).map(|w| w / cols).collect());
             let col = Relation::Partition((0..n).map(|w| w % cols).collect());
             let rels = (vec(0..n, n), Just(row), Just(col)).prop_map(move |(third, row, col)| {

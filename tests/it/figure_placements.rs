@@ -9,8 +9,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use dealer::engine::{Atom, Cmp};
 use dealer::engine::{Backend, Formula, GroupAccess, Placements};
-use dealer::interp::{Engine, Options, Session};
-use dealer::syntax;
 
 /// 4 players, 12 distinct cards, 3 each: 369,600 worlds, over the symbolic
 /// engine's listing limit, so its figures take the per-card path.
@@ -118,21 +116,9 @@ fn reference(m: &dyn Backend, kind: usize, only: Option<usize>) -> Normal {
 /// symbolic placements of every kind with the reference on the explicit
 /// model. Returns how many comparisons were made.
 fn compare(src: &str) -> usize {
-    let scenario = syntax::parse(src).unwrap();
-    let new = |engine| {
-        Session::new(Options {
-            engine,
-            ..Options::default()
-        })
-    };
-    let (mut ex, mut sy) = (new(Engine::Explicit), new(Engine::Symbolic));
     let mut checked = 0;
-    for stmt in &scenario.statements {
-        ex.execute(stmt, src).unwrap();
-        sy.execute(stmt, src).unwrap();
-        let (Some(pe), Some(ps)) = (ex.playing(), sy.playing()) else {
-            continue;
-        };
+    crate::common::side_by_side(src, |line, ex, sy| {
+        let (pe, ps) = (ex.playing().unwrap(), sy.playing().unwrap());
         let views = std::iter::once(None).chain((0..pe.model.agents()).map(Some));
         for only in views {
             for kind in 0..pe.table.deck.kinds.len() {
@@ -144,13 +130,12 @@ fn compare(src: &str) -> usize {
                 assert_eq!(
                     normal(&fast),
                     reference(&*pe.model, kind, only),
-                    "kind {kind}, only {only:?}, after line {}",
-                    dealer::diag::line_col(src, stmt.span.start).0
+                    "kind {kind}, only {only:?}, after line {line}"
                 );
                 checked += 1;
             }
         }
-    }
+    });
     checked
 }
 

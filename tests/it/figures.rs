@@ -5,7 +5,6 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
 use dealer::figure::render::{self, Format, Renderer};
 use dealer::figure::{dot, Figure, KripkeLike};
 use dealer::interp::{Options, Output, Session};
@@ -236,11 +235,7 @@ fn png_and_pdf_need_graphviz() {
     }
 }
 
-fn dealer() -> Command {
-    let mut cmd = Command::cargo_bin("dealer").unwrap();
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
+use crate::common::dealer;
 
 fn export(args: &[&str], renderer: &str) -> (i32, String) {
     let out = dealer()

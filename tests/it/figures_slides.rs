@@ -12,7 +12,6 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 
-use assert_cmd::Command;
 use dealer::figure::layout::{self, quad};
 use dealer::figure::look::{Look, Theme};
 use dealer::figure::render::{self, Format, Renderer};
@@ -341,11 +340,7 @@ fn hide_limit_and_for_are_statement_options() {
         .any(|s| s.common && s.text == "6S"));
 }
 
-fn dealer() -> Command {
-    let mut cmd = Command::cargo_bin("dealer").unwrap();
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
+use crate::common::dealer;
 
 /// Runs `dealer` with `args` and `-o out`, which must succeed; what it wrote.
 fn export_to(args: &[&str], out: &Path) -> String {

@@ -118,15 +118,11 @@ fn compare(name: &str, spec: &DealSpec, queries: &[Formula], events: &[(EventMod
 #[test]
 #[ignore = "a timing comparison: run with --ignored --nocapture"]
 fn go_fish_initial_deal_against_naive() {
-    let spec = DealSpec {
-        only: Vec::new(),
-        order: Vec::new(),
-        copies: vec![4, 4],
-        sizes: vec![1, 1, 1, 5],
-        observers: vec![vec![0], vec![1], vec![2]],
-        props: 0,
-        actual: vec![vec![1, 0], vec![1, 0], vec![0, 1], vec![2, 3]],
-    };
+    let spec = DealSpec::dealt(
+        vec![4, 4],
+        vec![vec![1, 0], vec![1, 0], vec![0, 1], vec![2, 3]],
+        vec![vec![0], vec![1], vec![2]],
+    );
     let ask = EventModel::announcement("ask 1 2 Q", 3, Formula::holds(0, Q));
     let events = [(ask, 0), (draw(1), 1), (draw(0), 0)];
     compare("go fish (8 worlds)", &spec, &go_fish_queries(), &events);
@@ -136,23 +132,7 @@ fn go_fish_initial_deal_against_naive() {
 #[ignore = "a timing comparison: run with --ignored --nocapture"]
 fn muddy_children_against_naive() {
     let n = 8;
-    // Locations: forehead i (one card each), then the box with the rest.
-    let mut sizes = vec![1u32; n];
-    sizes.push(n as u32);
-    let observers = (0..n)
-        .map(|i| (0..n).filter(|&j| j != i).collect())
-        .collect();
-    let mut actual = vec![vec![1, 0]; n];
-    actual.push(vec![0, n as u32]);
-    let spec = DealSpec {
-        only: Vec::new(),
-        order: Vec::new(),
-        copies: vec![n as u32, n as u32],
-        sizes,
-        observers,
-        props: 0,
-        actual,
-    };
+    let spec = crate::common::muddy_deal(n);
     let muddy = |i| Formula::holds(i, 0);
     let father = Formula::Or((0..n).map(muddy).collect());
     let nobody = Formula::And(

@@ -103,22 +103,9 @@ fn shape(shares: &[Share]) -> Vec<(Vec<u32>, bool, u8)> {
 /// Replays `src` under both engines; after every statement, compares
 /// both engines' splits with the reference. Returns the comparisons made.
 fn compare(src: &str) -> usize {
-    let scenario = syntax::parse(src).unwrap();
-    let new = |engine| {
-        Session::new(Options {
-            engine,
-            ..Options::default()
-        })
-    };
-    let (mut ex, mut sy) = (new(Engine::Explicit), new(Engine::Symbolic));
     let mut checked = 0;
-    for stmt in &scenario.statements {
-        ex.execute(stmt, src).unwrap();
-        sy.execute(stmt, src).unwrap();
-        let (Some(pe), Some(ps)) = (ex.playing(), sy.playing()) else {
-            continue;
-        };
-        let line = dealer::diag::line_col(src, stmt.span.start).0;
+    crate::common::side_by_side(src, |line, ex, sy| {
+        let (pe, ps) = (ex.playing().unwrap(), sy.playing().unwrap());
         let (locs, agents) = (pe.table.locations.len(), pe.model.agents());
         for kind in 0..pe.table.deck.kinds.len() {
             for among in amongs(agents) {
@@ -142,7 +129,7 @@ fn compare(src: &str) -> usize {
                 }
             }
         }
-    }
+    });
     checked
 }
 

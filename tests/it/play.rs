@@ -4,6 +4,7 @@
 //! rule and changes nothing; the knowledge views agree with queries asked
 //! of a fresh replay on the other engine; `dealer play` through a pipe.
 
+use crate::common;
 use assert_cmd::Command;
 use dealer::cards::{game_named, Move, Size};
 use dealer::interp::{Engine, Options, Output, Session};
@@ -42,30 +43,7 @@ fn played(game: &str, seed: u64, size: Size) -> Match {
 
 /// Replays scenario text on `engine`: the number of expectations, all held.
 fn replay(text: &str, engine: Engine) -> (usize, Session) {
-    let scenario = syntax::parse(text).expect("a written game parses");
-    let mut session = Session::new(Options {
-        engine,
-        ..Options::default()
-    });
-    let mut held = 0;
-    for stmt in &scenario.statements {
-        let outs = session
-            .execute(stmt, text)
-            .unwrap_or_else(|d| panic!("{}", d.render("game.deal", text, false)));
-        for o in outs {
-            if let Output::Expect {
-                held: ok,
-                source,
-                detail,
-                ..
-            } = o
-            {
-                assert!(ok, "{source}: {detail}\n{text}");
-                held += 1;
-            }
-        }
-    }
-    (held, session)
+    common::all_held(text, engine)
 }
 
 #[test]
@@ -184,26 +162,18 @@ fn the_written_score_is_checked_and_a_tampered_one_fails() {
 
 /// The sources of the expectations of `text` that fail on `engine`.
 fn failed_expectations(text: &str, engine: Engine) -> Vec<String> {
-    let scenario = syntax::parse(text).expect("parses");
-    let mut session = Session::new(Options {
-        engine,
-        ..Options::default()
-    });
-    let mut failed = Vec::new();
-    for stmt in &scenario.statements {
-        let outs = session.execute(stmt, text).expect("runs");
-        for o in outs {
-            if let Output::Expect {
+    common::run_on(text, engine)
+        .0
+        .into_iter()
+        .filter_map(|o| match o {
+            Output::Expect {
                 held: false,
                 source,
                 ..
-            } = o
-            {
-                failed.push(source);
-            }
-        }
-    }
-    failed
+            } => Some(source),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Go Fish (report 002 §1.1): a player with no cards draws at once; with

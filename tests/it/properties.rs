@@ -634,13 +634,8 @@ proptest! {
         let total = naive::deal_allocations(&case.copies, &case.sizes).len();
         prop_assert_eq!(dealer::engine::deal::count_worlds(&case.copies, &case.sizes), total as u128, "count_worlds");
         let spec = DealSpec {
-            only: Vec::new(),
-            order: Vec::new(),
-            copies: case.copies.clone(),
-            sizes: case.sizes.clone(),
-            observers: observers.clone(),
             props: case.props,
-            actual: case.actual.clone(),
+            ..DealSpec::dealt(case.copies.clone(), case.actual.clone(), observers.clone())
         };
         let mut eng: Rc<dyn Backend> = Rc::new(ok(ExplicitModel::from_deal(&spec, 1_000_000), "from_deal")?);
         let mut nm = naive::deal_model(&case.copies, &case.sizes, &observers, case.props, &case.actual);

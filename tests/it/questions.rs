@@ -13,10 +13,7 @@ const DEAL: &str = "game gofish\nplayers 1 2 3\ndeck Q*4 A*4\ndeal 1: Q Q | 2: A
 /// Replays `src`; every output in order.
 fn outputs(src: &str, engine: Engine) -> Vec<Output> {
     let script = Script::parse("t.deal", src).expect("parses");
-    let mut session = Session::new(Options {
-        engine,
-        ..Options::default()
-    });
+    let mut session = crate::common::session_on(engine);
     let mut all = Vec::new();
     for step in session.replay(&script, 0) {
         all.extend(

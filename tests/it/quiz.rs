@@ -164,12 +164,8 @@ fn answer_wrong_and_check(mut quiz: Quiz) -> usize {
     checked
 }
 
-const OWN: &str = "\
-game gofish
-players 1 2 3
-deck Q*4 A*4
-deal 1: Q Q | 2: A Q | 3: A A
-question K1 !2_Q
+const OWN: &str = crate::common::quiz_scenario!(
+    "\
 question Kw1 hand2(A)
 question M3 1_QQQ
 question C hand1 = 2
@@ -184,7 +180,8 @@ ask 1 2 Q
 question who knows 2_A
 question K3 K1 hand3(A)
 question Kw2 3_AA
-";
+"
+);
 
 #[test]
 fn witnesses_of_wrong_answers_hold_in_the_model() {
@@ -687,16 +684,13 @@ fn a_belief_model_can_be_quizzed() {
 
 /// A scenario whose third statement after its questions fails: a false
 /// announcement.
-const FAILS_LATER: &str = "\
-game gofish
-players 1 2 3
-deck Q*4 A*4
-deal 1: Q Q | 2: A Q | 3: A A
-question K1 !2_Q
+const FAILS_LATER: &str = crate::common::quiz_scenario!(
+    "\
 question Kw1 hand2(A)
 announce hand1(A)
 question K3 K1 hand3(A)
-";
+"
+);
 
 /// An `--out` that cannot be written is refused before the first
 /// question is asked.

@@ -4,6 +4,7 @@
 //! gives the same game, and the written-out game replays with every
 //! expectation holding.
 
+use crate::common;
 use dealer::cards::referee::final_expectations;
 use dealer::cards::{game_named, Referee, Size};
 use dealer::diag::Span;
@@ -107,30 +108,7 @@ fn expected(session: &mut Session, text: &str) -> bool {
 /// Replays written-out text with `engine`; every expectation must hold.
 /// Returns how many held.
 fn replays_with(text: &str, engine: Engine) -> usize {
-    let scenario = syntax::parse(text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
-    let mut session = Session::new(Options {
-        engine,
-        ..Options::default()
-    });
-    let mut held = 0;
-    for stmt in &scenario.statements {
-        let outputs = session
-            .execute(stmt, text)
-            .unwrap_or_else(|d| panic!("{}", d.render("game.deal", text, false)));
-        for o in outputs {
-            if let Output::Expect {
-                source,
-                held: ok,
-                detail,
-                ..
-            } = o
-            {
-                assert!(ok, "{engine:?}: {source} failed: {detail}\n{text}");
-                held += 1;
-            }
-        }
-    }
-    held
+    common::all_held(text, engine).0
 }
 
 /// Replays written-out text with the engine `auto` chooses.

@@ -7,19 +7,16 @@ use assert_cmd::Command;
 use dealer::interp::Options;
 use dealer::repl::{render, Repl};
 
-const FILE: &str = "\
-game gofish
-players 1 2 3
-deck Q*4 A*4
-deal 1: Q Q | 2: A Q | 3: A A
-question K1 !2_Q
+const FILE: &str = crate::common::quiz_scenario!(
+    "\
 question considers 1
 ask 1 2 Q
 question who knows 2_A
 ask 1 3 Q
 draw 1: A
 question \"Can player 3 rule out that player 1 holds QQQ?\" K3 !1_QQQ
-";
+"
+);
 
 fn repl_with_file() -> (Repl, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
@@ -111,12 +108,8 @@ fn the_quiz_starts_at_the_current_step_and_stops() {
     assert!(out.contains("`:quiz stop` ends it"), "{out}");
 }
 
-const CHECKPOINTS: &str = "\
-game gofish
-players 1 2 3
-deck Q*4 A*4
-deal 1: Q Q | 2: A Q | 3: A A
-question K1 !2_Q
+const CHECKPOINTS: &str = crate::common::quiz_scenario!(
+    "\
 ask 1 2 Q
 checkpoint \"after the ask\"
 question \"Does player 3 know that player 1 holds three queens?\" K3 1_QQQ
@@ -124,7 +117,8 @@ expect !K3 1_QQQ
 question considers 3
 ask 1 3 Q
 question Kw2 3_AA
-";
+"
+);
 
 /// `:goto` a checkpoint then `:quiz` asks that checkpoint's questions
 /// (which `:goto` itself has played), and nothing before them.

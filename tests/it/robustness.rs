@@ -7,33 +7,11 @@ use crate::common;
 
 use assert_cmd::Command;
 use common::{fails, fails_with};
-use dealer::interp::{Engine, Options, Output, Session};
+use dealer::interp::{Engine, Options};
 use dealer::syntax::ast::{FormulaKind, StatementKind};
 use dealer::syntax::{self, parse_formula};
 
-/// Replays `src` on `engine`; every statement must succeed. The answers
-/// of queries and expectations, in order.
-fn answers(src: &str, engine: Engine) -> Vec<bool> {
-    let scenario = syntax::parse(src).unwrap_or_else(|e| panic!("parse error: {e:?}"));
-    let mut session = Session::new(Options {
-        engine,
-        ..Options::default()
-    });
-    let mut out = Vec::new();
-    for stmt in &scenario.statements {
-        let outputs = session
-            .execute(stmt, src)
-            .unwrap_or_else(|d| panic!("{}", d.render("t.deal", src, false)));
-        for o in outputs {
-            match o {
-                Output::Answer { value, .. } | Output::Valid { value, .. } => out.push(value),
-                Output::Expect { held, .. } => out.push(held),
-                _ => {}
-            }
-        }
-    }
-    out
-}
+use common::answers;
 
 /// The answers on both engines, which must agree.
 fn both(src: &str) -> Vec<bool> {
@@ -230,21 +208,7 @@ fn the_word_not_binds_like_the_symbol() {
 
 // ------------------------------------------------------------ crashes
 
-fn dealer() -> Command {
-    let mut cmd = Command::cargo_bin("dealer").unwrap();
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
-
-fn output(cmd: &mut Command) -> (i32, String, String) {
-    let out = cmd.output().unwrap();
-    let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
-    (
-        out.status.code().unwrap_or(-1),
-        text(out.stdout),
-        text(out.stderr),
-    )
-}
+use common::{dealer, output};
 
 #[cfg(unix)]
 #[test]
@@ -405,11 +369,7 @@ fn a_huge_world_budget_does_not_allocate_a_huge_model() {
         engine: Engine::Auto,
         ..Options::default()
     };
-    let scenario = syntax::parse(src).unwrap();
-    let mut session = Session::new(auto);
-    for stmt in &scenario.statements {
-        session.execute(stmt, src).unwrap();
-    }
+    common::run_with(src, auto);
 }
 
 #[test]

@@ -36,15 +36,7 @@ fn deal52(hands: usize, size: u32) -> DealSpec {
             card += 1;
         }
     }
-    DealSpec {
-        only: Vec::new(),
-        order: Vec::new(),
-        copies: vec![1; 52],
-        sizes,
-        observers: (0..hands).map(|a| vec![a]).collect(),
-        props: 0,
-        actual,
-    }
+    DealSpec::dealt(vec![1; 52], actual, (0..hands).map(|a| vec![a]).collect())
 }
 
 /// The cards of rank r (suits 0..4).
@@ -213,22 +205,7 @@ fn kwartet_full_deck() {
 /// Muddy children: n foreheads of one card (M or C) each seen by every
 /// other child, the other n cards in a pile nobody sees; every child muddy.
 fn muddy(n: usize) {
-    let mut sizes = vec![1u32; n];
-    sizes.push(n as u32);
-    let mut actual = vec![vec![1u32, 0]; n];
-    actual.push(vec![0, n as u32]);
-    let observers = (0..n)
-        .map(|i| (0..n).filter(|&j| j != i).collect())
-        .collect();
-    let spec = DealSpec {
-        only: Vec::new(),
-        order: Vec::new(),
-        copies: vec![n as u32, n as u32],
-        sizes,
-        observers,
-        props: 0,
-        actual,
-    };
+    let spec = crate::common::muddy_deal(n);
     let start = Instant::now();
     let limits = SymbolicLimits::default();
     let mut m: std::rc::Rc<dyn Backend> =

@@ -9,21 +9,11 @@ use assert_cmd::Command;
 fn tournament(out: &Path, extra: &[&str], threads: &str) -> String {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/strategies");
     let mut cmd = Command::cargo_bin("dealer").unwrap();
-    cmd.env("RAYON_NUM_THREADS", threads).args([
-        "tournament",
-        "gofish",
-        "--strategies",
-        "random,most-cards,first-order,careful",
-        "--games",
-        "3",
-        "--seed",
-        "11",
-        "--size",
-        "small",
-        "--dir",
-        dir,
-        "--out",
-    ]);
+    let words = "tournament gofish --strategies random,most-cards,first-order,careful \
+                 --games 3 --seed 11 --size small";
+    cmd.env("RAYON_NUM_THREADS", threads)
+        .args(words.split_whitespace())
+        .args(["--dir", dir, "--out"]);
     cmd.arg(out).args(extra);
     let output = cmd.assert().success().get_output().stdout.clone();
     String::from_utf8(output).unwrap()
@@ -169,21 +159,11 @@ fn words(w: &[&str]) -> Result<(), String> {
 /// A tiny tournament's words (one run of three strategies, two games),
 /// into `out`, with `extra` words after.
 fn tiny<'a>(out: &'a str, dir: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
-    let mut w = vec![
-        "gofish",
-        "--strategies",
-        "random,most-cards,first-order",
-        "--games",
-        "2",
-        "--seed",
-        "11",
-        "--size",
-        "small",
-        "--dir",
-        dir,
-        "--out",
-        out,
-    ];
+    let mut w: Vec<&str> =
+        "gofish --strategies random,most-cards,first-order --games 2 --seed 11 --size small"
+            .split_whitespace()
+            .collect();
+    w.extend(["--dir", dir, "--out", out]);
     set(&mut w, extra);
     w
 }

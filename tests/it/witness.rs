@@ -8,7 +8,7 @@
 
 use dealer::engine::{Agent, Atom, Formula, GroupAccess, WorldId};
 use dealer::interp::explain::world_line;
-use dealer::interp::{Engine, Options, Output, Playing, Script, Session};
+use dealer::interp::{Engine, Output, Playing, Script, Session};
 
 /// The model of the distributed-knowledge example: each pair of cells of a
 /// and b meets in one world, so `D{a,b} p` holds exactly where p does,
@@ -57,10 +57,7 @@ fn grid(rows: usize, cols: usize, actual: usize) -> String {
 /// Replays `src` on `engine`; the session and the lines of the last `why`.
 fn replay(src: &str, engine: Engine) -> (Session, Vec<String>) {
     let script = Script::parse("t.deal", src).expect("parses");
-    let mut session = Session::new(Options {
-        engine,
-        ..Options::default()
-    });
+    let mut session = crate::common::session_on(engine);
     let mut lines = Vec::new();
     for step in session.replay(&script, 0) {
         for out in step

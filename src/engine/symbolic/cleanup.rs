@@ -303,15 +303,7 @@ mod tests {
         for k in 0..8 {
             actual[k * 3 / 8][k] = 1;
         }
-        let spec = DealSpec {
-            only: Vec::new(),
-            order: Vec::new(),
-            copies: vec![1; 8],
-            sizes: vec![3, 3, 2],
-            observers: vec![vec![0], vec![1]],
-            props: 0,
-            actual,
-        };
+        let spec = DealSpec::dealt(vec![1; 8], actual, vec![vec![0], vec![1]]);
         let m = SymbolicModel::from_deal(&spec, &SymbolicLimits::default()).unwrap();
         let law = &m.law().unwrap();
         // One terminal node: false is the complemented edge to true.

@@ -9,15 +9,11 @@ use crate::engine::testkit::*;
 use crate::engine::{Event, Post, Relation};
 use oxidd::VarNo;
 
+/// [`testkit::qa_spec`] with one proposition.
 fn qa_spec() -> DealSpec {
     DealSpec {
-        only: Vec::new(),
-        order: Vec::new(),
-        copies: vec![4, 4],
-        sizes: vec![1, 1, 1, 5],
-        observers: vec![vec![0], vec![1], vec![2]],
         props: 1,
-        actual: vec![vec![1, 0], vec![1, 0], vec![0, 1], vec![2, 3]],
+        ..crate::engine::testkit::qa_spec()
     }
 }
 
@@ -243,13 +239,12 @@ fn actual_view_and_worlds() {
 #[test]
 fn empty_group_reads_the_reachable_states() {
     let spec = DealSpec {
-        only: Vec::new(),
-        order: Vec::new(),
-        copies: vec![1, 1, 1],
-        sizes: vec![1, 2, 0, 0],
-        observers: vec![vec![0, 2], vec![1, 2]],
         props: 1,
-        actual: vec![vec![0, 1, 0], vec![1, 0, 1], vec![0, 0, 0], vec![0, 0, 0]],
+        ..DealSpec::dealt(
+            vec![1, 1, 1],
+            vec![vec![0, 1, 0], vec![1, 0, 1], vec![0, 0, 0], vec![0, 0, 0]],
+            vec![vec![0, 2], vec![1, 2]],
+        )
     };
     let e = ExplicitModel::from_deal(&spec, 1000).unwrap();
     let s = SymbolicModel::from_deal(&spec, &SymbolicLimits::default()).unwrap();
@@ -596,15 +591,7 @@ fn truth_at_the_actual_state_through_considered_sets_equals_the_whole_structure(
 /// Three hands of two and a stock of six from four kinds × 3, no
 /// propositions: a law that splits into factors (`factors.rs`).
 fn three_kinds(actual: Vec<Vec<u32>>) -> DealSpec {
-    DealSpec {
-        only: Vec::new(),
-        order: Vec::new(),
-        copies: vec![3, 3, 3, 3],
-        sizes: vec![2, 2, 2, 6],
-        observers: vec![vec![0], vec![1], vec![2]],
-        props: 0,
-        actual,
-    }
+    DealSpec::dealt(vec![3, 3, 3, 3], actual, vec![vec![0], vec![1], vec![2]])
 }
 
 /// Go Fish's ask: `p` (holding `k`) asks `q`, who hands over all its `k`
@@ -702,15 +689,11 @@ fn random_whole_deck(rng: &mut rand_chacha::ChaCha8Rng) -> DealSpec {
     for (i, k) in shuffled_twelve(rng).into_iter().enumerate() {
         actual[i / 4][k] += 1;
     }
-    DealSpec {
-        only: Vec::new(),
-        order: Vec::new(),
-        copies: vec![3, 3, 3, 3],
-        sizes: vec![4, 4, 4, 0],
-        observers: vec![vec![0, 3], vec![1, 3], vec![2, 3]],
-        props: 0,
+    DealSpec::dealt(
+        vec![3, 3, 3, 3],
         actual,
-    }
+        vec![vec![0, 3], vec![1, 3], vec![2, 3]],
+    )
 }
 
 /// `p` lays a `k` on the table (location 3), in public.
@@ -746,15 +729,7 @@ fn random_distinct(rng: &mut rand_chacha::ChaCha8Rng) -> DealSpec {
     for (i, k) in shuffled(rng, (0..9).collect()).into_iter().enumerate() {
         actual[(i / 2).min(3)][k] = 1;
     }
-    DealSpec {
-        only: Vec::new(),
-        order: Vec::new(),
-        copies: vec![1; 9],
-        sizes: vec![2, 2, 2, 3, 0],
-        observers: vec![vec![0, 4], vec![1, 4], vec![2, 4]],
-        props: 0,
-        actual,
-    }
+    DealSpec::dealt(vec![1; 9], actual, vec![vec![0, 4], vec![1, 4], vec![2, 4]])
 }
 
 /// Go Fish's ask with suits: `p` (holding a card of `k`'s rank) asks `q`
@@ -1117,15 +1092,11 @@ fn foreheads(rng: &mut rand_chacha::ChaCha8Rng) -> DealSpec {
         };
         actual[l][k] += 1;
     }
-    DealSpec {
-        only: Vec::new(),
-        order: Vec::new(),
-        copies: vec![3, 3],
-        sizes: vec![1, 1, 1, 2, 1],
-        observers: vec![vec![1, 2, 4], vec![0, 2, 4], vec![0, 1, 4]],
-        props: 0,
+    DealSpec::dealt(
+        vec![3, 3],
         actual,
-    }
+        vec![vec![1, 2, 4], vec![0, 2, 4], vec![0, 1, 4]],
+    )
 }
 
 /// `p`'s forehead card goes to the stock and one from the stock takes its
@@ -1282,15 +1253,11 @@ fn the_stock_s_counts_updated_from_the_last_sum_equal_sums_from_scratch() {
     // stock's counts are sums over the hands. After each random draw or
     // discard, every kind's count at the stock, kept or updated from the
     // lineage's last sum, is the same BDD as one summed afresh.
-    let spec = DealSpec {
-        only: Vec::new(),
-        order: Vec::new(),
-        copies: vec![4, 4, 4],
-        sizes: vec![2, 2, 2, 6],
-        observers: vec![vec![0], vec![1], vec![2]],
-        props: 0,
-        actual: vec![vec![1, 1, 0], vec![0, 1, 1], vec![2, 0, 0], vec![1, 2, 3]],
-    };
+    let spec = DealSpec::dealt(
+        vec![4, 4, 4],
+        vec![vec![1, 1, 0], vec![0, 1, 1], vec![2, 0, 0], vec![1, 2, 3]],
+        vec![vec![0], vec![1], vec![2]],
+    );
     let before = counters::read(SumFromLast);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(17);
     let mut checked = 0;
@@ -1358,7 +1325,6 @@ fn random_plain(rng: &mut rand_chacha::ChaCha8Rng) -> DealSpec {
     for k in shuffled(rng, cards) {
         actual[rng.random_range(0..locs)][k] += 1;
     }
-    let sizes = actual.iter().map(|a| a.iter().sum()).collect();
     let observers = (0..3)
         .map(|a| {
             (0..locs)
@@ -1366,15 +1332,7 @@ fn random_plain(rng: &mut rand_chacha::ChaCha8Rng) -> DealSpec {
                 .collect()
         })
         .collect();
-    DealSpec {
-        only: Vec::new(),
-        order: Vec::new(),
-        copies,
-        sizes,
-        observers,
-        props: 0,
-        actual,
-    }
+    DealSpec::dealt(copies, actual, observers)
 }
 
 #[test]
@@ -1422,15 +1380,7 @@ fn a_full_deck_go_fish_deal_is_known_to_be_large_without_its_law() {
     for c in 0..52 {
         actual[(c / 7).min(3)][c] = 1;
     }
-    let spec = DealSpec {
-        only: Vec::new(),
-        order: Vec::new(),
-        copies: vec![1; 52],
-        sizes: vec![7, 7, 7, 31],
-        observers: vec![vec![0], vec![1], vec![2]],
-        props: 0,
-        actual,
-    };
+    let spec = DealSpec::dealt(vec![1; 52], actual, vec![vec![0], vec![1], vec![2]]);
     let limits = SymbolicLimits::default();
     assert!(law::surely_larger(&spec, limits.factor_from));
     let least = law::nodes_at_least(&spec, usize::MAX);
@@ -1479,15 +1429,7 @@ fn random_four_hands(rng: &mut rand_chacha::ChaCha8Rng) -> DealSpec {
     for (i, k) in shuffled(rng, cards).into_iter().enumerate() {
         actual[i / 2][k] += 1;
     }
-    DealSpec {
-        only: Vec::new(),
-        order: Vec::new(),
-        copies: vec![2; 4],
-        sizes: vec![2, 2, 2, 2, 0],
-        observers: (0..4).map(|a| vec![a, 4]).collect(),
-        props: 0,
-        actual,
-    }
+    DealSpec::dealt(vec![2; 4], actual, (0..4).map(|a| vec![a, 4]).collect())
 }
 
 #[test]

@@ -148,20 +148,8 @@ fn size(rng: &mut ChaCha8Rng) -> String {
 
 /// The tournament whose folder the folder cases copy and edit: one run of
 /// three strategies, two short games.
-const TINY: &[&str] = &[
-    "tournament",
-    "gofish",
-    "--strategies",
-    "random,most-cards,first-order",
-    "--games",
-    "2",
-    "--seed",
-    "5",
-    "--size",
-    "small",
-    "--max-moves",
-    "30",
-];
+const TINY: &str = "tournament gofish --strategies random,most-cards,first-order \
+                    --games 2 --seed 5 --size small --max-moves 30";
 
 /// `text` with one random edit: cut at a byte, a byte replaced, a line
 /// doubled, dropped or added, a field replaced, or unchanged.
@@ -211,7 +199,7 @@ fn edited(rng: &mut ChaCha8Rng, given: &[u8]) -> Vec<u8> {
 /// (sometimes as a shard, sometimes with a setting changed) or merges it
 /// with the original.
 fn folder_case(rng: &mut ChaCha8Rng, dir: &Path) -> Vec<String> {
-    let mut args: Vec<String> = TINY.iter().map(|s| s.to_string()).collect();
+    let mut args: Vec<String> = TINY.split_whitespace().map(String::from).collect();
     let seed = dir.join("folder-seed");
     let (Ok(csv), Ok(manifest)) = (
         std::fs::read(seed.join("games.csv")),

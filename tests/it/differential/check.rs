@@ -2,7 +2,7 @@
 //! statement by statement, with the naive reference; many cases run on
 //! every core.
 
-use dealer::interp::{Engine, Options, Output, Session};
+use dealer::interp::{Engine, Output};
 use dealer::syntax;
 use rayon::prelude::*;
 
@@ -19,10 +19,7 @@ pub enum Said {
 
 pub fn replay(src: &str, engine: Engine) -> Result<Vec<Said>, String> {
     let scenario = syntax::parse(src).map_err(|e| format!("does not parse: {e:?}"))?;
-    let mut session = Session::new(Options {
-        engine,
-        ..Options::default()
-    });
+    let mut session = crate::common::session_on(engine);
     let mut said = Vec::new();
     for stmt in &scenario.statements {
         match session.execute(stmt, src) {
