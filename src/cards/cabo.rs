@@ -28,9 +28,7 @@
 
 use std::rc::Rc;
 
-use crate::engine::{
-    Agent, Atom, Backend, Cmp, Event, EventModel, Formula, Kind, Loc, Post, Relation,
-};
+use crate::engine::{Agent, Backend, Event, EventModel, Formula, Kind, Loc, Post, Relation};
 
 use super::deal::Deal;
 use super::game::{GameRules, Referee};
@@ -695,28 +693,39 @@ pub fn place_events(table: &Table, player: Agent, slot: Loc, label: &str) -> Eve
     }
 }
 
-/// `swap P s t` (after the swap card went face up): one public event
-/// that exchanges the two slots' cards ([`Post::Exchange`]), whatever they
-/// are. Everyone sees which two slots change cards, nobody sees the cards
-/// (what one knew of a card, one knows of its new slot). Being one event,
-/// the swap adds nothing to tell apart: the symbolic engine renames the
-/// two slots' variables instead of adding an event's.
+/// `swap P s t` (after the swap card went face up): one event per (card a
+/// in s, card b in t), post a moves to t and b to s. No one tells the
+/// events apart: everyone sees which two slots change cards, nobody sees
+/// the cards (what one knew of a card, one knows of its new slot).
 pub fn swap_events(table: &Table, own: Loc, other: Loc, label: &str) -> EventModel {
-    let every: Vec<Kind> = (0..table.deck.kinds.len()).collect();
-    let holds_one = |loc: Loc| {
-        Formula::Atom(Atom::Count {
-            loc,
-            kinds: every.clone(),
-            cmp: Cmp::Ge,
-            n: 1,
-        })
-    };
-    let event = Event {
-        name: "swap".into(),
-        pre: Formula::And(vec![holds_one(own), holds_one(other)]),
-        post: vec![Post::Exchange { a: own, b: other }],
-    };
-    EventModel::public(label, table.players.len(), vec![event])
+    let kinds = table.deck.kinds.len();
+    let mut events = Vec::new();
+    for a in 0..kinds {
+        for b in 0..kinds {
+            events.push(Event {
+                name: format!(
+                    "{} for {}",
+                    table.deck.kinds[a].name, table.deck.kinds[b].name
+                ),
+                pre: Formula::And(vec![Formula::holds(own, a), Formula::holds(other, b)]),
+                post: vec![
+                    Post::Move {
+                        kind: a,
+                        from: own,
+                        to: other,
+                        n: 1,
+                    },
+                    Post::Move {
+                        kind: b,
+                        from: other,
+                        to: own,
+                        n: 1,
+                    },
+                ],
+            });
+        }
+    }
+    EventModel::semi_private(label, table.players.len(), &[], events)
 }
 
 /// `discard P C`: P puts the drawn card C face up on the open pile (public).

@@ -38,15 +38,6 @@ pub enum Post {
         /// Where they lie after it.
         to: Loc,
     },
-    /// Every card at `a` goes to `b` and every card at `b` to `a`, at once
-    /// (two slots change cards): one event whatever the cards are, so a
-    /// swap nobody sees adds no event to tell apart.
-    Exchange {
-        /// One place.
-        a: Loc,
-        /// The other.
-        b: Loc,
-    },
     /// `p := φ`: the proposition takes the value φ has in the world before the event.
     Set(Prop, Formula),
 }

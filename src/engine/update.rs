@@ -37,8 +37,6 @@ enum Op {
     },
     /// Move every card at `from` to `to`.
     MoveAll { from: u8, to: u8 },
-    /// Every card at `a` to `b` and at `b` to `a`.
-    Exchange { a: u8, b: u8 },
     /// Set column `col` to the value in `values` of the old world.
     Set { col: usize, values: FixedBitSet },
 }
@@ -213,10 +211,6 @@ fn compile(m: &ExplicitModel, em: &EventModel) -> Result<Vec<Vec<Op>>, EngineErr
                     from: loc(*from)?,
                     to: loc(*to)?,
                 },
-                Post::Exchange { a, b } => Op::Exchange {
-                    a: loc(*a)?,
-                    b: loc(*b)?,
-                },
                 Post::Set(p, phi) => {
                     if *p >= shape.props {
                         return Err(bad(format!("proposition {p} out of range")));
@@ -261,24 +255,6 @@ fn run(row: &mut [u8], offsets: &[usize], ops: &[Op], w: usize) -> bool {
                     for l in seg.iter_mut().filter(|l| **l == *from) {
                         *l = *to;
                         moved = true;
-                    }
-                    if moved {
-                        seg.sort_unstable();
-                    }
-                }
-            }
-            Op::Exchange { a, b } => {
-                for k in 0..offsets.len() - 1 {
-                    let seg = &mut row[offsets[k]..offsets[k + 1]];
-                    let mut moved = false;
-                    for l in seg.iter_mut() {
-                        if *l == *a {
-                            *l = *b;
-                            moved = true;
-                        } else if *l == *b {
-                            *l = *a;
-                            moved = true;
-                        }
                     }
                     if moved {
                         seg.sort_unstable();

@@ -324,7 +324,7 @@ fn event_model(case: &Case) -> BoxedStrategy<EventModel> {
                         }));
                         kept.push(p);
                     }
-                    Post::MoveAll { .. } | Post::Exchange { .. } => {
+                    Post::MoveAll { .. } => {
                         if kept.iter().any(|q| !matches!(q, Post::Set(..))) {
                             continue;
                         }

@@ -259,7 +259,6 @@ fn random_event_model(case: &Case) -> BoxedStrategy<EventModel> {
     let post = prop_oneof![
         3 => (0..kinds, 0..locs, 0..locs, 1..=2u32).prop_map(|(kind, from, to, n)| Post::Move { kind, from, to, n }),
         1 => (0..locs, 0..locs).prop_map(|(from, to)| Post::MoveAll { from, to }),
-        1 => (0..locs, 0..locs).prop_map(|(a, b)| Post::Exchange { a, b }),
     ];
     let set = if props > 0 {
         (0..props, formula(case, 1, None))

@@ -429,9 +429,7 @@ pub(crate) fn touched(st: &State, em: &EventModel, factors: &Factors) -> Option<
         }
         for p in &e.post {
             match p {
-                Post::Move { from, to, .. }
-                | Post::MoveAll { from, to }
-                | Post::Exchange { a: from, b: to } => {
+                Post::Move { from, to, .. } | Post::MoveAll { from, to } => {
                     moved.extend([*from, *to]);
                 }
                 Post::Set(..) => return None,

@@ -804,18 +804,6 @@ fn compile(
                         );
                     }
                 }
-                Post::Exchange { a, b } => {
-                    let (a, b) = (loc(*a)?, loc(*b)?);
-                    if a == b {
-                        continue;
-                    }
-                    for k in 0..meta.copies.len() {
-                        let at_a = value(st, &c, Target::Fact(meta.fact(k, a)))?;
-                        let at_b = value(st, &c, Target::Fact(meta.fact(k, b)))?;
-                        set(&mut c, Target::Fact(meta.fact(k, a)), at_b);
-                        set(&mut c, Target::Fact(meta.fact(k, b)), at_a);
-                    }
-                }
                 Post::Set(p, phi) => {
                     if *p >= meta.props {
                         return Err(bad(format!("proposition {p} out of range")));
@@ -861,7 +849,6 @@ fn value(st: &State, c: &Compiled, t: Target) -> Res<BitVec> {
 fn touches(p: &Post, l: usize) -> bool {
     match *p {
         Post::Move { from, to, .. } | Post::MoveAll { from, to } => from == l || to == l,
-        Post::Exchange { a, b } => a == l || b == l,
         Post::Set(..) => false,
     }
 }

@@ -268,7 +268,6 @@ pub fn product(m: &NaiveModel, em: &EventModel) -> (NaiveModel, Vec<(usize, usiz
                             world.cards[*to][kind] += c;
                         }
                     }
-                    Post::Exchange { a, b } => world.cards.swap(*a, *b),
                     // The value φ has in the *old* world of the *old* model.
                     Post::Set(p, phi) => world.props[*p] = eval(m, w, phi),
                 }
