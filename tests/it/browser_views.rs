@@ -43,7 +43,7 @@ async fn drawn_after(client: &Client, action: &str) -> Res<()> {
         client,
         "const b = document.getElementById('figure-box'); \
          return b.dataset.ready === '1' && inFlight === 0 && !!b.querySelector('svg');",
-        "the figure",
+        &format!("the figure after {action}"),
     )
     .await?;
     Ok(())
@@ -58,7 +58,7 @@ async fn open(client: &Client, web: u16, query: &str) -> Res<()> {
         client,
         "const b = document.getElementById('figure-box'); \
          return typeof inFlight !== 'undefined' && inFlight === 0 && b.dataset.ready === '1' && !!b.querySelector('svg');",
-        "the figure",
+        &format!("the figure of ?{query}"),
     )
     .await?;
     Ok(())
