@@ -328,7 +328,7 @@ fn the_swap_scenario_holds_on_both_engines() {
             },
         );
         let held = common::held(&outputs);
-        assert_eq!(held.len(), 18, "{engine:?}");
+        assert_eq!(held.len(), 19, "{engine:?}");
         assert!(held.iter().all(|&h| h), "{engine:?}: {held:?}");
     }
 }
