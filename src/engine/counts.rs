@@ -161,33 +161,15 @@ fn compare(count: &[u8; BITS], cmp: Cmp, n: u32) -> usize {
 
 /// Counts the atoms of each kind set in `f`.
 fn collect<'f>(f: &'f Formula, uses: &mut FxMap<&'f [Kind], (u32, Vec<Test>)>) {
-    match f {
-        Formula::Top | Formula::Bottom => {}
-        Formula::Atom(Atom::Count { loc, kinds, cmp, n }) => {
+    f.for_each_atom(&mut |atom| {
+        if let Atom::Count { loc, kinds, cmp, n } = atom {
             let (count, tests) = uses.entry(kinds.as_slice()).or_default();
             *count += 1;
             if !tests.contains(&(*loc, *cmp, *n)) {
                 tests.push((*loc, *cmp, *n));
             }
         }
-        Formula::Atom(_) => {}
-        Formula::Not(g)
-        | Formula::K(_, g)
-        | Formula::M(_, g)
-        | Formula::Kw(_, g)
-        | Formula::E(_, g)
-        | Formula::C(_, g)
-        | Formula::D(_, g) => collect(g, uses),
-        Formula::And(gs) | Formula::Or(gs) => gs.iter().for_each(|g| collect(g, uses)),
-        Formula::Implies(a, b)
-        | Formula::Iff(a, b)
-        | Formula::Announce(a, b)
-        | Formula::AnnounceDiamond(a, b) => {
-            collect(a, uses);
-            collect(b, uses);
-        }
-        Formula::Update(_, g) | Formula::UpdateDiamond(_, g) => collect(g, uses),
-    }
+    });
 }
 
 #[cfg(test)]

@@ -271,7 +271,7 @@ impl Formula {
 
     /// Calls `f` on every atom of the formula, outside the event models of
     /// its updates, in order.
-    pub fn for_each_atom(&self, f: &mut impl FnMut(&Atom)) {
+    pub fn for_each_atom<'f>(&'f self, f: &mut impl FnMut(&'f Atom)) {
         let mut todo = vec![self];
         while let Some(g) = todo.pop() {
             match g {

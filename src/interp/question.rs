@@ -252,28 +252,7 @@ impl Context<'_> {
 /// without.
 fn believed(f: &ast::Formula) -> Option<Option<(&ast::Name, &ast::Formula)>> {
     use ast::FormulaKind as F;
-    fn inside(f: &ast::Formula) -> bool {
-        match &f.kind {
-            F::B(..) => true,
-            F::Not(g)
-            | F::K(_, g)
-            | F::M(_, g)
-            | F::Kw(_, g)
-            | F::E(_, g)
-            | F::C(_, g)
-            | F::D(_, g)
-            | F::After(_, g)
-            | F::AfterDiamond(_, g) => inside(g),
-            F::Quant { body, .. } => inside(body),
-            F::And(a, b)
-            | F::Or(a, b)
-            | F::Implies(a, b)
-            | F::Iff(a, b)
-            | F::Announce(a, b)
-            | F::AnnounceDiamond(a, b) => inside(a) || inside(b),
-            _ => false,
-        }
-    }
+    let inside = |f: &ast::Formula| f.any(&|g| matches!(g.kind, F::B(..)));
     match &f.kind {
         F::B(who, g) if !inside(g) => Some(Some((who, &**g))),
         _ if inside(f) => Some(None),

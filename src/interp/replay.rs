@@ -11,6 +11,8 @@
 //! checkpoint, `bench` times every step and the REPL runs the steps of a
 //! loaded file up to the next move.
 
+use std::rc::Rc;
+
 use crate::diag::{Diagnostic, LineIndex, Span};
 use crate::syntax::{
     self,
@@ -207,8 +209,11 @@ pub enum OnError {
 pub struct Stepper<X: Clone = ()> {
     script: Script,
     now: Mark<X>,
-    start: Mark<X>,
-    undo: Vec<Mark<X>>,
+    /// The start and the positions to undo to are shared, never copied:
+    /// a copy of the stepper (the web lecture changes a copy and keeps
+    /// it when the change succeeds) costs the same at any length.
+    start: Rc<Mark<X>>,
+    undo: Vec<Rc<Mark<X>>>,
 }
 
 impl<X: Clone> Stepper<X> {
@@ -221,7 +226,7 @@ impl<X: Clone> Stepper<X> {
         };
         Stepper {
             script,
-            start: now.clone(),
+            start: Rc::new(now.clone()),
             now,
             undo: Vec::new(),
         }
@@ -256,7 +261,9 @@ impl<X: Clone> Stepper<X> {
     /// Every position kept: the start, the current one and those to undo
     /// to (what the stepper holds, for an estimate of its memory).
     pub fn positions(&self) -> impl Iterator<Item = &Mark<X>> {
-        [&self.start, &self.now].into_iter().chain(&self.undo)
+        [&*self.start, &self.now]
+            .into_iter()
+            .chain(self.undo.iter().map(|m| &**m))
     }
 
     /// How many positions can be undone.
@@ -297,19 +304,19 @@ impl<X: Clone> Stepper<X> {
     /// Keeps `mark` as a position to undo to (typed statements that
     /// changed the session).
     pub fn remember(&mut self, mark: Mark<X>) {
-        self.undo.push(mark);
+        self.undo.push(Rc::new(mark));
     }
 
     /// Makes the current position the one [`Stepper::restart`] returns
     /// to, with nothing to undo (after a file is loaded).
     pub fn set_start(&mut self) {
-        self.start = self.now.clone();
+        self.start = Rc::new(self.now.clone());
         self.undo.clear();
     }
 
     /// Back to the start, with nothing to undo.
     pub fn restart(&mut self) {
-        self.now = self.start.clone();
+        self.now = (*self.start).clone();
         self.undo.clear();
     }
 
@@ -319,7 +326,7 @@ impl<X: Clone> Stepper<X> {
         let steps = n.min(self.undo.len());
         for _ in 0..steps {
             if let Some(m) = self.undo.pop() {
-                self.now = m;
+                self.now = Rc::unwrap_or_clone(m);
             }
         }
         steps
@@ -377,7 +384,7 @@ impl<X: Clone> Stepper<X> {
         if failed && on_error == OnError::Undo {
             self.now = begin;
         } else if begin.pos != self.now.pos {
-            self.undo.push(begin);
+            self.undo.push(Rc::new(begin));
         }
         failed
     }
@@ -393,7 +400,7 @@ impl<X: Clone> Stepper<X> {
         mut after: impl FnMut(&mut X, &Script, &Session, Step, B) -> bool,
     ) -> bool {
         while self.undo.last().is_some_and(|m| m.pos > target) {
-            self.now = self.undo.pop().expect("checked");
+            self.now = Rc::unwrap_or_clone(self.undo.pop().expect("checked"));
         }
         while self.now.pos <= target && !self.at_end() {
             let pos = self.now.pos;

@@ -40,6 +40,7 @@ const SYMBOLIC_ONLY: &[&str] = &[
 /// (compared by `cargo test --release`).
 const SLOW_IN_DEBUG: &[&str] = &[
     "bench/muddy-20.deal",
+    "bench/sum-and-product-500.deal",
     "bench/kemps-table1.deal",
     "bench/dc-16.deal",
 ];

@@ -403,18 +403,11 @@ fn strategy_quant(ctx: &Ctx, pair: Pair<'_, Rule>, depth: usize) -> Result<Formu
             Rule::quant_any => all = false,
             Rule::ident => var = Some(ctx.name(&part)),
             Rule::s_domain => {
-                let d = ctx.first(
-                    part.into_inner().next(),
+                domain = Some(quant_domain(
+                    ctx,
+                    part,
                     "a range, `players`, `others` or `ranks`",
-                )?;
-                domain = Some(match d.as_rule() {
-                    Rule::range => {
-                        let (lo, hi) = build::range_bounds::<u32>(ctx, &d)?;
-                        Domain::Range(lo, hi, ctx.span(d.as_span()))
-                    }
-                    Rule::dom_players => Domain::Players,
-                    _ => Domain::List(vec![ctx.name(&d)]),
-                });
+                )?)
             }
             Rule::formula => body = Some(level(ctx, part, depth)?),
             _ => {}
@@ -425,6 +418,27 @@ fn strategy_quant(ctx: &Ctx, pair: Pair<'_, Rule>, depth: usize) -> Result<Formu
         var: Box::new(var.ok_or_else(|| ctx.missing("a name"))?),
         domain: Box::new(domain.ok_or_else(|| ctx.missing("a domain"))?),
         body: Box::new(body.ok_or_else(|| ctx.missing("a formula"))?),
+    })
+}
+
+/// A quantifier's domain: a range, `players`, `cards`, a list of cards, or
+/// (in a strategy) the name of a list the strategy binds, `others` or `ranks`.
+fn quant_domain(ctx: &Ctx, part: Pair<'_, Rule>, expected: &str) -> Result<Domain> {
+    let d = ctx.first(part.into_inner().next(), expected)?;
+    Ok(match d.as_rule() {
+        Rule::range => {
+            let (lo, hi) = build::range_bounds::<u32>(ctx, &d)?;
+            Domain::Range(lo, hi, ctx.span(d.as_span()))
+        }
+        Rule::dom_players => Domain::Players,
+        Rule::dom_cards => Domain::Cards,
+        Rule::dom_list => Domain::List(
+            d.into_inner()
+                .filter(|p| p.as_rule() == Rule::card)
+                .map(|p| ctx.name(&p))
+                .collect(),
+        ),
+        _ => Domain::List(vec![ctx.name(&d)]),
     })
 }
 
@@ -534,24 +548,11 @@ fn quant(ctx: &Ctx, op: Pair<'_, Rule>, body: Box<Formula>) -> Result<FormulaKin
             Rule::quant_any => all = false,
             Rule::ident => var = Some(ctx.name(&part)),
             Rule::domain => {
-                let d = ctx.first(
-                    part.into_inner().next(),
+                domain = Some(quant_domain(
+                    ctx,
+                    part,
                     "a range, `players`, `cards` or a list",
-                )?;
-                domain = Some(match d.as_rule() {
-                    Rule::range => {
-                        let (lo, hi) = build::range_bounds::<u32>(ctx, &d)?;
-                        Domain::Range(lo, hi, ctx.span(d.as_span()))
-                    }
-                    Rule::dom_players => Domain::Players,
-                    Rule::dom_cards => Domain::Cards,
-                    _ => Domain::List(
-                        d.into_inner()
-                            .filter(|p| p.as_rule() == Rule::card)
-                            .map(|p| ctx.name(&p))
-                            .collect(),
-                    ),
-                });
+                )?)
             }
             _ => {}
         }
