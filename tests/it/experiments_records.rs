@@ -28,14 +28,16 @@ struct Row {
 }
 
 fn read(setting: &str) -> Vec<Row> {
-    let path = root().join(format!(
-        "docs/experiments/gofish-report-code/{setting}.csv"
-    ));
+    let path = root().join(format!("docs/experiments/gofish-report-code/{setting}.csv"));
     let text = std::fs::read_to_string(&path).unwrap();
     let mut lines = text.lines();
     assert_eq!(lines.next(), Some("run,game,seats,books,tally,asks,hits"));
     let list = |s: &str| s.split(';').map(str::to_string).collect::<Vec<_>>();
-    let nums = |s: &str| s.split(';').map(|n| n.parse::<u64>().unwrap()).collect::<Vec<_>>();
+    let nums = |s: &str| {
+        s.split(';')
+            .map(|n| n.parse::<u64>().unwrap())
+            .collect::<Vec<_>>()
+    };
     lines
         .map(|line| {
             let f: Vec<&str> = line.split(',').collect();
@@ -70,10 +72,7 @@ fn sole_wins(rows: &[Row]) -> BTreeMap<&'static str, String> {
             *won.entry(r.seats[one].clone()).or_insert(0u64) += 1;
         }
     }
-    NAMES
-        .iter()
-        .map(|&n| (n, pct(won[n], played[n])))
-        .collect()
+    NAMES.iter().map(|&n| (n, pct(won[n], played[n]))).collect()
 }
 
 #[test]
@@ -88,7 +87,9 @@ fn the_report_codes_table_is_computed_from_its_stored_runs() {
         for run in 1..=4 {
             assert_eq!(rows.iter().filter(|r| r.run == run).count(), 10_000);
         }
-        assert!(rows.iter().all(|r| r.books.iter().sum::<u32>() == 13 || r.tally.is_none()));
+        assert!(rows
+            .iter()
+            .all(|r| r.books.iter().sum::<u32>() == 13 || r.tally.is_none()));
     }
     // Fixed seats: the program's tally, the winner's seat, per run.
     let mut tally: BTreeMap<&str, [u64; 4]> = NAMES.iter().map(|&n| (n, [0; 4])).collect();
@@ -184,7 +185,9 @@ fn every_game_is_in_the_summary_table_and_in_the_game_arguments_help() {
                 .lines()
                 .skip_while(|l| l.trim() != "<GAME>")
                 .nth(1)
-                .unwrap_or_else(|| panic!("`dealer {command} --help` has no GAME argument:\n{help}"))
+                .unwrap_or_else(|| {
+                    panic!("`dealer {command} --help` has no GAME argument:\n{help}")
+                })
                 .to_string();
             (command, arg)
         })
@@ -204,4 +207,25 @@ fn every_game_is_in_the_summary_table_and_in_the_game_arguments_help() {
             );
         }
     }
+}
+
+#[test]
+fn kwartets_asks_a_game_beside_the_report_are_its_stored_records_mean() {
+    // `kwartet-fixed-full`: the report's 10,000 games at its size and
+    // seating; every move of Kwartet is one ask (`turns` counts moves).
+    let path = root().join("docs/experiments/kwartet-fixed-full/games.csv");
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let at = header.iter().position(|h| *h == "turns").unwrap();
+    let moves: Vec<u64> = lines
+        .map(|l| l.split(',').nth(at).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(moves.len(), 10_000);
+    let mean = moves.iter().sum::<u64>() as f64 / moves.len() as f64;
+    let row = format!("| asks (requests) a game | - | {mean:.1} (the 10,000 games above");
+    assert!(
+        experiments_md().lines().any(|l| l.starts_with(&row)),
+        "docs/experiments.md has no row starting `{row}`"
+    );
 }

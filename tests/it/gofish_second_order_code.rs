@@ -111,15 +111,21 @@ fn the_codes_second_order_plays_the_programs_rules_and_the_texts_conceals_with_g
                         )
                     });
                     let mine = |r: &str| known(&session, &name, &format!("hand_{name}({r})"));
-                    let gain = |x: &str, r: &str| mine(r) + known(&session, &name, &format!("hand_{x}({r})"));
+                    let gain = |x: &str, r: &str| {
+                        mine(r) + known(&session, &name, &format!("hand_{x}({r})"))
+                    };
                     // First-order's cards on x: the best net gain among the
                     // ranks x is known to hold, else the ranks held most.
                     let first_order_on = |x: &str| -> Vec<usize> {
                         let on: Vec<_> = asks.iter().filter(|(_, y, _)| y == x).collect();
-                        let known_held: Vec<_> = on.iter().filter(|(_, _, r)| certain(x, r)).collect();
+                        let known_held: Vec<_> =
+                            on.iter().filter(|(_, _, r)| certain(x, r)).collect();
                         if known_held.is_empty() {
                             let top = on.iter().map(|(_, _, r)| mine(r)).max().unwrap();
-                            on.iter().filter(|(_, _, r)| mine(r) == top).map(|(i, _, _)| *i).collect()
+                            on.iter()
+                                .filter(|(_, _, r)| mine(r) == top)
+                                .map(|(i, _, _)| *i)
+                                .collect()
                         } else {
                             let top = known_held.iter().map(|(_, _, r)| gain(x, r)).max().unwrap();
                             known_held
@@ -134,10 +140,12 @@ fn the_codes_second_order_plays_the_programs_rules_and_the_texts_conceals_with_g
                     } else if !hidden.is_empty() {
                         (rule, fired) = ("conceal", hidden);
                     } else if can_conceal {
-                        let mut opponents: Vec<&str> = asks.iter().map(|(_, x, _)| x.as_str()).collect();
+                        let mut opponents: Vec<&str> =
+                            asks.iter().map(|(_, x, _)| x.as_str()).collect();
                         opponents.sort_unstable();
                         opponents.dedup();
-                        let mut allowed: Vec<usize> = opponents.iter().flat_map(|x| first_order_on(x)).collect();
+                        let mut allowed: Vec<usize> =
+                            opponents.iter().flat_map(|x| first_order_on(x)).collect();
                         allowed.sort_unstable();
                         // Every allowed move remains, none other: the rule
                         // has no score, the opponent is left to the draw.
@@ -148,7 +156,12 @@ fn the_codes_second_order_plays_the_programs_rules_and_the_texts_conceals_with_g
                         if any_certain && !certain(cx, cr) {
                             fallback_guesses += 1;
                         }
-                        (rule, fired) = ("fallback", asks.iter().filter(|(i, _, _)| allowed.contains(i)).collect());
+                        (rule, fired) = (
+                            "fallback",
+                            asks.iter()
+                                .filter(|(i, _, _)| allowed.contains(i))
+                                .collect(),
+                        );
                     } else if !sure.is_empty() {
                         (rule, fired) = ("known", sure);
                     } else {
