@@ -32,6 +32,7 @@ mod engines;
 mod engines_random;
 mod errors;
 mod every_game_ends;
+mod experiments_records;
 mod figure_crossings;
 mod figure_placements;
 mod figure_values;
