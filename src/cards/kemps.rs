@@ -524,8 +524,8 @@ impl Turn<'_> {
     /// ([`face_up`]) with the top card's event is the model after that
     /// event alone: the worlds reachable from the actual one are those
     /// where the top card was in the stock, with it moved. That one event
-    /// is applied ([`face_up_card`]), 52 times cheaper on the standard
-    /// deck; [`with_general_face_up`] applies the whole model instead.
+    /// is applied ([`face_up_card`]) instead of one event per kind of the
+    /// deck; [`with_general_face_up`] applies the whole model.
     fn turn_up(&self, out: &mut Outcome, to: Loc) -> Result<(), Refusal> {
         if GENERAL_FACE_UP.with(Cell::get) {
             return self.deal_top(out, &face_up(self.table, to, "new table"));
@@ -737,8 +737,10 @@ fn dealt(deck: Deck, seed: u64) -> Deal {
 impl Referee for Kemps {
     /// The report's start with the user's deck: four cards to each of the
     /// three players, six face up on the table, the rest the stock. A deck
-    /// too small for that, a hand of another size, or a deck in which no
-    /// rank has four cards (no Kemps can be made) is refused.
+    /// too small for that, a hand of another size, or a deck with a rank
+    /// of other than four cards (a Kemps holds every card of its rank:
+    /// with more it cannot be made, with fewer a hand would hold one
+    /// without four of a kind) is refused.
     fn deal_custom(&self, seed: u64, deck: Deck, hand: usize) -> Result<Deal, String> {
         if hand != HAND as usize {
             return Err(format!(
@@ -752,13 +754,18 @@ impl Referee for Kemps {
                 deck.total()
             ));
         }
-        let ranks = deck.ranks();
         let copies = |kinds: &[Kind]| kinds.iter().map(|&k| deck.kinds[k].copies).sum::<u32>();
-        if !ranks.iter().any(|(_, kinds)| copies(kinds) >= 4) {
-            return Err(
-                "Kemps is won with four cards of one rank, and no rank of this deck has four cards"
-                    .to_string(),
-            );
+        let odd: Vec<String> = deck
+            .ranks()
+            .iter()
+            .filter(|(_, kinds)| copies(kinds) != HAND)
+            .map(|(rank, kinds)| format!("{rank} has {}", copies(kinds)))
+            .collect();
+        if !odd.is_empty() {
+            return Err(format!(
+                "a Kemps is the four cards of one rank in a hand of four, so every rank of a Kemps deck has four cards: {}",
+                odd.join(", ")
+            ));
         }
         Ok(dealt(deck, seed))
     }
