@@ -148,9 +148,10 @@ impl Record {
             .ok_or_else(|| format!("run `{}` is not a run (from 1)", cols[2]))?;
         let turns = usize::try_from(num("moves", cols[6])?)
             .map_err(|_| format!("moves `{}` too many", cols[6]))?;
+        // An empty column: a row of an older file, rewritten uncounted.
         let rules = match cols.get(7) {
-            Some(col) => Some(read_rules(col, strategies.len())?),
-            None => None,
+            Some(col) if !col.is_empty() => Some(read_rules(col, strategies.len())?),
+            _ => None,
         };
         Ok(Record {
             index: num("index", cols[0])?,
