@@ -20,6 +20,7 @@
 //!   new hand of four (private draws); when the stock and discard pile
 //!   cannot give four cards, the game is over.
 
+use std::cell::Cell;
 use std::rc::Rc;
 
 use rand::seq::SliceRandom;
@@ -470,8 +471,7 @@ impl Turn<'_> {
                 ));
                 break;
             }
-            let em = face_up(self.table, on_table, "new table");
-            self.deal_top(out, &em)?;
+            self.turn_up(out, on_table)?;
         }
         out.notes.push("a new table".into());
         Ok(())
@@ -514,6 +514,29 @@ impl Turn<'_> {
             .first()
             .ok_or_else(|| Refusal::new("empty-stock", "the stock is empty"))?;
         out.model = out.model.apply(em, Some(top))?;
+        out.state.stock_order.remove(0);
+        out.state.fixed = out.state.fixed.saturating_sub(1);
+        Ok(())
+    }
+
+    /// The stock's top card turned face up onto `to`. Everyone tells the
+    /// cards apart, so the model after the per-kind event model
+    /// ([`face_up`]) with the top card's event is the model after that
+    /// event alone: the worlds reachable from the actual one are those
+    /// where the top card was in the stock, with it moved. That one event
+    /// is applied ([`face_up_card`]) instead of one event per kind of the
+    /// deck; [`with_general_face_up`] applies the whole model.
+    fn turn_up(&self, out: &mut Outcome, to: Loc) -> Result<(), Refusal> {
+        if GENERAL_FACE_UP.with(Cell::get) {
+            return self.deal_top(out, &face_up(self.table, to, "new table"));
+        }
+        let top = *out
+            .state
+            .stock_order
+            .first()
+            .ok_or_else(|| Refusal::new("empty-stock", "the stock is empty"))?;
+        let em = face_up_card(self.table, to, top, "new table");
+        out.model = out.model.apply(&em, Some(0))?;
         out.state.stock_order.remove(0);
         out.state.fixed = out.state.fixed.saturating_sub(1);
         Ok(())
@@ -580,6 +603,41 @@ fn face_up(table: &Table, to: Loc, name: &str) -> EventModel {
         })
         .collect();
     EventModel::public(name, table.players.len(), events)
+}
+
+/// The one event of [`face_up`] that happens: the top card, of kind
+/// `kind`, turned face up onto `to` (in public, so its precondition, the
+/// card in the stock, becomes common knowledge).
+fn face_up_card(table: &Table, to: Loc, kind: Kind, name: &str) -> EventModel {
+    let stock = table.stock();
+    let event = Event {
+        name: table.deck.kinds[kind].name.clone(),
+        pre: Formula::holds(stock, kind),
+        post: vec![Post::Move {
+            kind,
+            from: stock,
+            to,
+            n: 1,
+        }],
+    };
+    EventModel::public(name, table.players.len(), vec![event])
+}
+
+thread_local! {
+    /// Whether a new table's cards are turned up by the whole per-kind
+    /// event model ([`with_general_face_up`]).
+    static GENERAL_FACE_UP: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f` with every card of a new table turned up by the whole per-kind
+/// event model (one event per kind of the deck, the top card's the actual
+/// one) instead of the top card's event alone, on this thread: the general
+/// update the fast one is checked against (the same moves and outcomes).
+pub fn with_general_face_up<T>(f: impl FnOnce() -> T) -> T {
+    let before = GENERAL_FACE_UP.with(|g| g.replace(true));
+    let out = f();
+    GENERAL_FACE_UP.with(|g| g.set(before));
+    out
 }
 
 /// Kemps (`game kemps`).
@@ -679,8 +737,10 @@ fn dealt(deck: Deck, seed: u64) -> Deal {
 impl Referee for Kemps {
     /// The report's start with the user's deck: four cards to each of the
     /// three players, six face up on the table, the rest the stock. A deck
-    /// too small for that, a hand of another size, or a deck in which no
-    /// rank has four cards (no Kemps can be made) is refused.
+    /// too small for that, a hand of another size, or a deck with a rank
+    /// of other than four cards (a Kemps holds every card of its rank:
+    /// with more it cannot be made, with fewer a hand would hold one
+    /// without four of a kind) is refused.
     fn deal_custom(&self, seed: u64, deck: Deck, hand: usize) -> Result<Deal, String> {
         if hand != HAND as usize {
             return Err(format!(
@@ -694,13 +754,18 @@ impl Referee for Kemps {
                 deck.total()
             ));
         }
-        let ranks = deck.ranks();
         let copies = |kinds: &[Kind]| kinds.iter().map(|&k| deck.kinds[k].copies).sum::<u32>();
-        if !ranks.iter().any(|(_, kinds)| copies(kinds) >= 4) {
-            return Err(
-                "Kemps is won with four cards of one rank, and no rank of this deck has four cards"
-                    .to_string(),
-            );
+        let odd: Vec<String> = deck
+            .ranks()
+            .iter()
+            .filter(|(_, kinds)| copies(kinds) != HAND)
+            .map(|(rank, kinds)| format!("{rank} has {}", copies(kinds)))
+            .collect();
+        if !odd.is_empty() {
+            return Err(format!(
+                "a Kemps is the four cards of one rank in a hand of four, so every rank of a Kemps deck has four cards: {}",
+                odd.join(", ")
+            ));
         }
         Ok(dealt(deck, seed))
     }

@@ -188,6 +188,14 @@ pub trait Agent {
     fn psychic(&self) -> bool {
         false
     }
+
+    /// How many of its moves each of its rules chose, by rule name (a
+    /// strategy's agent; a move that was the only legal one, or chosen
+    /// at random because no rule applied, is no rule's); `None` for an
+    /// agent without rules.
+    fn rules_fired(&self) -> Option<std::collections::BTreeMap<String, u64>> {
+        None
+    }
 }
 
 /// Chooses uniformly among the legal moves; knows nothing, asks nothing.

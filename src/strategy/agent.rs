@@ -1,6 +1,7 @@
 //! A strategy as a [`play`](crate::play) agent: the thin adapter that lets
 //! `dealer play GAME --agents first-order,random` seat a strategy.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use rand_chacha::ChaCha8Rng;
@@ -22,6 +23,8 @@ pub struct StrategyAgent {
     /// The moves chosen so far by a rule whose guard is about knowledge
     /// ([`super::Decision::knowing`]).
     knowing: usize,
+    /// How many moves each rule chose so far, by rule name.
+    fired: BTreeMap<String, u64>,
 }
 
 impl StrategyAgent {
@@ -32,6 +35,7 @@ impl StrategyAgent {
             seated: None,
             notes: None,
             knowing: 0,
+            fired: BTreeMap::new(),
         }
     }
 
@@ -98,6 +102,10 @@ impl Agent for StrategyAgent {
         self.strategy.psychic()
     }
 
+    fn rules_fired(&self) -> Option<BTreeMap<String, u64>> {
+        Some(self.fired.clone())
+    }
+
     fn choose(&mut self, view: &View<'_>, rng: &mut ChaCha8Rng) -> Result<usize, Diagnostic> {
         let mut session = view.session().clone();
         self.choose_asking(view, &mut session, rng)
@@ -121,6 +129,9 @@ impl StrategyAgent {
         let seated = self.seated.as_ref().expect("seated above");
         let decision = seated.choose(oracle, view.legal(), rng)?;
         self.knowing += usize::from(decision.knowing);
+        if let Some(rule) = decision.rule {
+            *self.fired.entry(rule).or_default() += 1;
+        }
         Ok(decision.index)
     }
 

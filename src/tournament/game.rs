@@ -3,9 +3,11 @@
 
 pub use crate::play::GameOutcome;
 
+use std::collections::BTreeMap;
+
 use crate::cards::{Deal as CardDeal, Deck, Referee, Size};
 use crate::interp::Options;
-use crate::play::Match;
+use crate::play::{Match, Seat};
 use crate::strategy::agent::StrategyAgent;
 use crate::strategy::Strategy;
 
@@ -82,6 +84,19 @@ pub fn play_game(
     options: impl Into<Options>,
     max_moves: impl Into<Option<usize>>,
 ) -> Result<GameOutcome, String> {
+    play_game_counted(game, deal, seed, seats, options, max_moves).map(|(outcome, _)| outcome)
+}
+
+/// [`play_game`], with how many moves each rule of each seat's strategy
+/// chose (seat by seat, by rule name: Kemps' `block` among them).
+pub fn play_game_counted(
+    game: &str,
+    deal: &Deal,
+    seed: u64,
+    seats: &[&Strategy],
+    options: impl Into<Options>,
+    max_moves: impl Into<Option<usize>>,
+) -> Result<(GameOutcome, Vec<BTreeMap<String, u64>>), String> {
     let mut m = dealt(game, deal, seed, options)?;
     let agents = seats
         .iter()
@@ -91,5 +106,13 @@ pub fn play_game(
     m.set_move_cap(max_moves.into());
     m.play_agents()
         .map_err(|d| format!("game {seed}: {}", d.message))?;
-    Ok(m.outcome())
+    let fired = m
+        .seats()
+        .iter()
+        .map(|seat| match seat {
+            Seat::Agent { agent, .. } => agent.rules_fired().unwrap_or_default(),
+            Seat::Person => BTreeMap::new(),
+        })
+        .collect();
+    Ok((m.outcome(), fired))
 }

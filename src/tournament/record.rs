@@ -1,8 +1,12 @@
 //! One CSV row per game, read back to resume or merge.
 //!
-//! Columns: `index,seed,run,strategies,scores,winners,turns`; the lists are
-//! separated by `;` and given seat by seat (`winners` are seat numbers
-//! from 1).
+//! Columns: `index,seed,run,strategies,scores,winners,turns,rules`; the
+//! lists are separated by `;` and given seat by seat (`winners` are seat
+//! numbers from 1); `rules` says how many moves each rule of the seat's
+//! strategy chose (`block:2 collect:5 wait:31`, rules that chose none left
+//! out). A file written before `rules` was recorded (its header without
+//! it) is read as it is, its games without counts, and rewritten with the
+//! column when a run resumes it.
 
 use std::collections::BTreeMap;
 use std::fs::OpenOptions;
@@ -10,7 +14,13 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 /// The CSV header.
-pub const HEADER: &str = "index,seed,run,strategies,scores,winners,turns";
+pub const HEADER: &str = "index,seed,run,strategies,scores,winners,turns,rules";
+
+/// The header of a file written before the `rules` column.
+pub const HEADER_WITHOUT_RULES: &str = "index,seed,run,strategies,scores,winners,turns";
+
+/// How many moves each rule chose, by rule name.
+pub type Fired = BTreeMap<String, u64>;
 
 /// One played game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,14 +42,32 @@ pub struct Record {
     /// Whether the game ended at its limit rather than by its rules (not a
     /// column of the CSV: `false` for a record read back).
     pub capped: bool,
+    /// Seat by seat, how many moves each rule of its strategy chose
+    /// (`None`: not counted, a row of a file written before the column).
+    pub rules: Option<Vec<Fired>>,
 }
 
 impl Record {
     /// The record as a CSV line (no newline).
     pub fn to_csv(&self) -> String {
         let join = |v: Vec<String>| v.join(";");
+        let rules = self.rules.as_ref().map_or_else(String::new, |seats| {
+            join(
+                seats
+                    .iter()
+                    .map(|fired| {
+                        fired
+                            .iter()
+                            .filter(|(_, &n)| n > 0)
+                            .map(|(rule, n)| format!("{rule}:{n}"))
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    })
+                    .collect(),
+            )
+        });
         format!(
-            "{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{rules}",
             self.index,
             self.seed,
             self.run,
@@ -54,10 +82,17 @@ impl Record {
     /// scores as strategies, winners among the seats, each once); whether
     /// it belongs to an experiment is [`super::manifest::Manifest::check`]'s.
     pub fn from_csv(line: &str) -> Result<Record, String> {
+        Record::from_csv_in(line, HEADER)
+    }
+
+    /// [`Record::from_csv`] for a file whose header is `header` ([`HEADER`]
+    /// or the older [`HEADER_WITHOUT_RULES`]).
+    pub fn from_csv_in(line: &str, header: &str) -> Result<Record, String> {
         let cols: Vec<&str> = line.split(',').collect();
-        if cols.len() != 7 {
+        let wanted = header.split(',').count();
+        if cols.len() != wanted {
             return Err(format!(
-                "expected 7 columns ({HEADER}), found {}",
+                "expected {wanted} columns ({header}), found {}",
                 cols.len()
             ));
         }
@@ -113,6 +148,11 @@ impl Record {
             .ok_or_else(|| format!("run `{}` is not a run (from 1)", cols[2]))?;
         let turns = usize::try_from(num("moves", cols[6])?)
             .map_err(|_| format!("moves `{}` too many", cols[6]))?;
+        // An empty column: a row of an older file, rewritten uncounted.
+        let rules = match cols.get(7) {
+            Some(col) if !col.is_empty() => Some(read_rules(col, strategies.len())?),
+            _ => None,
+        };
         Ok(Record {
             index: num("index", cols[0])?,
             seed: num("seed", cols[1])?,
@@ -122,8 +162,42 @@ impl Record {
             winners,
             turns,
             capped: false,
+            rules,
         })
     }
+}
+
+/// The `rules` column: for each of `seats` seats, `rule:count` pairs
+/// separated by spaces (an empty seat: no rule chose a move).
+fn read_rules(col: &str, seats: usize) -> Result<Vec<Fired>, String> {
+    let parts: Vec<&str> = col.split(';').collect();
+    if parts.len() != seats {
+        return Err(format!(
+            "rules `{col}` give {} seats for {seats} strategies",
+            parts.len()
+        ));
+    }
+    parts
+        .iter()
+        .map(|part| {
+            let mut fired = Fired::new();
+            for pair in part.split_whitespace() {
+                let parsed = pair
+                    .split_once(':')
+                    .and_then(|(rule, n)| Some((rule, n.parse::<u64>().ok()?)))
+                    .filter(|(rule, _)| !rule.is_empty());
+                let Some((rule, n)) = parsed else {
+                    return Err(format!(
+                        "rules `{pair}` is not a rule and a count (`block:2`)"
+                    ));
+                };
+                if fired.insert(rule.to_string(), n).is_some() {
+                    return Err(format!("rule `{rule}` counted twice in one seat"));
+                }
+            }
+            Ok(fired)
+        })
+        .collect()
 }
 
 /// The rows of a tournament CSV, read back.
@@ -137,6 +211,9 @@ pub struct Rows {
     /// record is written with its newline at once). Its number and the
     /// byte where it starts.
     pub cut: Option<(usize, u64)>,
+    /// The file was written before the `rules` column
+    /// ([`HEADER_WITHOUT_RULES`]).
+    pub without_rules: bool,
 }
 
 /// Reads a tournament CSV's text (`name` for the errors, which say
@@ -159,7 +236,9 @@ pub fn parse_csv(name: &str, bytes: &[u8]) -> Result<Rows, String> {
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         let line = std::str::from_utf8(line).map_err(|_| at("not UTF-8 text".into()))?;
         if n == 0 {
-            if line != HEADER {
+            if line == HEADER_WITHOUT_RULES {
+                rows.without_rules = true;
+            } else if line != HEADER {
                 return Err(at(format!(
                     "not a tournament CSV: the first line should be `{HEADER}`"
                 )));
@@ -169,7 +248,12 @@ pub fn parse_csv(name: &str, bytes: &[u8]) -> Result<Rows, String> {
         if line.trim().is_empty() {
             continue;
         }
-        let record = Record::from_csv(line).map_err(at)?;
+        let header = if rows.without_rules {
+            HEADER_WITHOUT_RULES
+        } else {
+            HEADER
+        };
+        let record = Record::from_csv_in(line, header).map_err(at)?;
         if let Some(old) = rows.records.get(&record.index) {
             if *old != record {
                 return Err(at(format!(
@@ -246,8 +330,13 @@ impl CsvFile {
     }
 
     /// Makes the file ready for new rows: a line cut short is removed (its
-    /// game is played again), and a new file gets its header.
+    /// game is played again), a new file gets its header, and a file
+    /// written before the `rules` column is rewritten with it (its old
+    /// rows without counts).
     pub fn prepare(&mut self, rows: &Rows) -> Result<(), String> {
+        if rows.without_rules {
+            return self.replace(rows.records.values());
+        }
         let err = |e: std::io::Error| format!("cannot write {}: {e}", self.path.display());
         if let Some((_, start)) = rows.cut {
             self.file.set_len(start).map_err(err)?;
@@ -296,43 +385,67 @@ mod tests {
             winners: vec![1],
             turns: 40,
             capped: false,
+            rules: Some(vec![
+                Fired::new(),
+                [("block".to_string(), 2), ("wait".to_string(), 9)].into(),
+            ]),
         };
+        assert_eq!(r.to_csv(), "7,99,2,random;greedy,1;3,2,40,;block:2 wait:9");
         assert_eq!(Record::from_csv(&r.to_csv()).unwrap(), r);
         assert!(Record::from_csv("1,2,3").is_err());
+        // A row of a file written before the rules were counted.
+        let old = Record::from_csv_in("7,99,2,random;greedy,1;3,2,40", HEADER_WITHOUT_RULES);
+        assert_eq!(
+            old.unwrap(),
+            Record {
+                rules: None,
+                ..r.clone()
+            }
+        );
+        for (rules, why) in [
+            ("block:2", "1 seats for 2"),
+            (";block", "not a rule and a count"),
+            (";block:x", "not a rule and a count"),
+            (";block:1 block:2", "counted twice"),
+        ] {
+            let e =
+                Record::from_csv(&format!("7,99,2,random;greedy,1;3,2,40,{rules}")).unwrap_err();
+            assert!(e.contains(why), "{rules}: {e}");
+        }
     }
 
     #[test]
     fn rows_that_cannot_be_a_game_are_refused_with_their_line() {
         let bad = [
-            ("1,2,1,a;b,1;2,7,3", "winner `7` is not a seat"),
-            ("1,2,1,a;b,1;2;3;4,1,3", "4 scores for 2 strategies"),
+            ("1,2,1,a;b,1;2,7,3,;", "winner `7` is not a seat"),
+            ("1,2,1,a;b,1;2;3;4,1,3,;", "4 scores for 2 strategies"),
             (
-                "99999999999999999999,2,1,a;b,1;2,1,3",
+                "99999999999999999999,2,1,a;b,1;2,1,3,;",
                 "index `99999999999999999999`",
             ),
-            ("1,2,0,a;b,1;2,1,3", "run `0`"),
-            ("1,2,1,a;b,1;2,1;1,3", "winner 1 given twice"),
-            ("1,2,1,,,,3", "no strategies"),
+            ("1,2,0,a;b,1;2,1,3,;", "run `0`"),
+            ("1,2,1,a;b,1;2,1;1,3,;", "winner 1 given twice"),
+            ("1,2,1,,,,3,", "no strategies"),
         ];
         for (row, why) in bad {
-            let text = format!("{HEADER}\n0,5,1,a;b,3;1,1,9\n{row}\n");
+            let text = format!("{HEADER}\n0,5,1,a;b,3;1,1,9,;\n{row}\n");
             let e = parse_csv("g.csv", text.as_bytes()).unwrap_err();
             assert!(e.starts_with("g.csv:3: ") && e.contains(why), "{row}: {e}");
         }
         let e = parse_csv("g.csv", b"index,seed\n").unwrap_err();
         assert!(e.starts_with("g.csv:1: not a tournament CSV"), "{e}");
         // The same game twice: the same row is one game, another is refused.
-        let row = "0,5,1,a;b,3;1,1,9";
+        let row = "0,5,1,a;b,3;1,1,9,;";
         let twice = format!("{HEADER}\n{row}\n{row}\n");
         assert_eq!(
             parse_csv("g.csv", twice.as_bytes()).unwrap().records.len(),
             1
         );
-        let unlike = format!("{HEADER}\n{row}\n0,5,1,a;b,3;2,2,9\n");
+        let unlike = format!("{HEADER}\n{row}\n0,5,1,a;b,3;2,2,9,;\n");
         let e = parse_csv("g.csv", unlike.as_bytes()).unwrap_err();
         assert_eq!(e, "g.csv:3: game 0 again, unlike line 2");
         // A last line without its newline was cut short.
-        let cut = format!("{HEADER}\n{row}\n1,5,1,a;b,3;1,1,9");
+        let cut = format!("{HEADER}\n{row}\n1,5,1,a;b,3;1,1,9,;");
         let rows = parse_csv("g.csv", cut.as_bytes()).unwrap();
         assert_eq!(
             (rows.records.len(), rows.cut),

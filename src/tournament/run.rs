@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use crate::interp::Options;
 use crate::strategy::Strategy;
 
-use super::game::{play_game, Deal};
+use super::game::{play_game_counted, Deal};
 use super::record::{CsvFile, Record};
 
 /// What to play.
@@ -276,7 +276,7 @@ pub fn run(
 pub fn play_one(plan: &Plan, runs: &[Vec<usize>], index: u64) -> Result<Record, String> {
     let (run, seed, seats) = plan.game(index, runs);
     let strategies: Vec<&Strategy> = seats.iter().map(|&s| &plan.strategies[s]).collect();
-    let outcome = play_game(
+    let (outcome, fired) = play_game_counted(
         &plan.game,
         &plan.deal,
         seed,
@@ -293,6 +293,7 @@ pub fn play_one(plan: &Plan, runs: &[Vec<usize>], index: u64) -> Result<Record, 
         winners: outcome.winners,
         turns: outcome.turns,
         capped: outcome.capped,
+        rules: Some(fired),
     })
 }
 

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::record::Record;
+use super::record::{Fired, Record};
 
 /// One strategy's results in one run (or over all runs).
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
@@ -24,14 +24,37 @@ pub struct Cell {
     pub win_ci: (f64, f64),
     /// 95% interval of its mean score.
     pub score_ci: (f64, f64),
+    /// Games whose rules were counted (a row of an older file has no
+    /// counts).
+    pub counted: u64,
+    /// Each rule of the strategy that chose a move: how many moves it
+    /// chose, in how many of the counted games.
+    pub rules: BTreeMap<String, Fires>,
     #[serde(skip)]
     sum: f64,
     #[serde(skip)]
     sum_sq: f64,
 }
 
+/// How often a rule chose a move.
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct Fires {
+    /// The moves it chose.
+    pub moves: u64,
+    /// The games in which it chose at least one.
+    pub games: u64,
+}
+
 impl Cell {
-    fn add(&mut self, score: i64, won: bool, tied: bool) {
+    fn add(&mut self, score: i64, won: bool, tied: bool, fired: Option<&Fired>) {
+        if let Some(fired) = fired {
+            self.counted += 1;
+            for (rule, &n) in fired.iter().filter(|(_, &n)| n > 0) {
+                let fires = self.rules.entry(rule.clone()).or_default();
+                fires.moves += n;
+                fires.games += 1;
+            }
+        }
         self.games += 1;
         self.wins += u64::from(won);
         self.ties += u64::from(tied);
@@ -93,16 +116,17 @@ pub fn summarise(game: &str, strategies: &[String], records: &[&Record]) -> Summ
         for (seat, name) in r.strategies.iter().enumerate() {
             let best = r.winners.contains(&seat);
             let (won, tied) = (best && sole, best && !sole);
+            let fired = r.rules.as_ref().and_then(|seats| seats.get(seat));
             let cell = runs
                 .entry(r.run)
                 .or_default()
                 .entry(name.clone())
                 .or_default();
-            cell.add(r.scores[seat], won, tied);
+            cell.add(r.scores[seat], won, tied, fired);
             total
                 .entry(name.clone())
                 .or_default()
-                .add(r.scores[seat], won, tied);
+                .add(r.scores[seat], won, tied, fired);
         }
     }
     runs.values_mut()
@@ -179,6 +203,44 @@ impl Summary {
             self.games, self.mean_turns
         ));
         out.push_str(&self.separation());
+        out.push_str(&self.rules_table());
+        out
+    }
+
+    /// How often each strategy's rules chose its moves, over every run:
+    /// a line per strategy, each rule with its moves per game and the
+    /// games in which it chose one (Kemps: how often `block` fires).
+    pub fn rules_table(&self) -> String {
+        let mut out = String::new();
+        for name in &self.strategies {
+            let Some(t) = self.total.get(name).filter(|t| t.counted > 0) else {
+                continue;
+            };
+            if out.is_empty() {
+                out.push_str(
+                    "moves chosen by each rule, per game (in how many games it chose one):
+",
+                );
+            }
+            let rules: Vec<String> = t
+                .rules
+                .iter()
+                .map(|(rule, f)| {
+                    format!(
+                        "{rule} {:.2} ({} of {})",
+                        f.moves as f64 / t.counted as f64,
+                        f.games,
+                        t.counted
+                    )
+                })
+                .collect();
+            let rules = if rules.is_empty() {
+                "no rule chose a move".to_string()
+            } else {
+                rules.join(", ")
+            };
+            out.push_str(&format!("  {name}: {rules}\n"));
+        }
         out
     }
 

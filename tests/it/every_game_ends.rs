@@ -227,5 +227,14 @@ fn kemps_plays_a_52_card_deck_and_refuses_decks_that_make_no_table() {
         "{e}"
     );
     let e = refused("deck 2*3 3*3 4*3 5*3 6*3 7*3", 4);
-    assert!(e.contains("no rank of this deck has four"), "{e}");
+    assert!(
+        e.contains("every rank of a Kemps deck has four cards: 2 has 3, 3 has 3"),
+        "{e}"
+    );
+    // A rank of one card would make a hand holding it a Kemps; a rank of
+    // eight could never be one.
+    let e = refused("deck 2*4 3*4 4*4 5*4 6*4 A*1", 4);
+    assert!(e.ends_with("four cards: A has 1"), "{e}");
+    let e = refused("deck 2*8 3*4 4*4 5*4 6*4", 4);
+    assert!(e.ends_with("four cards: 2 has 8"), "{e}");
 }

@@ -41,6 +41,7 @@ mod figures_slides;
 mod games;
 mod gofish_second_order_code;
 mod json;
+mod kemps_at_size;
 mod konigrufen_cabo;
 mod naive_ratio;
 mod parser;

@@ -72,9 +72,26 @@ fn results_do_not_depend_on_threads_shards_or_interruptions() {
     std::fs::write(&csv, format!("{}\n3,12", kept.join("\n"))).unwrap();
     tournament(&one, &[], "2");
     let mut resumed = rows(&csv);
-    resumed.retain(|r| r.split(',').count() == 7);
+    resumed.retain(|r| r.split(',').count() == 8);
     resumed.dedup();
     assert_eq!(resumed, whole);
+
+    // A file written before the rules were counted: resumed, it is
+    // rewritten with the `rules` column, its old games left uncounted and
+    // the missing ones played and counted.
+    let old: Vec<String> = whole
+        .iter()
+        .map(|r| r.rsplit_once(',').unwrap().0.to_string())
+        .collect();
+    let header = "index,seed,run,strategies,scores,winners,turns";
+    std::fs::write(&csv, format!("{header}\n{}\n", old[..6].join("\n"))).unwrap();
+    tournament(&one, &[], "1");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(text.starts_with(&format!("{header},rules\n")), "{text}");
+    let mut expected: Vec<String> = old[..6].iter().map(|r| format!("{r},")).collect();
+    expected.extend(whole[6..].iter().cloned());
+    expected.sort();
+    assert_eq!(rows(&csv), expected);
 }
 
 #[test]
