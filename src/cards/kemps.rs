@@ -589,28 +589,17 @@ fn move_all(table: &Table, from: Loc, to: Loc, name: &str) -> EventModel {
 /// The top card of the stock is turned face up onto `to`: event `k` is a card
 /// of kind `k`, and everyone tells the events apart.
 fn face_up(table: &Table, to: Loc, name: &str) -> EventModel {
-    let stock = table.stock();
     let events = (0..table.deck.kinds.len())
-        .map(|kind| Event {
-            name: table.deck.kinds[kind].name.clone(),
-            pre: Formula::holds(stock, kind),
-            post: vec![Post::Move {
-                kind,
-                from: stock,
-                to,
-                n: 1,
-            }],
-        })
+        .map(|kind| face_up_event(table, to, kind))
         .collect();
     EventModel::public(name, table.players.len(), events)
 }
 
-/// The one event of [`face_up`] that happens: the top card, of kind
-/// `kind`, turned face up onto `to` (in public, so its precondition, the
-/// card in the stock, becomes common knowledge).
-fn face_up_card(table: &Table, to: Loc, kind: Kind, name: &str) -> EventModel {
+/// A card of kind `kind` moved from the stock onto `to`, where it was in
+/// the stock.
+fn face_up_event(table: &Table, to: Loc, kind: Kind) -> Event {
     let stock = table.stock();
-    let event = Event {
+    Event {
         name: table.deck.kinds[kind].name.clone(),
         pre: Formula::holds(stock, kind),
         post: vec![Post::Move {
@@ -619,7 +608,14 @@ fn face_up_card(table: &Table, to: Loc, kind: Kind, name: &str) -> EventModel {
             to,
             n: 1,
         }],
-    };
+    }
+}
+
+/// The one event of [`face_up`] that happens: the top card, of kind
+/// `kind`, turned face up onto `to` (in public, so its precondition, the
+/// card in the stock, becomes common knowledge).
+fn face_up_card(table: &Table, to: Loc, kind: Kind, name: &str) -> EventModel {
+    let event = face_up_event(table, to, kind);
     EventModel::public(name, table.players.len(), vec![event])
 }
 
