@@ -396,29 +396,12 @@ fn strategy_quant(ctx: &Ctx, pair: Pair<'_, Rule>, depth: usize) -> Result<Formu
         e.help = Some("a scenario writes `all x in 0..3: φ` and `any x in players: φ`".into());
         return Err(e);
     }
-    let mut all = true;
-    let (mut var, mut domain, mut body) = (None, None, None);
-    for part in pair.into_inner() {
-        match part.as_rule() {
-            Rule::quant_any => all = false,
-            Rule::ident => var = Some(ctx.name(&part)),
-            Rule::s_domain => {
-                domain = Some(quant_domain(
-                    ctx,
-                    part,
-                    "a range, `players`, `others` or `ranks`",
-                )?)
-            }
-            Rule::formula => body = Some(level(ctx, part, depth)?),
-            _ => {}
-        }
-    }
-    Ok(FormulaKind::Quant {
-        all,
-        var: Box::new(var.ok_or_else(|| ctx.missing("a name"))?),
-        domain: Box::new(domain.ok_or_else(|| ctx.missing("a domain"))?),
-        body: Box::new(body.ok_or_else(|| ctx.missing("a formula"))?),
-    })
+    let body = pair
+        .clone()
+        .into_inner()
+        .find(|p| p.as_rule() == Rule::formula);
+    let body = level(ctx, ctx.first(body, "a formula")?, depth)?;
+    quant(ctx, pair, Box::new(body))
 }
 
 /// A quantifier's domain: a range, `players`, `cards`, a list of cards, or
@@ -539,7 +522,8 @@ fn after(ctx: &Ctx, op: Pair<'_, Rule>, body: Box<Formula>) -> Result<FormulaKin
 
 const AN_OPERATOR_AFTER: &str = "expected an operator such as & or ->";
 
-/// `all x in 0..6:` and `any a in players:` applied to a formula.
+/// `all x in 0..6:` and `any a in players:` applied to a formula (a
+/// strategy's `all(x in ranks: φ)` too, its body read by the caller).
 fn quant(ctx: &Ctx, op: Pair<'_, Rule>, body: Box<Formula>) -> Result<FormulaKind> {
     let mut all = true;
     let (mut var, mut domain) = (None, None);
@@ -552,6 +536,13 @@ fn quant(ctx: &Ctx, op: Pair<'_, Rule>, body: Box<Formula>) -> Result<FormulaKin
                     ctx,
                     part,
                     "a range, `players`, `cards` or a list",
+                )?)
+            }
+            Rule::s_domain => {
+                domain = Some(quant_domain(
+                    ctx,
+                    part,
+                    "a range, `players`, `others` or `ranks`",
                 )?)
             }
             _ => {}
