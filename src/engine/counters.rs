@@ -20,6 +20,12 @@ pub(crate) enum Counter {
     /// A private draw from the stock made on the factors
     /// (`symbolic::factors::private_draw`).
     PrivateDraw,
+    /// A card turned up from the derived stock on the factors
+    /// (`symbolic::factors::public_move`).
+    TurnUp,
+    /// All the cards of a location everyone knows moved on the factors
+    /// (`symbolic::factors::public_move`).
+    MoveAll,
     /// A question answered by a projection of a considered set left
     /// unbuilt (`symbolic::local`).
     Unbuilt,

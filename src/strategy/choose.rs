@@ -2,6 +2,7 @@
 //! guard and score asked of an [`Oracle`] (the engine), with a trace of
 //! what held and what failed.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use rand::RngExt;
@@ -46,7 +47,21 @@ pub struct Seated {
     notes: Option<knowledge::Notes>,
     /// The deck's ranks, a list for the domain `ranks`.
     ranks: String,
+    /// The rules' formulas made so far ([`Asker::instance`]).
+    instances: RefCell<Instances>,
 }
+
+/// A rule's guard (`(rule, 0)`) or its `j`th score term (`(rule, j + 1)`).
+type Slot = (usize, usize);
+
+/// Each formula a seat's rules were instantiated to, by its slot and the
+/// move's bindings: a seat's table, player and templates never change, so
+/// neither does the formula (its answer is asked anew every time).
+type Instances = HashMap<(Slot, Bindings), Formula>;
+
+/// The most formulas a seat keeps; the cache starts afresh beyond (a
+/// Kemps seat at 52 cards makes a few hundred).
+const MAX_INSTANCES: usize = 4096;
 
 #[derive(Clone, Debug)]
 struct SeatedRule {
@@ -116,6 +131,7 @@ impl Seated {
             rules,
             notes: None,
             ranks: Facts(&table.deck).ranks().join(","),
+            instances: RefCell::default(),
         })
     }
 
@@ -284,14 +300,14 @@ impl Seated {
             referee,
         };
         let mut trace = Vec::new();
-        for (rule, seated) in self.strategy.rules.iter().zip(&self.rules) {
+        for (r, (rule, seated)) in self.strategy.rules.iter().zip(&self.rules).enumerate() {
             let skipped = rule
                 .chance
                 .is_some_and(|(n, d)| rng.random_range(0..d) >= n);
             let tried = if skipped {
                 Vec::new()
             } else {
-                asker.try_rule(rule, seated, legal)?
+                asker.try_rule(r, rule, seated, legal)?
             };
             trace.push(RuleTrace {
                 rule: rule.name.clone(),
@@ -350,8 +366,29 @@ impl Asker<'_> {
         Ok(v)
     }
 
-    /// A rule's formula with the move's variables, `me` and `others` bound.
+    /// A rule's formula with the move's variables, `me` and `others`
+    /// bound, made once per seat and bindings ([`Instances`]).
     fn instance(
+        &self,
+        slot: Slot,
+        template: &Template,
+        bindings: &Bindings,
+        rule: &Rule,
+    ) -> Result<Formula, Diagnostic> {
+        let key = (slot, bindings.clone());
+        if let Some(f) = self.seat.instances.borrow().get(&key) {
+            return Ok(f.clone());
+        }
+        let f = self.make_instance(template, bindings, rule)?;
+        let mut cache = self.seat.instances.borrow_mut();
+        if cache.len() >= MAX_INSTANCES {
+            cache.clear();
+        }
+        cache.insert(key, f.clone());
+        Ok(f)
+    }
+
+    fn make_instance(
         &self,
         template: &Template,
         bindings: &Bindings,
@@ -384,6 +421,7 @@ impl Asker<'_> {
 
     fn try_rule(
         &mut self,
+        r: usize,
         rule: &Rule,
         seated: &SeatedRule,
         legal: &[Legal],
@@ -397,7 +435,7 @@ impl Asker<'_> {
             knowledge::note(self.seat.notes.as_ref(), rule, knowledge::Decided::Asked);
             let guard = match &seated.guard {
                 Some(g) => {
-                    let g = self.instance(g, &bindings, rule)?;
+                    let g = self.instance((r, 0), g, &bindings, rule)?;
                     self.vet(rule, &g, "guard")?;
                     Some(g)
                 }
@@ -408,7 +446,7 @@ impl Asker<'_> {
                 None => true,
             };
             let score = if held && !seated.score.is_empty() {
-                Some(self.score(rule, seated, &bindings)?)
+                Some(self.score(r, rule, seated, &bindings)?)
             } else {
                 None
             };
@@ -429,23 +467,25 @@ impl Asker<'_> {
 
     fn score(
         &mut self,
+        r: usize,
         rule: &Rule,
         seated: &SeatedRule,
         bindings: &Bindings,
     ) -> Result<i64, Diagnostic> {
         let mut total = 0;
-        for term in &seated.score {
+        for (j, term) in seated.score.iter().enumerate() {
+            let slot = (r, j + 1);
             total += match term {
                 SeatedTerm::Const(n) => *n,
                 SeatedTerm::Holds(formula, sign) => {
-                    let f = self.instance(formula, bindings, rule)?;
+                    let f = self.instance(slot, formula, bindings, rule)?;
                     self.vet(rule, &f, "score")?;
                     sign * i64::from(self.ask(&f)?)
                 }
                 SeatedTerm::Known(atom, sign) => {
                     // `K_me ATOM >= n`: the player's knowledge by its form.
                     knowledge::note(self.seat.notes.as_ref(), rule, knowledge::Decided::BySyntax);
-                    sign * self.known(atom, bindings, rule)?
+                    sign * self.known(slot, atom, bindings, rule)?
                 }
                 SeatedTerm::Card(what, var, sign) => {
                     sign * self.card_value(*what, var, bindings)?
@@ -540,11 +580,12 @@ impl Asker<'_> {
     /// The largest n such that `K_me ATOM >= n` (at most the deck's size).
     fn known(
         &mut self,
+        slot: Slot,
         atom: &Template,
         bindings: &Bindings,
         rule: &Rule,
     ) -> Result<i64, Diagnostic> {
-        let atom = self.instance(atom, bindings, rule)?;
+        let atom = self.instance(slot, atom, bindings, rule)?;
         let FormulaKind::Named { name, card, .. } = &atom.kind else {
             unreachable!("a `known` atom is checked when the strategy is seated");
         };

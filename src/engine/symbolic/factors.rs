@@ -270,6 +270,24 @@ fn widened_deck(st: &State, state: &State, before: &Bdd, wider: &[usize]) -> Res
     Ok(acc)
 }
 
+/// The deck over the variables of `st` from the deck `before` over those
+/// of `was` (an update's states before and after): the deck before where
+/// no count got other variables, else rebuilt for the kinds whose counts
+/// did ([`widened_deck`]).
+fn deck_after(was: &State, st: &State, before: &Bdd) -> Res<Bdd> {
+    if was.derived != st.derived || was.facts.len() != st.facts.len() {
+        return deck(st);
+    }
+    let changed: Vec<usize> = (0..st.facts.len())
+        .filter(|&f| was.facts[f] != st.facts[f])
+        .collect();
+    if changed.is_empty() {
+        debug_assert!(*before == deck(st)?, "the deck before is the deck rebuilt");
+        return Ok(before.clone());
+    }
+    widened_deck(was, st, before, &changed)
+}
+
 /// The conservation of kind `k` alone: its copies outside the derived
 /// stock are at most its copies (exactly, without a derived stock).
 fn deck_of(st: &State, k: usize) -> Res<Bdd> {
@@ -350,6 +368,7 @@ pub(crate) fn of_deal(st: &State, spec: &DealSpec) -> Res<Factors> {
 /// Only if that fails is every location projected, so that what the
 /// result implies of a location through the deck joins its factor.
 pub(crate) fn rejoin(
+    was: &State,
     st: &State,
     result: &Bdd,
     old: &Factors,
@@ -358,7 +377,7 @@ pub(crate) fn rejoin(
     if !applies(st) {
         return Ok(None);
     }
-    let deck = deck(st)?;
+    let deck = deck_after(was, st, &old.deck)?;
     for all in [false, true] {
         let look = |l: usize| all || reach.moved.contains(&l) || reach.read.contains(&l);
         if let Some(parts) = project(st, result, &old.parts, &deck, &reach.moved, look)? {
@@ -490,11 +509,27 @@ struct Shift {
 /// where `pre_e = ∧_l pre_l` splits by location (verified by BDD
 /// equality). The deck is unchanged: a move between locations with
 /// variables keeps every kind's total, so
-/// `Deck[moved := before] = Deck[moved := after]`. Each condition is
-/// checked, and any doubt falls back to the general update:
+/// `Deck[moved := before] = Deck[moved := after]`.
+///
+/// A card **turned up from the derived stock** (Kemps' new table: `e`
+/// moves n cards of kind k from the stock to a location whose count of k
+/// is known, and `pre_e` is exactly "the stock holds n of k") is the
+/// same update with nothing to split: the stock has no variables, and
+/// `Deck_k` over the moved count says "the copies outside the stock,
+/// these n among them, are at most k's copies", which is
+/// `Deck_k[moved := before] ∧ pre_e`. So `θ' = Deck ∧ ∧_l F'_l` with
+/// `F'_l` as above and `pre_l` true: the precondition is absorbed by the
+/// deck (checked against the general update on random games in
+/// `tests.rs`).
+///
+/// Each condition is checked, and any doubt falls back to the general
+/// update:
 /// - every agent tells `e` apart from every other event;
 /// - `e` moves cards only between locations that are not the derived
-///   stock and no location keeps a count as a rest. A new count that
+///   stock (or is one move out of it, as above, whose precondition is
+///   checked by BDD equality; or moves all the cards of a location whose
+///   factor leaves one value, each kind's known count) and no location
+///   keeps a count as a rest. A new count that
 ///   does not fit its variables (a pile empty at the deal has none) gets
 ///   its kind's full width in new variables that every agent observes:
 ///   their value is the same in every state;
@@ -526,16 +561,47 @@ pub(crate) fn public_move(step: &Step) -> Res<Option<Made>> {
         return Ok(None);
     }
     let plain = |l: usize| l < meta.locs && st.derived != Some(l);
+    let posts = &em.events[e].post;
+    // A card turned up from the derived stock: (kind, how many).
+    let mut from_stock: Option<(usize, u32)> = None;
+    // The cards e moves: (kind, from, to, how many).
+    let mut moves: Vec<(usize, usize, usize, u32)> = Vec::new();
+    for p in posts {
+        match *p {
+            Post::Move { kind, from, to, n } => moves.push((kind, from, to, n)),
+            // Every card of a location whose contents everyone knows (a
+            // table cleared): each kind's known count moves.
+            Post::MoveAll { from, to }
+                if posts.len() == 1 && plain(from) && factors.determined(st).contains(&from) =>
+            {
+                for kind in 0..meta.copies.len() {
+                    let n = value_at(st, actual, meta.fact(kind, from));
+                    if n > 0 {
+                        moves.push((kind, from, to, n));
+                    }
+                }
+            }
+            _ => return Ok(None),
+        }
+    }
     // The counts e changes, applied in order from the actual values.
     let mut shifts: Vec<Shift> = Vec::new();
-    for p in &em.events[e].post {
-        let Post::Move { kind, from, to, n } = *p else {
-            return Ok(None);
-        };
-        if kind >= meta.copies.len() || !plain(from) || !plain(to) {
+    for (kind, from, to, n) in moves {
+        if kind >= meta.copies.len() || !plain(to) {
             return Ok(None);
         }
-        for (l, out) in [(from, true), (to, false)] {
+        if !plain(from) {
+            if st.derived != Some(from) || posts.len() != 1 {
+                return Ok(None);
+            }
+            from_stock = Some((kind, n));
+        }
+        let ends: &[(usize, bool)] = if from_stock.is_some() {
+            &[(to, false)]
+        } else {
+            &[(from, true), (to, false)]
+        };
+        for &(l, out) in ends {
             let f = meta.fact(kind, l);
             let i = match shifts.iter().position(|s| s.fact == f) {
                 Some(i) => i,
@@ -573,29 +639,15 @@ pub(crate) fn public_move(step: &Step) -> Res<Option<Made>> {
     if !no_missing_cards(st, factors, em, pres, e)? {
         return Ok(None);
     }
-    // pre_e by location, verified.
-    let support = super::walk::support(&pres[e]);
     let mut pre_at: Vec<Option<Bdd>> = vec![None; meta.locs];
-    let mut covered = 0;
-    let mut joined = meta.top();
-    for (l, slot) in pre_at.iter_mut().enumerate() {
-        let vars = location_vars(st, l);
-        let n = vars
-            .iter()
-            .filter(|v| support.binary_search(v).is_ok())
-            .count();
-        if n == 0 {
-            continue;
+    if let Some((kind, n)) = from_stock {
+        // pre_e must be "the stock holds n of the kind" and nothing more:
+        // the deck over the moved counts says exactly that.
+        let stock = st.derived.expect("a move from the derived stock");
+        if pres[e] != count_is(st, stock, kind, Cmp::Ge, n)? {
+            return Ok(None);
         }
-        covered += n;
-        // ∃(V∖vars) pre_e, quantifying only what pre_e reads.
-        let mut out = support.clone();
-        out.retain(|v| vars.binary_search(v).is_err());
-        let p = meta.exists(&pres[e], &out)?;
-        joined = oom(joined.and(&p))?;
-        *slot = Some(p);
-    }
-    if covered < support.len() || joined != pres[e] {
+    } else if !split_by_location(st, &pres[e], &mut pre_at)? {
         return Ok(None);
     }
     let restricted = |l: usize| -> Res<Option<Bdd>> {
@@ -683,11 +735,48 @@ pub(crate) fn public_move(step: &Step) -> Res<Option<Made>> {
     } else {
         widened_deck(st, &state, &factors.deck, &wider)?
     };
+    {
+        use crate::engine::counters::{count, Counter};
+        if from_stock.is_some() {
+            count(Counter::TurnUp);
+        }
+        if posts.iter().any(|p| matches!(p, Post::MoveAll { .. })) {
+            count(Counter::MoveAll);
+        }
+    }
     Ok(Some(Made {
         state,
         factors: Factors { deck, parts },
         actual: next,
     }))
+}
+
+/// Splits `pre` by location into `pre_at` (`∃(V∖vars_l) pre` for each
+/// location it reads), verified: false unless `pre` is the conjunction
+/// of its parts and reads only the locations' variables.
+fn split_by_location(st: &State, pre: &Bdd, pre_at: &mut [Option<Bdd>]) -> Res<bool> {
+    let meta = &*st.meta;
+    let support = super::walk::support(pre);
+    let mut covered = 0;
+    let mut joined = meta.top();
+    for (l, slot) in pre_at.iter_mut().enumerate() {
+        let vars = location_vars(st, l);
+        let n = vars
+            .iter()
+            .filter(|v| support.binary_search(v).is_ok())
+            .count();
+        if n == 0 {
+            continue;
+        }
+        covered += n;
+        // ∃(V∖vars) pre, quantifying only what pre reads.
+        let mut out = support.clone();
+        out.retain(|v| vars.binary_search(v).is_err());
+        let p = meta.exists(pre, &out)?;
+        joined = oom(joined.and(&p))?;
+        *slot = Some(p);
+    }
+    Ok(covered == support.len() && joined == *pre)
 }
 
 /// A move to be made on the factors (`public_move`, `private_draw`):

@@ -1106,7 +1106,8 @@ impl SymbolicModel {
                 let law = self.meta().retry(|| f.touched_law(&reach.moved))?;
                 match self.update_on(em, chosen, &law, Law::Factored) {
                     Ok((state, result, actual)) => {
-                        if let Some(f) = factors::rejoin(&state, &result, f, &reach)? {
+                        if let Some(f) = factors::rejoin(&inner.state, &state, &result, f, &reach)?
+                        {
                             return Ok(SymbolicModel::factored(state, f, actual, inner.limits));
                         }
                         // The result does not split: the update is made
