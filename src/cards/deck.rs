@@ -566,26 +566,26 @@ impl Deck {
     }
 
     fn pattern_kinds(&self, text: &str) -> Vec<Kind> {
-        let test: Box<dyn Fn(&CardKind) -> bool> = if text == "*" {
-            Box::new(|_| true)
+        let kinds = |test: &dyn Fn(&CardKind) -> bool| -> Vec<Kind> {
+            (0..self.kinds.len())
+                .filter(|&k| test(&self.kinds[k]))
+                .collect()
+        };
+        if text == "*" {
+            kinds(&|_| true)
         } else if let Some((a, b)) = value_range(text) {
-            Box::new(move |k| k.value.is_some_and(|v| a <= v && v <= b))
+            kinds(&|k| k.value.is_some_and(|v| a <= v && v <= b))
         } else if let Some(rank) = text.strip_suffix('*') {
-            let rank = rank.to_string();
-            Box::new(move |k| k.rank.as_deref() == Some(rank.as_str()))
+            kinds(&|k| k.rank.as_deref() == Some(rank))
         } else if let Some(suit) = text.strip_prefix('*') {
             let suit = suit.chars().next();
-            Box::new(move |k| k.suit.is_some() && k.suit == suit)
+            kinds(&|k| k.suit.is_some() && k.suit == suit)
         } else if let Some(set) = text.strip_prefix('<').and_then(|t| t.strip_suffix(",*>")) {
             let set: Option<u32> = set.parse().ok();
-            Box::new(move |k| set.is_some() && k.set.map(|s| s.0) == set)
+            kinds(&|k| set.is_some() && k.set.map(|s| s.0) == set)
         } else {
-            let rank = text.to_string();
-            Box::new(move |k| k.suit.is_some() && k.rank.as_deref() == Some(rank.as_str()))
-        };
-        (0..self.kinds.len())
-            .filter(|&k| test(&self.kinds[k]))
-            .collect()
+            kinds(&|k| k.suit.is_some() && k.rank.as_deref() == Some(text))
+        }
     }
 
     fn unknown(&self, name: &Name) -> Diagnostic {

@@ -2,8 +2,8 @@
 //! guard and score asked of an [`Oracle`] (the engine), with a trace of
 //! what held and what failed.
 
+use rustc_hash::FxHashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
@@ -57,7 +57,7 @@ type Slot = (usize, usize);
 /// Each formula a seat's rules were instantiated to, by its slot and the
 /// move's bindings: a seat's table, player and templates never change, so
 /// neither does the formula (its answer is asked anew every time).
-type Instances = HashMap<(Slot, Bindings), Formula>;
+type Instances = FxHashMap<(Slot, Bindings), Formula>;
 
 /// The most formulas a seat keeps; the cache starts afresh beyond (a
 /// Kemps seat at 52 cards makes a few hundred).
@@ -162,7 +162,7 @@ pub struct Tried {
     /// The variables the template bound.
     pub bindings: Vec<(String, String)>,
     /// The guard as asked of the engine (`None`: the rule has none).
-    pub guard: Option<String>,
+    pub guard: Option<Formula>,
     /// Whether the guard held.
     pub held: bool,
     /// The score, for a move whose guard held in a rule that scores.
@@ -230,7 +230,10 @@ impl Decision {
                 t.tried.len()
             ));
             for x in &t.tried {
-                let guard = x.guard.as_deref().unwrap_or("(no guard)");
+                let guard = x
+                    .guard
+                    .as_ref()
+                    .map_or_else(|| "(no guard)".to_string(), Formula::to_string);
                 let score = x.score.map(|s| format!("  score {s}")).unwrap_or_default();
                 let mark = if x.held { "holds" } else { "fails" };
                 out.push_str(&format!("  {:<16} {mark}: {guard}{score}\n", x.text));
@@ -295,7 +298,7 @@ impl Seated {
         let referee = self.game.referee();
         let mut asker = Asker {
             oracle,
-            cache: HashMap::new(),
+            cache: FxHashMap::default(),
             seat: self,
             referee,
         };
@@ -351,7 +354,7 @@ fn best_moves(tried: &[Tried]) -> Vec<usize> {
 struct Asker<'a> {
     oracle: &'a mut dyn Oracle,
     /// Each instance asked and its answer.
-    cache: HashMap<Formula, bool>,
+    cache: FxHashMap<Formula, bool>,
     seat: &'a Seated,
     referee: Option<&'a dyn Referee>,
 }
@@ -457,7 +460,7 @@ impl Asker<'_> {
                     .iter()
                     .map(|(v, value)| (v.clone(), value.name(table)))
                     .collect(),
-                guard: guard.map(|g| g.to_string()),
+                guard,
                 held,
                 score,
             });
