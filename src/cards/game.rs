@@ -522,7 +522,7 @@ pub const GAMES: &[Game] = &[
     &generic::Free,
     &gofish::GoFish,
     &kwartet::Kwartet,
-    &kemps::Kemps,
+    &kemps::KEMPS,
     &konigrufen::Konigrufen,
     &cabo::Cabo,
 ];

@@ -20,7 +20,6 @@
 //!   new hand of four (private draws); when the stock and discard pile
 //!   cannot give four cards, the game is over.
 
-use std::cell::Cell;
 use std::rc::Rc;
 
 use rand::seq::SliceRandom;
@@ -235,6 +234,7 @@ pub fn play(
     state: &GameState,
     mv: &Move,
     label: &str,
+    face_up: FaceUp,
 ) -> Result<Outcome, Refusal> {
     let mut out = Outcome {
         model: model.clone(),
@@ -268,7 +268,11 @@ pub fn play(
             "Kemps: the game is over, no new hand could be dealt",
         ));
     }
-    let turn = Turn { table, label };
+    let turn = Turn {
+        table,
+        label,
+        face_up,
+    };
     match game {
         KempsMove::Pick { player, kind } => turn.pick(&mut out, *player, *kind)?,
         KempsMove::Discard { player, kind } => turn.discard(&mut out, *player, *kind)?,
@@ -340,6 +344,7 @@ pub fn claim_events(table: &Table, player: Agent, label: &str) -> Result<EventMo
 struct Turn<'a> {
     table: &'a Table,
     label: &'a str,
+    face_up: FaceUp,
 }
 
 impl Turn<'_> {
@@ -525,9 +530,9 @@ impl Turn<'_> {
     /// event alone: the worlds reachable from the actual one are those
     /// where the top card was in the stock, with it moved. That one event
     /// is applied ([`face_up_card`]) instead of one event per kind of the
-    /// deck; [`with_general_face_up`] applies the whole model.
+    /// deck; [`GENERAL_FACE_UP`] applies the whole model.
     fn turn_up(&self, out: &mut Outcome, to: Loc) -> Result<(), Refusal> {
-        if GENERAL_FACE_UP.with(Cell::get) {
+        if self.face_up == FaceUp::General {
             return self.deal_top(out, &face_up(self.table, to, "new table"));
         }
         let top = *out
@@ -619,22 +624,28 @@ fn face_up_card(table: &Table, to: Loc, kind: Kind, name: &str) -> EventModel {
     EventModel::public(name, table.players.len(), vec![event])
 }
 
-thread_local! {
-    /// Whether a new table's cards are turned up by the whole per-kind
-    /// event model ([`with_general_face_up`]).
-    static GENERAL_FACE_UP: Cell<bool> = const { Cell::new(false) };
+/// How a new table's cards are turned up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaceUp {
+    /// By the top card's event alone (dealer's Kemps).
+    TopCard,
+    /// By the whole per-kind event model, one event per kind of the deck
+    /// with the top card's the actual one: the general update the top
+    /// card's event is checked against (the same moves and outcomes).
+    General,
 }
 
-/// Runs `f` with every card of a new table turned up by the whole per-kind
-/// event model (one event per kind of the deck, the top card's the actual
-/// one) instead of the top card's event alone, on this thread: the general
-/// update the fast one is checked against (the same moves and outcomes).
-pub fn with_general_face_up<T>(f: impl FnOnce() -> T) -> T {
-    let before = GENERAL_FACE_UP.with(|g| g.replace(true));
-    let out = f();
-    GENERAL_FACE_UP.with(|g| g.set(before));
-    out
-}
+/// Kemps as dealer plays it (the game of the list of games).
+pub const KEMPS: Kemps = Kemps {
+    face_up: FaceUp::TopCard,
+};
+
+/// Kemps with every card of a new table turned up by the whole per-kind
+/// event model ([`FaceUp::General`]): a game value of its own, for the
+/// tests that check the top card's event against it.
+pub static GENERAL_FACE_UP: Kemps = Kemps {
+    face_up: FaceUp::General,
+};
 
 /// Kemps (`game kemps`).
 ///
@@ -649,7 +660,10 @@ pub fn with_general_face_up<T>(f: impl FnOnce() -> T) -> T {
 /// The game ends when no new hand can be dealt after a Kemps; a player's
 /// score is the number of Kemps claimed.
 #[derive(Debug)]
-pub struct Kemps;
+pub struct Kemps {
+    /// How a new table's cards are turned up.
+    face_up: FaceUp,
+}
 
 impl GameRules for Kemps {
     fn referee(&self) -> Option<&dyn Referee> {
@@ -689,7 +703,7 @@ impl GameRules for Kemps {
     }
 
     fn play(&self, pos: &Position, mv: &Move, label: &str) -> Result<Outcome, Refusal> {
-        play(pos.table, pos.model, pos.state, mv, label)
+        play(pos.table, pos.model, pos.state, mv, label, self.face_up)
     }
 
     fn event_models(

@@ -135,12 +135,14 @@ fn a_tournament_counts_kemps_block_as_the_games_moves_show() {
 
 /// Seeded games of knowledge-based players (who wait, so that new tables
 /// come often) and of a mix, on the teaching deck with either engine:
-/// turning a new table's cards up by the top card's event alone gives the
-/// moves, scores and winners of the whole per-kind event model.
+/// turning a new table's cards up by the top card's event alone (dealer's
+/// Kemps) gives the moves, scores and winners of the whole per-kind event
+/// model (the game value `kemps::GENERAL_FACE_UP`).
 #[test]
 fn a_new_table_turned_up_card_by_card_plays_as_the_whole_event_model() {
-    use dealer::cards::kemps::with_general_face_up;
+    use dealer::cards::{kemps, Game};
     use dealer::interp::Engine;
+    use dealer::play::Match;
     let mut tables = 0;
     for (seed, names, engine) in [
         (1, ["kb-greedy", "kb-greedy", "kb-greedy"], Engine::Explicit),
@@ -156,9 +158,8 @@ fn a_new_table_turned_up_card_by_card_plays_as_the_whole_event_model() {
             engine,
             ..Options::default()
         };
-        let play = || {
-            let deal = Deal::Referee(Size::Teaching);
-            let mut m = dealt("kemps", &deal, seed, options).unwrap();
+        let play = |game: Game| {
+            let mut m = Match::of(game, seed, Size::Teaching, options).unwrap();
             let agents: Vec<Box<dyn Agent>> = seats
                 .iter()
                 .map(|s| Box::new(StrategyAgent::new(s.clone())) as Box<dyn Agent>)
@@ -174,8 +175,8 @@ fn a_new_table_turned_up_card_by_card_plays_as_the_whole_event_model() {
                 .sum();
             (moves, m.outcome(), notes)
         };
-        let fast = play();
-        let general = with_general_face_up(play);
+        let fast = play(&kemps::KEMPS);
+        let general = play(&kemps::GENERAL_FACE_UP);
         assert_eq!(fast, general, "seed {seed}, {names:?}");
         tables += fast.2;
     }
