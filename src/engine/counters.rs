@@ -26,6 +26,9 @@ pub(crate) enum Counter {
     /// All the cards of a location everyone knows moved on the factors
     /// (`symbolic::factors::public_move`).
     MoveAll,
+    /// A known pile shuffled whole into the derived stock on the factors
+    /// (`symbolic::factors::public_move`).
+    IntoStock,
     /// A question answered by a projection of a considered set left
     /// unbuilt (`symbolic::local`).
     Unbuilt,

@@ -528,7 +528,10 @@ struct Shift {
 /// - `e` moves cards only between locations that are not the derived
 ///   stock (or is one move out of it, as above, whose precondition is
 ///   checked by BDD equality; or moves all the cards of a location whose
-///   factor leaves one value, each kind's known count) and no location
+///   factor leaves one value, each kind's known count, to a location with
+///   variables or into the derived stock when it holds every copy of each
+///   of its kinds: those kinds are then in no other location, which each
+///   factor is told, since the deck no longer says it) and no location
 ///   keeps a count as a rest. A new count that
 ///   does not fit its variables (a pile empty at the deal has none) gets
 ///   its kind's full width in new variables that every agent observes:
@@ -584,11 +587,21 @@ pub(crate) fn public_move(step: &Step) -> Res<Option<Made>> {
             _ => return Ok(None),
         }
     }
+    // The kinds a known pile shuffled into the derived stock held: all
+    // their copies, so no other location holds one (below).
+    let mut into_stock: Vec<usize> = Vec::new();
     // The counts e changes, applied in order from the actual values.
     let mut shifts: Vec<Shift> = Vec::new();
     for (kind, from, to, n) in moves {
-        if kind >= meta.copies.len() || !plain(to) {
+        if kind >= meta.copies.len() {
             return Ok(None);
+        }
+        if !plain(to) {
+            let whole = matches!(posts[0], Post::MoveAll { .. });
+            if st.derived != Some(to) || !whole || n != meta.copies[kind] {
+                return Ok(None);
+            }
+            into_stock.push(kind);
         }
         if !plain(from) {
             if st.derived != Some(from) || posts.len() != 1 {
@@ -598,8 +611,10 @@ pub(crate) fn public_move(step: &Step) -> Res<Option<Made>> {
         }
         let ends: &[(usize, bool)] = if from_stock.is_some() {
             &[(to, false)]
-        } else {
+        } else if plain(to) {
             &[(from, true), (to, false)]
+        } else {
+            &[(from, true)]
         };
         for &(l, out) in ends {
             let f = meta.fact(kind, l);
@@ -729,6 +744,20 @@ pub(crate) fn public_move(step: &Step) -> Res<Option<Made>> {
         };
         *part = Some(oom(rest.and(&after))?);
     }
+    // A kind shuffled into the stock whole is in no other location: the
+    // deck said so while the pile held it, and each factor says so now.
+    for &k in &into_stock {
+        for (l, part) in parts.iter_mut().enumerate() {
+            if !plain(l) || state.facts[meta.fact(k, l)].is_empty() {
+                continue;
+            }
+            let none = count_is(&state, l, k, Cmp::Eq, 0)?;
+            *part = Some(match part.take() {
+                Some(f) => oom(f.and(&none))?,
+                None => none,
+            });
+        }
+    }
     // The deck over the new variables: the same sums.
     let deck = if wider.is_empty() {
         factors.deck.clone()
@@ -742,6 +771,9 @@ pub(crate) fn public_move(step: &Step) -> Res<Option<Made>> {
         }
         if posts.iter().any(|p| matches!(p, Post::MoveAll { .. })) {
             count(Counter::MoveAll);
+        }
+        if !into_stock.is_empty() {
+            count(Counter::IntoStock);
         }
     }
     Ok(Some(Made {

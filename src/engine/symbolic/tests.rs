@@ -793,6 +793,8 @@ struct FactoredRun {
     turn_ups: usize,
     /// Locations emptied on the factors (`public_move`).
     moved_all: usize,
+    /// Known piles shuffled into the stock on the factors (`public_move`).
+    into_stock: usize,
 }
 
 /// Sixteen seeded games of ten random moves on the deals of `deal`, on
@@ -844,17 +846,34 @@ fn factored_random_games(
                 continue;
             };
             let read = |c| counters::read(c);
-            let before = [PublicMove, PublicMoveOfCards, PrivateDraw, TurnUp, MoveAll].map(read);
+            let before = [
+                PublicMove,
+                PublicMoveOfCards,
+                PrivateDraw,
+                TurnUp,
+                MoveAll,
+                IntoStock,
+            ]
+            .map(read);
             let (e2, s2) = (
                 e.apply(&em, Some(ev)).unwrap(),
                 s.meta().retry(|| s.update(&em, Some(ev))),
             );
-            let after = [PublicMove, PublicMoveOfCards, PrivateDraw, TurnUp, MoveAll].map(read);
+            let after = [
+                PublicMove,
+                PublicMoveOfCards,
+                PrivateDraw,
+                TurnUp,
+                MoveAll,
+                IntoStock,
+            ]
+            .map(read);
             run.public_moves += after[0] - before[0];
             run.public_moves_of_cards += after[1] - before[1];
             run.private_draws += after[2] - before[2];
             run.turn_ups += after[3] - before[3];
             run.moved_all += after[4] - before[4];
+            run.into_stock += after[5] - before[5];
             let s2 = s2.unwrap_or_else(|err| panic!("seed {seed} step {step}: {err}"));
             (e, s) = (e2, s2);
             if s.is_factored() {
@@ -1052,23 +1071,36 @@ fn take_table(p: usize) -> EventModel {
     EventModel::public("take", 3, vec![event])
 }
 
+/// The whole table (location 4) shuffled into the stock (3), in public.
+fn shuffle_table_in() -> EventModel {
+    let event = Event {
+        name: "shuffle the table in".into(),
+        pre: Formula::Top,
+        post: vec![Post::MoveAll { from: 4, to: 3 }],
+    };
+    EventModel::public("shuffle", 3, vec![event])
+}
+
 #[test]
 fn cards_turned_up_from_the_stock_agree_with_the_explicit_engine() {
     // Cards of random kinds turned up from the stock onto the table, the
     // only location everyone sees, made on the factors: the precondition
     // (the stock holds the kind) is absorbed by the deck. A kind the
     // stock lacks is refused, as by the explicit engine. The table taken
-    // whole into a hand is a move of its known cards.
+    // whole into a hand is a move of its known cards; shuffled into the
+    // stock, its cards are in no other location.
     let run = factored_random_games(random_distinct, |p, q, k, roll, seed| match roll {
         0 | 1 => draw_of(p, &[0, 1, 2, 3, 4, 5, 6, 7, 8]),
         2..=5 => turn_up((k + roll as usize + seed as usize) % 9, 4),
         6 | 7 => play_to(p, k, 4),
-        8 => take_table(q),
+        8 if seed % 2 == 0 => take_table(q),
+        8 => shuffle_table_in(),
         _ => ask_suits(p, q, k),
     });
     assert!(run.checked >= 2000, "{} formulas checked", run.checked);
     assert!(run.turn_ups >= 10, "{} cards turned up", run.turn_ups);
-    assert!(run.moved_all >= 5, "{} tables taken", run.moved_all);
+    assert!(run.moved_all >= 5, "{} tables moved whole", run.moved_all);
+    assert!(run.into_stock >= 3, "{} tables shuffled in", run.into_stock);
     assert!(run.refused >= 5, "{} moves refused", run.refused);
     assert!(
         run.factored_steps >= 100,
