@@ -3,9 +3,11 @@
 //! models, and builds the engine's formula or the rules' move. Unknown names
 //! get located errors with "did you mean".
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
+
+use rustc_hash::FxHashMap;
 
 use crate::cards::deck::normalise;
 use crate::cards::{Game, GameState, Move, Table};
@@ -33,6 +35,9 @@ pub struct Scope<'a> {
     pub macros: &'a HashMap<String, Macro>,
     /// How many `let`s with parameters are being expanded, one inside the other.
     pub expanding: Cell<usize>,
+    /// The kinds of each card pattern met so far (a strategy's guard
+    /// names the same few patterns many times).
+    pub patterns: RefCell<FxHashMap<String, Vec<Kind>>>,
 }
 
 /// A `let` with parameters: its formula as written, expanded where it is used.
@@ -409,7 +414,7 @@ impl Scope<'_> {
         }
         if let Some(card) = card {
             let loc = self.location(name)?;
-            let kinds = self.table.deck.pattern(card)?;
+            let kinds = self.pattern(card)?;
             let n = self.uncounted(loc, &kinds, n, name)?;
             return Ok(Formula::count(loc, kinds, op, n));
         }
@@ -437,6 +442,19 @@ impl Scope<'_> {
         Err(self.unknown_name(name))
     }
 
+    /// The kinds a card pattern names ([`crate::cards::deck::Deck::pattern`]),
+    /// each pattern looked up once.
+    fn pattern(&self, card: &Name) -> Result<Vec<Kind>, Diagnostic> {
+        if let Some(kinds) = self.patterns.borrow().get(card.text.as_str()) {
+            return Ok(kinds.clone());
+        }
+        let kinds = self.table.deck.pattern(card)?;
+        self.patterns
+            .borrow_mut()
+            .insert(card.text.to_string(), kinds.clone());
+        Ok(kinds)
+    }
+
     fn unknown_name(&self, name: &Name) -> Diagnostic {
         let mut known: Vec<String> = self.props.to_vec();
         known.extend(self.lets.keys().cloned());
@@ -461,7 +479,7 @@ impl Scope<'_> {
                 text: token.into(),
                 span: cards.span,
             };
-            let kinds = self.table.deck.pattern(&name)?;
+            let kinds = self.pattern(&name)?;
             match counts.iter_mut().find(|(k, _)| *k == kinds) {
                 Some((_, n)) => *n += 1,
                 None => counts.push((kinds, 1)),

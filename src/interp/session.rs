@@ -410,6 +410,7 @@ impl Session {
             events: &self.events,
             macros: &self.macros,
             expanding: Default::default(),
+            patterns: Default::default(),
         };
         scope.formula(f)
     }
@@ -679,6 +680,7 @@ impl Session {
             events: &self.events,
             macros: &self.macros,
             expanding: Default::default(),
+            patterns: Default::default(),
         }
         .move_(m)
         .ok()?;
@@ -733,6 +735,7 @@ impl Session {
             events: &self.events,
             macros: &self.macros,
             expanding: Default::default(),
+            patterns: Default::default(),
         }
     }
 
@@ -1390,6 +1393,7 @@ impl Session {
             events: &events,
             macros: &macros,
             expanding: Default::default(),
+            patterns: Default::default(),
         };
         let laws = setup
             .laws
