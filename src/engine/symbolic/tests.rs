@@ -845,29 +845,20 @@ fn factored_random_games(
                 run.refused += 1;
                 continue;
             };
-            let read = |c| counters::read(c);
-            let before = [
+            let paths = [
                 PublicMove,
                 PublicMoveOfCards,
                 PrivateDraw,
                 TurnUp,
                 MoveAll,
                 IntoStock,
-            ]
-            .map(read);
+            ];
+            let before = paths.map(counters::read);
             let (e2, s2) = (
                 e.apply(&em, Some(ev)).unwrap(),
                 s.meta().retry(|| s.update(&em, Some(ev))),
             );
-            let after = [
-                PublicMove,
-                PublicMoveOfCards,
-                PrivateDraw,
-                TurnUp,
-                MoveAll,
-                IntoStock,
-            ]
-            .map(read);
+            let after = paths.map(counters::read);
             run.public_moves += after[0] - before[0];
             run.public_moves_of_cards += after[1] - before[1];
             run.private_draws += after[2] - before[2];
