@@ -1,6 +1,6 @@
 //! The chart of a tournament in the style of the Go Fish report's Figure 3:
 //! for each run, one bar per strategy with its wins, drawn with plotters
-//! as SVG and as PNG.
+//! as SVG, and as PNG rasterised from the SVG.
 
 use std::path::Path;
 use std::sync::OnceLock;
@@ -29,43 +29,73 @@ const FONT_FILES: &[&str] = &[
 ];
 
 /// Writes the chart as SVG at `svg` and as PNG at `png`; returns the
-/// files written. The text's layout needs a font of the system (DejaVu
-/// Sans or Arial); without one no chart is drawn and the error says so.
+/// files written. The PNG is the SVG rasterised, with the same font. The
+/// text's layout needs a font of the system (DejaVu Sans or Arial);
+/// without one no chart is drawn and the error says so.
 pub fn draw(summary: &Summary, svg: &Path, png: &Path) -> Result<Vec<String>, String> {
-    if !font_registered() {
+    let Some(font) = font() else {
         return Err(format!(
             "no chart: none of these fonts was found: {}",
             FONT_FILES.join(", ")
         ));
-    }
-    let mut written = Vec::new();
+    };
+    let mut text = String::new();
     {
-        let root = SVGBackend::new(svg, (900, 520)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut text, SIZE).into_drawing_area();
         plot(summary, &root).map_err(|e| format!("{}: {e}", svg.display()))?;
         root.present()
             .map_err(|e| format!("{}: {e}", svg.display()))?;
     }
-    written.push(svg.display().to_string());
-    let root = BitMapBackend::new(png, (900, 520)).into_drawing_area();
-    plot(summary, &root).map_err(|e| format!("{}: {e}", png.display()))?;
-    root.present()
-        .map_err(|e| format!("{}: {e}", png.display()))?;
-    written.push(png.display().to_string());
-    Ok(written)
+    std::fs::write(svg, &text).map_err(|e| format!("{}: {e}", svg.display()))?;
+    let pixels = rasterise(&text, font).map_err(|e| format!("{}: {e}", png.display()))?;
+    std::fs::write(png, pixels).map_err(|e| format!("{}: {e}", png.display()))?;
+    Ok(vec![svg.display().to_string(), png.display().to_string()])
 }
 
-/// Registers the first font of [`FONT_FILES`] that exists, once.
-fn font_registered() -> bool {
-    static FOUND: OnceLock<bool> = OnceLock::new();
+/// The chart's size in pixels, in both files.
+const SIZE: (u32, u32) = (900, 520);
+
+/// The first font of [`FONT_FILES`] that exists, registered with plotters
+/// for the text's layout, once.
+fn font() -> Option<&'static [u8]> {
+    static FOUND: OnceLock<Option<&'static [u8]>> = OnceLock::new();
     *FOUND.get_or_init(|| {
-        FONT_FILES.iter().any(|f| {
-            let Ok(bytes) = std::fs::read(f) else {
-                return false;
-            };
+        FONT_FILES.iter().find_map(|f| {
+            let bytes = std::fs::read(f).ok()?;
             let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
-            plotters::style::register_font("sans-serif", FontStyle::Normal, bytes).is_ok()
+            plotters::style::register_font("sans-serif", FontStyle::Normal, bytes)
+                .ok()
+                .map(|_| bytes)
         })
     })
+}
+
+/// The chart's SVG as a PNG, its `sans-serif` text in `font` (the font
+/// plotters laid it out with).
+fn rasterise(svg: &str, font: &'static [u8]) -> Result<Vec<u8>, String> {
+    use resvg::usvg;
+    let mut fonts = usvg::fontdb::Database::new();
+    fonts.load_font_data(font.to_vec());
+    let family = fonts
+        .faces()
+        .next()
+        .and_then(|face| face.families.first())
+        .map(|(name, _)| name.clone())
+        .ok_or("the chart's font has no family name")?;
+    fonts.set_sans_serif_family(family);
+    let options = usvg::Options {
+        fontdb: std::sync::Arc::new(fonts),
+        ..usvg::Options::default()
+    };
+    let tree = usvg::Tree::from_str(svg, &options).map_err(|e| e.to_string())?;
+    let mut pixmap =
+        resvg::tiny_skia::Pixmap::new(SIZE.0, SIZE.1).ok_or("the chart has no pixels")?;
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::default(),
+        &mut pixmap.as_mut(),
+    );
+    pixmap.encode_png().map_err(|e| e.to_string())
 }
 
 fn plot<DB: DrawingBackend>(

@@ -46,6 +46,7 @@ fn results_do_not_depend_on_threads_shards_or_interruptions() {
     for file in ["summary.json", "table.txt", "chart.svg", "chart.png"] {
         assert!(one.join(file).exists(), "{file}");
     }
+    chart_png_is_drawn(&one.join("chart.png"));
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(one.join("summary.json")).unwrap()).unwrap();
     assert_eq!(json["games"], 12);
@@ -641,4 +642,30 @@ fn the_help_names_every_game_a_tournament_or_a_play_accepts() {
         }
         assert!(!help.contains("`free`"), "{help}");
     }
+}
+
+/// The chart's PNG: its size, a bar in a strategy's colour, and the
+/// caption's text drawn (dark pixels in the caption's band, which holds
+/// no bar or line).
+fn chart_png_is_drawn(png: &std::path::Path) {
+    let pixmap = resvg::tiny_skia::Pixmap::decode_png(&std::fs::read(png).unwrap()).unwrap();
+    assert_eq!((pixmap.width(), pixmap.height()), (900, 520));
+    let at = |x: u32, y: u32| {
+        let p = pixmap.pixel(x, y).unwrap();
+        (p.red(), p.green(), p.blue())
+    };
+    let colours = [(31, 119, 180), (255, 127, 14), (44, 160, 44)];
+    let bars = (0..900)
+        .flat_map(|x| (40..480).map(move |y| (x, y)))
+        .filter(|&(x, y)| colours.contains(&at(x, y)))
+        .count();
+    assert!(bars > 1000, "{bars} pixels of bars");
+    let caption = (0..900)
+        .flat_map(|x| (0..32).map(move |y| (x, y)))
+        .filter(|&(x, y)| {
+            let (r, g, b) = at(x, y);
+            r < 100 && g < 100 && b < 100
+        })
+        .count();
+    assert!(caption > 200, "{caption} dark pixels of caption text");
 }

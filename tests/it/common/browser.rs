@@ -121,7 +121,9 @@ pub async fn browser_with(extra: &[&str]) -> Option<Browser> {
         "goog:chromeOptions".into(),
         serde_json::json!({ "binary": CHROMIUM, "args": args }),
     );
-    let client = ClientBuilder::native()
+    // chromedriver listens on loopback: plain HTTP.
+    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+    let client = ClientBuilder::new(connector)
         .capabilities(caps)
         .connect(&format!("http://127.0.0.1:{wd}"))
         .await
