@@ -46,7 +46,7 @@ fn play(
     shadow: Option<&Strategy>,
     watched: usize,
     counts: &mut Counts,
-) -> Result<(), String> {
+) -> Result<(), Box<dyn std::error::Error>> {
     // The one game loop: a match, whose moves this loop chooses.
     let mut m = dealt(game, deal, seed, Engine::Auto)?;
     let n = seats.len();
@@ -103,7 +103,7 @@ fn play(
     Ok(())
 }
 
-fn main() -> Result<(), String> {
+fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.len() < 6 {
         return Err("usage: GAME DECK HAND GAMES SEED STRATEGIES [SHADOW]".into());

@@ -198,6 +198,77 @@ impl Diagnostic {
     }
 }
 
+/// Diagnostics about one text, with the text they point into: what a room
+/// hands a front end that did not read that text (a strategy file, a
+/// deal), and what a front end prints or sends. A diagnostic with no place
+/// in a text stands alone ([`Report::from`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// The text's name (a file's path, `(built in) NAME.strat`); empty for
+    /// unlocated diagnostics.
+    pub name: String,
+    /// The text the spans point into.
+    pub src: String,
+    /// The diagnostics, in order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Report {
+    /// Diagnostics pointing into `src`, shown as `name`.
+    pub fn new(name: &str, src: &str, diagnostics: Vec<Diagnostic>) -> Report {
+        Report {
+            name: name.to_string(),
+            src: src.to_string(),
+            diagnostics,
+        }
+    }
+
+    /// One diagnostic pointing into `src`, shown as `name`.
+    pub fn one(name: &str, src: &str, diagnostic: Diagnostic) -> Report {
+        Report::new(name, src, vec![diagnostic])
+    }
+
+    /// The diagnostics as text, each against the report's text.
+    pub fn render(&self, color: bool) -> String {
+        self.diagnostics
+            .iter()
+            .map(|d| d.render(&self.name, &self.src, color))
+            .collect()
+    }
+
+    /// The diagnostics' headlines, one a line, without place or hint.
+    pub fn message(&self) -> String {
+        let lines: Vec<&str> = self
+            .diagnostics
+            .iter()
+            .map(|d| d.message.as_str())
+            .collect();
+        lines.join("\n")
+    }
+
+    /// The first diagnostic's code (`no-game`, `strategy-game`).
+    pub fn code(&self) -> &'static str {
+        self.diagnostics.first().map_or("error", |d| d.code)
+    }
+}
+
+impl From<Diagnostic> for Report {
+    /// One diagnostic with no text of its own.
+    fn from(d: Diagnostic) -> Report {
+        Report::new("", "", vec![d])
+    }
+}
+
+/// The report rendered without colour (for a log line, a test's message,
+/// a web page's error).
+impl std::fmt::Display for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.render(false).trim_end())
+    }
+}
+
+impl std::error::Error for Report {}
+
 /// The most characters of a source line a diagnostic shows.
 pub const SHOWN_LINE_CHARS: usize = 120;
 

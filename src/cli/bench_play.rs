@@ -16,7 +16,7 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
 use crate::cards::Size;
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Report};
 use crate::interp::{Options, Session};
 use crate::play::{Agent, Match, View};
 use crate::strategy::agent::StrategyAgent;
@@ -80,7 +80,7 @@ pub fn run(bench: &PlayBench) -> u8 {
         }
     };
     let started = Instant::now();
-    let runs: Vec<Result<GameRun, String>> = pool.install(|| {
+    let runs: Vec<Result<GameRun, Report>> = pool.install(|| {
         (0..bench.games)
             .into_par_iter()
             .map(|i| play_one(bench, bench.seed.wrapping_add(i)))
@@ -102,7 +102,7 @@ pub fn run(bench: &PlayBench) -> u8 {
 }
 
 /// Plays game `seed` to its end, or to its limit (`max_moves` when given).
-fn play_one(bench: &PlayBench, seed: u64) -> Result<GameRun, String> {
+fn play_one(bench: &PlayBench, seed: u64) -> Result<GameRun, Report> {
     let started = Instant::now();
     let mut game = Match::new(&bench.game, seed, bench.size, bench.options)?;
     let queries: Queries = Rc::default();
@@ -117,7 +117,7 @@ fn play_one(bench: &PlayBench, seed: u64) -> Result<GameRun, String> {
     game.set_move_cap(bench.max_moves);
     let mut run = GameRun::default();
     while let Some(played) = game.agent_move() {
-        let played = played.map_err(|d| d.render("move", "", false))?;
+        let played = played?;
         run.moves.push(played.time);
     }
     run.capped = game.stopped();

@@ -15,7 +15,7 @@ use crate::figure::{files, Figure, DEFAULT_MAX_NODES};
 use crate::interp::{Output, Script, Session};
 use crate::syntax::ast::{Move, MoveKind, Statement, StatementKind};
 
-use super::Shown;
+use crate::diag::Report;
 
 /// The options of `dealer export`.
 #[derive(Args, Debug)]
@@ -169,7 +169,7 @@ pub fn run(args: &ExportArgs, color: bool) -> u8 {
     }
 }
 
-fn export(args: &ExportArgs) -> Result<String, Shown> {
+fn export(args: &ExportArgs) -> Result<String, Report> {
     let script = super::read_script(&args.file)?;
     let mut session = Session::new(args.model.options(false));
     session.set_figure_limit(args.max_nodes);
@@ -178,7 +178,7 @@ fn export(args: &ExportArgs) -> Result<String, Shown> {
     session.set_figure_fit(true);
     replay_to(&mut session, &script, args.at.as_deref())?;
     if args.format.is_some() && args.output.len() > 1 {
-        return Err(Shown::unlocated(
+        return Err(Report::from(
             Diagnostic::unlocated(
                 "one-format",
                 "`--format` names the format of one output, and several `-o` were given",
@@ -196,7 +196,7 @@ fn export(args: &ExportArgs) -> Result<String, Shown> {
                 for written in &args.output[..i] {
                     let _ = std::fs::remove_file(written);
                 }
-                return Err(Shown::unlocated(
+                return Err(Report::from(
                     Diagnostic::unlocated(e.code(), e.to_string()).with_help_opt(e.help()),
                 ));
             }
@@ -232,8 +232,8 @@ const START: &str = "start";
 
 /// Replays the scenario up to the checkpoint `at` (all of it when `None`;
 /// up to its first move for [`START`]).
-fn replay_to(session: &mut Session, script: &Script, at: Option<&str>) -> Result<(), Shown> {
-    let located = |d| Shown::new(&script.name, &script.src, vec![d]);
+fn replay_to(session: &mut Session, script: &Script, at: Option<&str>) -> Result<(), Report> {
+    let located = |d| Report::new(&script.name, &script.src, vec![d]);
     let named_start = script
         .statements
         .iter()
@@ -266,7 +266,7 @@ fn replay_to(session: &mut Session, script: &Script, at: Option<&str>) -> Result
             known.join("\", \"")
         ),
     };
-    Err(Shown::unlocated(
+    Err(Report::from(
         Diagnostic::unlocated(
             "unknown-checkpoint",
             format!("no checkpoint \"{at}\" in {}", script.name),
@@ -305,18 +305,18 @@ fn deal_at_start(session: &mut Session, next: Option<&Statement>) -> Result<(), 
 }
 
 /// Runs the options as an `export` statement on the replayed session.
-fn figure_of(session: &mut Session, line: &str) -> Result<Figure, Shown> {
+fn figure_of(session: &mut Session, line: &str) -> Result<Figure, Report> {
     let script = Script::parse("command line", line)
-        .map_err(|errors| Shown::new("command line", line, errors))?;
+        .map_err(|errors| Report::new("command line", line, errors))?;
     if session.playing().is_none() {
-        return Err(Shown::unlocated(Diagnostic::unlocated(
+        return Err(Report::from(Diagnostic::unlocated(
             "nothing-to-draw",
             "the scenario deals no cards and writes no model",
         )));
     }
     let outputs = session
         .execute(&script.statements[0], line)
-        .map_err(|d| Shown::new("command line", line, vec![d]))?;
+        .map_err(|d| Report::new("command line", line, vec![d]))?;
     outputs
         .into_iter()
         .find_map(|o| match o {
@@ -324,7 +324,7 @@ fn figure_of(session: &mut Session, line: &str) -> Result<Figure, Shown> {
             _ => None,
         })
         .ok_or_else(|| {
-            Shown::unlocated(Diagnostic::unlocated(
+            Report::from(Diagnostic::unlocated(
                 "nothing-to-draw",
                 "the export options drew no figure",
             ))

@@ -19,7 +19,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::diag::{color_from_env, Diagnostic, Paint, Severity};
+use crate::diag::{color_from_env, Diagnostic, Paint, Report, Severity};
 use crate::engine::BddBudget;
 use crate::figure::files as figure_files;
 use crate::interp::{errors, Engine, Options, Output, Script, Session};
@@ -424,12 +424,7 @@ fn check_strategy(file: &Path) -> u8 {
 fn json_main(file: &Path, options: Options) -> u8 {
     let mode = if options.check_only { "check" } else { "run" };
     let report = match read_source(file) {
-        Err(e) => json::failed(
-            &file.display().to_string(),
-            "",
-            mode,
-            &[Diagnostic::unlocated("cannot-read", e)],
-        ),
+        Err(e) => json::failed(&file.display().to_string(), "", mode, &[e]),
         Ok((name, src)) => match Script::parse(&name, &src) {
             Ok(script) => json::replay(&script, options),
             Err(errors) => json::failed(&name, &src, mode, &errors),
@@ -439,44 +434,12 @@ fn json_main(file: &Path, options: Options) -> u8 {
     report.exit_code
 }
 
-/// Diagnostics about one text, ready to print.
-pub struct Shown {
-    name: String,
-    src: String,
-    diagnostics: Vec<Diagnostic>,
-}
-
-impl Shown {
-    /// Diagnostics pointing into `src`, shown as `name`.
-    pub fn new(name: &str, src: &str, diagnostics: Vec<Diagnostic>) -> Shown {
-        Shown {
-            name: name.to_string(),
-            src: src.to_string(),
-            diagnostics,
-        }
-    }
-
-    /// One diagnostic with no place in a text.
-    pub fn unlocated(d: Diagnostic) -> Shown {
-        Shown::new("", "", vec![d])
-    }
-
-    /// The diagnostics as text.
-    pub fn render(&self, color: bool) -> String {
-        self.diagnostics
-            .iter()
-            .map(|d| d.render(&self.name, &self.src, color))
-            .collect()
-    }
-}
-
 /// Reads and parses a scenario file.
-pub fn read_script(file: &Path) -> Result<Script, Shown> {
-    let (name, src) =
-        read_source(file).map_err(|e| Shown::unlocated(Diagnostic::unlocated("cannot-read", e)))?;
-    let script = Script::parse(&name, &src).map_err(|errors| Shown::new(&name, &src, errors))?;
+pub fn read_script(file: &Path) -> Result<Script, Report> {
+    let (name, src) = read_source(file).map_err(Report::from)?;
+    let script = Script::parse(&name, &src).map_err(|errors| Report::new(&name, &src, errors))?;
     if script.statements.is_empty() {
-        return Err(Shown::unlocated(Diagnostic::unlocated(
+        return Err(Report::from(Diagnostic::unlocated(
             "empty-scenario",
             format!("{name} has no statements (it is empty or holds only comments)"),
         )));
@@ -491,7 +454,7 @@ pub fn replay(file: &str, src: &str, options: Options, color: bool) -> u8 {
     match Script::parse(file, src) {
         Ok(script) => replay_script(&script, options, color),
         Err(errors) => {
-            eprint!("{}", Shown::new(file, src, errors).render(color));
+            eprint!("{}", Report::new(file, src, errors).render(color));
             2
         }
     }

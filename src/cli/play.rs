@@ -17,7 +17,7 @@ use rustyline::validate::Validator;
 use rustyline::{Context, Editor, Helper};
 
 use crate::cards::Size;
-use crate::diag::Paint;
+use crate::diag::{Diagnostic, Paint, Report};
 use crate::play::{Desk, Match, Played, Reply, AGENTS};
 
 use super::ModelArgs;
@@ -74,14 +74,14 @@ pub fn run(args: &PlayArgs, color: bool) -> u8 {
         Ok((game, None)) => automatic(game, args, paint),
         Ok((game, Some(me))) => person(Desk::new(game, me), args, paint),
         Err(e) => {
-            eprintln!("{}: {e}", paint.red_bold("error"));
+            eprint!("{}", e.render(color));
             2
         }
     }
 }
 
 /// Deals the game and seats the agents (and the person).
-fn setup(args: &PlayArgs) -> Result<(Match, Option<usize>), String> {
+fn setup(args: &PlayArgs) -> Result<(Match, Option<usize>), Report> {
     let mut game = Match::new(&args.game, args.seed, args.size, args.model.options(false))?;
     if args.max_moves.is_some() {
         game.set_move_cap(args.max_moves);
@@ -90,9 +90,12 @@ fn setup(args: &PlayArgs) -> Result<(Match, Option<usize>), String> {
     let me = match &args.me {
         None => None,
         Some(name) => Some(players.iter().position(|p| p == name).ok_or_else(|| {
-            format!(
-                "--me {name}: no such player; the players are {}",
-                players.join(", ")
+            Diagnostic::unlocated(
+                "no-player",
+                format!(
+                    "--me {name}: no such player; the players are {}",
+                    players.join(", ")
+                ),
             )
         })?),
     };
@@ -100,12 +103,19 @@ fn setup(args: &PlayArgs) -> Result<(Match, Option<usize>), String> {
     // A strategy at several seats is checked once.
     let checks = crate::strategy::knowledge::Checks::default();
     game.seat_named(&args.agents, me, &mut |name| {
-        crate::strategy::agent::named_with(&checks, dir, &args.game, name).map_err(|e| {
-            let known: Vec<&str> = AGENTS.iter().map(|(n, _)| *n).collect();
-            format!(
-                "no agent `{name}` ({}), nor strategy: {e}",
-                known.join(", ")
-            )
+        crate::strategy::agent::named_with(&checks, dir, &args.game, name).map_err(|mut e| {
+            // No strategy of that name: the agents are named too. (A
+            // strategy found but refused keeps its located diagnostic.)
+            if e.code() == "no-strategy" {
+                let known: Vec<&str> = AGENTS.iter().map(|(n, _)| *n).collect();
+                let d = &mut e.diagnostics[0];
+                d.message = format!(
+                    "no agent `{name}` ({}), nor strategy: {}",
+                    known.join(", "),
+                    d.message
+                );
+            }
+            e
         })
     })?;
     Ok((game, me))

@@ -4,6 +4,8 @@
 //! and a chart; `dealer tournament merge --out DIR A.csv B.csv ...` joins
 //! the CSV files of shards.
 
+use crate::diag::{color_from_env, Report};
+use crate::tournament::refused;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -99,23 +101,28 @@ pub struct TournamentArgs {
     pub model: ModelArgs,
 }
 
-fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+fn parse_shard(s: &str) -> Result<(u64, u64), Report> {
     let (k, n) = s
         .split_once('/')
-        .ok_or("write the shard as K/N, e.g. 2/8")?;
+        .ok_or_else(|| refused("tournament-args", "write the shard as K/N, e.g. 2/8"))?;
     let (k, n): (u64, u64) = (
-        k.parse().map_err(|_| format!("`{k}` is not a number"))?,
-        n.parse().map_err(|_| format!("`{n}` is not a number"))?,
+        k.parse()
+            .map_err(|_| refused("tournament-args", format!("`{k}` is not a number")))?,
+        n.parse()
+            .map_err(|_| refused("tournament-args", format!("`{n}` is not a number")))?,
     );
     if n == 0 || k == 0 || k > n {
-        return Err(format!("shard {k}/{n}: K must be between 1 and N"));
+        return Err(refused(
+            "tournament-args",
+            format!("shard {k}/{n}: K must be between 1 and N"),
+        ));
     }
     Ok((k, n))
 }
 
 /// Runs `dealer tournament ARGS` in this process (the words after
 /// `tournament`): the error it would print, if refused.
-pub fn run_words(words: &[&str]) -> Result<(), String> {
+pub fn run_words(words: &[&str]) -> Result<(), Report> {
     use clap::Parser;
     #[derive(Parser)]
     struct Line {
@@ -123,12 +130,12 @@ pub fn run_words(words: &[&str]) -> Result<(), String> {
         args: TournamentArgs,
     }
     let line = Line::try_parse_from(std::iter::once("tournament").chain(words.iter().copied()))
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| refused("usage", e.to_string()))?;
     execute(&line.args)
 }
 
 /// Runs the command: its error, if refused.
-pub fn execute(args: &TournamentArgs) -> Result<(), String> {
+pub fn execute(args: &TournamentArgs) -> Result<(), Report> {
     if args.game == "merge" {
         merge(args)
     } else {
@@ -140,23 +147,21 @@ pub fn execute(args: &TournamentArgs) -> Result<(), String> {
 pub fn main(args: &TournamentArgs) -> u8 {
     match execute(args) {
         Ok(()) => 0,
-        Err(e) if e.starts_with("error[") => {
-            // A diagnostic rendered already, with its place.
-            eprintln!("{e}");
-            2
-        }
         Err(e) => {
-            eprintln!("error: {e}");
+            eprint!("{}", e.render(color_from_env()));
             2
         }
     }
 }
 
-fn deal(args: &TournamentArgs) -> Result<Deal, String> {
+fn deal(args: &TournamentArgs) -> Result<Deal, Report> {
     if let Some(deck) = &args.deck {
-        let hand = args
-            .hand
-            .ok_or("--deck needs --hand: the cards dealt to each player")?;
+        let hand = args.hand.ok_or_else(|| {
+            refused(
+                "tournament-args",
+                "--deck needs --hand: the cards dealt to each player",
+            )
+        })?;
         let deck = if deck.trim_start().starts_with("deck ") {
             deck.trim().to_string()
         } else {
@@ -171,7 +176,7 @@ fn deal(args: &TournamentArgs) -> Result<Deal, String> {
     Ok(Deal::Referee(args.size))
 }
 
-fn tournament(args: &TournamentArgs) -> Result<(), String> {
+fn tournament(args: &TournamentArgs) -> Result<(), Report> {
     crate::tournament::game::referee_of(&args.game)?;
     let out = args
         .out
@@ -185,13 +190,16 @@ fn tournament(args: &TournamentArgs) -> Result<(), String> {
         .into_iter()
         .unzip();
     if strategies.is_empty() {
-        return Err("give the strategies: --strategies a,b,c".into());
+        return Err(refused(
+            "tournament-args",
+            "give the strategies: --strategies a,b,c",
+        ));
     }
     for (s, name) in strategies.iter().zip(&args.strategies) {
         if s.game != args.game {
-            return Err(format!(
-                "strategy `{name}` is for {}, not {}",
-                s.game, args.game
+            return Err(refused(
+                "tournament-args",
+                format!("strategy `{name}` is for {}, not {}", s.game, args.game),
             ));
         }
     }
@@ -223,7 +231,7 @@ fn tournament(args: &TournamentArgs) -> Result<(), String> {
     if let Some(old) = &recorded {
         old.same_as(&manifest, &out.join(MANIFEST).display().to_string())?;
     }
-    super::writable_dir(&out)?;
+    super::writable_dir(&out).map_err(|e| refused("cannot-write", e))?;
     let csv = match args.shard {
         (1, 1) => out.join("games.csv"),
         (k, n) => out.join(format!("games-{k}-of-{n}.csv")),
@@ -287,18 +295,18 @@ fn tournament(args: &TournamentArgs) -> Result<(), String> {
 
 /// The manifest of folder `dir`; a folder that holds games but no
 /// manifest is refused (its experiment is unknown).
-fn recorded(dir: &Path) -> Result<Option<Manifest>, String> {
+fn recorded(dir: &Path) -> Result<Option<Manifest>, Report> {
     let manifest = Manifest::read(dir)?;
     if manifest.is_none() {
-        let entries =
-            std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+        let entries = std::fs::read_dir(dir)
+            .map_err(|e| refused("cannot-read", format!("cannot read {}: {e}", dir.display())))?;
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().to_string();
             if name.starts_with("games") && name.ends_with(".csv") {
-                return Err(format!(
+                return Err(refused("tournament-args", format!(
                     "{} holds games but no {MANIFEST}, which would say what experiment they are: give another --out",
                     dir.display()
-                ));
+                )));
             }
         }
     }
@@ -316,12 +324,13 @@ fn progress_bar(total: u64, done: u64) -> ProgressBar {
 }
 
 /// Prints the table and writes summary.json, table.txt and the chart.
-fn report(game: &str, names: &[String], records: Vec<&Record>, out: &Path) -> Result<(), String> {
+fn report(game: &str, names: &[String], records: Vec<&Record>, out: &Path) -> Result<(), Report> {
     let summary = summarise(game, names, &records);
     let table = summary.table();
     print!("{table}");
     let write = |file: &str, text: &str| {
-        std::fs::write(out.join(file), text).map_err(|e| format!("cannot write {file}: {e}"))
+        std::fs::write(out.join(file), text)
+            .map_err(|e| refused("cannot-write", format!("cannot write {file}: {e}")))
     };
     write("summary.json", &summary.json())?;
     write("table.txt", &table)?;
@@ -339,11 +348,12 @@ fn report(game: &str, names: &[String], records: Vec<&Record>, out: &Path) -> Re
 /// all of one experiment, every row the game the manifest says; a game in
 /// two files must be the same row. The output folder's own games.csv, if
 /// any, is merged too.
-fn merge(args: &TournamentArgs) -> Result<(), String> {
+fn merge(args: &TournamentArgs) -> Result<(), Report> {
     if args.inputs.is_empty() {
-        return Err(
-            "give the CSV files to merge: dealer tournament merge --out DIR A.csv B.csv".into(),
-        );
+        return Err(refused(
+            "tournament-args",
+            "give the CSV files to merge: dealer tournament merge --out DIR A.csv B.csv",
+        ));
     }
     let out = args
         .out
@@ -359,16 +369,22 @@ fn merge(args: &TournamentArgs) -> Result<(), String> {
     let mut from: BTreeMap<u64, (usize, usize)> = BTreeMap::new();
     for (i, path) in inputs.iter().enumerate() {
         if !path.is_file() {
-            return Err(format!("{} is not a file", path.display()));
+            return Err(refused(
+                "tournament-args",
+                format!("{} is not a file", path.display()),
+            ));
         }
         let dir = match path.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
         };
         let Some(this) = Manifest::read(&dir)? else {
-            return Err(format!(
-                "{}: no {MANIFEST} beside it, which would say what experiment its games are",
-                path.display()
+            return Err(refused(
+                "tournament-args",
+                format!(
+                    "{}: no {MANIFEST} beside it, which would say what experiment its games are",
+                    path.display()
+                ),
             ));
         };
         match &manifest {
@@ -385,9 +401,9 @@ fn merge(args: &TournamentArgs) -> Result<(), String> {
         let name = path.display().to_string();
         let rows = read_csv(path)?;
         if let Some((line, _)) = rows.cut {
-            return Err(format!(
+            return Err(refused("tournament-args", format!(
                 "{name}:{line}: the last line is cut short (its shard was interrupted: resume it first)"
-            ));
+            )));
         }
         this.check(&name, &rows, None)?;
         for (index, record) in rows.records {
@@ -395,9 +411,12 @@ fn merge(args: &TournamentArgs) -> Result<(), String> {
             match all.get(&index) {
                 Some(old) if *old != record => {
                     let (file, at) = from[&index];
-                    return Err(format!(
-                        "{name}:{line}: game {index} differs from {}:{at}",
-                        inputs[file].display()
+                    return Err(refused(
+                        "tournament-args",
+                        format!(
+                            "{name}:{line}: game {index} differs from {}:{at}",
+                            inputs[file].display()
+                        ),
                     ));
                 }
                 Some(_) => {}
@@ -414,7 +433,12 @@ fn merge(args: &TournamentArgs) -> Result<(), String> {
             old.same_as(&manifest, &out.join(MANIFEST).display().to_string())?;
         }
     }
-    std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    std::fs::create_dir_all(&out).map_err(|e| {
+        refused(
+            "cannot-write",
+            format!("cannot create {}: {e}", out.display()),
+        )
+    })?;
     let mut file = CsvFile::open_locked(&target)?;
     if let Some(other) = manifest.write_new(&out)? {
         other.same_as(&manifest, &out.join(MANIFEST).display().to_string())?;

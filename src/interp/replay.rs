@@ -431,8 +431,10 @@ pub fn is_move(stmt: &Statement) -> bool {
 
 /// The name to show and the text of a scenario file; `-` reads standard
 /// input (shown as `<stdin>`). At most [`syntax::MAX_SOURCE_BYTES`] are
-/// read; the text must be UTF-8 ([`syntax::source_text`]).
-pub fn read_source(file: &std::path::Path) -> Result<(String, String), String> {
+/// read; the text must be UTF-8 ([`syntax::source_text`]). A file that
+/// cannot be read is a `cannot-read` diagnostic with no place in a text.
+pub fn read_source(file: &std::path::Path) -> Result<(String, String), crate::diag::Diagnostic> {
+    let cannot = |e: String| crate::diag::Diagnostic::unlocated("cannot-read", e);
     use std::io::Read;
     let limit = crate::syntax::MAX_SOURCE_BYTES as u64 + 1;
     let mut bytes = Vec::new();
@@ -440,16 +442,16 @@ pub fn read_source(file: &std::path::Path) -> Result<(String, String), String> {
         std::io::stdin()
             .take(limit)
             .read_to_end(&mut bytes)
-            .map_err(|e| format!("cannot read the standard input: {e}"))?;
+            .map_err(|e| cannot(format!("cannot read the standard input: {e}")))?;
         "<stdin>".to_string()
     } else {
         let name = file.display().to_string();
         std::fs::File::open(file)
             .and_then(|f| f.take(limit).read_to_end(&mut bytes))
-            .map_err(|e| format!("cannot read {name}: {e}"))?;
+            .map_err(|e| cannot(format!("cannot read {name}: {e}")))?;
         name
     };
-    let src = crate::syntax::source_text(&name, bytes)?;
+    let src = crate::syntax::source_text(&name, bytes).map_err(cannot)?;
     Ok((name, src))
 }
 

@@ -17,7 +17,7 @@ use crate::cards::{
     game_named, game_names, stopped, to_move, Deal as CardDeal, Game, Move, Position, Referee,
     Size, GAMES,
 };
-use crate::diag::{Diagnostic, Span};
+use crate::diag::{Diagnostic, Report, Span};
 use crate::engine::Agent as Player;
 use crate::interp::{Options, Output, Playing, Session};
 use crate::syntax::{self, ast::StatementKind};
@@ -49,7 +49,7 @@ impl Seat {
 
 /// What finds the agent a name stands for when it is not one of
 /// [`AGENTS`] (a strategy's agent), or says why there is none.
-pub type Lookup<'a> = dyn FnMut(&str) -> Result<Box<dyn Agent>, String> + 'a;
+pub type Lookup<'a> = dyn FnMut(&str) -> Result<Box<dyn Agent>, Report> + 'a;
 
 /// How a game ended (or stands, before its end).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -116,11 +116,14 @@ pub fn playable() -> Vec<&'static str> {
 
 /// A game that can be played and its referee, or why not (no such game,
 /// or one with no referee), naming the games that can be played.
-pub fn refereed(game: &str) -> Result<(Game, &'static dyn Referee), String> {
+pub fn refereed(game: &str) -> Result<(Game, &'static dyn Referee), Report> {
     let rules = game_named(game).ok_or_else(|| {
-        format!(
-            "no game `{game}`; the games are: {}",
-            game_names().join(", ")
+        Diagnostic::unlocated(
+            "no-game",
+            format!(
+                "no game `{game}`; the games are: {}",
+                game_names().join(", ")
+            ),
         )
     })?;
     Ok((rules, referee_of(rules)?))
@@ -128,59 +131,61 @@ pub fn refereed(game: &str) -> Result<(Game, &'static dyn Referee), String> {
 
 /// The referee of `game`, or why it cannot be played (it has none),
 /// naming dealer's games that can be.
-pub fn referee_of(game: Game) -> Result<&'static dyn Referee, String> {
+pub fn referee_of(game: Game) -> Result<&'static dyn Referee, Report> {
     game.referee().ok_or_else(|| {
-        format!(
-            "{} has no referee, so it can be replayed but not played; the games to play are: {}",
-            game.title(),
-            playable().join(", ")
-        )
+        Report::from(Diagnostic::unlocated(
+            "no-referee",
+            format!(
+                "{} has no referee, so it can be replayed but not played; the games to play are: {}",
+                game.title(),
+                playable().join(", ")
+            ),
+        ))
     })
 }
 
 /// A session of `game` dealt `deal` ([`Session::deal`]: no text is
 /// printed or parsed); `game` need not be one of dealer's games.
-pub fn dealt_session(game: Game, deal: &CardDeal, options: Options) -> Result<Session, String> {
+pub fn dealt_session(game: Game, deal: &CardDeal, options: Options) -> Result<Session, Report> {
     if deal.game != game.name() {
-        return Err(format!(
-            "a deal of `{}` cannot start {} (`game {}`)",
-            deal.game,
-            game.title(),
-            game.name()
-        ));
+        return Err(Report::from(Diagnostic::unlocated(
+            "wrong-game",
+            format!(
+                "a deal of `{}` cannot start {} (`game {}`)",
+                deal.game,
+                game.title(),
+                game.name()
+            ),
+        )));
     }
     let mut session = Session::with_games(options, &[game]);
-    session
-        .deal(deal)
-        .map_err(|d| d.render("deal", "", false))?;
+    session.deal(deal)?;
     Ok(session)
 }
 
 /// A session with the scenario text `setup` executed (a deal and its
 /// opening moves, written by hand): the tests deal hand-made states so.
 /// A [`Match`] is dealt its typed deal instead ([`dealt_session`]).
-pub fn deal_session(setup: &str, options: Options) -> Result<Session, String> {
+pub fn deal_session(setup: &str, options: Options) -> Result<Session, Report> {
     let mut session = Session::new(options);
+    let located = |d| Report::one("deal", setup, d);
     let scenario = syntax::parse(setup).map_err(|errors| {
-        errors
-            .iter()
-            .map(|e| e.to_diagnostic().render("deal", setup, false))
-            .collect::<String>()
+        Report::new(
+            "deal",
+            setup,
+            errors.iter().map(|e| e.to_diagnostic()).collect(),
+        )
     })?;
     for stmt in &scenario.statements {
-        session
-            .execute(stmt, setup)
-            .map_err(|d| d.render("deal", setup, false))?;
+        session.execute(stmt, setup).map_err(located)?;
     }
-    session
-        .finish(Span::new(0, 0))
-        .map_err(|d| d.render("deal", setup, false))?;
+    session.finish(Span::new(0, 0)).map_err(located)?;
     Ok(session)
 }
 
 impl Match {
     /// Deals dealer's game named `game`: [`Match::of`].
-    pub fn new(game: &str, seed: u64, size: Size, options: Options) -> Result<Match, String> {
+    pub fn new(game: &str, seed: u64, size: Size, options: Options) -> Result<Match, Report> {
         let (rules, _) = refereed(game)?;
         Match::of(rules, seed, size, options)
     }
@@ -188,7 +193,7 @@ impl Match {
     /// Deals `game` (any game value with a referee, in dealer's list or
     /// not): the referee's seeded deal of `size`, dealt to the session as
     /// it is. `seats` are filled in with [`Match::seat`].
-    pub fn of(game: Game, seed: u64, size: Size, options: Options) -> Result<Match, String> {
+    pub fn of(game: Game, seed: u64, size: Size, options: Options) -> Result<Match, Report> {
         let referee = referee_of(game)?;
         Match::dealt(
             game,
@@ -204,7 +209,7 @@ impl Match {
         dealt: CardDeal,
         deal: String,
         options: Options,
-    ) -> Result<Match, String> {
+    ) -> Result<Match, Report> {
         let (rules, _) = refereed(game)?;
         Match::dealt(rules, dealt, deal, options)
     }
@@ -219,7 +224,7 @@ impl Match {
         dealt: CardDeal,
         deal: String,
         options: Options,
-    ) -> Result<Match, String> {
+    ) -> Result<Match, Report> {
         let referee = referee_of(game)?;
         let session = dealt_session(game, &dealt, options)?;
         Ok(Match {
@@ -240,26 +245,32 @@ impl Match {
     /// players of agents that read beyond what they know are declared so
     /// by the game's [`GameRules::reader_declaration`] (the deal is dealt
     /// again with the declaration, before any move).
-    pub fn seat(&mut self, seats: Vec<Seat>) -> Result<(), String> {
+    pub fn seat(&mut self, seats: Vec<Seat>) -> Result<(), Report> {
         let n = self.playing().table.players.len();
         if seats.len() != n {
-            return Err(format!(
-                "{} is played by {n} players ({}), and {} were given",
-                self.game.name(),
-                self.playing().table.players.join(", "),
-                seats.len()
-            ));
+            return Err(Report::from(Diagnostic::unlocated(
+                "seats",
+                format!(
+                    "{} is played by {n} players ({}), and {} were given",
+                    self.game.name(),
+                    self.playing().table.players.join(", "),
+                    seats.len()
+                ),
+            )));
         }
         let readers: Vec<usize> = (0..n)
             .filter(|&s| matches!(&seats[s], Seat::Agent { agent, .. } if agent.psychic()))
             .collect();
         if let Some(&first) = readers.first() {
             let Some(word) = self.referee.reader_declaration() else {
-                return Err(format!(
-                    "the agent of player {} looks at cards unnoticed, and {} has no such players",
-                    self.player_name(first),
-                    self.game.title()
-                ));
+                return Err(Report::from(Diagnostic::unlocated(
+                    "no-readers",
+                    format!(
+                        "the agent of player {} looks at cards unnoticed, and {} has no such players",
+                        self.player_name(first),
+                        self.game.title()
+                    ),
+                )));
             };
             let new: Vec<usize> = readers
                 .into_iter()
@@ -267,9 +278,10 @@ impl Match {
                 .collect();
             if !new.is_empty() {
                 if !self.history.is_empty() {
-                    return Err(format!(
-                        "`{word}` players are declared before the first move"
-                    ));
+                    return Err(Report::from(Diagnostic::unlocated(
+                        "readers-late",
+                        format!("`{word}` players are declared before the first move"),
+                    )));
                 }
                 let dealt = self.dealt.clone().with_declared(word, &new);
                 self.session = dealt_session(self.game, &dealt, self.options)?;
@@ -295,7 +307,7 @@ impl Match {
         &mut self,
         agents: Vec<Box<dyn Agent>>,
         person: Option<Player>,
-    ) -> Result<(), String> {
+    ) -> Result<(), Report> {
         let n = self.playing().table.players.len();
         let wanted = n - usize::from(person.is_some_and(|p| p < n));
         if agents.len() != wanted {
@@ -325,7 +337,7 @@ impl Match {
         names: &[String],
         person: Option<Player>,
         strategy: &mut Lookup<'_>,
-    ) -> Result<(), String> {
+    ) -> Result<(), Report> {
         let n = self.playing().table.players.len();
         let wanted = n - usize::from(person.is_some_and(|p| p < n));
         let names: Vec<String> = match names {
@@ -342,24 +354,27 @@ impl Match {
                 Some(agent) => Ok(agent),
                 None => strategy(name),
             })
-            .collect::<Result<Vec<_>, String>>()?;
+            .collect::<Result<Vec<_>, Report>>()?;
         self.seat_agents(agents, person)
     }
 
     /// The error of a seating with `given` agents for `wanted` seats.
-    fn wrong_count(&self, wanted: usize, given: usize, person: Option<Player>) -> String {
+    fn wrong_count(&self, wanted: usize, given: usize, person: Option<Player>) -> Report {
         let players = &self.playing().table.players;
-        format!(
-            "{} has {} players ({}){}: give {wanted} agent(s) (or one for every seat), {given} given",
-            self.game.name(),
-            players.len(),
-            players.join(", "),
-            if person.is_some() {
-                " and you play one"
-            } else {
-                ""
-            },
-        )
+        Report::from(Diagnostic::unlocated(
+            "seats",
+            format!(
+                "{} has {} players ({}){}: give {wanted} agent(s) (or one for every seat), {given} given",
+                self.game.name(),
+                players.len(),
+                players.join(", "),
+                if person.is_some() {
+                    " and you play one"
+                } else {
+                    ""
+                },
+            ),
+        ))
     }
 
     /// The game's name (`gofish`).

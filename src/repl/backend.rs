@@ -386,7 +386,7 @@ impl Repl {
         let mut words = arg.split_whitespace();
         let name = words.next().unwrap_or_default();
         let strategy = crate::strategy::find_with(&self.checks, None, game, name)
-            .map_err(|e| Diagnostic::error("unknown-strategy", e, at))?;
+            .map_err(|e| Diagnostic::error("unknown-strategy", e.to_string(), at))?;
         let pos = play.position();
         let me = match words.next() {
             Some(p) => play
@@ -506,10 +506,7 @@ impl Repl {
     pub fn load(&mut self, file: &str) -> Vec<Item> {
         let (file, src) = match crate::interp::read_source(std::path::Path::new(file)) {
             Ok(read) => read,
-            Err(e) => {
-                let d = Diagnostic::unlocated("cannot-read", e);
-                return vec![error(file, "", d)];
-            }
+            Err(d) => return vec![error(file, "", d)],
         };
         let file = file.as_str();
         let script = match Script::parse(file, &src) {

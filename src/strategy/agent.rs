@@ -6,7 +6,7 @@ use std::path::Path;
 
 use rand_chacha::ChaCha8Rng;
 
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Report};
 use crate::play::{Agent, View};
 
 use super::knowledge::{Checks, Notes};
@@ -52,7 +52,7 @@ impl StrategyAgent {
 /// The agent of strategy `name` (a `.strat` path, or a name looked up in
 /// `dir`, by default `strategies/`, and then among the built-in ones) for
 /// `game`.
-pub fn named(dir: Option<&Path>, game: &str, name: &str) -> Result<Box<dyn Agent>, String> {
+pub fn named(dir: Option<&Path>, game: &str, name: &str) -> Result<Box<dyn Agent>, Report> {
     named_with(&Checks::new(0), dir, game, name)
 }
 
@@ -63,7 +63,7 @@ pub fn named_with(
     dir: Option<&Path>,
     game: &str,
     name: &str,
-) -> Result<Box<dyn Agent>, String> {
+) -> Result<Box<dyn Agent>, Report> {
     let strategy = find_with(checks, dir, game, name)?;
     Ok(Box::new(StrategyAgent::new(strategy)))
 }
@@ -71,12 +71,12 @@ pub fn named_with(
 /// The agent of built-in strategy `name` for `game` (one of
 /// [`super::BUILT_IN`], never a file: for front ends that must not read
 /// files a user names, such as the web page).
-pub fn built_in(game: &str, name: &str) -> Result<Box<dyn Agent>, String> {
+pub fn built_in(game: &str, name: &str) -> Result<Box<dyn Agent>, Report> {
     built_in_with(&Checks::new(0), game, name)
 }
 
 /// [`built_in`], its check's answer kept in `checks` (a server's).
-pub fn built_in_with(checks: &Checks, game: &str, name: &str) -> Result<Box<dyn Agent>, String> {
+pub fn built_in_with(checks: &Checks, game: &str, name: &str) -> Result<Box<dyn Agent>, Report> {
     let stem = format!("{game}-{name}");
     let Some((_, src)) = super::BUILT_IN.iter().find(|(n, _)| *n == stem) else {
         let prefix = format!("{game}-");
@@ -84,10 +84,13 @@ pub fn built_in_with(checks: &Checks, game: &str, name: &str) -> Result<Box<dyn 
             .iter()
             .filter_map(|(n, _)| n.strip_prefix(&prefix))
             .collect();
-        return Err(format!(
-            "no agent `{name}` for {game}; the agents are: random, {}",
-            known.join(", ")
-        ));
+        return Err(Report::from(Diagnostic::unlocated(
+            "no-agent",
+            format!(
+                "no agent `{name}` for {game}; the agents are: random, {}",
+                known.join(", ")
+            ),
+        )));
     };
     let (strategy, _) = super::vetted_with(checks, &format!("(built in) {stem}.strat"), src)?;
     Ok(Box::new(StrategyAgent::new(strategy)))

@@ -244,9 +244,8 @@ pub fn describe(strategy: &Strategy, checks: &[RuleCheck]) -> Vec<String> {
 }
 
 fn trial_game(strategy: &Strategy, game: Game, seed: u64, notes: &Notes) -> Result<(), Diagnostic> {
-    let refused = |m: String| super::error("strategy-probe", m);
-    let mut game =
-        Match::new(game.name(), seed, Size::Teaching, Options::default()).map_err(refused)?;
+    let refused = |r: crate::diag::Report| super::error("strategy-probe", r.to_string());
+    let mut game = Match::of(game, seed, Size::Teaching, Options::default()).map_err(refused)?;
     let players = game.playing().table.players.len();
     // A strategy's `glimpse` rules are exempt, and they would make its
     // players psychic, whose glimpses are belief events (a game of them

@@ -58,7 +58,7 @@ pub use template::{CardFacts, Template as FormulaTemplate};
 use std::path::Path;
 
 use crate::cards::{Game, GAMES};
-use crate::diag::{Diagnostic, Span};
+use crate::diag::{Diagnostic, Report, Span};
 
 /// The folder of a user's strategies, relative to the working directory;
 /// a file there takes precedence over the built-in strategy of its name.
@@ -155,7 +155,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
 
 /// Reads and parses a strategy file; errors are rendered with the file's
 /// name and line.
-pub fn load(path: &Path) -> Result<Strategy, String> {
+pub fn load(path: &Path) -> Result<Strategy, Report> {
     let (name, src) = crate::interp::read_source(path)?;
     vetted(&name, &src)
 }
@@ -164,19 +164,19 @@ pub fn load(path: &Path) -> Result<Strategy, String> {
 /// lint [`knowledge::trial_games`] run: a strategy that reads what its
 /// player does not know is refused, with the rule and the subformula.
 /// Errors are rendered against `src` under `name`.
-pub fn vetted(name: &str, src: &str) -> Result<Strategy, String> {
+pub fn vetted(name: &str, src: &str) -> Result<Strategy, Report> {
     vetted_checked(name, src).map(|(s, _)| s)
 }
 
 /// A strategy file read, parsed and tried, with what the trial checked
 /// rule by rule (for `dealer check`).
-pub fn load_checked(path: &Path) -> Result<(Strategy, knowledge::Checked), String> {
+pub fn load_checked(path: &Path) -> Result<(Strategy, knowledge::Checked), Report> {
     let (name, src) = crate::interp::read_source(path)?;
     vetted_checked(&name, &src)
 }
 
 /// [`vetted`], with what the trial checked ([`knowledge::Checked`]).
-pub fn vetted_checked(name: &str, src: &str) -> Result<(Strategy, knowledge::Checked), String> {
+pub fn vetted_checked(name: &str, src: &str) -> Result<(Strategy, knowledge::Checked), Report> {
     vetted_with(&knowledge::Checks::new(0), name, src)
 }
 
@@ -186,7 +186,7 @@ pub fn vetted_with(
     checks: &knowledge::Checks,
     name: &str,
     src: &str,
-) -> Result<(Strategy, knowledge::Checked), String> {
+) -> Result<(Strategy, knowledge::Checked), Report> {
     vetted_in(GAMES, checks, name, src)
 }
 
@@ -197,12 +197,11 @@ pub fn vetted_in(
     checks: &knowledge::Checks,
     name: &str,
     src: &str,
-) -> Result<(Strategy, knowledge::Checked), String> {
-    let strategy = parse(src).map_err(|d| d.render(name, src, false))?;
-    let game = resolve(&strategy, games, src).map_err(|d| d.render(name, src, false))?;
-    let checked = checks
-        .trial_games(src, &strategy, game)
-        .map_err(|d| d.render(name, src, false))?;
+) -> Result<(Strategy, knowledge::Checked), Report> {
+    let located = |d| Report::one(name, src, d);
+    let strategy = parse(src).map_err(located)?;
+    let game = resolve(&strategy, games, src).map_err(located)?;
+    let checked = checks.trial_games(src, &strategy, game).map_err(located)?;
     Ok((strategy, checked))
 }
 
@@ -234,7 +233,7 @@ pub fn resolve(strategy: &Strategy, games: &[Game], src: &str) -> Result<Game, D
 /// `GAME-NAME.strat`, looked up first in `dir` (the `--strategies-dir`
 /// option; without it, a `strategies/` folder of the working directory)
 /// and then among the [`BUILT_IN`] strategies.
-pub fn find(dir: Option<&Path>, game: &str, name: &str) -> Result<Strategy, String> {
+pub fn find(dir: Option<&Path>, game: &str, name: &str) -> Result<Strategy, Report> {
     find_with_source(dir, game, name).map(|(strategy, _)| strategy)
 }
 
@@ -244,7 +243,7 @@ pub fn find_with(
     dir: Option<&Path>,
     game: &str,
     name: &str,
-) -> Result<Strategy, String> {
+) -> Result<Strategy, Report> {
     find_source_with(checks, dir, game, name).map(|(strategy, _)| strategy)
 }
 
@@ -254,7 +253,7 @@ pub fn find_with_source(
     dir: Option<&Path>,
     game: &str,
     name: &str,
-) -> Result<(Strategy, String), String> {
+) -> Result<(Strategy, String), Report> {
     find_source_with(&knowledge::Checks::new(0), dir, game, name)
 }
 
@@ -263,9 +262,9 @@ fn find_source_with(
     dir: Option<&Path>,
     game: &str,
     name: &str,
-) -> Result<(Strategy, String), String> {
+) -> Result<(Strategy, String), Report> {
     let vetted = |name: &str, src: &str| vetted_with(checks, name, src).map(|(s, _)| s);
-    let read = |path: &Path| -> Result<(Strategy, String), String> {
+    let read = |path: &Path| -> Result<(Strategy, String), Report> {
         let (name, src) = crate::interp::read_source(path)?;
         Ok((vetted(&name, &src)?, src))
     };
@@ -286,15 +285,18 @@ fn find_source_with(
         ));
     }
     let known = strategy_names(Some(dir), game);
-    Err(format!(
-        "no strategy `{name}` for {game} in {} nor built in; the strategies are: {}",
-        dir.display(),
-        if known.is_empty() {
-            "(none)".to_string()
-        } else {
-            known.join(", ")
-        }
-    ))
+    Err(Report::from(Diagnostic::unlocated(
+        "no-strategy",
+        format!(
+            "no strategy `{name}` for {game} in {} nor built in; the strategies are: {}",
+            dir.display(),
+            if known.is_empty() {
+                "(none)".to_string()
+            } else {
+                known.join(", ")
+            }
+        ),
+    )))
 }
 
 /// The names of the strategies for `game`, built in or in `dir` (without
@@ -370,7 +372,7 @@ mod tests {
         assert!(built.rules.len() > 1);
         let err = find(Some(&dir), "gofish", "nobody").unwrap_err();
         assert!(
-            err.contains("first-order") && err.contains("random"),
+            err.message().contains("first-order") && err.message().contains("random"),
             "{err}"
         );
         std::fs::remove_dir_all(&dir).unwrap();

@@ -2,6 +2,8 @@
 //! for each run, one bar per strategy with its wins, drawn with plotters
 //! as SVG, and as PNG rasterised from the SVG.
 
+use super::refused;
+use crate::diag::Report;
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -32,23 +34,27 @@ const FONT_FILES: &[&str] = &[
 /// files written. The PNG is the SVG rasterised, with the same font. The
 /// text's layout needs a font of the system (DejaVu Sans or Arial);
 /// without one no chart is drawn and the error says so.
-pub fn draw(summary: &Summary, svg: &Path, png: &Path) -> Result<Vec<String>, String> {
+pub fn draw(summary: &Summary, svg: &Path, png: &Path) -> Result<Vec<String>, Report> {
     let Some(font) = font() else {
-        return Err(format!(
-            "no chart: none of these fonts was found: {}",
-            FONT_FILES.join(", ")
+        return Err(refused(
+            "chart",
+            format!(
+                "no chart: none of these fonts was found: {}",
+                FONT_FILES.join(", ")
+            ),
         ));
     };
     let mut text = String::new();
     {
         let root = SVGBackend::with_string(&mut text, SIZE).into_drawing_area();
-        plot(summary, &root).map_err(|e| format!("{}: {e}", svg.display()))?;
+        plot(summary, &root).map_err(|e| refused("chart", format!("{}: {e}", svg.display())))?;
         root.present()
-            .map_err(|e| format!("{}: {e}", svg.display()))?;
+            .map_err(|e| refused("chart", format!("{}: {e}", svg.display())))?;
     }
-    std::fs::write(svg, &text).map_err(|e| format!("{}: {e}", svg.display()))?;
-    let pixels = rasterise(&text, font).map_err(|e| format!("{}: {e}", png.display()))?;
-    std::fs::write(png, pixels).map_err(|e| format!("{}: {e}", png.display()))?;
+    std::fs::write(svg, &text).map_err(|e| refused("chart", format!("{}: {e}", svg.display())))?;
+    let pixels =
+        rasterise(&text, font).map_err(|e| refused("chart", format!("{}: {e}", png.display())))?;
+    std::fs::write(png, pixels).map_err(|e| refused("chart", format!("{}: {e}", png.display())))?;
     Ok(vec![svg.display().to_string(), png.display().to_string()])
 }
 
@@ -72,7 +78,7 @@ fn font() -> Option<&'static [u8]> {
 
 /// The chart's SVG as a PNG, its `sans-serif` text in `font` (the font
 /// plotters laid it out with).
-fn rasterise(svg: &str, font: &'static [u8]) -> Result<Vec<u8>, String> {
+fn rasterise(svg: &str, font: &'static [u8]) -> Result<Vec<u8>, Report> {
     use resvg::usvg;
     let mut fonts = usvg::fontdb::Database::new();
     fonts.load_font_data(font.to_vec());
@@ -81,21 +87,23 @@ fn rasterise(svg: &str, font: &'static [u8]) -> Result<Vec<u8>, String> {
         .next()
         .and_then(|face| face.families.first())
         .map(|(name, _)| name.clone())
-        .ok_or("the chart's font has no family name")?;
+        .ok_or_else(|| refused("chart", "the chart's font has no family name"))?;
     fonts.set_sans_serif_family(family);
     let options = usvg::Options {
         fontdb: std::sync::Arc::new(fonts),
         ..usvg::Options::default()
     };
-    let tree = usvg::Tree::from_str(svg, &options).map_err(|e| e.to_string())?;
-    let mut pixmap =
-        resvg::tiny_skia::Pixmap::new(SIZE.0, SIZE.1).ok_or("the chart has no pixels")?;
+    let tree = usvg::Tree::from_str(svg, &options).map_err(|e| refused("chart", e.to_string()))?;
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(SIZE.0, SIZE.1)
+        .ok_or_else(|| refused("chart", "the chart has no pixels"))?;
     resvg::render(
         &tree,
         resvg::tiny_skia::Transform::default(),
         &mut pixmap.as_mut(),
     );
-    pixmap.encode_png().map_err(|e| e.to_string())
+    pixmap
+        .encode_png()
+        .map_err(|e| refused("chart", e.to_string()))
 }
 
 fn plot<DB: DrawingBackend>(

@@ -6,6 +6,7 @@ pub use crate::play::GameOutcome;
 use std::collections::BTreeMap;
 
 use crate::cards::{Deal as CardDeal, Deck, Referee, Size};
+use crate::diag::{Diagnostic, Report};
 use crate::interp::Options;
 use crate::play::{Match, Seat};
 use crate::strategy::agent::StrategyAgent;
@@ -29,31 +30,35 @@ pub enum Deal {
 
 /// A game's deal of `seed`: the referee's, or the custom deck dealt to
 /// the referee's full-size players.
-pub fn deal_of(game: &str, deal: &Deal, seed: u64) -> Result<CardDeal, String> {
+pub fn deal_of(game: &str, deal: &Deal, seed: u64) -> Result<CardDeal, Report> {
     let referee = referee_of(game)?;
     match deal {
         Deal::Referee(size) => Ok(referee.deal(seed, *size)),
-        Deal::Custom { deck, hand } => referee.deal_custom(seed, deck.clone(), *hand),
+        Deal::Custom { deck, hand } => referee
+            .deal_custom(seed, deck.clone(), *hand)
+            .map_err(|m| Report::from(Diagnostic::unlocated("custom-deal", m))),
     }
 }
 
 /// The deck of a custom deal, read once from the `deck ...` line a user
 /// gave (`--deck`): the deck, or the reason it is none (the deck's own
 /// errors rendered against the line, as `--deck`).
-pub fn read_custom_deck(deck_line: &str) -> Result<Deck, String> {
+pub fn read_custom_deck(deck_line: &str) -> Result<Deck, Report> {
     let given = deck_line.trim_start_matches("deck").trim_start();
     let first = given.split_whitespace().next().unwrap_or("");
     if first != "deck" && crate::syntax::LANGUAGE_WORDS.contains(&first) {
-        return Err(format!(
-            "--deck takes the cards of a deck, such as `Q*4 A*4`, not a `{first}` statement"
-        ));
+        return Err(Report::from(Diagnostic::unlocated(
+            "custom-deck",
+            format!(
+                "--deck takes the cards of a deck, such as `Q*4 A*4`, not a `{first}` statement"
+            ),
+        )));
     }
-    Deck::read_line(deck_line)
-        .map_err(|d| d.render("--deck", deck_line, false).trim_end().to_string())
+    Deck::read_line(deck_line).map_err(|d| Report::one("--deck", deck_line, d))
 }
 
 /// The referee of a game, or an error naming the games that have one.
-pub fn referee_of(game: &str) -> Result<&'static dyn Referee, String> {
+pub fn referee_of(game: &str) -> Result<&'static dyn Referee, Report> {
     crate::play::refereed(game).map(|(_, referee)| referee)
 }
 
@@ -63,7 +68,7 @@ pub fn dealt(
     deal: &Deal,
     seed: u64,
     options: impl Into<Options>,
-) -> Result<Match, String> {
+) -> Result<Match, Report> {
     let options = options.into();
     let described = match deal {
         Deal::Referee(size) => format!("size {size}"),
@@ -83,7 +88,7 @@ pub fn play_game(
     seats: &[&Strategy],
     options: impl Into<Options>,
     max_moves: impl Into<Option<usize>>,
-) -> Result<GameOutcome, String> {
+) -> Result<GameOutcome, Report> {
     play_game_counted(game, deal, seed, seats, options, max_moves).map(|(outcome, _)| outcome)
 }
 
@@ -96,7 +101,7 @@ pub fn play_game_counted(
     seats: &[&Strategy],
     options: impl Into<Options>,
     max_moves: impl Into<Option<usize>>,
-) -> Result<(GameOutcome, Vec<BTreeMap<String, u64>>), String> {
+) -> Result<(GameOutcome, Vec<BTreeMap<String, u64>>), Report> {
     let mut m = dealt(game, deal, seed, options)?;
     let agents = seats
         .iter()
@@ -104,8 +109,10 @@ pub fn play_game_counted(
         .collect();
     m.seat_agents(agents, None)?;
     m.set_move_cap(max_moves.into());
-    m.play_agents()
-        .map_err(|d| format!("game {seed}: {}", d.message))?;
+    m.play_agents().map_err(|mut d| {
+        d.message = format!("game {seed}: {}", d.message);
+        Report::from(d)
+    })?;
     let fired = m
         .seats()
         .iter()

@@ -9,6 +9,8 @@
 //! The engine, its budget and the number of threads are not recorded:
 //! they do not change a game's outcome.
 
+use super::refused;
+use crate::diag::Report;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -100,47 +102,66 @@ impl Manifest {
 
     /// The manifest of folder `dir`, if it has one; a file that is not
     /// one is an error.
-    pub fn read(dir: &Path) -> Result<Option<Manifest>, String> {
+    pub fn read(dir: &Path) -> Result<Option<Manifest>, Report> {
         let path = dir.join(FILE);
         let text = match std::fs::read(&path) {
             Ok(bytes) => bytes,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+            Err(e) => {
+                return Err(refused(
+                    "cannot-read",
+                    format!("cannot read {}: {e}", path.display()),
+                ))
+            }
         };
         let manifest: Manifest = serde_json::from_slice(&text).map_err(|e| {
-            format!(
-                "{}:{}:{}: not a tournament manifest: {e}",
-                path.display(),
-                e.line(),
-                e.column()
+            refused(
+                "manifest",
+                format!(
+                    "{}:{}:{}: not a tournament manifest: {e}",
+                    path.display(),
+                    e.line(),
+                    e.column()
+                ),
             )
         })?;
         if manifest.games == 0 || manifest.strategies.is_empty() || manifest.players == 0 {
-            return Err(format!(
-                "{}: not a tournament manifest: it has no games, strategies or players",
-                path.display()
+            return Err(refused(
+                "manifest",
+                format!(
+                    "{}: not a tournament manifest: it has no games, strategies or players",
+                    path.display()
+                ),
             ));
         }
         manifest
             .total()
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .map_err(|e| refused("manifest", format!("{}: {e}", path.display())))?;
         Ok(Some(manifest))
     }
 
     /// Writes the manifest into `dir`, unless one is there already (written
     /// whole and at once: a shard started beside another never reads half
     /// of one); returns the one there, if any.
-    pub fn write_new(&self, dir: &Path) -> Result<Option<Manifest>, String> {
+    pub fn write_new(&self, dir: &Path) -> Result<Option<Manifest>, Report> {
         let path = dir.join(FILE);
         let tmp = dir.join(format!(".{FILE}.{}", std::process::id()));
         let text = serde_json::to_string_pretty(self).expect("a manifest serialises") + "\n";
-        std::fs::write(&tmp, text).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+        std::fs::write(&tmp, text).map_err(|e| {
+            refused(
+                "cannot-write",
+                format!("cannot write {}: {e}", tmp.display()),
+            )
+        })?;
         let linked = std::fs::hard_link(&tmp, &path);
         let _ = std::fs::remove_file(&tmp);
         match linked {
             Ok(()) => Ok(None),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Manifest::read(dir),
-            Err(e) => Err(format!("cannot write {}: {e}", path.display())),
+            Err(e) => Err(refused(
+                "cannot-write",
+                format!("cannot write {}: {e}", path.display()),
+            )),
         }
     }
 
@@ -186,23 +207,23 @@ impl Manifest {
 
     /// Refuses `now` unless it is the recorded experiment (`place` says
     /// where it is recorded).
-    pub fn same_as(&self, now: &Manifest, place: &str) -> Result<(), String> {
+    pub fn same_as(&self, now: &Manifest, place: &str) -> Result<(), Report> {
         let diffs = self.differences(now);
         if diffs.is_empty() {
             return Ok(());
         }
-        Err(format!(
-            "{place} records another experiment: {}",
-            diffs.join("; ")
+        Err(refused(
+            "manifest",
+            format!("{place} records another experiment: {}", diffs.join("; ")),
         ))
     }
 
     /// The games of the experiment.
-    pub fn total(&self) -> Result<u64, String> {
+    pub fn total(&self) -> Result<u64, Report> {
         total_of(self.runs()?.len(), self.games)
     }
 
-    fn runs(&self) -> Result<Vec<Vec<usize>>, String> {
+    fn runs(&self) -> Result<Vec<Vec<usize>>, Report> {
         runs_checked(self.strategies.len(), self.players, self.repeats)
     }
 
@@ -210,12 +231,17 @@ impl Manifest {
     /// index one of the experiment's (and of `shard`, when given), its
     /// seed, run and strategies those of that index. Errors name
     /// `name:line`.
-    pub fn check(&self, name: &str, rows: &Rows, shard: Option<(u64, u64)>) -> Result<(), String> {
+    pub fn check(&self, name: &str, rows: &Rows, shard: Option<(u64, u64)>) -> Result<(), Report> {
         let runs = self.runs()?;
         let total = self.total()?;
         let names = self.names();
         for (index, record) in &rows.records {
-            let at = |what: String| format!("{name}:{}: {what}", rows.lines[index]);
+            let at = |what: String| {
+                refused(
+                    "not-this-experiment",
+                    format!("{name}:{}: {what}", rows.lines[index]),
+                )
+            };
             if *index >= total {
                 return Err(at(format!(
                     "game {index} is not of this experiment (games 0 to {})",

@@ -23,3 +23,9 @@ pub use manifest::Manifest;
 pub use record::{read_csv, CsvFile, Record, Rows};
 pub use run::{game_seed, run, Plan, Seatings};
 pub use summary::{summarise, Summary};
+
+/// A tournament's refusal with no place in a text (a folder, a file, a
+/// row, a plan): its code and message.
+pub(crate) fn refused(code: &'static str, message: impl Into<String>) -> crate::diag::Report {
+    crate::diag::Report::from(crate::diag::Diagnostic::unlocated(code, message))
+}

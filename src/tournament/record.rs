@@ -8,6 +8,8 @@
 //! it) is read as it is, its games without counts, and rewritten with the
 //! column when a run resumes it.
 
+use super::refused;
+use crate::diag::Report;
 use std::collections::BTreeMap;
 use std::fs::OpenOptions;
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -81,24 +83,28 @@ impl Record {
     /// Reads a CSV line: the row's own consistency is checked (as many
     /// scores as strategies, winners among the seats, each once); whether
     /// it belongs to an experiment is [`super::manifest::Manifest::check`]'s.
-    pub fn from_csv(line: &str) -> Result<Record, String> {
+    pub fn from_csv(line: &str) -> Result<Record, Report> {
         Record::from_csv_in(line, HEADER)
     }
 
     /// [`Record::from_csv`] for a file whose header is `header` ([`HEADER`]
     /// or the older [`HEADER_WITHOUT_RULES`]).
-    pub fn from_csv_in(line: &str, header: &str) -> Result<Record, String> {
+    pub fn from_csv_in(line: &str, header: &str) -> Result<Record, Report> {
         let cols: Vec<&str> = line.split(',').collect();
         let wanted = header.split(',').count();
         if cols.len() != wanted {
-            return Err(format!(
-                "expected {wanted} columns ({header}), found {}",
-                cols.len()
+            return Err(refused(
+                "bad-record",
+                format!("expected {wanted} columns ({header}), found {}", cols.len()),
             ));
         }
         let num = |what: &str, s: &str| {
-            s.parse::<u64>()
-                .map_err(|_| format!("{what} `{s}` is not a whole number below 2^64"))
+            s.parse::<u64>().map_err(|_| {
+                refused(
+                    "bad-record",
+                    format!("{what} `{s}` is not a whole number below 2^64"),
+                )
+            })
         };
         let list = |s: &str| -> Vec<String> {
             s.split(';')
@@ -108,20 +114,24 @@ impl Record {
         };
         let strategies = list(cols[3]);
         if strategies.is_empty() {
-            return Err("no strategies".into());
+            return Err(refused("bad-record", "no strategies"));
         }
         let scores: Vec<i64> = list(cols[4])
             .iter()
             .map(|s| {
-                s.parse::<i64>()
-                    .map_err(|_| format!("score `{s}` is not a whole number"))
+                s.parse::<i64>().map_err(|_| {
+                    refused("bad-record", format!("score `{s}` is not a whole number"))
+                })
             })
             .collect::<Result<_, _>>()?;
         if scores.len() != strategies.len() {
-            return Err(format!(
-                "{} scores for {} strategies",
-                scores.len(),
-                strategies.len()
+            return Err(refused(
+                "bad-record",
+                format!(
+                    "{} scores for {} strategies",
+                    scores.len(),
+                    strategies.len()
+                ),
             ));
         }
         let mut winners = Vec::new();
@@ -129,14 +139,14 @@ impl Record {
             match s.parse::<usize>() {
                 Ok(w) if (1..=strategies.len()).contains(&w) => {
                     if winners.contains(&(w - 1)) {
-                        return Err(format!("winner {w} given twice"));
+                        return Err(refused("bad-record", format!("winner {w} given twice")));
                     }
                     winners.push(w - 1);
                 }
                 _ => {
-                    return Err(format!(
-                        "winner `{s}` is not a seat (1 to {})",
-                        strategies.len()
+                    return Err(refused(
+                        "bad-record",
+                        format!("winner `{s}` is not a seat (1 to {})", strategies.len()),
                     ))
                 }
             }
@@ -145,9 +155,14 @@ impl Record {
         let run = usize::try_from(run)
             .ok()
             .filter(|&r| r >= 1)
-            .ok_or_else(|| format!("run `{}` is not a run (from 1)", cols[2]))?;
+            .ok_or_else(|| {
+                refused(
+                    "bad-record",
+                    format!("run `{}` is not a run (from 1)", cols[2]),
+                )
+            })?;
         let turns = usize::try_from(num("moves", cols[6])?)
-            .map_err(|_| format!("moves `{}` too many", cols[6]))?;
+            .map_err(|_| refused("bad-record", format!("moves `{}` too many", cols[6])))?;
         // An empty column: a row of an older file, rewritten uncounted.
         let rules = match cols.get(7) {
             Some(col) if !col.is_empty() => Some(read_rules(col, strategies.len())?),
@@ -169,12 +184,15 @@ impl Record {
 
 /// The `rules` column: for each of `seats` seats, `rule:count` pairs
 /// separated by spaces (an empty seat: no rule chose a move).
-fn read_rules(col: &str, seats: usize) -> Result<Vec<Fired>, String> {
+fn read_rules(col: &str, seats: usize) -> Result<Vec<Fired>, Report> {
     let parts: Vec<&str> = col.split(';').collect();
     if parts.len() != seats {
-        return Err(format!(
-            "rules `{col}` give {} seats for {seats} strategies",
-            parts.len()
+        return Err(refused(
+            "bad-record",
+            format!(
+                "rules `{col}` give {} seats for {seats} strategies",
+                parts.len()
+            ),
         ));
     }
     parts
@@ -187,12 +205,16 @@ fn read_rules(col: &str, seats: usize) -> Result<Vec<Fired>, String> {
                     .and_then(|(rule, n)| Some((rule, n.parse::<u64>().ok()?)))
                     .filter(|(rule, _)| !rule.is_empty());
                 let Some((rule, n)) = parsed else {
-                    return Err(format!(
-                        "rules `{pair}` is not a rule and a count (`block:2`)"
+                    return Err(refused(
+                        "bad-record",
+                        format!("rules `{pair}` is not a rule and a count (`block:2`)"),
                     ));
                 };
                 if fired.insert(rule.to_string(), n).is_some() {
-                    return Err(format!("rule `{rule}` counted twice in one seat"));
+                    return Err(refused(
+                        "bad-record",
+                        format!("rule `{rule}` counted twice in one seat"),
+                    ));
                 }
             }
             Ok(fired)
@@ -219,13 +241,19 @@ pub struct Rows {
 /// Reads a tournament CSV's text (`name` for the errors, which say
 /// `name:line: what is wrong`): the header, then one valid row per line;
 /// the same game twice is refused unless both rows are the same.
-pub fn parse_csv(name: &str, bytes: &[u8]) -> Result<Rows, String> {
+pub fn parse_csv(name: &str, bytes: &[u8]) -> Result<Rows, Report> {
     let mut rows = Rows::default();
     let mut offset = 0u64;
     let pieces = bytes.split_inclusive(|&b| b == b'\n').enumerate();
     for (n, piece) in pieces {
         let line_no = n + 1;
-        let at = |what: String| format!("{name}:{line_no}: {what}");
+        // A refusal at this line: its place before each message.
+        let at = |mut what: Report| {
+            for d in &mut what.diagnostics {
+                d.message = format!("{name}:{line_no}: {}", d.message);
+            }
+            what
+        };
         let start = offset;
         offset += piece.len() as u64;
         let Some(line) = piece.strip_suffix(b"\n") else {
@@ -234,13 +262,15 @@ pub fn parse_csv(name: &str, bytes: &[u8]) -> Result<Rows, String> {
             break;
         };
         let line = line.strip_suffix(b"\r").unwrap_or(line);
-        let line = std::str::from_utf8(line).map_err(|_| at("not UTF-8 text".into()))?;
+        let line =
+            std::str::from_utf8(line).map_err(|_| at(refused("bad-record", "not UTF-8 text")))?;
         if n == 0 {
             if line == HEADER_WITHOUT_RULES {
                 rows.without_rules = true;
             } else if line != HEADER {
-                return Err(at(format!(
-                    "not a tournament CSV: the first line should be `{HEADER}`"
+                return Err(at(refused(
+                    "not-tournament-csv",
+                    format!("not a tournament CSV: the first line should be `{HEADER}`"),
                 )));
             }
             continue;
@@ -256,9 +286,12 @@ pub fn parse_csv(name: &str, bytes: &[u8]) -> Result<Rows, String> {
         let record = Record::from_csv_in(line, header).map_err(at)?;
         if let Some(old) = rows.records.get(&record.index) {
             if *old != record {
-                return Err(at(format!(
-                    "game {} again, unlike line {}",
-                    record.index, rows.lines[&record.index]
+                return Err(at(refused(
+                    "bad-record",
+                    format!(
+                        "game {} again, unlike line {}",
+                        record.index, rows.lines[&record.index]
+                    ),
                 )));
             }
             continue;
@@ -270,11 +303,14 @@ pub fn parse_csv(name: &str, bytes: &[u8]) -> Result<Rows, String> {
 }
 
 /// Reads the rows of a CSV file (a missing file has none).
-pub fn read_csv(path: &Path) -> Result<Rows, String> {
+pub fn read_csv(path: &Path) -> Result<Rows, Report> {
     match std::fs::read(path) {
         Ok(bytes) => parse_csv(&path.display().to_string(), &bytes),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Rows::default()),
-        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+        Err(e) => Err(refused(
+            "cannot-read",
+            format!("cannot read {}: {e}", path.display()),
+        )),
     }
 }
 
@@ -290,14 +326,19 @@ pub struct CsvFile {
 impl CsvFile {
     /// Opens (or creates) `path` and locks it; refused if another process
     /// holds its lock. Nothing in the file is changed.
-    pub fn open_locked(path: &Path) -> Result<CsvFile, String> {
+    pub fn open_locked(path: &Path) -> Result<CsvFile, Report> {
         let existed = path.exists();
         let file = OpenOptions::new()
             .read(true)
             .append(true)
             .create(true)
             .open(path)
-            .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+            .map_err(|e| {
+                refused(
+                    "cannot-open",
+                    format!("cannot open {}: {e}", path.display()),
+                )
+            })?;
         match file.try_lock() {
             Ok(()) => Ok(CsvFile {
                 file,
@@ -308,24 +349,30 @@ impl CsvFile {
                 if !existed {
                     let _ = std::fs::remove_file(path);
                 }
-                Err(format!(
+                Err(refused("bad-record", format!(
                     "{} is being written by another dealer process (a tournament or a merge on the same folder, still running): wait for it to end, or give another --out",
                     path.display()
-                ))
+                )))
             }
-            Err(std::fs::TryLockError::Error(e)) => {
-                Err(format!("cannot lock {}: {e}", path.display()))
-            }
+            Err(std::fs::TryLockError::Error(e)) => Err(refused(
+                "cannot-lock",
+                format!("cannot lock {}: {e}", path.display()),
+            )),
         }
     }
 
     /// The rows the file holds.
-    pub fn rows(&mut self) -> Result<Rows, String> {
+    pub fn rows(&mut self) -> Result<Rows, Report> {
         let mut bytes = Vec::new();
         self.file
             .seek(SeekFrom::Start(0))
             .and_then(|_| self.file.read_to_end(&mut bytes))
-            .map_err(|e| format!("cannot read {}: {e}", self.path.display()))?;
+            .map_err(|e| {
+                refused(
+                    "cannot-read",
+                    format!("cannot read {}: {e}", self.path.display()),
+                )
+            })?;
         parse_csv(&self.path.display().to_string(), &bytes)
     }
 
@@ -333,11 +380,16 @@ impl CsvFile {
     /// game is played again), a new file gets its header, and a file
     /// written before the `rules` column is rewritten with it (its old
     /// rows without counts).
-    pub fn prepare(&mut self, rows: &Rows) -> Result<(), String> {
+    pub fn prepare(&mut self, rows: &Rows) -> Result<(), Report> {
         if rows.without_rules {
             return self.replace(rows.records.values());
         }
-        let err = |e: std::io::Error| format!("cannot write {}: {e}", self.path.display());
+        let err = |e: std::io::Error| {
+            refused(
+                "cannot-write",
+                format!("cannot write {}: {e}", self.path.display()),
+            )
+        };
         if let Some((_, start)) = rows.cut {
             self.file.set_len(start).map_err(err)?;
         }
@@ -349,24 +401,34 @@ impl CsvFile {
     }
 
     /// Replaces the file's rows by `records`, in index order.
-    pub fn replace<'a>(&mut self, records: impl Iterator<Item = &'a Record>) -> Result<(), String> {
+    pub fn replace<'a>(&mut self, records: impl Iterator<Item = &'a Record>) -> Result<(), Report> {
         let mut out = String::from(HEADER);
         out.push('\n');
         for r in records {
             out.push_str(&r.to_csv());
             out.push('\n');
         }
-        let err = |e: std::io::Error| format!("cannot write {}: {e}", self.path.display());
+        let err = |e: std::io::Error| {
+            refused(
+                "cannot-write",
+                format!("cannot write {}: {e}", self.path.display()),
+            )
+        };
         self.file.set_len(0).map_err(err)?;
         self.file.write_all(out.as_bytes()).map_err(err)?;
         self.file.flush().map_err(err)
     }
 
     /// Appends one record.
-    pub fn append(&mut self, record: &Record) -> Result<(), String> {
+    pub fn append(&mut self, record: &Record) -> Result<(), Report> {
         writeln!(self.file, "{}", record.to_csv())
             .and_then(|()| self.file.flush())
-            .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+            .map_err(|e| {
+                refused(
+                    "cannot-write",
+                    format!("cannot write {}: {e}", self.path.display()),
+                )
+            })
     }
 }
 
@@ -410,7 +472,7 @@ mod tests {
         ] {
             let e =
                 Record::from_csv(&format!("7,99,2,random;greedy,1;3,2,40,{rules}")).unwrap_err();
-            assert!(e.contains(why), "{rules}: {e}");
+            assert!(e.message().contains(why), "{rules}: {e}");
         }
     }
 
@@ -430,10 +492,16 @@ mod tests {
         for (row, why) in bad {
             let text = format!("{HEADER}\n0,5,1,a;b,3;1,1,9,;\n{row}\n");
             let e = parse_csv("g.csv", text.as_bytes()).unwrap_err();
-            assert!(e.starts_with("g.csv:3: ") && e.contains(why), "{row}: {e}");
+            assert!(
+                e.message().starts_with("g.csv:3: ") && e.message().contains(why),
+                "{row}: {e}"
+            );
         }
         let e = parse_csv("g.csv", b"index,seed\n").unwrap_err();
-        assert!(e.starts_with("g.csv:1: not a tournament CSV"), "{e}");
+        assert!(
+            e.message().starts_with("g.csv:1: not a tournament CSV"),
+            "{e}"
+        );
         // The same game twice: the same row is one game, another is refused.
         let row = "0,5,1,a;b,3;1,1,9,;";
         let twice = format!("{HEADER}\n{row}\n{row}\n");
@@ -443,7 +511,7 @@ mod tests {
         );
         let unlike = format!("{HEADER}\n{row}\n0,5,1,a;b,3;2,2,9,;\n");
         let e = parse_csv("g.csv", unlike.as_bytes()).unwrap_err();
-        assert_eq!(e, "g.csv:3: game 0 again, unlike line 2");
+        assert_eq!(e.message(), "g.csv:3: game 0 again, unlike line 2");
         // A last line without its newline was cut short.
         let cut = format!("{HEADER}\n{row}\n1,5,1,a;b,3;1,1,9,;");
         let rows = parse_csv("g.csv", cut.as_bytes()).unwrap();

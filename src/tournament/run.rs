@@ -2,6 +2,8 @@
 //! and seating, the games played on every core, each written to the CSV
 //! as soon as it ends.
 
+use super::refused;
+use crate::diag::Report;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
@@ -64,12 +66,15 @@ impl Plan {
     /// the list, in the list's order (Go Fish: the four triples of four
     /// strategies; Kwartet: the four at one table); with `repeats`, every
     /// choice with repetition (Kemps: three strategies make ten runs).
-    pub fn runs(&self) -> Result<Vec<Vec<usize>>, String> {
+    pub fn runs(&self) -> Result<Vec<Vec<usize>>, Report> {
         let n = self.strategies.len();
         if n < self.players && !self.repeats {
-            return Err(format!(
-                "{} is played by {} players: give at least {} strategies (a name may repeat)",
-                self.game, self.players, self.players
+            return Err(refused(
+                "plan",
+                format!(
+                    "{} is played by {} players: give at least {} strategies (a name may repeat)",
+                    self.game, self.players, self.players
+                ),
             ));
         }
         runs_checked(n, self.players, self.repeats)
@@ -77,20 +82,20 @@ impl Plan {
 
     /// The games of the tournament (runs times games per run), or why
     /// there are more than dealer can number.
-    pub fn total(&self) -> Result<u64, String> {
+    pub fn total(&self) -> Result<u64, Report> {
         total_of(self.runs()?.len(), self.games)
     }
 
     /// Every game index this shard plays, in order, one at a time (never
     /// a list of them: a tournament may have up to 2^64 - 1 games).
-    pub fn indices(&self) -> Result<impl Iterator<Item = u64>, String> {
+    pub fn indices(&self) -> Result<impl Iterator<Item = u64>, Report> {
         let total = self.total()?;
         let (k, n) = self.shard;
         Ok((k - 1..total).step_by(usize::try_from(n).unwrap_or(usize::MAX)))
     }
 
     /// How many games this shard plays.
-    pub fn shard_games(&self) -> Result<u64, String> {
+    pub fn shard_games(&self) -> Result<u64, Report> {
         let total = self.total()?;
         let (k, n) = self.shard;
         Ok(if total < k { 0 } else { (total - k) / n + 1 })
@@ -143,24 +148,24 @@ pub fn count_runs(n: usize, players: usize, repeats: bool) -> Option<u64> {
 }
 
 /// [`runs_of`], refused (before any is listed) beyond [`MAX_RUNS`].
-pub fn runs_checked(n: usize, players: usize, repeats: bool) -> Result<Vec<Vec<usize>>, String> {
+pub fn runs_checked(n: usize, players: usize, repeats: bool) -> Result<Vec<Vec<usize>>, Report> {
     match count_runs(n, players, repeats) {
         Some(runs) if runs <= MAX_RUNS => Ok(runs_of(n, players, repeats)),
-        runs => Err(format!(
+        runs => Err(refused("plan", format!(
             "{n} strategies at {players} seats{} make {} runs: dealer plays at most {MAX_RUNS}; give fewer strategies",
             if repeats { " with repeats" } else { "" },
             runs.map_or("more than 2^64".to_string(), |r| r.to_string())
-        )),
+        ))),
     }
 }
 
 /// The games of `runs` runs of `games` games each, or why there are more
 /// than dealer can number.
-pub fn total_of(runs: usize, games: u64) -> Result<u64, String> {
+pub fn total_of(runs: usize, games: u64) -> Result<u64, Report> {
     (runs as u64).checked_mul(games).ok_or_else(|| {
-        format!(
+        refused("too-many-games", format!(
             "--games {games}: {runs} runs of {games} games are more games than dealer can number (2^64 - 1 at most); give fewer games or strategies"
-        )
+        ))
     })
 }
 
@@ -244,7 +249,7 @@ pub fn run(
     csv: &mut CsvFile,
     old: BTreeMap<u64, Record>,
     done: &(dyn Fn(&Record) + Sync),
-) -> Result<BTreeMap<u64, Record>, String> {
+) -> Result<BTreeMap<u64, Record>, Report> {
     const BATCH: usize = 1024;
     let runs = plan.runs()?;
     let mut pending = plan.indices()?.filter(|i| !old.contains_key(i)).peekable();
@@ -252,7 +257,7 @@ pub fn run(
     let file = Mutex::new(csv);
     while pending.peek().is_some() {
         let batch: Vec<u64> = pending.by_ref().take(BATCH).collect();
-        let results: Vec<Result<Record, String>> = batch
+        let results: Vec<Result<Record, Report>> = batch
             .par_iter()
             .map(|&index| {
                 let record = play_one(plan, &runs, index)?;
@@ -273,7 +278,7 @@ pub fn run(
 }
 
 /// Plays game `index` of the plan.
-pub fn play_one(plan: &Plan, runs: &[Vec<usize>], index: u64) -> Result<Record, String> {
+pub fn play_one(plan: &Plan, runs: &[Vec<usize>], index: u64) -> Result<Record, Report> {
     let (run, seed, seats) = plan.game(index, runs);
     let strategies: Vec<&Strategy> = seats.iter().map(|&s| &plan.strategies[s]).collect();
     let (outcome, fired) = play_game_counted(
@@ -371,7 +376,11 @@ mod tests {
         let e = plan(4, 4_611_686_018_427_387_904, (1, 1))
             .total()
             .unwrap_err();
-        assert!(e.starts_with("--games 4611686018427387904: 4 runs"), "{e}");
+        assert!(
+            e.message()
+                .starts_with("--games 4611686018427387904: 4 runs"),
+            "{e}"
+        );
         assert!(plan(4, 4_611_686_018_427_387_904, (1, 1))
             .indices()
             .is_err());
@@ -404,7 +413,8 @@ mod tests {
         }
         let e = runs_checked(200, 4, true).unwrap_err();
         assert!(
-            e.contains("make 68685050 runs: dealer plays at most 100000"),
+            e.message()
+                .contains("make 68685050 runs: dealer plays at most 100000"),
             "{e}"
         );
         assert_eq!(count_runs(3, usize::MAX, true), None);

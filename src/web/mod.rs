@@ -83,6 +83,14 @@ fn bad(message: impl Into<String>) -> ApiError {
     ApiError(StatusCode::BAD_REQUEST, json!({ "error": message.into() }))
 }
 
+/// A room's refusal as a bad request: its headline and its code.
+fn refused(report: crate::diag::Report) -> ApiError {
+    ApiError(
+        StatusCode::BAD_REQUEST,
+        json!({ "error": report.message(), "code": report.code() }),
+    )
+}
+
 fn failure(f: Failure) -> ApiError {
     match f {
         // Not 408 (Request Timeout), which browsers re-send on their own:
@@ -761,7 +769,7 @@ async fn new_game(
     let state = app
         .pool
         .run_to_end(&id, move |sessions, waiting| {
-            let game = play::WebGame::new(&req, options(), &checks).map_err(bad)?;
+            let game = play::WebGame::new(&req, options(), &checks).map_err(refused)?;
             let state = game.state(false).map_err(bad)?;
             if waiting() {
                 sessions.insert_game(key, game).map_err(|e| {

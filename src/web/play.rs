@@ -12,6 +12,7 @@
 use serde::Serialize;
 
 use crate::cards::{LocKind, Size};
+use crate::diag::{Diagnostic, Report};
 use crate::engine::Agent as Player;
 use crate::interp::Options;
 use crate::play::{agent_named, views, Agent, Match};
@@ -124,14 +125,15 @@ pub struct GameState {
 /// The agent a name stands for at `game`: `random`, or a built-in
 /// strategy (`second-order` is `strategies/gofish-second-order.strat`).
 /// Names only: the page cannot load files.
-pub fn agent_for(checks: &Checks, game: &str, name: &str) -> Result<Box<dyn Agent>, String> {
+pub fn agent_for(checks: &Checks, game: &str, name: &str) -> Result<Box<dyn Agent>, Report> {
     if let Some(agent) = agent_named(name) {
         return Ok(agent);
     }
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
-        return Err(format!(
-            "{name:?}: an agent is named by letters, digits and `-`"
-        ));
+        return Err(Report::from(Diagnostic::unlocated(
+            "agent-name",
+            format!("{name:?}: an agent is named by letters, digits and `-`"),
+        )));
     }
     crate::strategy::agent::built_in_with(checks, game, name)
 }
@@ -154,14 +156,22 @@ pub fn agents_for(game: &str) -> Vec<String> {
 impl WebGame {
     /// Deals and seats a game; the strategies' checks are kept in
     /// `checks` (the server's).
-    pub fn new(req: &NewGame, options: Options, checks: &Checks) -> Result<WebGame, String> {
-        let size: Size = req.size.as_deref().unwrap_or("small").parse()?;
+    pub fn new(req: &NewGame, options: Options, checks: &Checks) -> Result<WebGame, Report> {
+        let size: Size = req
+            .size
+            .as_deref()
+            .unwrap_or("small")
+            .parse()
+            .map_err(|m: String| Diagnostic::unlocated("size", m))?;
         let mut game = Match::new(&req.game, req.seed.unwrap_or(1), size, options)?;
         let players = game.playing().table.players.clone();
         let me = match &req.me {
             None => 0,
             Some(name) => players.iter().position(|p| p == name).ok_or_else(|| {
-                format!("no player {name:?}; the players are {}", players.join(", "))
+                Diagnostic::unlocated(
+                    "no-player",
+                    format!("no player {name:?}; the players are {}", players.join(", ")),
+                )
             })?,
         };
         let names = req.agents.clone().unwrap_or_default();

@@ -214,7 +214,9 @@ fn kemps_plays_a_52_card_deck_and_refuses_decks_that_make_no_table() {
 
     let refused = |deck: &str, hand: usize| {
         let deck = read_custom_deck(deck).unwrap();
-        deal_of("kemps", &Deal::Custom { deck, hand }, 1).unwrap_err()
+        deal_of("kemps", &Deal::Custom { deck, hand }, 1)
+            .unwrap_err()
+            .to_string()
     };
     let e = refused("deck ranks 2 3 4 5 6 suits S H D C", 3);
     assert!(

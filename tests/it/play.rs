@@ -22,8 +22,10 @@ fn seated(game: &str, seed: u64, size: Size, me: Option<usize>, engine: Engine) 
         ..Options::default()
     };
     let mut m = Match::new(game, seed, size, options).expect("the game deals");
-    m.seat_named(&[], me, &mut |name| Err(format!("no agent {name}")))
-        .expect("one seat per player");
+    m.seat_named(&[], me, &mut |name| {
+        Err(dealer::diag::Diagnostic::unlocated("no-agent", format!("no agent {name}")).into())
+    })
+    .expect("one seat per player");
     m
 }
 
@@ -668,7 +670,7 @@ fn sizes_read_as_every_front_end_writes_them() {
 fn the_seat_factory_seats_every_front_end() {
     let deal = || Match::new("gofish", 4, Size::Teaching, Options::default()).unwrap();
     let looked_up = std::cell::RefCell::new(Vec::new());
-    let mut lookup = |name: &str| -> Result<Box<dyn dealer::play::Agent>, String> {
+    let mut lookup = |name: &str| -> Result<Box<dyn dealer::play::Agent>, dealer::diag::Report> {
         looked_up.borrow_mut().push(name.to_string());
         dealer::strategy::agent::built_in("gofish", name)
     };
@@ -692,14 +694,16 @@ fn the_seat_factory_seats_every_front_end() {
     );
     let err = deal()
         .seat_named(&["random".into(), "random".into()], None, &mut lookup)
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(
         err.contains("give 3 agent(s)") && err.contains("2 given"),
         "{err}"
     );
     let err = deal()
         .seat_named(&["nobody".into()], None, &mut lookup)
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("nobody"), "{err}");
     // The same seed and seats give the same game, seated either way.
     let mut a = deal();

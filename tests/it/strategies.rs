@@ -482,16 +482,19 @@ fn bad_strategies_get_located_errors() {
     // A rule's move is checked against the game's moves when the strategy
     // is loaded: an unknown word, or a known one with the wrong arguments.
     let err = dealer::strategy::vetted("x.strat", "strategy x for gofish\nrule a: pick me c\n")
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("`pick` is no move of gofish"), "{err}");
     assert!(err.contains("x.strat:2:1"), "{err}");
     assert!(err.contains("ask, draw"), "{err}");
-    let err =
-        dealer::strategy::vetted("x.strat", "strategy x for kemps\nrule a: pick me\n").unwrap_err();
+    let err = dealer::strategy::vetted("x.strat", "strategy x for kemps\nrule a: pick me\n")
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("does not fit the move `pick`"), "{err}");
     assert!(err.contains("pick P C"), "{err}");
     let err = dealer::strategy::vetted("x.strat", "strategy x for cabo\nrule a: draw me from: t\n")
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("does not fit the move `draw`"), "{err}");
 }
 

@@ -126,7 +126,7 @@ fn a_cheating_strategy_is_refused_in_every_game_and_command() {
 #[test]
 fn the_refused_guard_is_unknown_in_the_model() {
     let src = CHEATS[0].1;
-    let err = vetted("cheat.strat", src).unwrap_err();
+    let err = vetted("cheat.strat", src).unwrap_err().to_string();
     let instance = err
         .split("its guard `")
         .nth(1)
@@ -171,7 +171,7 @@ fn every_shipped_strategy_knows_only_what_its_player_knows() {
 #[test]
 fn only_a_psychic_players_glimpse_is_exempt() {
     let dead = "strategy cheat for cabo\nrule look: glimpse me s when false\nrule peek: draw me when any(y in others: y.3(0..1))\nrule away: discard me c\n";
-    let err = vetted("cheat.strat", dead).unwrap_err();
+    let err = vetted("cheat.strat", dead).unwrap_err().to_string();
     assert!(err.contains("error[strategy-knowledge]"), "{err}");
     assert!(err.contains("cheat.strat:3:1"), "{err}");
     assert!(err.contains("rule `peek` reads `2.3(0..1)`"), "{err}");
@@ -290,7 +290,7 @@ fn a_strategy_for_the_free_game_is_not_said_checked() {
 fn huge_quantifiers_are_refused_fast_with_a_location() {
     let start = std::time::Instant::now();
     let range = "strategy big for gofish\nrule a: ask me x r when any(y in 1..100000000: hand_me(r) >= y)\n";
-    let err = vetted("big.strat", range).unwrap_err();
+    let err = vetted("big.strat", range).unwrap_err().to_string();
     assert!(err.contains("big.strat:2:34"), "{err}");
     assert!(err.contains("1..100000000 is empty or too long"), "{err}");
     let mut f = "K_me hand_me(r)".to_string();
@@ -298,7 +298,7 @@ fn huge_quantifiers_are_refused_fast_with_a_location() {
         f = format!("any(y{i} in players: {f})");
     }
     let nested = format!("strategy deep for gofish\n\n# nested\nrule a: ask me x r when {f}\n");
-    let err = vetted("deep.strat", &nested).unwrap_err();
+    let err = vetted("deep.strat", &nested).unwrap_err().to_string();
     assert!(err.contains("deep.strat:4:25"), "{err}");
     assert!(err.contains("more than 65,536 parts"), "{err}");
     assert!(
@@ -313,13 +313,17 @@ fn huge_quantifiers_are_refused_fast_with_a_location() {
 /// by default), and the trial games are played only once it is found.
 #[test]
 fn a_strategy_for_no_game_is_refused() {
-    let err = vetted("x.strat", "strategy x for chess\nrule a: any\n").unwrap_err();
+    let err = vetted("x.strat", "strategy x for chess\nrule a: any\n")
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("no game `chess`"), "{err}");
     assert!(err.contains("x.strat:1:"), "{err}");
     let free = dealer::cards::game_named("free").unwrap();
     let checks = dealer::strategy::knowledge::Checks::new(0);
     let src = "strategy x for gofish\nrule a: ask me x r\n";
-    let err = dealer::strategy::vetted_in(&[free], &checks, "x.strat", src).unwrap_err();
+    let err = dealer::strategy::vetted_in(&[free], &checks, "x.strat", src)
+        .unwrap_err()
+        .to_string();
     assert!(
         err.contains("no game `gofish`; the games are: free"),
         "{err}"

@@ -171,7 +171,7 @@ const STRATS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/strategies");
 
 /// `dealer tournament WORDS`, in this process: its error, if refused.
 fn words(w: &[&str]) -> Result<(), String> {
-    run_words(w)
+    run_words(w).map_err(|e| e.message())
 }
 
 /// A tiny tournament's words (one run of three strategies, two games),

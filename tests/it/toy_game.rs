@@ -696,6 +696,7 @@ fn a_strategy_for_the_game_is_loaded_and_chooses_by_its_rules() {
     let game: Game = &GUESS;
     assert!(vetted("sure.strat", src)
         .unwrap_err()
+        .to_string()
         .contains("no game `guess`"));
     assert_eq!(resolve(&strategy, &[game], src).unwrap().name(), "guess");
     let wrong = parse("strategy s for guess\nrule r: guess me\n").unwrap();
@@ -842,9 +843,10 @@ fn a_glimpsing_agent_is_refused_by_a_game_without_such_players() {
         .seat_agents(vec![Box::new(RandomAgent), Box::new(glimpsing)], None)
         .unwrap_err();
     assert_eq!(
-        err,
+        err.message(),
         "the agent of player 2 looks at cards unnoticed, and Guess has no such players"
     );
+    assert_eq!(err.code(), "no-readers");
     assert!(m.seats().is_empty());
     crate::common::assert_unchanged(&before, m.session());
 }
