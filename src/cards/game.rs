@@ -198,7 +198,7 @@ pub trait Referee: GameRules {
     /// that also deals to other places (Kemps's table) deals them as its
     /// rules say; the reason when the deck or the hand cannot make the
     /// game's start.
-    fn deal_custom(&self, seed: u64, deck: Deck, hand: usize) -> Result<Deal, String> {
+    fn deal_custom(&self, seed: u64, deck: Deck, hand: usize) -> Result<Deal, Diagnostic> {
         let players = self.deal(0, Size::Full).players;
         let names: Vec<&str> = players.iter().map(String::as_str).collect();
         super::referee::check_hand(&deck, hand, names.len())?;

@@ -26,6 +26,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use crate::diag::Diagnostic;
 use crate::engine::{Agent, Backend, Event, EventModel, Formula, Kind, Loc, Post};
 
 use super::deal::Deal;
@@ -751,18 +752,18 @@ impl Referee for Kemps {
     /// of other than four cards (a Kemps holds every card of its rank:
     /// with more it cannot be made, with fewer a hand would hold one
     /// without four of a kind) is refused.
-    fn deal_custom(&self, seed: u64, deck: Deck, hand: usize) -> Result<Deal, String> {
+    fn deal_custom(&self, seed: u64, deck: Deck, hand: usize) -> Result<Deal, Diagnostic> {
         if hand != HAND as usize {
-            return Err(format!(
+            return Err(refused(format!(
                 "--hand {hand}: Kemps deals {HAND} cards to each player (the report's rule; the table holds {TABLE})"
-            ));
+            )));
         }
         let need = 3 * HAND + TABLE;
         if deck.total() < need {
-            return Err(format!(
+            return Err(refused(format!(
                 "Kemps needs at least {need} cards (three hands of {HAND} and a table of {TABLE}); the deck has {}",
                 deck.total()
-            ));
+            )));
         }
         let copies = |kinds: &[Kind]| kinds.iter().map(|&k| deck.kinds[k].copies).sum::<u32>();
         let odd: Vec<String> = deck
@@ -772,10 +773,10 @@ impl Referee for Kemps {
             .map(|(rank, kinds)| format!("{rank} has {}", copies(kinds)))
             .collect();
         if !odd.is_empty() {
-            return Err(format!(
+            return Err(refused(format!(
                 "a Kemps is the four cards of one rank in a hand of four, so every rank of a Kemps deck has four cards: {}",
                 odd.join(", ")
-            ));
+            )));
         }
         Ok(dealt(deck, seed))
     }
@@ -867,4 +868,9 @@ impl GameView for Kemps {
     fn hand(&self, table: &Table, who: About) -> Vec<Fact> {
         ranks_held(table, who, 2, "collect")
     }
+}
+
+/// A custom deal refused: the deck or the hand cannot make Kemps' start.
+fn refused(message: String) -> Diagnostic {
+    Diagnostic::unlocated("custom-deal", message)
 }

@@ -16,6 +16,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use crate::diag::Diagnostic;
 use crate::engine::{Agent, Backend, Kind};
 
 use super::deal::Deal;
@@ -226,12 +227,15 @@ pub fn shuffled(deck: &Deck, seed: u64) -> Vec<String> {
 
 /// A custom deal gives at least one card of `deck` to each of `players`:
 /// the reason if not.
-pub fn check_hand(deck: &Deck, hand: usize, players: usize) -> Result<(), String> {
+pub fn check_hand(deck: &Deck, hand: usize, players: usize) -> Result<(), Diagnostic> {
     let cards = deck.total() as usize;
     if hand == 0 || hand.saturating_mul(players) > cards {
-        return Err(format!(
-            "--hand {hand}: each of the {players} players needs at least one card, and the deck has {cards} ({} at most each)",
-            cards / players.max(1)
+        return Err(Diagnostic::unlocated(
+            "custom-deal",
+            format!(
+                "--hand {hand}: each of the {players} players needs at least one card, and the deck has {cards} ({} at most each)",
+                cards / players.max(1)
+            ),
         ));
     }
     Ok(())

@@ -34,9 +34,7 @@ pub fn deal_of(game: &str, deal: &Deal, seed: u64) -> Result<CardDeal, Report> {
     let referee = referee_of(game)?;
     match deal {
         Deal::Referee(size) => Ok(referee.deal(seed, *size)),
-        Deal::Custom { deck, hand } => referee
-            .deal_custom(seed, deck.clone(), *hand)
-            .map_err(|m| Report::from(Diagnostic::unlocated("custom-deal", m))),
+        Deal::Custom { deck, hand } => Ok(referee.deal_custom(seed, deck.clone(), *hand)?),
     }
 }
 
