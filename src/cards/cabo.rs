@@ -164,30 +164,12 @@ pub enum CaboMove {
 
 /// The words of the game's moves and what they take.
 const FORMS: &[MoveForm] = &[
-    MoveForm {
-        word: "place",
-        args: &[ArgKind::Player, ArgKind::Slot],
-    },
-    MoveForm {
-        word: "discard",
-        args: &[ArgKind::Player, ArgKind::Card],
-    },
-    MoveForm {
-        word: "glimpse",
-        args: &[ArgKind::Player, ArgKind::Slot],
-    },
-    MoveForm {
-        word: "look",
-        args: &[ArgKind::Player, ArgKind::Slot],
-    },
-    MoveForm {
-        word: "spy",
-        args: &[ArgKind::Player, ArgKind::Slot],
-    },
-    MoveForm {
-        word: "swap",
-        args: &[ArgKind::Player, ArgKind::Slot, ArgKind::Slot],
-    },
+    MoveForm::new("place", &[ArgKind::Player, ArgKind::Slot]),
+    MoveForm::new("discard", &[ArgKind::Player, ArgKind::Card]),
+    MoveForm::new("glimpse", &[ArgKind::Player, ArgKind::Slot]),
+    MoveForm::new("look", &[ArgKind::Player, ArgKind::Slot]),
+    MoveForm::new("spy", &[ArgKind::Player, ArgKind::Slot]),
+    MoveForm::new("swap", &[ArgKind::Player, ArgKind::Slot, ArgKind::Slot]),
 ];
 
 /// The game's declaration: `psychic P...`, the players the referee

@@ -71,26 +71,11 @@ use ArgKind::{Card as C, Player as P};
 
 /// The words of Kemps' moves and what they take.
 const FORMS: &[MoveForm] = &[
-    MoveForm {
-        word: "pick",
-        args: &[P, C],
-    },
-    MoveForm {
-        word: "discard",
-        args: &[P, C],
-    },
-    MoveForm {
-        word: "newtable",
-        args: &[],
-    },
-    MoveForm {
-        word: "kemps",
-        args: &[P],
-    },
-    MoveForm {
-        word: "pass",
-        args: &[P],
-    },
+    MoveForm::new("pick", &[P, C]),
+    MoveForm::new("discard", &[P, C]),
+    MoveForm::new("newtable", &[]),
+    MoveForm::new("kemps", &[P]),
+    MoveForm::new("pass", &[P]),
 ];
 
 impl GameAction for KempsMove {

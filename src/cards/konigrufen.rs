@@ -58,14 +58,8 @@ pub enum KonigrufenMove {
 
 /// The words of Königrufen's moves and what they take.
 const FORMS: &[MoveForm] = &[
-    MoveForm {
-        word: "call",
-        args: &[ArgKind::Player, ArgKind::Card],
-    },
-    MoveForm {
-        word: "play",
-        args: &[ArgKind::Player, ArgKind::Card],
-    },
+    MoveForm::new("call", &[ArgKind::Player, ArgKind::Card]),
+    MoveForm::new("play", &[ArgKind::Player, ArgKind::Card]),
 ];
 
 impl GameAction for KonigrufenMove {

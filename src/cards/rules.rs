@@ -157,6 +157,11 @@ pub struct MoveForm {
 }
 
 impl MoveForm {
+    /// The move `word` taking `args`.
+    pub const fn new(word: &'static str, args: &'static [ArgKind]) -> MoveForm {
+        MoveForm { word, args }
+    }
+
     /// `pick P C`: the word with a letter per argument (P player, C card, S slot).
     pub fn usage(&self) -> String {
         let mut out = self.word.to_string();
@@ -190,10 +195,7 @@ impl DeclarationForm {
     /// `psychic P...`: the word with a letter per argument (P player, C
     /// card, S slot), `...` after one that may be repeated.
     pub fn usage(&self) -> String {
-        let form = MoveForm {
-            word: self.word,
-            args: self.args,
-        };
+        let form = MoveForm::new(self.word, self.args);
         let mut out = form.usage();
         if self.repeated {
             out.push_str("...");

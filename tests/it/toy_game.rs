@@ -82,14 +82,8 @@ fn guessed(state: &GameState) -> &[Kind] {
 }
 
 const FORMS: &[MoveForm] = &[
-    MoveForm {
-        word: "take",
-        args: &[ArgKind::Player],
-    },
-    MoveForm {
-        word: "guess",
-        args: &[ArgKind::Player, ArgKind::Card],
-    },
+    MoveForm::new("take", &[ArgKind::Player]),
+    MoveForm::new("guess", &[ArgKind::Player, ArgKind::Card]),
 ];
 
 /// Its declaration: `banned C...`, cards nobody may guess.
