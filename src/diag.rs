@@ -484,6 +484,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_report_renders_against_its_own_text() {
+        let src = "strategy x\nrule a: pick me\n";
+        let located = Diagnostic::error("strategy-move", "no move `pick`", Span::new(19, 23))
+            .with_label("here");
+        let report = Report::one("x.strat", src, located.clone());
+        assert_eq!(report.render(false), located.render("x.strat", src, false));
+        assert!(report.to_string().contains("--> x.strat:2:9"), "{report}");
+        assert_eq!(report.code(), "strategy-move");
+        assert_eq!(report.message(), "no move `pick`");
+        let plain = Report::from(Diagnostic::unlocated("no-game", "no game `chess`"));
+        assert_eq!(plain.to_string(), "error: no game `chess`");
+        assert_eq!(plain.code(), "no-game");
+    }
+
+    #[test]
     fn line_col_counts_characters() {
         let src = "ab\n¬cd\n";
         assert_eq!(line_col(src, 0), (1, 1));

@@ -500,6 +500,37 @@ fn bad_play_arguments_are_clear_errors() {
     }
 }
 
+/// A strategy file that is refused is shown once, at its place in the
+/// file, by `play` and by `tournament` alike: the diagnostic the strategy
+/// room made, not a message wrapped around its rendering.
+#[test]
+fn a_refused_strategy_file_is_shown_at_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("x.strat");
+    std::fs::write(&file, "strategy x for gofish\nrule a: pick me c\n").unwrap();
+    let path = file.display().to_string();
+    let strategies = format!("{path},random");
+    for args in [
+        vec!["play", "gofish", "--agents", path.as_str()],
+        vec!["tournament", "gofish", "--strategies", strategies.as_str()],
+    ] {
+        let run = Command::cargo_bin("dealer")
+            .unwrap()
+            .current_dir(dir.path())
+            .args(&args)
+            .assert()
+            .code(2);
+        let stderr = String::from_utf8_lossy(&run.get_output().stderr).to_string();
+        assert!(
+            stderr.starts_with("error[strategy-move]: in rule a, `pick` is no move of gofish"),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(stderr.matches("error").count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(&format!("{path}:2:1")), "{stderr}");
+        assert!(stderr.contains("2 | rule a: pick me c"), "{stderr}");
+    }
+}
+
 /// The shipped strategies are built into the binary: `dealer play` finds
 /// them from any directory; a file in `strategies/` of the working
 /// directory, or in `--strategies-dir`, takes precedence.

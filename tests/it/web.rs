@@ -372,17 +372,28 @@ async fn a_game_is_played_through_the_api() {
 #[tokio::test]
 async fn bad_game_requests_are_refused() {
     let app = app();
-    for body in [
-        json!({ "game": "poker" }),
-        json!({ "game": "gofish", "agents": ["nobody"] }),
-        json!({ "game": "gofish", "agents": ["../../etc/passwd"] }),
-        json!({ "game": "gofish", "agents": ["random", "random", "random"] }),
-        json!({ "game": "gofish", "me": "7" }),
-        json!({ "game": "gofish", "size": "huge" }),
+    // Each refusal with its message and the code of the room that refused.
+    for (body, code) in [
+        (json!({ "game": "poker" }), "no-game"),
+        (
+            json!({ "game": "gofish", "agents": ["nobody"] }),
+            "no-agent",
+        ),
+        (
+            json!({ "game": "gofish", "agents": ["../../etc/passwd"] }),
+            "agent-name",
+        ),
+        (
+            json!({ "game": "gofish", "agents": ["random", "random", "random"] }),
+            "seats",
+        ),
+        (json!({ "game": "gofish", "me": "7" }), "no-player"),
+        (json!({ "game": "gofish", "size": "huge" }), "size"),
     ] {
         let (s, v) = json_call(&app, "POST", "/api/games", Some(body.clone())).await;
         assert_eq!(s, StatusCode::BAD_REQUEST, "{body}: {v}");
         assert!(v["error"].is_string());
+        assert_eq!(v["code"], code, "{body}: {v}");
     }
     let (s, _) = json_call(&app, "GET", "/api/games/nope", None).await;
     assert_eq!(s, StatusCode::NOT_FOUND);
