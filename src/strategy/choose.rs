@@ -4,6 +4,7 @@
 
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
+use std::rc::Rc;
 
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
@@ -57,7 +58,7 @@ type Slot = (usize, usize);
 /// Each formula a seat's rules were instantiated to, by its slot and the
 /// move's bindings: a seat's table, player and templates never change, so
 /// neither does the formula (its answer is asked anew every time).
-type Instances = FxHashMap<(Slot, Bindings), Formula>;
+type Instances = FxHashMap<(Slot, Bindings), Rc<Formula>>;
 
 /// The most formulas a seat keeps; the cache starts afresh beyond (a
 /// Kemps seat at 52 cards makes a few hundred).
@@ -162,7 +163,7 @@ pub struct Tried {
     /// The variables the template bound.
     pub bindings: Vec<(String, String)>,
     /// The guard as asked of the engine (`None`: the rule has none).
-    pub guard: Option<Formula>,
+    pub guard: Option<Rc<Formula>>,
     /// Whether the guard held.
     pub held: bool,
     /// The score, for a move whose guard held in a rule that scores.
@@ -233,7 +234,7 @@ impl Decision {
                 let guard = x
                     .guard
                     .as_ref()
-                    .map_or_else(|| "(no guard)".to_string(), Formula::to_string);
+                    .map_or_else(|| "(no guard)".to_string(), |g| g.to_string());
                 let score = x.score.map(|s| format!("  score {s}")).unwrap_or_default();
                 let mark = if x.held { "holds" } else { "fails" };
                 out.push_str(&format!("  {:<16} {mark}: {guard}{score}\n", x.text));
@@ -377,17 +378,17 @@ impl Asker<'_> {
         template: &Template,
         bindings: &Bindings,
         rule: &Rule,
-    ) -> Result<Formula, Diagnostic> {
+    ) -> Result<Rc<Formula>, Diagnostic> {
         let key = (slot, bindings.clone());
         if let Some(f) = self.seat.instances.borrow().get(&key) {
-            return Ok(f.clone());
+            return Ok(Rc::clone(f));
         }
-        let f = self.make_instance(template, bindings, rule)?;
+        let f = Rc::new(self.make_instance(template, bindings, rule)?);
         let mut cache = self.seat.instances.borrow_mut();
         if cache.len() >= MAX_INSTANCES {
             cache.clear();
         }
-        cache.insert(key, f.clone());
+        cache.insert(key, Rc::clone(&f));
         Ok(f)
     }
 
