@@ -31,20 +31,10 @@ fn view_of(game: Game) -> &'static dyn GameView {
 /// The facts of the `know` view of player `me` (first order).
 pub fn first_order(game: Game, pos: &Position, me: Player) -> Vec<Fact> {
     let view = view_of(game);
-    let table = pos.table;
-    let mut facts = Vec::new();
-    for q in others(pos, me) {
-        let about = format!("player {}", table.players[q]);
-        facts.extend(view.hand(
-            table,
-            About {
-                owner: q,
-                knower: me,
-                about: &about,
-                prefix: "",
-            },
-        ));
-    }
+    let mut facts: Vec<Fact> = others(pos, me)
+        .into_iter()
+        .flat_map(|q| hand_of(view, pos, me, q, false))
+        .collect();
     facts.extend(view.first_order(pos, me));
     facts
 }
@@ -52,22 +42,33 @@ pub fn first_order(game: Game, pos: &Position, me: Player) -> Vec<Fact> {
 /// The facts of the `known` view of player `me` (second order).
 pub fn second_order(game: Game, pos: &Position, me: Player) -> Vec<Fact> {
     let view = view_of(game);
-    let table = pos.table;
     let mut facts = Vec::new();
     for q in others(pos, me) {
-        let about = format!("player {}", table.players[q]);
-        facts.extend(view.hand(
-            table,
-            About {
-                owner: me,
-                knower: q,
-                about: &about,
-                prefix: "knows you ",
-            },
-        ));
+        facts.extend(hand_of(view, pos, me, q, true));
         facts.extend(view.second_order(pos, me, q));
     }
     facts
+}
+
+/// What `me` knows of player `q`'s hand, or (`second`) what `q` knows
+/// of `me`'s.
+fn hand_of(view: &dyn GameView, pos: &Position, me: Player, q: Player, second: bool) -> Vec<Fact> {
+    let table = pos.table;
+    let about = format!("player {}", table.players[q]);
+    let (owner, knower, prefix) = if second {
+        (me, q, "knows you ")
+    } else {
+        (q, me, "")
+    };
+    view.hand(
+        table,
+        About {
+            owner,
+            knower,
+            about: &about,
+            prefix,
+        },
+    )
 }
 
 /// The players other than `me`.

@@ -78,21 +78,10 @@ pub fn dealt(
 /// Plays a game to its end, or to its limit (`max_moves` moves when
 /// given, else the game's own: [`crate::cards::stopped`]), where it ends as
 /// it stands (its scores so far, [`GameOutcome::capped`]): `seats[i]`
-/// plays player `i`.
+/// plays player `i`. With the outcome, how many moves each rule of each
+/// seat's strategy chose (seat by seat, by rule name: Kemps' `block`
+/// among them).
 pub fn play_game(
-    game: &str,
-    deal: &Deal,
-    seed: u64,
-    seats: &[&Strategy],
-    options: impl Into<Options>,
-    max_moves: impl Into<Option<usize>>,
-) -> Result<GameOutcome, Report> {
-    play_game_counted(game, deal, seed, seats, options, max_moves).map(|(outcome, _)| outcome)
-}
-
-/// [`play_game`], with how many moves each rule of each seat's strategy
-/// chose (seat by seat, by rule name: Kemps' `block` among them).
-pub fn play_game_counted(
     game: &str,
     deal: &Deal,
     seed: u64,

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use crate::interp::Options;
 use crate::strategy::Strategy;
 
-use super::game::{play_game_counted, Deal};
+use super::game::{play_game, Deal};
 use super::record::{CsvFile, Record};
 
 /// What to play.
@@ -281,7 +281,7 @@ pub fn run(
 pub fn play_one(plan: &Plan, runs: &[Vec<usize>], index: u64) -> Result<Record, Report> {
     let (run, seed, seats) = plan.game(index, runs);
     let strategies: Vec<&Strategy> = seats.iter().map(|&s| &plan.strategies[s]).collect();
-    let (outcome, fired) = play_game_counted(
+    let (outcome, fired) = play_game(
         &plan.game,
         &plan.deal,
         seed,

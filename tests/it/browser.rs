@@ -18,7 +18,7 @@ use dealer::syntax::ast::StatementKind;
 use fantoccini::Locator;
 
 use crate::common::browser as harness;
-use harness::{browser, screenshot};
+use harness::{browser, screenshot, until};
 
 const SCENARIO: &str = "gofish/simplified.deal";
 
@@ -118,7 +118,16 @@ async fn the_lecture_view_steps_draws_and_answers_in_a_browser() {
             .find_all(Locator::Css("#statements li.failed"))
             .await?
             .is_empty());
-        // The figure: one world box per world of the engine's model.
+        // The figure: one world box per world of the engine's model, once
+        // the page is at rest at turn 2 (its figure drawn, no request in
+        // flight), so that the link is turn 2's figure.
+        until(
+            client,
+            "const b = document.getElementById('figure-box'); \
+             return inFlight === 0 && b.dataset.ready === '1' && !!b.querySelector('svg');",
+            "the figure at turn 2",
+        )
+        .await?;
         let svg = client
             .execute_async(
                 "const done = arguments[0]; \
@@ -144,7 +153,7 @@ async fn the_lecture_view_steps_draws_and_answers_in_a_browser() {
             let v = client
                 .execute(
                     "const b = document.getElementById('figure-box'); \
-                     return b.dataset.highlighted || null;",
+                     return (inFlight === 0 && b.dataset.highlighted) || null;",
                     vec![],
                 )
                 .await?;

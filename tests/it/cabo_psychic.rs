@@ -136,7 +136,8 @@ fn a_tournament_seats_the_psychic() {
         Engine::Explicit,
         1_000,
     )
-    .unwrap();
+    .unwrap()
+    .0;
     assert!(out.turns > 8, "{out:?}");
 }
 

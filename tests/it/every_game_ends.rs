@@ -80,7 +80,8 @@ fn every_game_ends_with_each_of_its_strategies_and_the_loops_agree() {
             let seed = 11 + k as u64;
             let deal = Deal::Referee(Size::Teaching);
             let tournament = play_game(game, &deal, seed, &seats, Options::default().engine, cap)
-                .unwrap_or_else(|e| panic!("{game} {names:?}: {e}"));
+                .unwrap_or_else(|e| panic!("{game} {names:?}: {e}"))
+                .0;
             let (matched, why) = by_match(game, &seats, seed, Size::Teaching, cap);
             assert_eq!(tournament, matched, "{game} {names:?} seed {seed}");
             assert!(
@@ -114,7 +115,8 @@ fn kemps_ends_after_the_reports_ten_thousand_turns_in_every_loop() {
         Options::default().engine,
         None,
     )
-    .unwrap();
+    .unwrap()
+    .0;
     // The match loop with agents seated by hand agrees with the
     // tournament's on every game at the teaching size (the test above);
     // here the command's own loop is the second one.
@@ -200,7 +202,7 @@ fn kemps_plays_a_52_card_deck_and_refuses_decks_that_make_no_table() {
         .iter()
         .map(|n| all.iter().find(|s| s.name == *n).unwrap())
         .collect();
-    let outcome = play_game("kemps", &deal, 7, &seats, Options::default(), 150).unwrap();
+    let (outcome, _) = play_game("kemps", &deal, 7, &seats, Options::default(), 150).unwrap();
     // Seed 7 ends by the rules (a Kemps called), not at the cap, and the
     // best score wins.
     assert_eq!(outcome.scores.len(), 3);
