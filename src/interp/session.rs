@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use crate::cards::game::{free, game_names};
 use crate::cards::rules::describe_player;
-use crate::cards::{Game, GameState, Move, Outcome, Position, Table};
+use crate::cards::{Game, GameState, Move, Position, Table};
 use crate::diag::{Diagnostic, Span};
 use crate::engine::{
     Backend, BddBudget, ExplicitModel, Formula, SymbolicLimits, SymbolicModel, WorldId,
@@ -257,16 +257,7 @@ impl FirstModel {
                 if let Some(m) = later.model.get() {
                     return Ok(m.clone());
                 }
-                let started = later.setup.start(span, &later.options)?;
-                let dealt = Outcome {
-                    model: started.model,
-                    state: started.state,
-                    notes: Vec::new(),
-                };
-                let out = started
-                    .game
-                    .start(&started.table, dealt)
-                    .map_err(|r| errors::refusal(&r, span))?;
+                let out = later.setup.start(span, &later.options)?.opening(span)?;
                 Ok(later.model.get_or_init(|| out.model).clone())
             }
         }
@@ -617,15 +608,7 @@ impl Session {
             return self.variables_start(vars_at);
         }
         let started = self.setup.start(at, &self.options)?;
-        let dealt = Outcome {
-            model: started.model,
-            state: started.state,
-            notes: Vec::new(),
-        };
-        let out = started
-            .game
-            .start(&started.table, dealt)
-            .map_err(|r| errors::refusal(&r, self.setup.deal_at.unwrap_or(at)))?;
+        let out = started.opening(self.setup.deal_at.unwrap_or(at))?;
         self.whole = Some(Whole {
             model: FirstModel::Built(out.model.clone()),
             names: None,

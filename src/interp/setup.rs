@@ -86,6 +86,21 @@ pub struct Prepared {
     pub props: Vec<String>,
 }
 
+impl Started {
+    /// The game's start (a table turned up, books laid) played on the
+    /// dealt model: the first model and state, or the refusal at `span`.
+    pub fn opening(&self, span: Span) -> Result<crate::cards::Outcome, Diagnostic> {
+        let dealt = crate::cards::Outcome {
+            model: Rc::clone(&self.model),
+            state: self.state.clone(),
+            notes: Vec::new(),
+        };
+        self.game
+            .start(&self.table, dealt)
+            .map_err(|r| super::errors::refusal(&r, span))
+    }
+}
+
 impl Prepared {
     /// The table set with `model` as the initial model.
     pub fn started(self, model: Rc<dyn Backend>) -> Started {
