@@ -246,6 +246,16 @@ impl Report {
         lines.join("\n")
     }
 
+    /// The report inside another message: its headlines when none has a
+    /// place in a text, else its rendering without colour.
+    pub fn plain(&self) -> String {
+        if self.diagnostics.iter().any(|d| d.located) {
+            self.to_string()
+        } else {
+            self.message()
+        }
+    }
+
     /// The first diagnostic's code (`no-game`, `strategy-game`).
     pub fn code(&self) -> &'static str {
         self.diagnostics.first().map_or("error", |d| d.code)
@@ -495,6 +505,8 @@ mod tests {
         assert_eq!(report.message(), "no move `pick`");
         let plain = Report::from(Diagnostic::unlocated("no-game", "no game `chess`"));
         assert_eq!(plain.to_string(), "error: no game `chess`");
+        assert_eq!(plain.plain(), "no game `chess`");
+        assert_eq!(report.plain(), report.to_string());
         assert_eq!(plain.code(), "no-game");
     }
 

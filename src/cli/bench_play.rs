@@ -92,7 +92,12 @@ pub fn run(bench: &PlayBench) -> u8 {
         match r {
             Ok(run) => done.push(run),
             Err(e) => {
-                eprintln!("error: game {} (seed {}): {e}", i, bench.seed + i as u64);
+                eprintln!(
+                    "error: game {} (seed {}): {}",
+                    i,
+                    bench.seed + i as u64,
+                    e.plain()
+                );
                 return 2;
             }
         }

@@ -414,7 +414,7 @@ fn check_strategy(file: &Path) -> u8 {
             0
         }
         Err(e) => {
-            eprint!("{e}");
+            eprintln!("{e}");
             1
         }
     }

@@ -386,7 +386,7 @@ impl Repl {
         let mut words = arg.split_whitespace();
         let name = words.next().unwrap_or_default();
         let strategy = crate::strategy::find_with(&self.checks, None, game, name)
-            .map_err(|e| Diagnostic::error("unknown-strategy", e.to_string(), at))?;
+            .map_err(|e| Diagnostic::error("unknown-strategy", e.plain(), at))?;
         let pos = play.position();
         let me = match words.next() {
             Some(p) => play

@@ -244,7 +244,7 @@ pub fn describe(strategy: &Strategy, checks: &[RuleCheck]) -> Vec<String> {
 }
 
 fn trial_game(strategy: &Strategy, game: Game, seed: u64, notes: &Notes) -> Result<(), Diagnostic> {
-    let refused = |r: crate::diag::Report| super::error("strategy-probe", r.to_string());
+    let refused = |r: crate::diag::Report| super::error("strategy-probe", r.plain());
     let mut game = Match::of(game, seed, Size::Teaching, Options::default()).map_err(refused)?;
     let players = game.playing().table.players.len();
     // A strategy's `glimpse` rules are exempt, and they would make its

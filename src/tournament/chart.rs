@@ -52,8 +52,8 @@ pub fn draw(summary: &Summary, svg: &Path, png: &Path) -> Result<Vec<String>, Re
             .map_err(|e| refused("chart", format!("{}: {e}", svg.display())))?;
     }
     std::fs::write(svg, &text).map_err(|e| refused("chart", format!("{}: {e}", svg.display())))?;
-    let pixels =
-        rasterise(&text, font).map_err(|e| refused("chart", format!("{}: {e}", png.display())))?;
+    let pixels = rasterise(&text, font)
+        .map_err(|e| refused("chart", format!("{}: {}", png.display(), e.plain())))?;
     std::fs::write(png, pixels).map_err(|e| refused("chart", format!("{}: {e}", png.display())))?;
     Ok(vec![svg.display().to_string(), png.display().to_string()])
 }

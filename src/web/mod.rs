@@ -87,7 +87,7 @@ fn bad(message: impl Into<String>) -> ApiError {
 fn refused(report: crate::diag::Report) -> ApiError {
     ApiError(
         StatusCode::BAD_REQUEST,
-        json!({ "error": report.message(), "code": report.code() }),
+        json!({ "error": report.plain(), "code": report.code() }),
     )
 }
 
