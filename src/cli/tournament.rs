@@ -4,8 +4,6 @@
 //! and a chart; `dealer tournament merge --out DIR A.csv B.csv ...` joins
 //! the CSV files of shards.
 
-use crate::diag::{color_from_env, Report};
-use crate::tournament::refused;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -14,9 +12,11 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::cards::Size;
+use crate::diag::{color_from_env, Report};
 use crate::strategy::{find_with_source, Strategy};
 use crate::tournament::chart::draw;
 use crate::tournament::manifest::FILE as MANIFEST;
+use crate::tournament::refused;
 use crate::tournament::{
     read_csv, run, summarise, CsvFile, Deal, Manifest, Plan, Record, Seatings,
 };

@@ -1,15 +1,15 @@
-//! The chart of a tournament in the style of the Go Fish report's Figure 3:
-//! for each run, one bar per strategy with its wins, drawn with plotters
+//! The chart of a tournament in the style of the Go Fish report's Figure 3://! for each run, one bar per strategy with its wins, drawn with plotters
 //! as SVG, and as PNG rasterised from the SVG.
 
-use super::refused;
-use crate::diag::Report;
 use std::path::Path;
 use std::sync::OnceLock;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use crate::diag::Report;
+
+use super::refused;
 use super::summary::Summary;
 
 const COLOURS: [RGBColor; 6] = [

@@ -1,5 +1,4 @@
-//! What a tournament folder records of its experiment: `manifest.json`,
-//! every setting that changes what a game is (the game, the strategies
+//! What a tournament folder records of its experiment: `manifest.json`,//! every setting that changes what a game is (the game, the strategies
 //! and a SHA-256 of each one's text, the deal, the seed, the games per
 //! run, repeats, seatings, the move limit, dealer's version). A resume
 //! into the folder and the shards a merge joins must have the same
@@ -9,15 +8,16 @@
 //! The engine, its budget and the number of threads are not recorded:
 //! they do not change a game's outcome.
 
-use super::refused;
-use crate::diag::Report;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::diag::Report;
+
 use super::game::Deal;
 use super::record::{Record, Rows};
+use super::refused;
 use super::run::{game_seed, runs_checked, seats_of, total_of, Plan, Seatings};
 
 /// The file name of a folder's manifest.

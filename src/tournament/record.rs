@@ -1,5 +1,4 @@
-//! One CSV row per game, read back to resume or merge.
-//!
+//! One CSV row per game, read back to resume or merge.//!
 //! Columns: `index,seed,run,strategies,scores,winners,turns,rules`; the
 //! lists are separated by `;` and given seat by seat (`winners` are seat
 //! numbers from 1); `rules` says how many moves each rule of the seat's
@@ -8,12 +7,14 @@
 //! it) is read as it is, its games without counts, and rewritten with the
 //! column when a run resumes it.
 
-use super::refused;
-use crate::diag::Report;
 use std::collections::BTreeMap;
 use std::fs::OpenOptions;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+
+use crate::diag::Report;
+
+use super::refused;
 
 /// The CSV header.
 pub const HEADER: &str = "index,seed,run,strategies,scores,winners,turns,rules";

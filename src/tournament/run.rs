@@ -2,18 +2,18 @@
 //! and seating, the games played on every core, each written to the CSV
 //! as soon as it ends.
 
-use super::refused;
-use crate::diag::Report;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use rayon::prelude::*;
 
+use crate::diag::Report;
 use crate::interp::Options;
 use crate::strategy::Strategy;
 
 use super::game::{play_game, Deal};
 use super::record::{CsvFile, Record};
+use super::refused;
 
 /// What to play.
 #[derive(Clone, Debug)]
