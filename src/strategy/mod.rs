@@ -153,8 +153,8 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ),
 ];
 
-/// Reads and parses a strategy file; errors are rendered with the file's
-/// name and line.
+/// Reads and parses a strategy file; a refusal is a [`Report`] against
+/// the file's text, under its name.
 pub fn load(path: &Path) -> Result<Strategy, Report> {
     let (name, src) = crate::interp::read_source(path)?;
     vetted(&name, &src)
@@ -163,7 +163,7 @@ pub fn load(path: &Path) -> Result<Strategy, Report> {
 /// A strategy's text parsed, its game resolved ([`resolve`]) and the
 /// lint [`knowledge::trial_games`] run: a strategy that reads what its
 /// player does not know is refused, with the rule and the subformula.
-/// Errors are rendered against `src` under `name`.
+/// A refusal is a [`Report`] against `src`, under `name`.
 pub fn vetted(name: &str, src: &str) -> Result<Strategy, Report> {
     vetted_checked(name, src).map(|(s, _)| s)
 }
