@@ -18,7 +18,7 @@ use dealer::syntax::ast::StatementKind;
 use fantoccini::Locator;
 
 use crate::common::browser as harness;
-use harness::{browser, screenshot, until};
+use harness::{browser, figure_at_rest, screenshot};
 
 const SCENARIO: &str = "gofish/simplified.deal";
 
@@ -121,13 +121,7 @@ async fn the_lecture_view_steps_draws_and_answers_in_a_browser() {
         // The figure: one world box per world of the engine's model, once
         // the page is at rest at turn 2 (its figure drawn, no request in
         // flight), so that the link is turn 2's figure.
-        until(
-            client,
-            "const b = document.getElementById('figure-box'); \
-             return inFlight === 0 && b.dataset.ready === '1' && !!b.querySelector('svg');",
-            "the figure at turn 2",
-        )
-        .await?;
+        figure_at_rest(client, "the figure at turn 2").await?;
         let svg = client
             .execute_async(
                 "const done = arguments[0]; \

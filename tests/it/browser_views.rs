@@ -39,13 +39,7 @@ async fn drawn_after(client: &Client, action: &str) -> Res<()> {
             vec![],
         )
         .await?;
-    until(
-        client,
-        "const b = document.getElementById('figure-box'); \
-         return b.dataset.ready === '1' && inFlight === 0 && !!b.querySelector('svg');",
-        &format!("the figure after {action}"),
-    )
-    .await?;
+    harness::figure_at_rest(client, &format!("the figure after {action}")).await?;
     Ok(())
 }
 

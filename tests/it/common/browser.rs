@@ -168,6 +168,21 @@ pub async fn settled(
     }
 }
 
+/// Waits until the lecture page is at rest with its figure drawn (no
+/// request in flight): `what` names the figure in the failure.
+pub async fn figure_at_rest(
+    client: &fantoccini::Client,
+    what: &str,
+) -> Result<serde_json::Value, fantoccini::error::CmdError> {
+    until(
+        client,
+        "const b = document.getElementById('figure-box'); \
+         return inFlight === 0 && b.dataset.ready === '1' && !!b.querySelector('svg');",
+        what,
+    )
+    .await
+}
+
 /// Waits (at most a minute) until `script` returns something other than
 /// null or false.
 pub async fn until(
